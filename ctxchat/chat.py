@@ -1,0 +1,163 @@
+"""Conversations: sessions on disk driven through the agent, one saved turn at a time.
+
+This is the layer the CLI calls. It holds the session lock for the length of a turn and
+reloads the session inside it, so two processes on one session take turns instead of
+overwriting each other's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from ctxchat.agent import Agent, TurnFailed
+from ctxchat.context import RunContext
+from ctxchat.errors import SessionError, SessionNotFound
+from ctxchat.messages import Message
+from ctxchat.model_types import EventSink, ignore_events
+from ctxchat.provider import HistoryProvider, HistoryUnsupported
+from ctxchat.session import Session
+from ctxchat.store import SessionStore
+
+TITLE_LENGTH = 60
+
+
+def title_from(text: str) -> str:
+    words = " ".join(text.split())
+    return words if len(words) <= TITLE_LENGTH else words[: TITLE_LENGTH - 1].rstrip() + "…"
+
+
+@dataclass
+class TurnOutcome:
+    context: RunContext
+    session: Session
+
+    @property
+    def text(self) -> str:
+        return self.context.response.text if self.context.response else ""
+
+
+@dataclass
+class Conversation:
+    """An open session: the in-memory copy the REPL or a script works on."""
+
+    session: Session
+    saved: bool
+    last_context: RunContext | None = None
+    last_input: str | None = None
+    pending: dict[str, Any] = field(default_factory=dict)
+
+
+class ChatService:
+    def __init__(self, agent: Agent, store: SessionStore, *, lock_wait: float = 30.0) -> None:
+        self.agent = agent
+        self.store = store
+        self.lock_wait = lock_wait
+
+    # -- opening ------------------------------------------------------------------------------
+    def new(self, title: str | None = None) -> Conversation:
+        """A new session; written on its first completed turn (or rename)."""
+        return Conversation(Session(title=title, model=self.agent.model.name), saved=False)
+
+    def open(self, ref: str) -> Conversation:
+        return Conversation(self.store.load(self.store.resolve(ref)), saved=True)
+
+    def open_latest(self) -> Conversation:
+        latest = self.store.latest()
+        if latest is None:
+            raise SessionNotFound("there is no session to continue yet")
+        return Conversation(self.store.load(latest), saved=True)
+
+    # -- turns --------------------------------------------------------------------------------
+    async def send(
+        self,
+        conversation: Conversation,
+        inputs: str | Sequence[Message],
+        *,
+        on_event: EventSink = ignore_events,
+    ) -> TurnOutcome:
+        """Run one turn and save it. On failure the session is saved without the turn and
+        `TurnFailed` (carrying the input) is raised."""
+        if isinstance(inputs, str):
+            conversation.last_input = inputs
+        session_id = conversation.session.id
+        with self.store.locked(session_id, wait=self.lock_wait):
+            session = self._fresh(conversation)
+            try:
+                context = await self.agent.run(session, inputs, on_event=on_event)
+            except TurnFailed:
+                if conversation.saved:
+                    self._save(session)  # what after_run recorded of the failure (audit)
+                conversation.session = session
+                raise
+            session.turns += 1
+            session.model = self.agent.model.name
+            if session.title is None and isinstance(inputs, str):
+                session.title = title_from(inputs)
+            self._save(session)
+        conversation.session = session
+        conversation.saved = True
+        conversation.last_context = context
+        return TurnOutcome(context, session)
+
+    def _fresh(self, conversation: Conversation) -> Session:
+        """The session as on disk now: another process may have added turns."""
+        if conversation.saved and self.store.exists(conversation.session.id):
+            return self.store.load(conversation.session.id)
+        return conversation.session
+
+    def _save(self, session: Session) -> None:
+        session.updated_at = datetime.now(UTC)
+        self.store.save(session)
+
+    # -- editing ------------------------------------------------------------------------------
+    def rename(self, conversation: Conversation, title: str) -> None:
+        title = " ".join(title.split())
+        if not title:
+            raise SessionError("a title cannot be empty")
+        with self.store.locked(conversation.session.id, wait=self.lock_wait):
+            session = self._fresh(conversation)
+            session.title = title
+            self._save(session)
+        conversation.session = session
+        conversation.saved = True
+
+    def history(self) -> HistoryProvider:
+        provider = self.agent.loading_history
+        if provider is None:
+            raise HistoryUnsupported("no history provider loads messages in this pipeline")
+        return provider
+
+    async def undo(self, conversation: Conversation) -> list[Message]:
+        """Drop the last turn from the loading history; returns the removed messages."""
+        if not conversation.saved:
+            return []
+        provider = self.history()
+        with self.store.locked(conversation.session.id, wait=self.lock_wait):
+            session = self._fresh(conversation)
+            removed = await provider.remove_last_turn(
+                session.id, state=session.provider_state(provider.source_id)
+            )
+            if removed:
+                session.turns = max(0, session.turns - 1)
+                self._save(session)
+        conversation.session = session
+        conversation.last_context = None
+        return removed
+
+    async def transcript(self, session: Session) -> list[Message]:
+        """The whole stored conversation from the loading history."""
+        provider = self.history()
+        return await provider.all_messages(
+            session.id, state=session.provider_state(provider.source_id)
+        )
+
+    async def delete(self, session_id: str) -> None:
+        """Remove a session and what its providers keep elsewhere (SQL rows...)."""
+        with self.store.locked(session_id, wait=self.lock_wait):
+            session = self.store.load(session_id)
+            for provider in self.agent.run_providers():
+                await provider.forget_session(session, session.provider_state(provider.source_id))
+            self.store.delete(session_id)

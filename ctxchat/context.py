@@ -1,0 +1,142 @@
+"""The per-run context providers read and extend: one instance for one turn."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ctxchat.messages import AttributionKind, Message, ToolCallPart, Usage
+from ctxchat.model_types import Middleware
+from ctxchat.tools import Tool
+
+
+@dataclass(frozen=True)
+class RunResponse:
+    """What the model produced in one turn: every message, in order, and the usage."""
+
+    messages: tuple[Message, ...] = ()
+    usage: Usage = field(default_factory=Usage)
+    complete: bool = True  # False when the turn failed part-way
+
+    @property
+    def text(self) -> str:
+        """The final answer: the text of the last assistant message."""
+        for message in reversed(self.messages):
+            if message.role == "assistant":
+                return message.text
+        return ""
+
+    @property
+    def tool_calls(self) -> list[ToolCallPart]:
+        return [c for m in self.messages for c in m.tool_calls]
+
+
+class RunContext:
+    """Everything one run is assembled from, keyed by the provider that contributed it.
+
+    Dicts keep insertion order, which is provider order, so whatever the model is shown is
+    reproducible from this object alone.
+    """
+
+    def __init__(
+        self,
+        *,
+        session_id: str,
+        input_messages: Sequence[Message],
+        options: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.session_id = session_id
+        self.input_messages: tuple[Message, ...] = tuple(
+            m.attributed("input") for m in input_messages
+        )
+        self.context_messages: dict[str, list[Message]] = {}
+        self.instructions: dict[str, list[str]] = {}
+        self.tools: dict[str, list[Tool]] = {}
+        self.middleware: dict[str, list[Middleware]] = {}
+        self.options: dict[str, Any] = dict(options or {})
+        self.error: BaseException | None = None
+        self._response: RunResponse | None = None
+
+    # -- extending ---------------------------------------------------------------------------
+    def extend_messages(
+        self, source_id: str, messages: Iterable[Message], *, kind: AttributionKind = "context"
+    ) -> None:
+        """Add messages from `source_id`: stamped copies, the caller's objects stay untouched."""
+        stamped = [m.attributed(kind, source_id) for m in messages]
+        self.context_messages.setdefault(source_id, []).extend(stamped)
+
+    def extend_instructions(self, source_id: str, instructions: str | Iterable[str]) -> None:
+        texts = [instructions] if isinstance(instructions, str) else list(instructions)
+        self.instructions.setdefault(source_id, []).extend(t for t in texts if t)
+
+    def extend_tools(self, source_id: str, tools: Iterable[Tool]) -> None:
+        self.tools.setdefault(source_id, []).extend(tools)
+
+    def extend_middleware(
+        self, source_id: str, middleware: Middleware | Iterable[Middleware]
+    ) -> None:
+        layers = [middleware] if isinstance(middleware, Middleware) else list(middleware)
+        self.middleware.setdefault(source_id, []).extend(layers)
+
+    # -- reading ------------------------------------------------------------------------------
+    @property
+    def response(self) -> RunResponse | None:
+        """Set by the engine after the model call; read-only to providers."""
+        return self._response
+
+    def get_messages(
+        self,
+        *,
+        sources: Collection[str] | None = None,
+        exclude_sources: Collection[str] | None = None,
+        include_input: bool = False,
+        include_response: bool = False,
+    ) -> list[Message]:
+        """Context messages in provider order, filtered by source, optionally with the turn."""
+        selected = [
+            m
+            for source_id, messages in self.context_messages.items()
+            if (sources is None or source_id in sources)
+            and not (exclude_sources and source_id in exclude_sources)
+            for m in messages
+        ]
+        if include_input:
+            selected.extend(self.input_messages)
+        if include_response and self._response is not None:
+            selected.extend(self._response.messages)
+        return selected
+
+    def model_messages(self) -> list[Message]:
+        """Context then input in the order the model reads them: history first."""
+        history = [m for m in self.get_messages() if m.kind == "history"]
+        others = [m for m in self.get_messages() if m.kind != "history"]
+        return [*history, *others, *self.input_messages]
+
+    def all_tools(self) -> list[Tool]:
+        """Advertised tools, first contribution of a name winning."""
+        seen: dict[str, Tool] = {}
+        for tools in self.tools.values():
+            for tool in tools:
+                seen.setdefault(tool.name, tool)
+        return list(seen.values())
+
+    def tool_sources(self) -> dict[str, str]:
+        """Tool name -> the source id that advertised it first."""
+        owners: dict[str, str] = {}
+        for source_id, tools in self.tools.items():
+            for tool in tools:
+                owners.setdefault(tool.name, source_id)
+        return owners
+
+    def all_middleware(self) -> list[Middleware]:
+        return [layer for layers in self.middleware.values() for layer in layers]
+
+    def instruction_blocks(self) -> list[tuple[str, str]]:
+        """(source_id, text) for every provider that contributed instructions."""
+        return [
+            (source_id, "\n".join(texts)) for source_id, texts in self.instructions.items() if texts
+        ]
+
+    def _set_response(self, response: RunResponse) -> None:
+        self._response = response

@@ -1,0 +1,41 @@
+"""The pipeline ctxchat runs with no config file, defined here and nowhere else.
+
+`ctxchat config init` writes exactly this. It grows as built-in providers land.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ctxchat.config import ProviderSpec
+
+# (type, source_id, options) in pipeline order: history first, it loads what the model reads.
+DEFAULT_PIPELINE: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("in_memory_history", "history", {}),
+)
+
+FALLBACK_HISTORY_TYPE = "in_memory_history"
+FALLBACK_HISTORY_ID = "session_history"
+
+
+def default_provider_specs() -> list[ProviderSpec]:
+    from ctxchat.config import ProviderSpec
+
+    return [
+        ProviderSpec(type_name, source_id, dict(options), f"providers[{i}]")
+        for i, (type_name, source_id, options) in enumerate(DEFAULT_PIPELINE)
+    ]
+
+
+def default_config_document() -> dict[str, Any]:
+    """The starter config file as a TOML-ready dict."""
+    from ctxchat.settings import ModelSettings
+
+    return {
+        "model": {"model": ModelSettings().model},
+        "providers": [
+            {"type": type_name, "source_id": source_id, **options}
+            for type_name, source_id, options in DEFAULT_PIPELINE
+        ],
+    }

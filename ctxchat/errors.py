@@ -1,0 +1,90 @@
+"""Typed errors. Each carries the exit code the CLI turns it into, in one place."""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_FAILURE = 1  # the model or a tool failed
+EXIT_USAGE = 2  # usage or config error
+EXIT_INTERRUPTED = 130
+
+
+class CtxchatError(Exception):
+    """Base of every error ctxchat reports to a user as one line."""
+
+    exit_code = EXIT_FAILURE
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class UsageError(CtxchatError):
+    exit_code = EXIT_USAGE
+
+
+class ConfigError(CtxchatError):
+    exit_code = EXIT_USAGE
+
+
+class SessionError(CtxchatError):
+    exit_code = EXIT_USAGE
+
+
+class SessionNotFound(SessionError):
+    pass
+
+
+class SessionInUse(SessionError):
+    exit_code = EXIT_FAILURE
+
+
+class SessionCorrupt(SessionError):
+    exit_code = EXIT_FAILURE
+
+
+class StorageError(CtxchatError):
+    """A history or memory backend failed (database unreachable, schema too new...)."""
+
+    exit_code = EXIT_FAILURE
+
+
+class ModelError(CtxchatError):
+    """The model endpoint failed; the message is already user-facing."""
+
+
+class ModelNotConfigured(ModelError):
+    exit_code = EXIT_USAGE
+
+
+class ToolError(CtxchatError):
+    pass
+
+
+class ProviderError(CtxchatError):
+    """A context provider raised; the message names its source_id."""
+
+    def __init__(self, source_id: str, stage: str, cause: BaseException) -> None:
+        detail = str(cause) or type(cause).__name__
+        super().__init__(f"provider '{source_id}' failed in {stage}: {detail}")
+        self.source_id = source_id
+        self.stage = stage
+        self.cause = cause
+
+
+class ToolLoopLimit(CtxchatError):
+    def __init__(self, rounds: int) -> None:
+        super().__init__(
+            f"stopped after {rounds} tool rounds without a final answer "
+            "(raise agent.max_tool_rounds to allow more)"
+        )
+        self.rounds = rounds
+
+
+class TurnCancelled(CtxchatError):
+    exit_code = EXIT_INTERRUPTED
+
+    def __init__(self) -> None:
+        super().__init__("interrupted")

@@ -1,0 +1,216 @@
+"""The chat model behind any OpenAI-compatible endpoint, through the `openai` package.
+
+`openai` costs about half a second to import, so it is imported on the first call only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ctxchat.errors import ModelError, ModelNotConfigured
+from ctxchat.messages import Message, ToolCallPart, Usage
+from ctxchat.model_types import EventSink, ModelReply, ModelRequest, TextDelta
+from ctxchat.settings import ModelSettings
+
+if TYPE_CHECKING:
+    import openai
+
+NOT_CONFIGURED = (
+    "no model endpoint configured: set OPENAI_API_KEY for OpenAI, or point ctxchat at a "
+    "local server with OPENAI_BASE_URL=http://localhost:11434/v1 (Ollama) or "
+    "[model] base_url in the config file"
+)
+
+
+def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
+    """Messages in Chat Completions form; a message with several tool results becomes several."""
+    converted: list[dict[str, Any]] = []
+    for message in messages:
+        if message.role == "tool":
+            converted.extend(
+                {"role": "tool", "tool_call_id": r.call_id, "content": r.content}
+                for r in message.tool_results
+            )
+            continue
+        item: dict[str, Any] = {"role": message.role, "content": message.text}
+        if message.name and message.role == "user":
+            item["name"] = message.name
+        calls = message.tool_calls
+        if message.role == "assistant" and calls:
+            item["content"] = message.text or None
+            item["tool_calls"] = [
+                {
+                    "id": c.id,
+                    "type": "function",
+                    "function": {"name": c.name, "arguments": c.arguments},
+                }
+                for c in calls
+            ]
+        converted.append(item)
+    return converted
+
+
+@dataclass
+class _PendingCall:
+    id: str = ""
+    name: str = ""
+    arguments: list[str] = field(default_factory=list)
+
+
+class _ReplyAssembler:
+    """Builds one assistant message from streamed chunks."""
+
+    def __init__(self, on_event: EventSink) -> None:
+        self.on_event = on_event
+        self.text: list[str] = []
+        self.calls: dict[int, _PendingCall] = {}
+        self.usage: Usage | None = None
+        self.finish_reason: str | None = None
+
+    def add(self, chunk: Any) -> None:
+        if getattr(chunk, "usage", None) is not None:
+            self.usage = Usage(chunk.usage.prompt_tokens or 0, chunk.usage.completion_tokens or 0)
+        for choice in chunk.choices or ():
+            delta = choice.delta
+            if delta is not None and delta.content:
+                self.text.append(delta.content)
+                self.on_event(TextDelta(delta.content))
+            for call in (delta.tool_calls if delta is not None else None) or ():
+                pending = self.calls.setdefault(call.index, _PendingCall())
+                if call.id:
+                    pending.id = call.id
+                if call.function is not None:
+                    if call.function.name:
+                        pending.name += call.function.name
+                    if call.function.arguments:
+                        pending.arguments.append(call.function.arguments)
+            if choice.finish_reason:
+                self.finish_reason = choice.finish_reason
+
+    def reply(self) -> ModelReply:
+        calls = [
+            ToolCallPart(p.id or f"call_{i}", p.name, "".join(p.arguments))
+            for i, p in sorted(self.calls.items())
+        ]
+        message = Message.assistant("".join(self.text), calls, usage=self.usage)
+        return ModelReply(message, self.usage, self.finish_reason)
+
+
+class OpenAIChatModel:
+    """A `ChatModel` that streams from an OpenAI-compatible Chat Completions endpoint."""
+
+    def __init__(self, settings: ModelSettings) -> None:
+        self.settings = settings
+        self.name = settings.model
+        self._client: openai.AsyncOpenAI | None = None
+
+    def client(self) -> openai.AsyncOpenAI:
+        if self._client is None:
+            settings = self.settings
+            if not settings.api_key and not settings.base_url:
+                raise ModelNotConfigured(NOT_CONFIGURED)
+            import openai
+
+            self._client = openai.AsyncOpenAI(
+                # Local servers (Ollama, llama.cpp) ignore the key but the client wants one.
+                api_key=settings.api_key or "not-needed",
+                base_url=settings.base_url,
+                timeout=settings.timeout,
+                max_retries=settings.retries,
+            )
+        return self._client
+
+    def with_model(self, name: str) -> OpenAIChatModel:
+        from dataclasses import replace
+
+        return OpenAIChatModel(replace(self.settings, model=name))
+
+    async def complete(self, request: ModelRequest, on_event: EventSink) -> ModelReply:
+        client = self.client()
+        settings = self.settings
+        params: dict[str, Any] = {
+            "model": settings.model,
+            "messages": to_openai_messages(request.messages),
+            "stream": True,
+            "stream_options": {"include_usage": True},
+        }
+        if request.tools:
+            params["tools"] = [t.spec() for t in request.tools]
+        if settings.temperature is not None:
+            params["temperature"] = settings.temperature
+        if settings.max_tokens is not None:
+            params["max_tokens"] = settings.max_tokens
+        params.update(request.options)
+        assembler = _ReplyAssembler(on_event)
+        try:
+            stream = await client.chat.completions.create(**params)
+            async for chunk in stream:
+                assembler.add(chunk)
+        except Exception as exc:
+            raise self._translate(exc) from exc
+        if assembler.finish_reason is None:
+            raise ModelError(
+                f"the reply stream from {settings.endpoint} ended before the reply was complete"
+            )
+        return assembler.reply()
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        client = self.client()
+        try:
+            result = await client.embeddings.create(
+                model=self.settings.embedding_model, input=list(texts)
+            )
+        except Exception as exc:
+            raise self._translate(exc) from exc
+        ordered = sorted(result.data, key=lambda d: d.index)
+        return [list(d.embedding) for d in ordered]
+
+    def _translate(self, exc: Exception) -> ModelError:
+        """One clear line for each way the endpoint can fail; never the key."""
+        import openai
+
+        where = self.settings.endpoint
+        model = self.settings.model
+        retries = self.settings.retries
+        if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
+            return ModelError(
+                f"authentication failed at {where} (HTTP {exc.status_code}): "
+                "set a valid key in OPENAI_API_KEY (or [model] api_key)"
+            )
+        if isinstance(exc, openai.NotFoundError):
+            return ModelError(
+                f"model '{model}' not found at {where} (HTTP 404): check [model] model and base_url"
+            )
+        if isinstance(exc, openai.RateLimitError):
+            return ModelError(f"rate limited by {where} after {retries} retries (HTTP 429)")
+        if isinstance(exc, openai.APITimeoutError):
+            return ModelError(
+                f"no reply from {where} within {self.settings.timeout:g}s "
+                "(raise [model] timeout to wait longer)"
+            )
+        if isinstance(exc, openai.APIConnectionError):
+            return ModelError(f"cannot reach {where}: is the server running?")
+        if isinstance(exc, openai.APIStatusError):
+            detail = _error_detail(exc)
+            kind = "server error" if exc.status_code >= 500 else "request rejected"
+            return ModelError(f"{kind} from {where} (HTTP {exc.status_code}){detail}")
+        if isinstance(exc, openai.APIError):
+            return ModelError(f"the reply stream from {where} broke: {exc.message}")
+        module = type(exc).__module__
+        if module.startswith(("httpx", "httpcore", "h11", "anyio")) or isinstance(exc, OSError):
+            return ModelError(f"the reply stream from {where} was cut mid-way")
+        return ModelError(f"unexpected failure talking to {where}: {type(exc).__name__}: {exc}")
+
+
+def _error_detail(exc: Any) -> str:
+    body = getattr(exc, "body", None)
+    message = None
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        message = inner.get("message") if isinstance(inner, dict) else None
+    if not message:
+        return ""
+    message = " ".join(str(message).split())
+    return f": {message[:200]}"

@@ -1,0 +1,51 @@
+"""Token counts: exact with tiktoken when it is installed and its encoding is available,
+otherwise an estimate of one token per four characters (about right for English prose and
+code with GPT-style tokenizers; it over-counts nothing that matters for a context window)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable
+
+from ctxchat.messages import Message, TextPart, ToolCallPart, ToolResultPart
+
+CHARS_PER_TOKEN = 4
+MESSAGE_OVERHEAD = 4  # role and separators, as chat formats add per message
+
+
+@functools.cache
+def _tiktoken_counter() -> Callable[[str], int] | None:
+    try:
+        import tiktoken
+
+        encoding = tiktoken.get_encoding("o200k_base")
+    except Exception:  # not installed, or its encoding file cannot be fetched offline
+        return None
+    return lambda text: len(encoding.encode(text, disallowed_special=()))
+
+
+def estimate_tokens(text: str) -> int:
+    return (len(text) + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN
+
+
+def count_text_tokens(text: str) -> int:
+    if not text:
+        return 0
+    counter = _tiktoken_counter()
+    return counter(text) if counter else estimate_tokens(text)
+
+
+def count_message_tokens(message: Message) -> int:
+    total = MESSAGE_OVERHEAD
+    for part in message.parts:
+        if isinstance(part, TextPart):
+            total += count_text_tokens(part.text)
+        elif isinstance(part, ToolCallPart):
+            total += count_text_tokens(part.name) + count_text_tokens(part.arguments)
+        elif isinstance(part, ToolResultPart):
+            total += count_text_tokens(part.content)
+    return total
+
+
+def count_messages_tokens(messages: Iterable[Message]) -> int:
+    return sum(count_message_tokens(m) for m in messages)

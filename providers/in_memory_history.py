@@ -1,0 +1,60 @@
+"""History kept in the session itself: `state["messages"]`, saved with the session file."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from ctxchat.ids import new_id
+from ctxchat.messages import Message
+from ctxchat.provider import HistoryProvider
+from ctxchat.tokens import count_message_tokens
+from ctxchat.window import WindowedHistoryOptions, window_messages
+
+TURN_KEY = "turn"  # extra key on each stored message dict: the id of the turn it belongs to
+
+
+class InMemoryHistoryProvider(HistoryProvider):
+    """The conversation in `state["messages"]` as serialised message dicts."""
+
+    Options: ClassVar[type[Any]] = WindowedHistoryOptions
+    options: WindowedHistoryOptions
+
+    @staticmethod
+    def _entries(state: dict[str, Any]) -> list[dict[str, Any]]:
+        entries = state.setdefault("messages", [])
+        if not isinstance(entries, list):
+            raise ValueError("state['messages'] is not a list")
+        return entries
+
+    async def all_messages(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
+        return [Message.from_dict(e) for e in self._entries(state)]
+
+    async def get_messages(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
+        messages = await self.all_messages(session_id, state=state)
+        return window_messages(
+            messages,
+            tokens_of=count_message_tokens,
+            max_messages=self.options.max_messages,
+            max_tokens=self.options.max_tokens,
+        )
+
+    async def save_messages(
+        self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any]
+    ) -> None:
+        turn = new_id()
+        # Built completely before it is attached, so a failure leaves the list untouched.
+        new = [{**m.to_dict(), TURN_KEY: turn} for m in messages]
+        self._entries(state).extend(new)
+
+    async def remove_last_turn(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
+        entries = self._entries(state)
+        if not entries:
+            return []
+        last = entries[-1].get(TURN_KEY)
+        cut = len(entries)
+        while cut > 0 and entries[cut - 1].get(TURN_KEY) == last:
+            cut -= 1
+        removed = entries[cut:]
+        del entries[cut:]
+        return [Message.from_dict(e) for e in removed]
