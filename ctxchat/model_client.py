@@ -146,10 +146,13 @@ class OpenAIChatModel:
         assembler = _ReplyAssembler(on_event)
         try:
             stream = await client.chat.completions.create(**params)
+        except Exception as exc:
+            raise self._translate(exc) from exc
+        try:
             async for chunk in stream:
                 assembler.add(chunk)
         except Exception as exc:
-            raise self._translate(exc) from exc
+            raise self._translate(exc, streaming=True) from exc
         if assembler.finish_reason is None:
             raise ModelError(
                 f"the reply stream from {settings.endpoint} ended before the reply was complete"
@@ -167,11 +170,14 @@ class OpenAIChatModel:
         ordered = sorted(result.data, key=lambda d: d.index)
         return [list(d.embedding) for d in ordered]
 
-    def _translate(self, exc: Exception) -> ModelError:
+    def _translate(self, exc: Exception, *, streaming: bool = False) -> ModelError:
         """One clear line for each way the endpoint can fail; never the key."""
         import openai
 
         where = self.settings.endpoint
+        if streaming and not isinstance(exc, openai.APITimeoutError):
+            # The connection was up and the reply had begun: whatever broke, broke mid-way.
+            return ModelError(f"the reply stream from {where} was cut mid-way")
         model = self.settings.model
         retries = self.settings.retries
         if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
@@ -197,10 +203,7 @@ class OpenAIChatModel:
             kind = "server error" if exc.status_code >= 500 else "request rejected"
             return ModelError(f"{kind} from {where} (HTTP {exc.status_code}){detail}")
         if isinstance(exc, openai.APIError):
-            return ModelError(f"the reply stream from {where} broke: {exc.message}")
-        module = type(exc).__module__
-        if module.startswith(("httpx", "httpcore", "h11", "anyio")) or isinstance(exc, OSError):
-            return ModelError(f"the reply stream from {where} was cut mid-way")
+            return ModelError(f"the endpoint {where} failed: {exc.message}")
         return ModelError(f"unexpected failure talking to {where}: {type(exc).__name__}: {exc}")
 
 

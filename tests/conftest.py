@@ -1,0 +1,71 @@
+"""Shared fixtures: every test gets its own CTXCHAT_HOME and a clean environment."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fakeopenai import FakeOpenAI
+
+from ctxchat.settings import ModelSettings
+
+ENV_TO_CLEAR = (
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "CTXCHAT_MODEL",
+    "CTXCHAT_CONFIG",
+    "OPENAI_ORG_ID",
+    "OPENAI_PROJECT_ID",
+)
+TEST_API_KEY = "sk-test-SECRET-0123456789abcdef"
+
+
+@pytest.fixture(autouse=True)
+def ctxchat_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """No test can touch the real user's files or inherit their endpoint settings."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("CTXCHAT_HOME", str(home))
+    for name in ENV_TO_CLEAR:
+        monkeypatch.delenv(name, raising=False)
+    return home
+
+
+@pytest.fixture
+def fake_openai() -> Iterator[FakeOpenAI]:
+    with FakeOpenAI() as server:
+        yield server
+
+
+@pytest.fixture
+def model_settings(fake_openai: FakeOpenAI) -> ModelSettings:
+    return ModelSettings(
+        model="fake-model",
+        base_url=fake_openai.base_url,
+        api_key=TEST_API_KEY,
+        retries=0,
+        timeout=10.0,
+    )
+
+
+def ctxchat_executable() -> str:
+    """The `ctxchat` console script installed beside the interpreter running the tests."""
+    candidate = Path(sys.executable).with_name("ctxchat")
+    return str(candidate) if candidate.exists() else "ctxchat"
+
+
+@pytest.fixture
+def cli_env(ctxchat_home: Path, fake_openai: FakeOpenAI) -> dict[str, str]:
+    """Environment for a `ctxchat` subprocess talking to the fake server."""
+    env = {k: v for k, v in os.environ.items() if k not in ENV_TO_CLEAR}
+    env.update(
+        CTXCHAT_HOME=str(ctxchat_home),
+        OPENAI_BASE_URL=fake_openai.base_url,
+        OPENAI_API_KEY=TEST_API_KEY,
+        CTXCHAT_MODEL="fake-model",
+        NO_COLOR="1",
+        PYTHONUNBUFFERED="1",
+    )
+    return env
