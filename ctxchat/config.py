@@ -148,7 +148,7 @@ def _parse(
     origins.update(dict.fromkeys(flags, "flag"))
     if from_env or flags:
         try:
-            model = replace(model, **from_env, **flags)
+            model = replace(model, **{**from_env, **flags})
         except (TypeError, ValueError) as exc:
             raise ConfigError(f"model: {exc}") from exc
 

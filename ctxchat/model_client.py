@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -105,8 +106,15 @@ class OpenAIChatModel:
         self.settings = settings
         self.name = settings.model
         self._client: openai.AsyncOpenAI | None = None
+        self._client_loop: asyncio.AbstractEventLoop | None = None
 
     def client(self) -> openai.AsyncOpenAI:
+        # The async client's connection pool belongs to the event loop it was first used
+        # on; a caller that runs turns under separate asyncio.run() calls gets a new one.
+        loop = asyncio.get_running_loop()
+        if self._client is not None and self._client_loop is not loop:
+            self._client = None
+        self._client_loop = loop
         if self._client is None:
             settings = self.settings
             if not settings.api_key and not settings.base_url:

@@ -1,0 +1,138 @@
+"""The OpenAI-compatible client: one clear line per failure, the key never shown."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import socket
+
+import pytest
+from conftest import TEST_API_KEY
+from fakeopenai import Cut, Error, FakeOpenAI, Hang, Text
+
+from ctxchat.errors import ModelError, ModelNotConfigured
+from ctxchat.messages import Message
+from ctxchat.model_client import OpenAIChatModel
+from ctxchat.model_types import ModelRequest, TextDelta, ignore_events
+from ctxchat.settings import ModelSettings
+
+
+def ask(settings: ModelSettings) -> str:
+    model = OpenAIChatModel(settings)
+    request = ModelRequest((Message.user("hi"),))
+    reply = asyncio.run(model.complete(request, ignore_events))
+    return reply.message.text
+
+
+def failure(settings: ModelSettings) -> str:
+    with pytest.raises(ModelError) as caught:
+        ask(settings)
+    message = str(caught.value)
+    assert "\n" not in message
+    assert TEST_API_KEY not in message
+    return message
+
+
+def test_streams_deltas_and_requests_usage(
+    fake_openai: FakeOpenAI, model_settings: ModelSettings
+) -> None:
+    fake_openai.enqueue(Text("hello world", chunk_size=3))
+    deltas: list[str] = []
+    model = OpenAIChatModel(model_settings)
+    request = ModelRequest((Message.user("hi"),))
+    reply = asyncio.run(
+        model.complete(
+            request, lambda e: deltas.append(e.text) if isinstance(e, TextDelta) else None
+        )
+    )
+    assert deltas == ["hel", "lo ", "wor", "ld"]
+    assert reply.message.text == "hello world"
+    sent = fake_openai.chat_requests()[0]
+    assert sent.stream
+    assert sent.include_usage
+    assert sent.model == "fake-model"
+    assert sent.authorization == f"Bearer {TEST_API_KEY}"
+
+
+def test_authentication_failure(fake_openai: FakeOpenAI, model_settings: ModelSettings) -> None:
+    fake_openai.api_key = "the-right-key"
+    message = failure(model_settings)
+    assert message == (
+        f"authentication failed at {fake_openai.base_url} (HTTP 401): "
+        "set a valid key in OPENAI_API_KEY (or [model] api_key)"
+    )
+
+
+def test_model_not_found(fake_openai: FakeOpenAI, model_settings: ModelSettings) -> None:
+    fake_openai.enqueue(Error(404, "The model `nope` does not exist"))
+    assert failure(model_settings).startswith("model 'fake-model' not found at http://127.0.0.1")
+
+
+def test_rate_limited_after_retries(fake_openai: FakeOpenAI, model_settings: ModelSettings) -> None:
+    fake_openai.enqueue(Error(429), Error(429), Error(429))
+    settings = dataclasses.replace(model_settings, retries=2)
+    assert failure(settings) == f"rate limited by {fake_openai.base_url} after 2 retries (HTTP 429)"
+    assert len(fake_openai.chat_requests()) == 3
+
+
+def test_server_error_then_success_is_retried(
+    fake_openai: FakeOpenAI, model_settings: ModelSettings
+) -> None:
+    fake_openai.enqueue(Error(500), Text("recovered"))
+    assert ask(dataclasses.replace(model_settings, retries=1)) == "recovered"
+
+
+def test_server_error(fake_openai: FakeOpenAI, model_settings: ModelSettings) -> None:
+    fake_openai.enqueue(Error(503, "overloaded"))
+    assert failure(model_settings) == (
+        f"server error from {fake_openai.base_url} (HTTP 503): overloaded"
+    )
+
+
+def test_stream_cut_mid_way(fake_openai: FakeOpenAI, model_settings: ModelSettings) -> None:
+    fake_openai.enqueue(Cut())
+    assert (
+        failure(model_settings) == f"the reply stream from {fake_openai.base_url} was cut mid-way"
+    )
+
+
+def test_timeout(fake_openai: FakeOpenAI, model_settings: ModelSettings) -> None:
+    fake_openai.enqueue(Hang(3))
+    settings = dataclasses.replace(model_settings, timeout=0.3)
+    assert failure(settings) == (
+        f"no reply from {fake_openai.base_url} within 0.3s (raise [model] timeout to wait longer)"
+    )
+
+
+def test_unreachable_endpoint(model_settings: ModelSettings) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings = dataclasses.replace(model_settings, base_url=f"http://127.0.0.1:{port}/v1")
+    assert failure(settings) == f"cannot reach http://127.0.0.1:{port}/v1: is the server running?"
+
+
+def test_credentials_in_base_url_are_masked(model_settings: ModelSettings) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings = dataclasses.replace(
+        model_settings, base_url=f"http://user:hunter2@127.0.0.1:{port}/v1"
+    )
+    message = failure(settings)
+    assert "hunter2" not in message
+    assert f"http://***@127.0.0.1:{port}/v1" in message
+
+
+def test_nothing_configured_says_how_to_configure() -> None:
+    with pytest.raises(ModelNotConfigured) as caught:
+        ask(ModelSettings())
+    message = str(caught.value)
+    assert "OPENAI_API_KEY" in message
+    assert "http://localhost:11434/v1" in message
+    assert caught.value.exit_code == 2
+
+
+def test_local_server_needs_no_key(fake_openai: FakeOpenAI) -> None:
+    settings = ModelSettings(model="m", base_url=fake_openai.base_url, retries=0)
+    assert ask(settings) == "echo: hi"
