@@ -11,9 +11,9 @@ if TYPE_CHECKING:
     from ctxchat.config import ProviderSpec
 
 # (type, source_id, options) in pipeline order: history first, it loads what the model reads.
-DEFAULT_PIPELINE: tuple[tuple[str, str, dict[str, Any]], ...] = (
-    ("in_memory_history", "history", {}),
-)
+# The history is SQL (a SQLite file in the data dir): loading it costs the window, not the
+# conversation, and sessions can share one.
+DEFAULT_PIPELINE: tuple[tuple[str, str, dict[str, Any]], ...] = (("sql_history", "history", {}),)
 
 FALLBACK_HISTORY_TYPE = "in_memory_history"
 FALLBACK_HISTORY_ID = "session_history"

@@ -82,15 +82,17 @@ def window_messages(
 
 @dataclass(frozen=True)
 class WindowedHistoryOptions(HistoryOptions):
-    max_messages: int | None = option(
-        100, help="most messages loaded into the context (omit for no limit)"
-    )
+    max_messages: int = option(100, help="most messages loaded into the context (0 = no limit)")
     max_tokens: int | None = option(
-        None, help="most tokens of history loaded into the context (omit for no limit)"
+        None, help="most tokens of history loaded into the context (omitted = no limit)"
     )
 
     def __post_init__(self) -> None:
-        if self.max_messages is not None and self.max_messages < 1:
-            raise ValueError("max_messages must be at least 1")
+        if self.max_messages < 0:
+            raise ValueError("max_messages must be 0 (no limit) or more")
         if self.max_tokens is not None and self.max_tokens < 1:
             raise ValueError("max_tokens must be at least 1")
+
+    @property
+    def message_limit(self) -> int | None:
+        return self.max_messages or None

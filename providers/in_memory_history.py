@@ -31,11 +31,16 @@ class InMemoryHistoryProvider(HistoryProvider):
         return [Message.from_dict(e) for e in self._entries(state)]
 
     async def get_messages(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
-        messages = await self.all_messages(session_id, state=state)
+        entries = self._entries(state)
+        if self.options.max_tokens is None and self.options.message_limit is not None:
+            # A window of n messages lies within the newest n, whatever unit the cut falls
+            # in (that unit is left out whole), so older entries need not be parsed.
+            entries = entries[-self.options.message_limit :]
+        messages = [Message.from_dict(e) for e in entries]
         return window_messages(
             messages,
             tokens_of=count_message_tokens,
-            max_messages=self.options.max_messages,
+            max_messages=self.options.message_limit,
             max_tokens=self.options.max_tokens,
         )
 
@@ -55,6 +60,10 @@ class InMemoryHistoryProvider(HistoryProvider):
         cut = len(entries)
         while cut > 0 and entries[cut - 1].get(TURN_KEY) == last:
             cut -= 1
+            if last is None and entries[cut].get("role") == "user":
+                # Stored before turns had ids: a turn is taken to start at its user input,
+                # or undo would drop the whole untagged history at once.
+                break
         removed = entries[cut:]
         del entries[cut:]
         return [Message.from_dict(e) for e in removed]

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
 from fakeopenai import Cut, Error, FakeOpenAI, Text, ToolCalls
 
 from ctxchat.agent import Agent, TurnFailed
@@ -18,6 +17,7 @@ from ctxchat.messages import Message, ToolCallPart, ToolResultPart
 from ctxchat.model_client import OpenAIChatModel
 from ctxchat.model_types import Middleware, ModelCall, ModelReply, ModelRequest, ToolCall
 from ctxchat.provider import ContextProvider
+from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
 from ctxchat.session import Session
 from ctxchat.settings import AgentSettings, ModelSettings
 from ctxchat.tools import Tool

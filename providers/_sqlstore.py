@@ -1,0 +1,274 @@
+"""The SQL machinery the SQL-backed providers share: one engine per database URL per process,
+the schema (migrated on open), transactions, and errors reported as one line.
+
+SQLAlchemy is imported on first use only: it costs about 0.2 s, which every command that
+never touches a database (`ctxchat --version`, `--help`) must not pay.
+
+Writers never race on sequence numbers. On SQLite a write transaction starts with
+`BEGIN IMMEDIATE`, so writers queue on the database's write lock (WAL lets readers go on
+meanwhile) and each reads the last sequence number with nobody able to add one behind it.
+Elsewhere (PostgreSQL) two transactions may read the same last number; the primary key on
+(key, seq) makes the second insert fail when the first commits, and the whole transaction
+is retried, so a turn still lands whole and numbers stay dense.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+from ctxchat.errors import StorageError
+from ctxchat.fsutil import ensure_private_dir, touch_private
+
+from ._sqlschema import SCHEMA_VERSION, Tables, migrate, schema_version
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection, Engine
+
+T = TypeVar("T")
+
+DEFAULT_DATABASE = "history.sqlite3"
+BUSY_TIMEOUT_MS = 30_000
+CONNECT_TIMEOUT_S = 10
+WRITE_ATTEMPTS = 20
+
+_PASSWORD = re.compile(r"^(?P<head>[A-Za-z][A-Za-z0-9+.\-]*://[^:/@]*):[^/]*@")
+
+
+def mask_url(url: str) -> str:
+    """The URL with its password replaced by ***, parsable or not."""
+    return _PASSWORD.sub(r"\g<head>:***@", url)
+
+
+def default_url(data_dir: Path) -> str:
+    return f"sqlite:///{data_dir / DEFAULT_DATABASE}"
+
+
+def resolve_url(url: str | None, data_dir: Path) -> str:
+    """The URL to open: the default file, or `url` with a relative SQLite path placed in the
+    data dir (relative to the working directory, each directory would get its own history),
+    and a driverless PostgreSQL URL given the driver ctxchat installs."""
+    if not url:
+        return default_url(data_dir)
+    scheme, sep, rest = url.partition("://")
+    if sep and scheme in ("postgres", "postgresql"):
+        # SQLAlchemy's default PostgreSQL driver is psycopg2; ctxchat[postgres] brings psycopg 3.
+        return f"postgresql+psycopg://{rest}"
+    prefix, sep, path = url.partition(":///")
+    if sep and prefix.split("+")[0] == "sqlite" and path and not path.startswith(":memory:"):
+        expanded = Path(path.partition("?")[0]).expanduser()
+        query = path.partition("?")[2]
+        if not expanded.is_absolute():
+            expanded = data_dir / expanded
+        return f"{prefix}:///{expanded}" + (f"?{query}" if query else "")
+    return url
+
+
+class Database:
+    """An engine with the current schema in place. Shared by every provider and session of
+    the process that uses the same URL; it holds no session data."""
+
+    def __init__(self, url: str, engine: Engine, tables: Tables) -> None:
+        self.url = url
+        self.masked = mask_url(url)
+        self.engine = engine
+        self.tables = tables
+        self.is_sqlite = engine.dialect.name == "sqlite"
+
+    @contextlib.contextmanager
+    def errors(self) -> Iterator[None]:
+        """Turn any database failure into one StorageError line naming the (masked) URL."""
+        try:
+            yield
+        except StorageError:
+            raise
+        except Exception as exc:
+            raise storage_error(self.url, exc) from exc
+
+    def read(self, work: Callable[[Connection], T]) -> T:
+        """Run `work` in one read transaction (a consistent snapshot)."""
+        with self.errors(), self.engine.connect() as conn, conn.begin():
+            return work(conn)
+
+    def write(self, work: Callable[[Connection], T]) -> T:
+        """Run `work` in one write transaction: all of it is stored or none of it.
+
+        Retried from the start when another writer took the same sequence number first.
+        """
+        from sqlalchemy.exc import IntegrityError
+
+        with self.errors():
+            for attempt in range(1, WRITE_ATTEMPTS + 1):
+                try:
+                    with self.engine.connect() as conn:
+                        conn.execution_options(ctxchat_write=True)
+                        with conn.begin():
+                            return work(conn)
+                except IntegrityError:
+                    # SQLite writers never collide (BEGIN IMMEDIATE): there it is a real error.
+                    if self.is_sqlite or attempt == WRITE_ATTEMPTS:
+                        raise
+                    time.sleep(random.uniform(0.001, 0.005 * attempt))
+        raise AssertionError("unreachable")  # pragma: no cover
+
+
+def storage_error(url: str, exc: BaseException) -> StorageError:
+    return StorageError(f"database {mask_url(url)}: {_reason(url, exc)}")
+
+
+def _reason(url: str, exc: BaseException) -> str:
+    from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
+
+    if isinstance(exc, NoSuchModuleError):
+        scheme = url.partition(":")[0]
+        return f"unknown database type '{scheme}'"
+    if isinstance(exc, ArgumentError):
+        return "not a database URL (expected e.g. sqlite:///path or postgresql+psycopg://...)"
+    if isinstance(exc, ModuleNotFoundError):
+        return (
+            f"its driver is not installed (No module named '{exc.name}'); for PostgreSQL "
+            "install ctxchat[postgres]"
+        )
+    if isinstance(exc, OSError):
+        where = f" ({exc.filename})" if exc.filename else ""
+        return f"{exc.strerror or exc}{where}"
+    detail = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
+    lines = [line.strip() for line in str(detail).splitlines() if line.strip()]
+    text = lines[0] if lines else type(detail).__name__
+    return _scrub(url, text)
+
+
+def _scrub(url: str, text: str) -> str:
+    match = _PASSWORD.match(url)
+    if match:
+        password = url[len(match.group("head")) + 1 : match.end() - 1]
+        if password:
+            text = text.replace(password, "***")
+    return text
+
+
+# -- the process-wide engine cache ------------------------------------------------------------
+_lock = threading.Lock()
+_databases: dict[str, Database] = {}
+_owner_pid = os.getpid()
+
+
+def open_database(url: str) -> Database:
+    """The database at `url`, opened once per process and migrated to the current schema."""
+    global _owner_pid
+    with _lock:
+        if os.getpid() != _owner_pid:
+            # A forked child must not share the parent's pooled connections.
+            _databases.clear()
+            _owner_pid = os.getpid()
+        database = _databases.get(url)
+        if database is None:
+            database = _open(url)
+            _databases[url] = database
+        return database
+
+
+def close_all() -> None:
+    """Dispose every cached engine (tests and benchmarks that delete their databases)."""
+    with _lock:
+        for database in _databases.values():
+            database.engine.dispose()
+        _databases.clear()
+
+
+def _open(url: str) -> Database:
+    engine: Engine | None = None
+    try:
+        engine = _create_engine(url)
+        tables = Tables.build()
+        database = Database(url, engine, tables)
+        _ensure_schema(database)
+        return database
+    except StorageError:
+        if engine is not None:
+            engine.dispose()
+        raise
+    except Exception as exc:
+        if engine is not None:
+            engine.dispose()
+        raise storage_error(url, exc) from exc
+
+
+def _create_engine(url: str) -> Engine:
+    from sqlalchemy import create_engine, event
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        connect_args = {"connect_timeout": CONNECT_TIMEOUT_S} if _is_postgres(url) else {}
+        # pre_ping: a server restarted since the last turn costs a reconnect, not a failure.
+        return create_engine(url, pool_pre_ping=True, connect_args=connect_args)
+    database = parsed.database or ""
+    if not database or database.startswith(":memory:") or parsed.query.get("mode") == "memory":
+        raise StorageError(
+            f"database {mask_url(url)}: an in-memory SQLite database forgets everything when "
+            "ctxchat exits; give a file path (or use in_memory_history)"
+        )
+    path = Path(database)
+    if path.parent.exists() and not path.parent.is_dir():
+        raise StorageError(f"database {mask_url(url)}: {path.parent} is not a directory")
+    ensure_private_dir(path.parent)
+    touch_private(path)  # 0600 before SQLite creates it with the umask's mode
+    engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+
+    @event.listens_for(engine, "connect")
+    def _configure(dbapi_connection, _record):  # type: ignore[no-untyped-def]
+        # Autocommit at the driver level: transactions are begun explicitly below, so a
+        # writer can say IMMEDIATE (pysqlite's own implicit BEGIN is always deferred).
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn):  # type: ignore[no-untyped-def]
+        write = conn.get_execution_options().get("ctxchat_write", False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+    return engine
+
+
+def _is_postgres(url: str) -> bool:
+    return url.partition(":")[0].split("+")[0] in ("postgresql", "postgres")
+
+
+def _ensure_schema(database: Database) -> None:
+    current = database.read(schema_version)
+    if current == SCHEMA_VERSION:
+        return
+    if current is not None and current > SCHEMA_VERSION:
+        raise _too_new(database, current)
+
+    def upgrade(conn: Connection) -> None:
+        if not database.is_sqlite:
+            # Two processes opening a fresh PostgreSQL database at once: one migrates, the
+            # other waits here and then finds nothing left to do.
+            from sqlalchemy import text
+
+            conn.execute(text("SELECT pg_advisory_xact_lock(7432811)"))
+        found = schema_version(conn)
+        if found is not None and found > SCHEMA_VERSION:
+            raise _too_new(database, found)
+        migrate(conn, found or 0)
+
+    database.write(upgrade)
+
+
+def _too_new(database: Database, version: int) -> StorageError:
+    return StorageError(
+        f"database {database.masked} has schema version {version}, newer than this ctxchat "
+        f"understands (up to {SCHEMA_VERSION}); upgrade ctxchat to use it"
+    )

@@ -1,0 +1,253 @@
+"""History in a SQL database through SQLAlchemy Core: SQLite by default, PostgreSQL by URL.
+
+Rows are keyed by a history key (`state["history_key"]`, the session id unless pointed
+elsewhere, so sessions can share one history) and a per-key sequence number. A turn is one
+transaction. Loading reads the newest rows by the (key, seq) primary key, so it costs the
+window, not the history: a count-limited window is one `LIMIT n` query, a token-limited one
+reads backwards in batches until the stored token counts cover the limit. (Counts are taken
+when a message is stored, by the tokenizer available then: see `ctxchat.tokens`.)
+
+Deleting a session deletes the rows of its own history key only: a session pointed at
+another's history never takes that history with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+
+from ctxchat.errors import ConfigError, StorageError
+from ctxchat.ids import new_id
+from ctxchat.messages import Message, MessageFormatError
+from ctxchat.provider import HistoryProvider, ProviderEnv
+from ctxchat.session import Session
+from ctxchat.tokens import count_message_tokens
+from ctxchat.window import WindowedHistoryOptions, select_window
+
+from ._sqlschema import as_json
+from ._sqlstore import Database, mask_url, open_database, resolve_url
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection
+
+FIRST_BATCH = 64  # rows read first for a token-limited window; doubled until it is covered
+
+
+@dataclass(frozen=True)
+class SqlHistoryOptions(WindowedHistoryOptions):
+    url: str | None = field(
+        default=None,
+        repr=False,  # it may carry a password
+        metadata={
+            "help": "SQLAlchemy database URL, e.g. postgresql+psycopg://user:pw@host/db "
+            "(omitted = SQLite file history.sqlite3 in the data dir; a relative SQLite "
+            "path is taken from the data dir)"
+        },
+    )
+
+
+class _Row(NamedTuple):
+    seq: int
+    turn_id: str
+    message: Message
+    tokens: int
+
+
+class SqlHistoryProvider(HistoryProvider):
+    """The conversation as rows of `ctxchat_history`, one transaction per turn."""
+
+    Options: ClassVar[type[Any]] = SqlHistoryOptions
+    options: SqlHistoryOptions
+
+    def __init__(
+        self,
+        source_id: str,
+        options: Any = None,
+        *,
+        env: ProviderEnv | None = None,
+        **overrides: Any,
+    ) -> None:
+        super().__init__(source_id, options, env=env, **overrides)
+        url = self.options.url
+        if url is not None and "://" not in url:
+            raise ConfigError(
+                f"url: {mask_url(url)!r} is not a database URL "
+                "(expected e.g. sqlite:///path/history.sqlite3 or postgresql+psycopg://...)"
+            )
+        self.url = resolve_url(url, self.env.data_dir)
+
+    def database(self) -> Database:
+        return open_database(self.url)
+
+    @staticmethod
+    def history_key(session_id: str, state: dict[str, Any]) -> str:
+        key = state.setdefault("history_key", session_id)
+        if not isinstance(key, str) or not key:
+            raise StorageError(f"history_key in the session state is not a string: {key!r}")
+        return key
+
+    # -- reading ------------------------------------------------------------------------------
+    async def get_messages(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
+        key = self.history_key(session_id, state)
+        return await asyncio.to_thread(self._window, key)
+
+    def _window(self, key: str) -> list[Message]:
+        database = self.database()
+        limit, budget = self.options.message_limit, self.options.max_tokens
+        rows = database.read(lambda conn: _newest(database, conn, key, limit, budget))
+        chosen = select_window(
+            rows,
+            message_of=lambda r: r.message,
+            tokens_of=lambda r: r.tokens,
+            max_messages=limit,
+            max_tokens=budget,
+        )
+        return [r.message for r in chosen]
+
+    async def all_messages(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
+        key = self.history_key(session_id, state)
+        return await asyncio.to_thread(self._all, key)
+
+    def _all(self, key: str) -> list[Message]:
+        database = self.database()
+        table = database.tables.history
+
+        def read(conn: Connection) -> list[_Row]:
+            query = _select(database).where(table.c.history_key == key).order_by(table.c.seq)
+            return [_row(database, r) for r in conn.execute(query)]
+
+        return [r.message for r in database.read(read)]
+
+    # -- writing ------------------------------------------------------------------------------
+    async def save_messages(
+        self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any]
+    ) -> None:
+        if not messages:
+            return
+        key = self.history_key(session_id, state)
+        await asyncio.to_thread(self._append, key, list(messages))
+
+    def _append(self, key: str, messages: list[Message]) -> None:
+        database = self.database()
+        table = database.tables.history
+        turn_id = new_id()
+        now = datetime.now(UTC)
+        # Serialised before the transaction opens: the write lock is held for inserts only.
+        rows = [
+            {
+                "history_key": key,
+                "turn_id": turn_id,
+                "role": m.role,
+                "kind": m.kind,
+                "source_id": m.source_id,
+                "created_at": now,
+                "message": as_json(m.to_dict()),
+                "token_count": count_message_tokens(m),
+            }
+            for m in messages
+        ]
+
+        def write(conn: Connection) -> None:
+            import sqlalchemy as sa
+
+            last = conn.execute(
+                sa.select(sa.func.max(table.c.seq)).where(table.c.history_key == key)
+            ).scalar()
+            start = int(last or 0) + 1
+            conn.execute(table.insert(), [{**row, "seq": start + i} for i, row in enumerate(rows)])
+
+        database.write(write)
+
+    async def remove_last_turn(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
+        key = self.history_key(session_id, state)
+        return await asyncio.to_thread(self._remove_last_turn, key)
+
+    def _remove_last_turn(self, key: str) -> list[Message]:
+        database = self.database()
+        table = database.tables.history
+
+        def write(conn: Connection) -> list[Message]:
+            last = conn.execute(
+                _select(database)
+                .where(table.c.history_key == key)
+                .order_by(table.c.seq.desc())
+                .limit(1)
+            ).first()
+            if last is None:
+                return []
+            turn = last.turn_id
+            where = (table.c.history_key == key) & (table.c.turn_id == turn)
+            rows = [_row(database, r) for r in conn.execute(_select(database).where(where))]
+            conn.execute(table.delete().where(where))
+            return [r.message for r in sorted(rows)]
+
+        return database.write(write)
+
+    async def forget_session(self, session: Session, state: dict[str, Any]) -> None:
+        # Only the history named after this session: one pointed elsewhere may be shared.
+        if state.get("history_key", session.id) != session.id:
+            return
+        await asyncio.to_thread(self._forget, session.id)
+
+    def _forget(self, key: str) -> None:
+        database = self.database()
+        table = database.tables.history
+        database.write(lambda conn: conn.execute(table.delete().where(table.c.history_key == key)))
+
+    def describe(self) -> str:
+        return f"{super().describe()}, {mask_url(self.url)}"
+
+
+def _select(database: Database) -> Any:
+    import sqlalchemy as sa
+
+    table = database.tables.history
+    return sa.select(table.c.seq, table.c.turn_id, table.c.message, table.c.token_count)
+
+
+def _row(database: Database, raw: Any) -> _Row:
+    try:
+        message = Message.from_dict(json.loads(raw.message))
+    except (ValueError, MessageFormatError) as exc:
+        raise StorageError(
+            f"database {database.masked}: history row {raw.seq} cannot be read: {exc}"
+        ) from exc
+    return _Row(int(raw.seq), str(raw.turn_id), message, int(raw.token_count))
+
+
+def _newest(
+    database: Database, conn: Connection, key: str, limit: int | None, budget: int | None
+) -> list[_Row]:
+    """The newest rows, oldest first, enough for the window whatever its unit boundaries.
+
+    The window never takes a unit it cannot take whole, so once the rows read hold more
+    tokens than `budget` (or as many rows as `limit`), the unit they cut into lies outside it.
+    """
+    table = database.tables.history
+    newest_first: list[_Row] = []
+    tokens = 0
+    batch = limit if budget is None else min(FIRST_BATCH, limit or FIRST_BATCH)
+    while True:
+        query = _select(database).where(table.c.history_key == key)
+        if newest_first:
+            query = query.where(table.c.seq < newest_first[-1].seq)
+        query = query.order_by(table.c.seq.desc())
+        if batch is not None:
+            query = query.limit(batch)
+        got = [_row(database, r) for r in conn.execute(query)]
+        newest_first.extend(got)
+        tokens += sum(r.tokens for r in got)
+        if batch is None or len(got) < batch:
+            break  # the whole history is read
+        if limit is not None and len(newest_first) >= limit:
+            break
+        if budget is not None and tokens > budget:
+            break
+        batch *= 2
+        if limit is not None:
+            batch = min(batch, limit - len(newest_first))
+    return newest_first[::-1]

@@ -1,0 +1,90 @@
+"""Fixtures for the history tests, loaded with `pytest_plugins = ["sqlfixtures"]`.
+
+SQL backends: a SQLite file per test, and a fresh PostgreSQL schema per test when
+CTXCHAT_TEST_POSTGRES_URL names a server. Without the URL the PostgreSQL cases are skipped,
+unless CTXCHAT_REQUIRE_POSTGRES=1 (CI), where a missing URL fails them: CI must never pass
+by skipping the server it promises.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from historykit import HistoryFactory
+
+from ctxchat.provider import ProviderEnv
+from ctxchat.providers._sqlstore import close_all
+from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
+from ctxchat.providers.sql_history import SqlHistoryProvider
+
+POSTGRES_ENV = "CTXCHAT_TEST_POSTGRES_URL"
+REQUIRE_ENV = "CTXCHAT_REQUIRE_POSTGRES"
+BACKENDS = ["sqlite", "postgresql"]
+
+
+def postgres_base_url() -> str:
+    """The server's URL, or skip (locally) / fail (CI) when there is none."""
+    url = os.environ.get(POSTGRES_ENV, "").strip()
+    if url:
+        return url
+    if os.environ.get(REQUIRE_ENV) == "1":
+        pytest.fail(f"{REQUIRE_ENV}=1 but {POSTGRES_ENV} is not set: PostgreSQL is required here")
+    pytest.skip(f"set {POSTGRES_ENV} to run the PostgreSQL cases")
+
+
+def _with_search_path(url: str, schema: str) -> str:
+    joiner = "&" if "?" in url else "?"
+    return f"{url}{joiner}options={quote(f'-csearch_path={schema}')}"
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A URL whose tables land in a schema of their own, dropped afterwards."""
+    import sqlalchemy as sa
+
+    base = postgres_base_url()
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    admin = sa.create_engine(base, poolclass=sa.pool.NullPool)
+    with admin.begin() as conn:
+        conn.execute(sa.text(f"CREATE SCHEMA {schema}"))
+    try:
+        yield _with_search_path(base, schema)
+    finally:
+        close_all()
+        with admin.begin() as conn:
+            conn.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> Iterator[str]:
+    yield f"sqlite:///{tmp_path / 'db' / 'history.sqlite3'}"
+    close_all()
+
+
+@pytest.fixture(params=BACKENDS)
+def sql_url(request: pytest.FixtureRequest) -> str:
+    """The same test on a SQLite file and on PostgreSQL."""
+    name = "sqlite_url" if request.param == "sqlite" else "postgres_url"
+    return str(request.getfixturevalue(name))
+
+
+# -- history providers of each kind ----------------------------------------------------------
+HISTORY_KINDS = ["in_memory", "sqlite", "postgresql"]
+
+
+@pytest.fixture(params=HISTORY_KINDS)
+def make_history(request: pytest.FixtureRequest, tmp_path: Path) -> HistoryFactory:
+    """Builds the history provider under test with the given options (source id 'history')."""
+    env = ProviderEnv(data_dir=tmp_path / "data")
+    if request.param == "in_memory":
+        return lambda **options: InMemoryHistoryProvider("history", env=env, **options)
+    url = str(
+        request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "postgres_url")
+    )
+    return lambda **options: SqlHistoryProvider("history", env=env, url=url, **options)

@@ -1,0 +1,147 @@
+"""The in-session history: messages kept in the session file itself, so they survive restarts.
+(The flags and the window are tested for every history kind in test_history_*.)"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from fakeopenai import FakeOpenAI, Text, ToolCalls
+from historykit import LOOKUP, Contributor, shown
+
+from ctxchat.agent import Agent, TurnFailed
+from ctxchat.build import build_agent
+from ctxchat.chat import ChatService
+from ctxchat.config import config_from_dict
+from ctxchat.errors import ConfigError
+from ctxchat.messages import Message
+from ctxchat.model_client import OpenAIChatModel
+from ctxchat.paths import sessions_dir
+from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
+from ctxchat.session import Session
+from ctxchat.settings import ModelSettings
+from ctxchat.store import SessionStore
+
+
+def service(settings: ModelSettings, **options: object) -> ChatService:
+    """A fresh process's view: agent from config, sessions from disk."""
+    config = config_from_dict(
+        {"providers": [{"type": "in_memory_history", "source_id": "history", **options}]},
+        path=None,
+        environ={},
+        model_overrides={},
+    )
+    agent = build_agent(config, model=OpenAIChatModel(settings))
+    return ChatService(agent, SessionStore(sessions_dir()))
+
+
+def test_the_history_lives_in_the_session_file_and_survives_a_restart(
+    model_settings: ModelSettings, fake_openai: FakeOpenAI
+) -> None:
+    chat = service(model_settings)
+    conversation = chat.new()
+    asyncio.run(chat.send(conversation, "first"))
+    asyncio.run(chat.send(conversation, "second"))
+    session_id = conversation.session.id
+
+    document = json.loads((sessions_dir() / f"{session_id}.json").read_text())
+    entries = document["state"]["history"]["messages"]
+    assert [(e["role"], e["parts"][0]["text"]) for e in entries] == [
+        ("user", "first"),
+        ("assistant", "echo: first"),
+        ("user", "second"),
+        ("assistant", "echo: second"),
+    ]
+    turn_ids = [e["turn"] for e in entries]
+    assert turn_ids[0] == turn_ids[1] != turn_ids[2] == turn_ids[3]
+
+    restarted = service(model_settings)
+    asyncio.run(restarted.send(restarted.open(session_id), "third"))
+    assert [m["content"] for m in shown(fake_openai)] == [
+        "first",
+        "echo: first",
+        "second",
+        "echo: second",
+        "third",
+    ]
+
+
+def test_undo_drops_the_last_turn_from_the_saved_session(
+    model_settings: ModelSettings, fake_openai: FakeOpenAI
+) -> None:
+    chat = service(model_settings)
+    conversation = chat.new()
+    asyncio.run(chat.send(conversation, "keep"))
+    asyncio.run(chat.send(conversation, "drop"))
+
+    removed = asyncio.run(chat.undo(conversation))
+
+    assert [m.text for m in removed] == ["drop", "echo: drop"]
+    reopened = service(model_settings).open(conversation.session.id)
+    assert reopened.session.turns == 1
+    messages = asyncio.run(chat.transcript(reopened.session))
+    assert [m.text for m in messages] == ["keep", "echo: keep"]
+
+
+def test_a_tool_round_is_stored_as_plain_serialised_messages(
+    model_settings: ModelSettings, fake_openai: FakeOpenAI
+) -> None:
+    history = InMemoryHistoryProvider("history")
+    agent = Agent(
+        model=OpenAIChatModel(model_settings),
+        providers=[history, Contributor("tools", tools=[LOOKUP])],
+    )
+    session = Session()
+    fake_openai.enqueue(ToolCalls([("lookup", {"q": "x"})]), Text("found it"))
+    asyncio.run(agent.run(session, "look"))
+
+    entries = session.state["history"]["messages"]
+    # JSON-ready: the session file is written with json.dumps and nothing else.
+    assert json.loads(json.dumps(entries)) == entries
+    assert [e["role"] for e in entries] == ["user", "assistant", "tool", "assistant"]
+    assert entries[1]["parts"][0]["type"] == "tool_call"
+    assert entries[2]["parts"][0] == {
+        "type": "tool_result",
+        "call_id": entries[1]["parts"][0]["id"],
+        "content": "found x",
+        "is_error": False,
+    }
+    assert entries[2]["attribution"] == {"kind": "tool", "source_id": "tools"}
+
+
+def test_options_are_checked_when_the_pipeline_is_built(model_settings: ModelSettings) -> None:
+    with pytest.raises(ConfigError, match=r"providers\[0\]: max_messages must be 0 \(no limit\)"):
+        service(model_settings, max_messages=-5)
+    with pytest.raises(ConfigError, match=r"providers\[0\]\.max_tokens: expected an integer"):
+        service(model_settings, max_tokens="lots")
+    with pytest.raises(ConfigError, match=r"unknown option \(did you mean 'store_inputs'\?\)"):
+        service(model_settings, store_input=False)
+
+
+def test_a_damaged_state_fails_the_turn_with_the_providers_name(
+    model_settings: ModelSettings, fake_openai: FakeOpenAI
+) -> None:
+    agent = Agent(
+        model=OpenAIChatModel(model_settings), providers=[InMemoryHistoryProvider("history")]
+    )
+    session = Session(state={"history": {"messages": "not a list"}})
+    with pytest.raises(TurnFailed, match="provider 'history' failed in before_run"):
+        asyncio.run(agent.run(session, "hi"))
+    assert fake_openai.chat_requests() == []
+
+
+def test_undo_on_messages_stored_before_turns_had_ids_drops_one_exchange() -> None:
+    history = InMemoryHistoryProvider("history")
+    legacy = [
+        Message.user("one").to_dict(),
+        Message.assistant("re: one").to_dict(),
+        Message.user("two").to_dict(),
+        Message.assistant("re: two").to_dict(),
+    ]
+    state: dict[str, object] = {"messages": legacy}
+
+    removed = asyncio.run(history.remove_last_turn("s", state=state))
+
+    assert [m.text for m in removed] == ["two", "re: two"]
+    assert [e["parts"][0]["text"] for e in legacy] == ["one", "re: one"]

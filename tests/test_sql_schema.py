@@ -1,0 +1,260 @@
+"""The SQL store's schema and failures: migrations from an old database, a newer one refused,
+every way of not reaching a database reported as one line without the password, and
+SQLAlchemy kept out of startup."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from fakeopenai import FakeOpenAI
+from historykit import exchange, make_agent, raw_execute, raw_query, tool_exchange, turn
+
+from ctxchat.agent import TurnFailed
+from ctxchat.build import build_agent
+from ctxchat.config import config_from_dict
+from ctxchat.errors import ConfigError, StorageError
+from ctxchat.messages import Message
+from ctxchat.model_client import OpenAIChatModel
+from ctxchat.provider import ProviderEnv
+from ctxchat.providers._sqlschema import SCHEMA_VERSION
+from ctxchat.providers._sqlstore import close_all
+from ctxchat.providers.audit import AuditHistoryProvider
+from ctxchat.providers.sql_history import SqlHistoryProvider
+from ctxchat.session import Session
+from ctxchat.settings import ModelSettings
+from ctxchat.tokens import count_message_tokens
+from ctxchat.window import window_messages
+
+pytest_plugins = ["sqlfixtures"]
+ENV = ProviderEnv(data_dir=Path("/nonexistent"))
+
+# Version 1 of the schema, written by hand as the first release created it.
+V1_SCHEMA = [
+    "CREATE TABLE ctxchat_schema_version (version INTEGER NOT NULL PRIMARY KEY, "
+    "applied_at TIMESTAMP WITH TIME ZONE NOT NULL)",
+    "INSERT INTO ctxchat_schema_version VALUES (1, '2024-05-01 10:00:00')",
+    "CREATE TABLE ctxchat_history (history_key TEXT NOT NULL, seq BIGINT NOT NULL, "
+    "turn_id TEXT NOT NULL, role TEXT NOT NULL, kind TEXT, source_id TEXT, "
+    "created_at TIMESTAMP WITH TIME ZONE NOT NULL, message TEXT NOT NULL, "
+    "PRIMARY KEY (history_key, seq))",
+]
+V1_TURNS = [exchange("old question " * 20), tool_exchange("old lookup", "OLD", calls=2)]
+
+
+def write_v1(url: str, extra: Sequence[str] = ()) -> list[Message]:
+    rows = []
+    messages = []
+    seq = 0
+    for index, messages_of_turn in enumerate(V1_TURNS):
+        for m in messages_of_turn:
+            seq += 1
+            messages.append(m)
+            rows.append(
+                (
+                    "INSERT INTO ctxchat_history VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        "legacy",
+                        seq,
+                        f"turn{index}",
+                        m.role,
+                        m.kind,
+                        m.source_id,
+                        "2024-05-01 10:00:00",
+                        json.dumps(m.to_dict()),
+                    ),
+                )
+            )
+    raw_execute(url, [*V1_SCHEMA, *extra], rows)
+    return messages
+
+
+def test_a_version_1_database_is_upgraded_on_open(sql_url: str) -> None:
+    old = write_v1(sql_url)
+    history = SqlHistoryProvider("history", env=ENV, url=sql_url, max_messages=0, max_tokens=60)
+    state = {"history_key": "legacy"}
+
+    got = asyncio.run(history.get_messages("s", state=state))
+
+    assert [v for (v,) in raw_query(sql_url, "SELECT version FROM ctxchat_schema_version")] == [
+        1,
+        2,
+        3,
+    ]
+    counts = raw_query(sql_url, "SELECT seq, token_count FROM ctxchat_history ORDER BY seq")
+    assert [n for _, n in counts] == [count_message_tokens(m) for m in old]
+    # The token-limited window now reads the backfilled counts.
+    expected = window_messages(old, tokens_of=count_message_tokens, max_tokens=60)
+    assert [m.id for m in got] == [m.id for m in expected]
+    assert got
+    # Old rows and new turns live on together, numbered on.
+    asyncio.run(history.save_messages("s", exchange("new"), state=state))
+    everything = asyncio.run(history.all_messages("s", state=state))
+    assert [m.id for m in everything[: len(old)]] == [m.id for m in old]
+    assert [m.text for m in everything[len(old) :]] == ["new", "re: new"]
+    assert raw_query(sql_url, "SELECT MAX(seq) FROM ctxchat_history") == [(len(old) + 2,)]
+    # Undo finds a turn by its id, through the index migration 2 added.
+    removed = asyncio.run(history.remove_last_turn("s", state=state))
+    assert [m.text for m in removed] == ["new", "re: new"]
+    # The audit table came with migration 3.
+    audit = AuditHistoryProvider("audit", env=ENV, url=sql_url)
+    asyncio.run(audit.save_messages("s", exchange("audited"), state={}))
+    assert len(asyncio.run(audit.audit_records("s", state={}))) == 1
+
+
+def test_an_upgrade_that_fails_leaves_the_old_version_whole(sql_url: str) -> None:
+    # Something else already took the audit table's name: migration 3 cannot create it.
+    write_v1(sql_url, extra=["CREATE TABLE ctxchat_audit (x INTEGER)"])
+    history = SqlHistoryProvider("history", env=ENV, url=sql_url)
+
+    with pytest.raises(StorageError, match=r"^database .*ctxchat_audit"):
+        asyncio.run(history.get_messages("s", state={"history_key": "legacy"}))
+
+    assert raw_query(sql_url, "SELECT version FROM ctxchat_schema_version") == [(1,)]
+    # Migration 2 ran before 3 failed, and was rolled back with it.
+    with pytest.raises(Exception, match="token_count"):
+        raw_query(sql_url, "SELECT token_count FROM ctxchat_history")
+
+
+def test_a_database_from_a_newer_ctxchat_is_refused(sql_url: str) -> None:
+    history = SqlHistoryProvider("history", env=ENV, url=sql_url)
+    asyncio.run(history.save_messages("s", exchange("kept"), state={}))
+    close_all()  # as a later process would open it
+    raw_execute(sql_url, ["INSERT INTO ctxchat_schema_version VALUES (99, '2030-01-01 00:00:00')"])
+
+    with pytest.raises(StorageError) as caught:
+        asyncio.run(history.get_messages("s", state={}))
+    message = str(caught.value)
+    assert f"schema version 99, newer than this ctxchat understands (up to {SCHEMA_VERSION})" in (
+        message
+    )
+    assert "\n" not in message
+    assert raw_query(sql_url, "SELECT COUNT(*) FROM ctxchat_history") == [(2,)]
+
+
+def test_a_fresh_database_gets_every_migration(sql_url: str) -> None:
+    history = SqlHistoryProvider("history", env=ENV, url=sql_url)
+    asyncio.run(history.get_messages("s", state={}))
+    versions = raw_query(sql_url, "SELECT version FROM ctxchat_schema_version ORDER BY version")
+    assert [v for (v,) in versions] == list(range(1, SCHEMA_VERSION + 1))
+
+
+# -- failures ----------------------------------------------------------------------------------
+def storage_failure(url: str) -> str:
+    history = SqlHistoryProvider("history", env=ENV, url=url)
+    with pytest.raises(StorageError) as caught:
+        asyncio.run(history.get_messages("s", state={}))
+    message = str(caught.value)
+    assert "\n" not in message
+    return message
+
+
+def test_an_unreachable_server_is_one_line_with_the_password_masked() -> None:
+    message = storage_failure("postgresql+psycopg://me:hunter2@127.0.0.1:1/chat")
+    assert message.startswith("database postgresql+psycopg://me:***@127.0.0.1:1/chat: ")
+    assert "hunter2" not in message
+    assert "refused" in message.lower()
+
+
+def test_a_wrong_password_is_reported_without_it(postgres_url: str) -> None:
+    head, _, tail = postgres_url.partition("@")
+    wrong = f"{head.rsplit(':', 1)[0]}:not-the-password-42@{tail}"
+    message = storage_failure(wrong)
+    assert "not-the-password-42" not in message
+    assert ":***@" in message
+    assert "password authentication failed" in message
+
+
+def test_bad_urls_and_paths_are_named_in_the_error(tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("")
+    assert (
+        storage_failure("nosuchdb://host/x")
+        == "database nosuchdb://host/x: unknown database type 'nosuchdb'"
+    )
+    url = f"sqlite:///{tmp_path}/a-file/history.sqlite3"
+    assert storage_failure(url) == f"database {url}: {tmp_path}/a-file is not a directory"
+    assert "in-memory" in storage_failure("sqlite://")
+    with pytest.raises(
+        ConfigError, match=r"providers\[0\]: url: 'history.db' is not a database URL"
+    ):
+        build_agent(
+            config_from_dict(
+                {"providers": [{"type": "sql_history", "url": "history.db"}]},
+                path=None,
+                environ={},
+                model_overrides={},
+            ),
+            model=OpenAIChatModel(ModelSettings(base_url="http://127.0.0.1:9/v1")),
+        )
+
+
+def test_a_turn_against_a_dead_database_fails_with_one_clear_line(
+    model_settings: ModelSettings, fake_openai: FakeOpenAI
+) -> None:
+    history = SqlHistoryProvider(
+        "history", env=ENV, url="postgresql+psycopg://me:hunter2@127.0.0.1:1/chat"
+    )
+    with pytest.raises(TurnFailed) as caught:
+        turn(make_agent(model_settings, history), Session(), "hello")
+    message = str(caught.value)
+    assert message.startswith(
+        "provider 'history' failed in before_run: database postgresql+psycopg://me:***@127.0.0.1:1/chat:"
+    )
+    assert "hunter2" not in message
+    assert fake_openai.chat_requests() == []
+
+
+def test_a_relative_sqlite_path_is_taken_from_the_data_dir(tmp_path: Path) -> None:
+    history = SqlHistoryProvider(
+        "history", env=ProviderEnv(data_dir=tmp_path), url="sqlite:///sub/h.db"
+    )
+    asyncio.run(history.save_messages("s", exchange("x"), state={}))
+    assert (tmp_path / "sub" / "h.db").is_file()
+    close_all()
+
+
+# -- startup cost ------------------------------------------------------------------------------
+def test_sqlalchemy_is_not_imported_until_a_database_is_used(ctxchat_home: Path) -> None:
+    script = (
+        "import sys\n"
+        "from ctxchat.build import build_agent\n"
+        "from ctxchat.config import load_config\n"
+        "config = load_config()\n"
+        "agent = build_agent(config)\n"
+        "assert [type(p).__name__ for p in agent.providers] == "
+        "['SqlHistoryProvider', 'AuditHistoryProvider'], agent.providers\n"
+        "assert 'sqlalchemy' not in sys.modules\n"
+        "print('ok')\n"
+    )
+    ctxchat_home.mkdir(parents=True, exist_ok=True)
+    (ctxchat_home / "config.toml").write_text(
+        '[[providers]]\ntype = "sql_history"\n[[providers]]\ntype = "audit"\n'
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
+
+
+def test_ctxchat_version_does_not_import_sqlalchemy() -> None:
+    script = "import sys; sys.argv = ['ctxchat', '--version']\nfrom ctxchat.cli.main import main\n"
+    script += "try:\n    main()\nexcept SystemExit:\n    pass\n"
+    script += "print('sqlalchemy' in sys.modules)\n"
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout.strip().splitlines()[-1] == "False", done.stdout + done.stderr
+
+
+def test_a_postgresql_url_without_a_driver_uses_psycopg() -> None:
+    for scheme in ("postgresql", "postgres"):
+        history = SqlHistoryProvider("history", env=ENV, url=f"{scheme}://me:pw@127.0.0.1:1/chat")
+        assert history.url == "postgresql+psycopg://me:pw@127.0.0.1:1/chat"
+    # Reached the connection attempt: no complaint about a missing psycopg2.
+    assert "refused" in storage_failure("postgresql://me:pw@127.0.0.1:1/chat").lower()
