@@ -130,3 +130,29 @@ def test_empty_provider_list_gets_fallback_history(tmp_path: Path) -> None:
 def test_api_key_is_not_in_repr(tmp_path: Path) -> None:
     config = load_config(write(tmp_path, '[model]\napi_key = "sk-very-secret"\n'), environ={})
     assert "sk-very-secret" not in repr(config)
+
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "config.example.toml"
+
+
+def test_example_config_loads_and_builds() -> None:
+    config = load_config(EXAMPLE, environ={})
+    agent = build_agent(config)
+    assert [p.source_id for p in agent.providers] == ["history", "audit"]
+    assert agent.history_provider is agent.providers[0]
+
+
+def test_example_config_documents_every_option() -> None:
+    import re
+
+    from ctxchat.options import option_fields
+    from ctxchat.registry import load_provider_class
+    from ctxchat.settings import AgentSettings, ModelSettings
+
+    text = EXAMPLE.read_text()
+    documented = set(re.findall(r"^#? ?([a-z_]+) = ", text, flags=re.MULTILINE))
+    expected = {f.name for f, _ in option_fields(ModelSettings)}
+    expected |= {f.name for f, _ in option_fields(AgentSettings)}
+    for type_name in set(re.findall(r'^#? ?type = "([a-z_]+)"', text, flags=re.MULTILINE)):
+        expected |= {f.name for f, _ in option_fields(load_provider_class(type_name).Options)}
+    assert expected - documented == set()
