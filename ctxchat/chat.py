@@ -124,6 +124,19 @@ class ChatService:
         conversation.session = session
         conversation.saved = True
 
+    def save_provider_state(self, conversation: Conversation, source_id: str) -> None:
+        """Keep what a provider's REPL command changed in its state. Only that provider's
+        namespace is written over the session as on disk, so turns another process added
+        meanwhile stay; an unsaved conversation keeps it until its first turn saves it."""
+        if not conversation.saved:
+            return
+        changed = conversation.session.provider_state(source_id)
+        with self.store.locked(conversation.session.id, wait=self.lock_wait):
+            session = self._fresh(conversation)
+            session.state[source_id] = changed
+            self._save(session)
+        conversation.session = session
+
     def history(self) -> HistoryProvider:
         provider = self.agent.loading_history
         if provider is None:

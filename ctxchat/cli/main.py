@@ -1,12 +1,138 @@
-"""Entry point placeholder; replaced by the Typer app."""
+"""The `ctxchat` command: the Typer app, and the one place errors become exit codes.
+
+Only Typer and ctxchat's light modules are imported here; each command imports what it
+needs when it runs, so `ctxchat --help` and `--version` stay fast.
+"""
 
 from __future__ import annotations
 
+import os
+import sys
+from collections.abc import Sequence
+from typing import Annotated
+
+import typer
+
+from ctxchat import __version__
+from ctxchat.cli import config_cmd, run_cmd, sessions_cmd
+from ctxchat.errors import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CtxchatError
+
+PROG = "ctxchat"
+EXIT_CODES = (
+    "Exit codes: 0 ok · 1 the model or a tool failed · 2 usage or config error · "
+    "130 interrupted. A failed turn in a script stops it with that code; the turns "
+    "before it are saved."
+)
+
+app = typer.Typer(
+    name=PROG,
+    help="A terminal chat whose memory is a pipeline of context providers.",
+    epilog=EXIT_CODES,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"{PROG} {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            "-V",
+            callback=_show_version,
+            is_eager=True,
+            help="Print the version and exit.",
+        ),
+    ] = False,
+) -> None:
+    """A terminal chat whose memory is a pipeline of context providers.
+
+    Start chatting with `ctxchat run`; pipe text in to script it.
+    """
+
+
+app.command("run", epilog=EXIT_CODES)(run_cmd.run)
+app.add_typer(sessions_cmd.app, name="sessions")
+app.add_typer(config_cmd.app, name="config")
+app.command("providers", epilog=EXIT_CODES)(config_cmd.providers)
+
+
+def report(message: str, *, kind: str = "error") -> None:
+    """One line on stderr, whatever the message holds."""
+    flat = " ".join(str(message).split())
+    try:
+        sys.stderr.write(f"{PROG}: {kind}: {flat}\n" if kind else f"{PROG}: {flat}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass  # stderr is gone; the exit code still tells
+
+
+def _debug() -> bool:
+    return os.environ.get("CTXCHAT_DEBUG", "") not in ("", "0")
+
+
+def execute(argv: Sequence[str] | None = None) -> int:
+    """Run the app and return the exit code, having reported any error on stderr."""
+    from typer import _click
+
+    command = typer.main.get_command(app)
+    try:
+        result = command.main(
+            args=list(argv) if argv is not None else None, prog_name=PROG, standalone_mode=False
+        )
+    except _click.exceptions.NoArgsIsHelpError as exc:
+        sys.stderr.write(exc.format_message() + "\n")
+        return EXIT_USAGE
+    except _click.exceptions.UsageError as exc:
+        path = exc.ctx.command_path if exc.ctx is not None else PROG
+        report(f"{exc.format_message()} (see '{path} --help')")
+        return exc.exit_code
+    except _click.exceptions.ClickException as exc:
+        report(exc.format_message())
+        return exc.exit_code
+    except typer.Abort as exc:
+        if isinstance(exc.__context__, KeyboardInterrupt):
+            if sys.stderr.isatty():
+                sys.stderr.write("\n")  # the question's line was left open at the ^C
+            report("interrupted", kind="")
+            return EXIT_INTERRUPTED
+        report("aborted", kind="")
+        return EXIT_FAILURE
+    except CtxchatError as exc:
+        if _debug():
+            import traceback
+
+            traceback.print_exc()
+        report(exc.message)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        report("interrupted", kind="")
+        return EXIT_INTERRUPTED
+    except Exception as exc:
+        if _debug():
+            import traceback
+
+            traceback.print_exc()
+        report(f"unexpected {type(exc).__name__}: {exc} (set CTXCHAT_DEBUG=1 for a traceback)")
+        return EXIT_FAILURE
+    if result == EXIT_INTERRUPTED:  # Typer turned a KeyboardInterrupt into Exit(130)
+        report("interrupted", kind="")
+    return result if isinstance(result, int) else EXIT_OK
+
 
 def main() -> None:
-    import sys
+    """The console-script entry point."""
+    sys.exit(execute())
 
-    from ctxchat import __version__
 
-    if "--version" in sys.argv:
-        print(f"ctxchat {__version__}")
+if __name__ == "__main__":
+    main()

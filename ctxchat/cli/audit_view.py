@@ -1,0 +1,88 @@
+"""`sessions show --audit`: every provider implementing `AuditSource`, turn by turn."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ctxchat.audit import AuditRecord, AuditSource
+from ctxchat.cli.render import preview
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from ctxchat.agent import Agent
+    from ctxchat.messages import Message
+    from ctxchat.session import Session
+
+
+def audit_sources(agent: Agent) -> list[AuditSource]:
+    return [p for p in agent.run_providers() if isinstance(p, AuditSource)]
+
+
+async def collect(agent: Agent, session: Session) -> list[tuple[str, list[AuditRecord]]]:
+    found = []
+    for source in audit_sources(agent):
+        state = session.provider_state(source.source_id)
+        records = await source.audit_records(session.id, state=state)
+        found.append((source.source_id, records))
+    return found
+
+
+def _message_line(message: Message) -> str:
+    if message.tool_calls:
+        return "; ".join(f"→ {c.name}({preview(c.arguments, 80)})" for c in message.tool_calls)
+    if message.tool_results:
+        return "; ".join(
+            f"← {'error' if r.is_error else 'result'}: {preview(r.content)}"
+            for r in message.tool_results
+        )
+    return f"{message.role}: {preview(message.text)}"
+
+
+def record_lines(number: int, record: AuditRecord) -> list[tuple[str, str]]:
+    """(text, style) lines for one turn."""
+    when = record.created_at.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+    status = "ok" if record.ok else f"FAILED: {record.error or 'unknown error'}"
+    lines = [(f"turn {number} · {when} · {status}", "bold" if record.ok else "bold red")]
+    if record.instructions:
+        lines.append(("instructions", "cyan"))
+        for source_id, text in record.instructions.items():
+            lines.append((f"  [{source_id}] {preview(text)}", ""))
+    if record.context_messages:
+        lines.append(("context messages", "cyan"))
+        for source_id, messages in record.context_messages.items():
+            lines.append((f"  [{source_id}] {len(messages)} message(s)", ""))
+            for message in messages[-6:]:
+                lines.append((f"    {_message_line(message)}", "dim"))
+    if record.tools:
+        lines.append(("tools", "cyan"))
+        for source_id, names in record.tools.items():
+            lines.append((f"  [{source_id}] {', '.join(names) or '(none)'}", ""))
+    lines.append(("input", "cyan"))
+    for message in record.input_messages:
+        lines.append((f"  {preview(message.text, 400)}", ""))
+    lines.append(("output" if record.ok else "output (not stored)", "cyan"))
+    for message in record.response_messages:
+        if message.role == "assistant" and message.text and not message.tool_calls:
+            lines.append((f"  {message.text}", ""))
+        else:
+            lines.append((f"  {_message_line(message)}", "dim"))
+    if record.usage is not None:
+        usage = record.usage
+        lines.append((f"usage: {usage.input_tokens:,} in · {usage.output_tokens:,} out", "dim"))
+    return lines
+
+
+def print_audit(
+    console: Console, session: Session, found: Sequence[tuple[str, Sequence[AuditRecord]]]
+) -> None:
+    from rich.text import Text
+
+    console.print(Text(f"{session.display_title()} ({session.id})", style="bold"))
+    for source_id, records in found:
+        console.print(Text(f"audit by '{source_id}': {len(records)} turn(s)", style="dim"))
+        for number, record in enumerate(records, start=1):
+            console.print()
+            for text, style in record_lines(number, record):
+                console.print(Text(text, style=style))

@@ -1,0 +1,98 @@
+"""What several commands share: option types, and opening the engine lazily."""
+
+from __future__ import annotations
+
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+
+import typer
+
+if TYPE_CHECKING:
+    from ctxchat.chat import ChatService
+    from ctxchat.config import Config
+    from ctxchat.store import SessionStore
+
+T = TypeVar("T")
+
+
+def complete_session(incomplete: str) -> list[tuple[str, str]]:
+    """Shell completion for session references: ids and titles that start with the text."""
+    try:
+        summaries = session_store().list(limit=200)
+    except Exception:  # completion must never print a traceback into the shell
+        return []
+    found: list[tuple[str, str]] = []
+    for s in summaries:
+        if s.id.upper().startswith(incomplete.upper()):
+            found.append((s.id, s.title or ""))
+        elif s.title and s.title.startswith(incomplete):
+            found.append((s.title, s.id))
+    return found
+
+
+ConfigOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--config",
+        help="Config file to read (default: $CTXCHAT_CONFIG, else config.toml in the user "
+        "config dir; see `ctxchat config path`).",
+        show_default=False,
+    ),
+]
+SessionArg = Annotated[
+    str,
+    typer.Argument(
+        help="Session id, unique id prefix, or exact title.",
+        autocompletion=complete_session,
+        show_default=False,
+    ),
+]
+
+
+def load_config(
+    path: Path | None,
+    *,
+    model: str | None = None,
+    base_url: str | None = None,
+    system: str | None = None,
+) -> Config:
+    from ctxchat.config import load_config as load
+
+    return load(path, model_overrides={"model": model, "base_url": base_url}, instructions=system)
+
+
+def session_store() -> SessionStore:
+    from ctxchat.paths import sessions_dir
+    from ctxchat.store import SessionStore
+
+    return SessionStore(sessions_dir())
+
+
+def chat_service(config: Config) -> ChatService:
+    from ctxchat.build import build_agent
+    from ctxchat.chat import ChatService
+
+    return ChatService(build_agent(config), session_store())
+
+
+def run_sync(coroutine: Coroutine[Any, Any, T]) -> T:
+    import asyncio
+
+    return asyncio.run(coroutine)
+
+
+def confirm(question: str, *, yes: bool, stdin_tty: bool | None = None) -> bool:
+    """Ask on the terminal; without one, refuse unless --yes said so already."""
+    if yes:
+        return True
+    import sys
+
+    from ctxchat.errors import UsageError
+
+    interactive = sys.stdin.isatty() if stdin_tty is None else stdin_tty
+    if not interactive:
+        raise UsageError(
+            f"{question.rstrip('?')}: not confirmed; pass --yes to do it without asking"
+        )
+    return typer.confirm(question, default=False, err=True)

@@ -1,0 +1,119 @@
+"""The REPL's input line: prompt-toolkit session, key bindings, /command completion and an
+input history file that two REPLs can append to at once."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+from prompt_toolkit.history import FileHistory
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+
+from ctxchat.commands import CommandRegistry
+from ctxchat.fsutil import touch_private
+
+PROMPT = "› "
+CONTINUATION = "… "
+# Beyond this an entry (a pasted log, say) only bloats the history file it is reloaded from.
+MAX_HISTORY_ENTRY_BYTES = 64_000
+
+
+class LockedFileHistory(FileHistory):
+    """prompt-toolkit's history file, with an flock around every read and append so entries
+    from two REPLs never interleave; owner-only, since inputs can hold secrets."""
+
+    def __init__(self, path: Path) -> None:
+        touch_private(path)
+        super().__init__(str(path))
+        self.path = path
+
+    @contextlib.contextmanager
+    def _locked(self, operation: int) -> Iterator[None]:
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, operation)
+            yield
+        finally:
+            os.close(fd)  # closing drops the lock
+
+    def load_history_strings(self) -> Iterable[str]:
+        with self._locked(fcntl.LOCK_SH):
+            return list(super().load_history_strings())
+
+    def store_string(self, string: str) -> None:
+        if len(string.encode("utf-8", errors="replace")) > MAX_HISTORY_ENTRY_BYTES:
+            return
+        with self._locked(fcntl.LOCK_EX):
+            super().store_string(string)
+
+
+class SlashCompleter(Completer):
+    """Completes `/name` from the registry, then the words a command offers after it."""
+
+    def __init__(self, registry: CommandRegistry) -> None:
+        self.registry = registry
+
+    def get_completions(
+        self, document: Document, complete_event: CompleteEvent
+    ) -> Iterable[Completion]:
+        text = document.text_before_cursor
+        if not text.startswith("/") or "\n" in text:
+            return
+        name, space, rest = text[1:].partition(" ")
+        if not space:
+            for candidate in self.registry.names():
+                command = self.registry.get(candidate)
+                if candidate.startswith(name) and command is not None:
+                    yield Completion(
+                        "/" + candidate, start_position=-len(text), display_meta=command.help
+                    )
+            return
+        command = self.registry.get(name)
+        if command is None or " " in rest:
+            return
+        for word in command.completions:
+            if word.startswith(rest):
+                yield Completion(word, start_position=-len(rest))
+
+
+def key_bindings() -> KeyBindings:
+    bindings = KeyBindings()
+
+    @bindings.add("enter")
+    def _submit(event: KeyPressEvent) -> None:
+        buffer = event.current_buffer
+        state = buffer.complete_state
+        if state is not None and state.current_completion is not None:
+            buffer.apply_completion(state.current_completion)
+            return
+        buffer.validate_and_handle()
+
+    @bindings.add("escape", "enter")
+    @bindings.add("c-j")
+    def _newline(event: KeyPressEvent) -> None:
+        event.current_buffer.insert_text("\n")
+
+    return bindings
+
+
+def _continuation(width: int, line_number: int, wrap_count: int) -> str:
+    return CONTINUATION.rjust(width)
+
+
+def make_prompt_session(registry: CommandRegistry, history_path: Path) -> PromptSession[str]:
+    # multiline keeps pasted newlines in the buffer; Enter is rebound to send.
+    return PromptSession(
+        history=LockedFileHistory(history_path),
+        completer=SlashCompleter(registry),
+        complete_while_typing=False,
+        key_bindings=key_bindings(),
+        multiline=True,
+        prompt_continuation=_continuation,
+        enable_history_search=False,
+    )

@@ -1,0 +1,215 @@
+"""`ctxchat run`: pick the session, then chat in a REPL or run stdin as a script."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from ctxchat.cli.common import ConfigOption, chat_service, complete_session, load_config, run_sync
+from ctxchat.errors import UsageError
+from ctxchat.script_input import DEFAULT_MAX_INPUT_BYTES
+
+if TYPE_CHECKING:
+    from ctxchat.chat import ChatService, Conversation
+    from ctxchat.config import Config
+
+SESSION_PANEL = "Session"
+MODEL_PANEL = "Model"
+IO_PANEL = "Input and output"
+
+
+def run(
+    prompt: Annotated[
+        str | None,
+        typer.Argument(
+            help="Send this prompt and exit. Piped stdin is appended to it: one turn.",
+            show_default=False,
+        ),
+    ] = None,
+    session: Annotated[
+        str | None,
+        typer.Option(
+            "--session",
+            "-s",
+            help="Resume a session: id, unique id prefix, or exact title.",
+            autocompletion=complete_session,
+            rich_help_panel=SESSION_PANEL,
+            show_default=False,
+        ),
+    ] = None,
+    continue_: Annotated[
+        bool,
+        typer.Option(
+            "--continue",
+            "-c",
+            help="Resume the most recently used session.",
+            rich_help_panel=SESSION_PANEL,
+        ),
+    ] = False,
+    title: Annotated[
+        str | None,
+        typer.Option(
+            help="Title for the new session (renames a resumed one).",
+            rich_help_panel=SESSION_PANEL,
+            show_default=False,
+        ),
+    ] = None,
+    show_last: Annotated[
+        int,
+        typer.Option(
+            min=0, help="Turns shown when resuming in the REPL.", rich_help_panel=SESSION_PANEL
+        ),
+    ] = 2,
+    model: Annotated[
+        str | None,
+        typer.Option(help="Model name.", rich_help_panel=MODEL_PANEL, show_default=False),
+    ] = None,
+    base_url: Annotated[
+        str | None,
+        typer.Option(
+            help="OpenAI-compatible endpoint URL.", rich_help_panel=MODEL_PANEL, show_default=False
+        ),
+    ] = None,
+    system: Annotated[
+        str | None,
+        typer.Option(
+            help="System prompt (replaces [agent] instructions).",
+            rich_help_panel=MODEL_PANEL,
+            show_default=False,
+        ),
+    ] = None,
+    config: ConfigOption = None,
+    plain: Annotated[
+        bool,
+        typer.Option(
+            "--plain", help="Print replies as plain text, not Markdown.", rich_help_panel=IO_PANEL
+        ),
+    ] = False,
+    script: Annotated[
+        bool,
+        typer.Option(
+            "--script",
+            help="Scripting mode even on a terminal: stdin is read to the end.",
+            rich_help_panel=IO_PANEL,
+        ),
+    ] = False,
+    json_lines: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="Scripting: one JSON object per turn (session, input, output, usage, tools).",
+            rich_help_panel=IO_PANEL,
+        ),
+    ] = False,
+    turns_separator: Annotated[
+        str | None,
+        typer.Option(
+            help="Scripting: turns are blocks between lines equal to this marker, "
+            "instead of one turn per line.",
+            rich_help_panel=IO_PANEL,
+            show_default=False,
+        ),
+    ] = None,
+    max_input: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Largest message sent, in bytes; larger ones are refused.",
+            rich_help_panel=IO_PANEL,
+        ),
+    ] = DEFAULT_MAX_INPUT_BYTES,
+) -> None:
+    """Chat: a REPL on a terminal, a script when stdin is piped.
+
+    In a script each stdin line is one turn (or, with a prompt argument, the prompt plus
+    stdin is one turn); only reply text goes to stdout, errors to stderr.
+    """
+    if session is not None and continue_:
+        raise UsageError("--session and --continue both choose a session; give one of them")
+    stdin_tty = sys.stdin.isatty()
+    interactive = (
+        stdin_tty
+        and sys.stdout.isatty()
+        and not (script or json_lines or turns_separator is not None or prompt is not None)
+    )
+    turns: Iterable[str] = ()
+    if prompt is not None:
+        from ctxchat.cli.script import warn
+        from ctxchat.script_input import prompt_turn
+
+        # On a terminal a prompt is a one-shot question: there is no stdin to wait for.
+        raw = sys.stdin.buffer.read() if script or not stdin_tty else b""
+        turn, warning = prompt_turn(prompt, raw, separator=turns_separator, max_bytes=max_input)
+        if warning:
+            warn(warning)
+        turns = [turn]
+    elif not interactive:
+        from ctxchat.cli.script import warn
+        from ctxchat.script_input import StdinTurns
+
+        turns = StdinTurns(
+            sys.stdin.buffer, separator=turns_separator, max_bytes=max_input, on_warning=warn
+        )
+
+    settings = load_config(config, model=model, base_url=base_url, system=system)
+    service = chat_service(settings)
+    conversation = open_conversation(service, session=session, latest=continue_, title=title)
+    if interactive:
+        start_repl(
+            service,
+            conversation,
+            settings,
+            plain=plain,
+            show_last=show_last,
+            max_input=max_input,
+            resumed=session is not None or continue_,
+        )
+        return
+    from ctxchat.cli.script import run_script
+
+    run_script(service, conversation, turns, json_lines=json_lines)
+
+
+def open_conversation(
+    service: ChatService, *, session: str | None, latest: bool, title: str | None
+) -> Conversation:
+    if session is not None:
+        conversation = service.open(session)
+    elif latest:
+        conversation = service.open_latest()
+    else:
+        return service.new(title)
+    if title is not None:
+        service.rename(conversation, title)
+    return conversation
+
+
+def start_repl(
+    service: ChatService,
+    conversation: Conversation,
+    settings: Config,
+    *,
+    plain: bool,
+    show_last: int,
+    max_input: int,
+    resumed: bool,
+) -> None:
+    from ctxchat.cli.render import make_console
+    from ctxchat.cli.repl import Repl
+    from ctxchat.paths import input_history_path
+    from ctxchat.repl_commands import ChatState, install_commands
+
+    chat = ChatState(service, conversation, context_window=settings.model.context_window)
+    install_commands(chat)
+    console = make_console()
+    repl = Repl(
+        chat,
+        console,
+        markdown=not plain and console.is_terminal,
+        max_input=max_input,
+        history_path=input_history_path(),
+    )
+    run_sync(repl.run(show_last=show_last, resumed=resumed))

@@ -1,0 +1,268 @@
+"""`ctxchat sessions`: list, show, export, rename, delete and prune saved sessions."""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import datetime
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from ctxchat.cli.common import (
+    ConfigOption,
+    SessionArg,
+    chat_service,
+    confirm,
+    load_config,
+    run_sync,
+    session_store,
+)
+
+if TYPE_CHECKING:
+    from ctxchat.chat import ChatService
+    from ctxchat.store import SessionSummary
+
+app = typer.Typer(
+    help="List, show, export, rename, delete and prune saved sessions.",
+    no_args_is_help=True,
+)
+
+YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")]
+
+
+class Format(StrEnum):
+    md = "md"
+    json = "json"
+    jsonl = "jsonl"
+
+
+def _local(moment: datetime) -> str:
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def _short(moment: datetime) -> str:
+    """As `ls -l` does: the time for this year's dates, the year for older ones."""
+    local = moment.astimezone()
+    if local.year == datetime.now().year:
+        return local.strftime("%b %d %H:%M")
+    return local.strftime("%b %d  %Y")
+
+
+def _summary_dict(s: SessionSummary) -> dict[str, object]:
+    return {
+        "id": s.id,
+        "title": s.title,
+        "model": s.model,
+        "turns": s.turns,
+        "created_at": s.created_at.isoformat(),
+        "updated_at": s.updated_at.isoformat(),
+    }
+
+
+@app.command("list")
+def list_sessions(
+    limit: Annotated[
+        int | None, typer.Option(min=1, help="Show at most this many.", show_default=False)
+    ] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="A JSON array.")] = False,
+) -> None:
+    """Saved sessions, most recently used first."""
+    summaries = session_store().list(limit=limit)
+    if json_output:
+        print(json.dumps([_summary_dict(s) for s in summaries], ensure_ascii=False, indent=2))
+        return
+    if not summaries:
+        sys.stderr.write("no saved sessions yet\n")
+        return
+    from rich.table import Table
+
+    from ctxchat.cli.render import make_console
+
+    console = make_console()
+    if not console.is_terminal:
+        console.width = 1000  # a pipe has no width: never cut a row
+    id_width = max(len(s.id) for s in summaries)
+    # id, turns and the dates never shrink; title and model share what is left.
+    spare = max(12, console.width - id_width - 5 - 12 - 12 - 2 * 6)
+    model_width = min(max(len(s.model or "") for s in summaries), max(6, spare // 3))
+    table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), header_style="bold")
+    table.add_column("id", no_wrap=True, min_width=id_width)
+    table.add_column("title", overflow="ellipsis", no_wrap=True, max_width=spare - model_width)
+    table.add_column("model", overflow="ellipsis", no_wrap=True, max_width=model_width)
+    table.add_column("turns", justify="right", no_wrap=True, min_width=5)
+    table.add_column("created", no_wrap=True, min_width=12)
+    table.add_column("last used", no_wrap=True, min_width=12)
+    for s in summaries:
+        table.add_row(
+            s.id,
+            s.title or "(untitled)",
+            s.model or "",
+            str(s.turns),
+            _short(s.created_at),
+            _short(s.updated_at),
+        )
+    console.print(table)
+
+
+@app.command()
+def show(
+    ref: SessionArg,
+    audit: Annotated[
+        bool,
+        typer.Option(
+            "--audit", help="Show the audit record of every turn (from providers that keep one)."
+        ),
+    ] = False,
+    plain: Annotated[
+        bool, typer.Option("--plain", help="Replies as plain text, not Markdown.")
+    ] = False,
+    config: ConfigOption = None,
+) -> None:
+    """The conversation, readable; --audit for what the model was shown each turn."""
+    from ctxchat.cli.render import make_console, print_turns
+    from ctxchat.errors import UsageError
+    from ctxchat.transcript import group_turns
+
+    service = chat_service(load_config(config))
+    session = service.open(ref).session
+    console = make_console()
+    if audit:
+        from ctxchat.cli.audit_view import audit_sources, collect, print_audit
+
+        if not audit_sources(service.agent):
+            raise UsageError(
+                "no provider in this pipeline keeps an audit record; add one to the config: "
+                '[[providers]] type = "audit"'
+            )
+        print_audit(console, session, run_sync(collect(service.agent, session)))
+        return
+    messages = run_sync(service.transcript(session))
+    from rich.text import Text
+
+    console.print(Text(f"{session.display_title()}", style="bold"))
+    console.print(
+        Text(
+            f"{session.id} · {session.model or 'unknown model'} · {session.turns} turns · "
+            f"last used {_local(session.updated_at)}",
+            style="dim",
+        )
+    )
+    console.print()
+    print_turns(console, group_turns(messages), markdown=not plain and console.is_terminal)
+
+
+@app.command()
+def export(
+    ref: SessionArg,
+    format: Annotated[Format, typer.Option("--format", "-f", help="md, json or jsonl.")] = (
+        Format.md
+    ),
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output", "-o", help="Write to this file (default: stdout).", show_default=False
+        ),
+    ] = None,
+    config: ConfigOption = None,
+) -> None:
+    """Write a session as Markdown, the JSON document, or OpenAI chat messages (JSONL)."""
+    from ctxchat.export import export_format, export_text, write_export
+
+    service = chat_service(load_config(config))
+    session = service.open(ref).session
+    messages = run_sync(service.transcript(session))
+    text = export_text(session, messages, export_format(format.value))
+    if output is None:
+        sys.stdout.write(text)
+        return
+    write_export(output, text)
+    sys.stderr.write(f"exported {len(messages)} messages to {output}\n")
+
+
+@app.command()
+def rename(
+    ref: SessionArg,
+    title: Annotated[str, typer.Argument(help="The new title.", show_default=False)],
+    config: ConfigOption = None,
+) -> None:
+    """Give a session a new title."""
+    service = chat_service(load_config(config))
+    conversation = service.open(ref)
+    service.rename(conversation, title)
+    print(f"{conversation.session.id}: {conversation.session.title}")
+
+
+def _delete_all(service: ChatService, ids: list[str]) -> None:
+    """Delete each; one failing does not stop the rest, but makes the command fail."""
+    from ctxchat.errors import CtxchatError, StorageError
+
+    failed: list[str] = []
+    for session_id in ids:
+        try:
+            run_sync(service.delete(session_id))
+        except CtxchatError as exc:
+            failed.append(f"{session_id}: {exc.message}")
+            continue
+        print(f"deleted {session_id}")
+    if failed:
+        raise StorageError(f"{len(failed)} of {len(ids)} not deleted: " + "; ".join(failed))
+
+
+@app.command()
+def delete(
+    refs: Annotated[
+        list[str],
+        typer.Argument(help="Session ids, unique id prefixes or exact titles.", show_default=False),
+    ],
+    yes: YesOption = False,
+    config: ConfigOption = None,
+) -> None:
+    """Delete sessions, with what their providers keep elsewhere (SQL history rows...)."""
+    service = chat_service(load_config(config))
+    # Every reference resolves before anything is deleted: one typo deletes nothing.
+    ids = list(dict.fromkeys(service.store.resolve(ref) for ref in refs))
+    noun = "session" if len(ids) == 1 else f"{len(ids)} sessions"
+    if not confirm(f"Delete {noun} {', '.join(ids)}?", yes=yes):
+        sys.stderr.write("nothing deleted\n")
+        return
+    _delete_all(service, ids)
+
+
+@app.command()
+def prune(
+    older_than: Annotated[
+        str,
+        typer.Option(
+            "--older-than",
+            help="Delete sessions last used longer ago than this: 30d, 12h, 2w...",
+            show_default=False,
+        ),
+    ],
+    yes: YesOption = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Only list what would be deleted.")
+    ] = False,
+    config: ConfigOption = None,
+) -> None:
+    """Delete sessions not used for a while."""
+    from ctxchat.prune import older_than as select_older
+    from ctxchat.prune import parse_age
+
+    age = parse_age(older_than)
+    chosen = select_older(session_store().list(), age)
+    if not chosen:
+        sys.stderr.write(f"no session was last used more than {older_than} ago\n")
+        return
+    for s in chosen:
+        print(f"{s.id}  {_local(s.updated_at)}  {s.title or '(untitled)'}")
+    if dry_run:
+        sys.stderr.write(f"{len(chosen)} session(s) would be deleted (dry run)\n")
+        return
+    service = chat_service(load_config(config))
+    if not confirm(f"Delete these {len(chosen)} session(s)?", yes=yes):
+        sys.stderr.write("nothing deleted\n")
+        return
+    _delete_all(service, [s.id for s in chosen])

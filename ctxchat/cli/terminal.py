@@ -1,0 +1,57 @@
+"""The terminal around the REPL and scripts: Ctrl-C as task cancellation, quiet keys."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+from collections.abc import Coroutine, Iterator
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+@contextlib.contextmanager
+def _sigint_cancels(task: asyncio.Task[Any]) -> Iterator[None]:
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGINT, task.cancel)
+    try:
+        yield
+    finally:
+        loop.remove_signal_handler(signal.SIGINT)
+
+
+@contextlib.contextmanager
+def quiet_terminal() -> Iterator[None]:
+    """Between prompts (a reply streaming, a command running) keys are neither echoed (^C
+    would land in the middle of the output) nor line-edited: they wait, byte for byte, for
+    the next prompt, so Enter stays Enter and Ctrl-D stays Ctrl-D instead of the terminal
+    turning them into a newline and an end-of-file. prompt-toolkit sets its own mode while
+    it reads and puts this one back after."""
+    import sys
+    import termios
+
+    try:
+        fd = sys.stdin.fileno()
+        saved = termios.tcgetattr(fd)
+    except (OSError, ValueError, termios.error):
+        yield
+        return
+    quiet = list(saved)
+    quiet[0] &= ~termios.ICRNL
+    quiet[3] &= ~(termios.ECHO | termios.ECHOCTL | termios.ICANON)  # ISIG stays: Ctrl-C
+    quiet[6] = list(saved[6])
+    quiet[6][termios.VMIN] = 1
+    quiet[6][termios.VTIME] = 0
+    termios.tcsetattr(fd, termios.TCSANOW, quiet)
+    try:
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSANOW, saved)
+
+
+async def cancellable(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run `coroutine` as a task that Ctrl-C cancels (raising CancelledError here)."""
+    task = asyncio.ensure_future(coroutine)
+    with _sigint_cancels(task):
+        return await task

@@ -1,0 +1,121 @@
+"""A session written out as Markdown (for people), JSON (the whole document) or JSONL
+(OpenAI chat messages, one a line)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Literal
+
+from ctxchat.errors import UsageError
+from ctxchat.fsutil import atomic_write_text
+from ctxchat.messages import Message
+from ctxchat.session import Session
+
+ExportFormat = Literal["md", "json", "jsonl"]
+FORMATS: tuple[ExportFormat, ...] = ("md", "json", "jsonl")
+ROLE_HEADINGS = {"user": "You", "assistant": "Assistant", "system": "System", "tool": "Tool"}
+
+
+def export_format(name: str) -> ExportFormat:
+    lowered = name.lower().lstrip(".")
+    if lowered == "markdown":
+        lowered = "md"
+    if lowered not in FORMATS:
+        raise UsageError(f"unknown export format '{name}': choose one of {', '.join(FORMATS)}")
+    return lowered
+
+
+def export_text(session: Session, messages: Sequence[Message], fmt: ExportFormat) -> str:
+    if fmt == "md":
+        return to_markdown(session, messages)
+    if fmt == "json":
+        return to_json(session, messages)
+    return to_jsonl(messages)
+
+
+def to_json(session: Session, messages: Sequence[Message]) -> str:
+    """The session document plus `messages`, the conversation as the loading history holds
+    it: a history kept in SQL is not in the document's state, and must not go missing."""
+    document = session.to_dict()
+    document["messages"] = [m.to_dict() for m in messages]
+    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+
+
+def to_jsonl(messages: Sequence[Message]) -> str:
+    from ctxchat.model_client import to_openai_messages
+
+    lines = [json.dumps(m, ensure_ascii=False) for m in to_openai_messages(messages)]
+    return "".join(line + "\n" for line in lines)
+
+
+def _local(moment: datetime) -> str:
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def fence(text: str, info: str = "") -> str:
+    """A code fence longer than any run of backticks inside `text`."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    marks = "`" * max(3, longest + 1)
+    return f"{marks}{info}\n{text}\n{marks}"
+
+
+def _pretty_arguments(arguments: str) -> str:
+    try:
+        return json.dumps(json.loads(arguments), ensure_ascii=False, indent=2)
+    except (json.JSONDecodeError, ValueError):
+        return arguments
+
+
+def message_markdown(message: Message) -> str:
+    blocks: list[str] = []
+    if message.text:
+        blocks.append(message.text.strip())
+    for call in message.tool_calls:
+        blocks.append(
+            f"**Tool call** `{call.name}`\n\n{fence(_pretty_arguments(call.arguments), 'json')}"
+        )
+    for result in message.tool_results:
+        label = "Tool error" if result.is_error else "Tool result"
+        blocks.append(f"**{label}**\n\n{fence(result.content)}")
+    return "\n\n".join(blocks)
+
+
+def to_markdown(session: Session, messages: Sequence[Message]) -> str:
+    lines = [
+        f"# {session.display_title()}",
+        "",
+        f"- id: `{session.id}`",
+        f"- model: {session.model or 'unknown'}",
+        f"- created: {_local(session.created_at)}",
+        f"- last used: {_local(session.updated_at)}",
+        f"- turns: {session.turns}",
+    ]
+    for message in messages:
+        body = message_markdown(message)
+        if not body:
+            continue
+        lines += ["", f"## {ROLE_HEADINGS.get(message.role, message.role)}", "", body]
+    return "\n".join(lines) + "\n"
+
+
+def default_export_name(session: Session, fmt: ExportFormat) -> str:
+    return f"ctxchat-{session.id}.{fmt}"
+
+
+def write_export(path: Path, text: str) -> None:
+    """Write whole or not at all, owner-only: a conversation is private by default."""
+    path = path.expanduser()
+    parent = path.parent
+    if path.is_dir():
+        raise UsageError(f"cannot write the export to {path}: it is a directory")
+    if not parent.is_dir():
+        raise UsageError(f"cannot write the export to {path}: directory {parent} does not exist")
+    try:
+        atomic_write_text(path, text)
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise UsageError(f"cannot write the export to {path}: {reason}") from exc

@@ -1,0 +1,82 @@
+"""Running the real `ctxchat` command in tests, and checking what a user would see."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from conftest import ctxchat_executable
+
+
+def ctxchat(
+    *args: str,
+    env: dict[str, str],
+    stdin: bytes | str | None = b"",
+    timeout: float = 60,
+    cwd: Path | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """Run `ctxchat ARGS` to completion; stdin None means the terminal-less /dev/null."""
+    data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
+    result = subprocess.run(
+        [ctxchat_executable(), *args],
+        input=data,
+        stdin=subprocess.DEVNULL if data is None else None,
+        capture_output=True,
+        env=env,
+        timeout=timeout,
+        cwd=cwd,
+    )
+    return subprocess.CompletedProcess(
+        result.args,
+        result.returncode,
+        result.stdout.decode("utf-8", errors="replace"),
+        result.stderr.decode("utf-8", errors="replace"),
+    )
+
+
+def assert_clean_error(result: subprocess.CompletedProcess[str], code: int, *fragments: str) -> str:
+    """Exit `code`, exactly one line on stderr in ctxchat's form, no traceback."""
+    assert result.returncode == code, (result.returncode, result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("ctxchat: "), lines[0]
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+    return lines[0]
+
+
+def sessions_dir(home: Path) -> Path:
+    return home / "sessions"
+
+
+def session_documents(home: Path) -> list[dict[str, Any]]:
+    """Every saved session document, oldest id first."""
+    folder = sessions_dir(home)
+    if not folder.is_dir():
+        return []
+    return [json.loads(p.read_text("utf-8")) for p in sorted(folder.glob("*.json"))]
+
+
+def only_session(home: Path) -> dict[str, Any]:
+    documents = session_documents(home)
+    assert len(documents) == 1, [d["id"] for d in documents]
+    return documents[0]
+
+
+def stored_texts(env: dict[str, str], session_id: str) -> list[tuple[str, str]]:
+    """(role, text) of every stored message, read back through the loading history (as
+    `sessions export` does), whichever provider keeps it."""
+    result = ctxchat("sessions", "export", session_id, "--format", "jsonl", env=env)
+    assert result.returncode == 0, result.stderr
+    messages = [json.loads(line) for line in result.stdout.splitlines()]
+    return [(m["role"], m.get("content") or "") for m in messages]
+
+
+def write_config(home: Path, text: str) -> Path:
+    home.mkdir(parents=True, exist_ok=True)
+    path = home / "config.toml"
+    path.write_text(text, "utf-8")
+    return path

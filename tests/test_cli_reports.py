@@ -1,0 +1,164 @@
+"""The engine behind /context, the status line, prune, `config show` and streamed Markdown."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from ctxchat.cli.render import stable_length
+from ctxchat.config import config_from_dict
+from ctxchat.config_report import describe_config, masked
+from ctxchat.context import RunContext, RunResponse
+from ctxchat.context_report import context_report, format_report, format_status, turn_stats
+from ctxchat.errors import UsageError
+from ctxchat.messages import Message, Usage
+from ctxchat.prune import older_than, parse_age
+from ctxchat.store import SessionSummary
+from ctxchat.tools import Tool
+
+
+def _context() -> RunContext:
+    context = RunContext(session_id="s", input_messages=[Message.user("and the dog?")])
+    context.extend_messages(
+        "history",
+        [Message.user("my cat is Tom"), Message.assistant("Nice name.")],
+        kind="history",
+    )
+    context.extend_instructions("memory", "The user has a cat named Tom.")
+    context.extend_tools("files", [Tool("read_file", "Read a file", lambda path: path)])
+    return context
+
+
+def test_context_report_by_source() -> None:
+    report = context_report(
+        _context(),
+        base_instructions="Be brief.",
+        source_ids=["history", "memory", "files", "silent"],
+        context_window=1000,
+    )
+    by_id = {s.source_id: s for s in report.sources}
+    assert list(by_id) == ["history", "memory", "files", "silent"]
+    assert [i.label for i in by_id["history"].messages] == ["user", "assistant"]
+    assert by_id["memory"].instructions[0].preview == "The user has a cat named Tom."
+    assert by_id["files"].tools[0].preview == "read_file"
+    assert by_id["silent"].empty
+    assert all(s.tokens > 0 for s in report.sources if not s.empty)
+    assert report.total_tokens == (
+        report.base_instruction_tokens + sum(s.tokens for s in report.sources) + report.input_tokens
+    )
+
+    text = format_report(report)
+    assert "history:" in text
+    assert "2 message(s)" in text
+    assert "memory:" in text
+    assert "instructions (" in text
+    assert "tools: read_file (" in text
+    assert "silent: nothing this turn" in text
+    assert "your input:" in text
+    assert "of 1k)" in text
+
+
+def test_long_histories_are_summarised_in_the_report() -> None:
+    context = RunContext(session_id="s", input_messages=[Message.user("q")])
+    context.extend_messages("history", [Message.user(f"m{i}") for i in range(30)], kind="history")
+    text = format_report(context_report(context))
+    assert "… 22 earlier message(s)" in text
+    assert "m29" in text
+    assert "m5" not in text
+
+
+def test_status_uses_reported_usage_of_the_last_call() -> None:
+    context = _context()
+    reply = Message.assistant("Rex.", usage=Usage(1200, 30))
+    context._set_response(RunResponse((reply,), Usage(1200, 30)))
+    stats = turn_stats(context, [], 128_000)
+    assert not stats.estimated
+    assert format_status(stats) == "tokens 1,200 in · 30 out · context 1.23k/128k (1%)"
+
+
+def test_status_estimates_when_the_endpoint_reports_nothing() -> None:
+    context = _context()
+    context._set_response(RunResponse((Message.assistant("Rex."),), Usage()))
+    stats = turn_stats(context, [Message.user("x" * 400)], None)
+    assert stats.estimated
+    assert format_status(stats).startswith("tokens ~")
+    assert "context" not in format_status(stats)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("30d", timedelta(days=30)),
+        ("12h", timedelta(hours=12)),
+        (" 2W ", timedelta(weeks=2)),
+        ("90s", timedelta(seconds=90)),
+    ],
+)
+def test_parse_age(text: str, expected: timedelta) -> None:
+    assert parse_age(text) == expected
+
+
+@pytest.mark.parametrize("text", ["30", "d", "1.5d", "-3d", "0d", "3 days", "999999999999w"])
+def test_parse_age_rejects(text: str) -> None:
+    with pytest.raises(UsageError, match="--older-than"):
+        parse_age(text)
+
+
+def test_older_than_selects_by_last_use_oldest_first() -> None:
+    now = datetime(2026, 1, 31, tzinfo=UTC)
+
+    def summary(session_id: str, days: int) -> SessionSummary:
+        moment = now - timedelta(days=days)
+        return SessionSummary(session_id, None, None, 1, moment - timedelta(days=99), moment)
+
+    chosen = older_than(
+        [summary("new", 1), summary("old", 40), summary("older", 400), summary("edge", 30)],
+        timedelta(days=30),
+        now=now,
+    )
+    assert [s.id for s in chosen] == ["older", "old"]
+
+
+def test_masking() -> None:
+    assert masked("api_key", "sk-123") == "**** (set)"
+    assert masked("password", None) == "(not set)"
+    assert masked("max_tokens", 100) == 100
+    assert masked("url", "postgresql://me:pw@db/x") == "postgresql://***@db/x"
+    assert masked("base_url", "http://host/v1") == "http://host/v1"
+
+
+def test_describe_config_masks_and_notes_origins(tmp_path: Path) -> None:
+    from ctxchat.build import build_agent
+
+    config = config_from_dict(
+        {
+            "model": {"base_url": "http://u:secret@h/v1"},
+            "providers": [{"type": "in_memory_history", "source_id": "h", "max_messages": 5}],
+        },
+        path=tmp_path / "c.toml",
+        environ={"OPENAI_API_KEY": "sk-live-123"},
+        model_overrides={"model": "from-flag"},
+    )
+    text = describe_config(config, build_agent(config))
+    assert "sk-live-123" not in text
+    assert "secret" not in text
+    assert 'api_key = "**** (set)"  # env OPENAI_API_KEY' in text
+    assert 'model = "from-flag"  # flag' in text
+    assert 'base_url = "http://***@h/v1"  # file' in text
+    assert "max_messages = 5  # set" in text
+    assert "max_tokens: not set" in text
+    assert "# history: provider 'h' (InMemoryHistoryProvider) loads it" in text
+
+
+def test_stable_length_never_splits_a_code_block() -> None:
+    assert stable_length("para one\n\npara tw") == len("para one\n\n")
+    assert stable_length("no blank line yet\n") == 0
+    code = "intro\n\n```python\nx = 1\n\ny = 2\n"
+    assert stable_length(code) == len("intro\n\n")  # the blank line inside the fence is not a cut
+    closed = code + "```\nafter"
+    assert stable_length(closed) == len(code + "```\n")
+    tilde = "~~~\na\n\n~~~~\n\nnext"
+    assert stable_length(tilde) == len("~~~\na\n\n~~~~\n\n")
+    assert stable_length("````\n```\n\n") == 0  # a shorter fence does not close a longer one

@@ -1,0 +1,106 @@
+"""Stdin to turns for scripting mode (`ctxchat.script_input`), without a process."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from ctxchat.errors import UsageError
+from ctxchat.script_input import StdinTurns, decode_input, prompt_turn, split_turns
+
+
+def test_valid_utf8_passes_through_without_warning() -> None:
+    text, warning = decode_input("naïve ☕\r\nline two".encode())
+    assert text == "naïve ☕\nline two"
+    assert warning is None
+
+
+def test_bom_is_dropped() -> None:
+    assert decode_input(b"\xef\xbb\xbfhello")[0] == "hello"
+
+
+def test_invalid_bytes_are_replaced_and_located() -> None:
+    text, warning = decode_input(b"fine\nstill fine\nbad \xff\xfe here\nand \xc3")
+    assert text == "fine\nstill fine\nbad \ufffd\ufffd here\nand \ufffd"
+    assert warning is not None
+    assert "line 3" in warning
+    assert "3 invalid sequences" in warning
+
+
+def test_a_real_replacement_character_is_not_counted_as_invalid() -> None:
+    _, warning = decode_input("already \ufffd here ".encode() + b"\x80")
+    assert warning is not None
+    assert "1 invalid sequence replaced" in warning
+
+
+def test_lines_are_turns_and_blank_lines_are_skipped() -> None:
+    assert split_turns("a\n\n  \n b \nc") == ["a", " b", "c"]
+
+
+def test_separator_blocks() -> None:
+    text = "---\n\nfirst\n  indented\n\n --- \nsecond\n---\n---\n"
+    assert split_turns(text, "---") == ["first\n  indented", "second"]
+
+
+def turns_of(raw: bytes, separator: str | None = None) -> tuple[list[str], list[str]]:
+    warnings: list[str] = []
+    lines = raw.splitlines(keepends=True)
+    return list(StdinTurns(lines, separator=separator, on_warning=warnings.append)), warnings
+
+
+def test_stdin_lines_become_turns() -> None:
+    assert turns_of(b"\xef\xbb\xbfone\r\n\n  \ntwo \nthree") == (["one", "two", "three"], [])
+    assert turns_of(b"a\nb\n---\nc\n", separator="---") == (["a\nb", "c"], [])
+
+
+def test_turns_arrive_before_the_end_of_the_input() -> None:
+    def lines() -> Iterator[bytes]:
+        yield b"first\n"
+        raise AssertionError("read past the first turn")
+
+    assert next(iter(StdinTurns(lines()))) == "first"
+
+
+def test_invalid_utf8_is_warned_once_with_its_line() -> None:
+    turns, warnings = turns_of(b"ok\nbad \xff\nworse \xfe\xfe\n")
+    assert turns == ["ok", "bad \ufffd", "worse \ufffd\ufffd"]
+    (warning,) = warnings
+    assert "line 2" in warning
+
+
+def test_prompt_then_stdin_is_one_turn() -> None:
+    assert prompt_turn("Summarise:", b"data 1\ndata 2\n") == ("Summarise:\n\ndata 1\ndata 2", None)
+    assert prompt_turn("alone", b"") == ("alone", None)
+    turn, warning = prompt_turn("p", b"\x80")
+    assert turn == "p\n\n\ufffd"
+    assert warning is not None
+
+
+def test_prompt_with_separator_or_empty_prompt_is_refused() -> None:
+    with pytest.raises(UsageError, match="turns-separator"):
+        prompt_turn("p", b"x", separator="---")
+    with pytest.raises(UsageError, match="empty"):
+        prompt_turn("  ", b"x")
+
+
+@pytest.mark.parametrize("raw", [b"", b"\n", b"   \n\t\n", b"---\n---\n"])
+def test_nothing_to_send(raw: bytes) -> None:
+    separator = "---" if raw.startswith(b"-") else None
+    with pytest.raises(UsageError, match="stdin is empty"):
+        turns_of(raw, separator=separator)
+
+
+def test_an_oversized_turn_stops_at_that_turn() -> None:
+    reader = iter(StdinTurns([b"short\n", b"x" * 2_000 + b"\n", b"never\n"], max_bytes=1_000))
+    assert next(reader) == "short"
+    with pytest.raises(UsageError) as caught:
+        next(reader)
+    assert "turn 2 is 2.0 kB" in caught.value.message
+    assert "1.0 kB limit (1000 bytes)" in caught.value.message
+
+
+def test_the_limit_counts_bytes_not_characters() -> None:
+    prompt_turn("é" * 500, b"", max_bytes=1_000)  # 1000 bytes: at the limit
+    with pytest.raises(UsageError, match="--max-input"):
+        prompt_turn("é" * 501, b"", max_bytes=1_000)

@@ -1,0 +1,95 @@
+"""The command itself: version, help, exit codes documented, start-up kept light."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from cli_support import assert_clean_error, ctxchat
+
+from ctxchat import __version__
+
+HEAVY = (
+    "openai",
+    "sqlalchemy",
+    "prompt_toolkit",
+    "rich.markdown",
+    "ctxchat.agent",
+    "ctxchat.build",
+    "httpx",
+    "httpx2",
+)
+
+PROBE = """
+import sys
+from ctxchat.cli.main import execute
+code = execute(sys.argv[1:])
+print(",".join(m for m in {heavy!r} if m in sys.modules))
+sys.exit(code)
+"""
+
+
+@pytest.mark.parametrize(
+    "args", [["--version"], ["--help"], ["run", "--help"], ["sessions", "--help"]]
+)
+def test_help_and_version_import_nothing_heavy(args: list[str], cli_env: dict[str, str]) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE.format(heavy=HEAVY), *args],
+        capture_output=True,
+        text=True,
+        env=cli_env,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    imported = result.stdout.splitlines()[-1]
+    assert imported == "", f"{args} imported {imported}"
+
+
+def test_version(cli_env: dict[str, str]) -> None:
+    for flag in ("--version", "-V"):
+        result = ctxchat(flag, env=cli_env)
+        assert result.returncode == 0
+        assert result.stdout == f"ctxchat {__version__}\n"
+
+
+def test_help_documents_the_exit_codes(cli_env: dict[str, str]) -> None:
+    for args in (["--help"], ["run", "--help"]):
+        text = " ".join(ctxchat(*args, env=cli_env).stdout.split())
+        assert (
+            "0 ok · 1 the model or a tool failed · 2 usage or config error · 130 interrupted"
+            in (text)
+        )
+    run_help = ctxchat("run", "--help", env=cli_env).stdout
+    for option in (
+        "--session",
+        "--continue",
+        "--title",
+        "--model",
+        "--base-url",
+        "--system",
+        "--config",
+        "--plain",
+        "--script",
+        "--json",
+        "--turns-separator",
+        "--show-last",
+    ):
+        assert option in run_help
+
+
+def test_no_arguments_prints_help_as_a_usage_error(cli_env: dict[str, str]) -> None:
+    result = ctxchat(env=cli_env)
+    assert result.returncode == 2
+    assert "Usage: ctxchat" in result.stderr
+    assert "Commands" in result.stderr
+
+
+def test_unknown_command(cli_env: dict[str, str]) -> None:
+    assert_clean_error(ctxchat("chatt", env=cli_env), 2, "chatt")
+
+
+def test_shell_completion_script_is_offered(cli_env: dict[str, str]) -> None:
+    result = ctxchat("--show-completion", "bash", env={**cli_env, "SHELL": "/bin/bash"})
+    assert result.returncode == 0, result.stderr
+    assert "_CTXCHAT_COMPLETE" in result.stdout

@@ -1,0 +1,126 @@
+"""Crash safety: `ctxchat run` killed with SIGKILL at random moments over many turns leaves a
+sound SQLite database in which every stored turn is whole.
+
+The CLI's scripting contract is used as a person's script would: `ctxchat run` (then
+`ctxchat run -c` to continue) with one turn per stdin line. The fake model streams each
+reply slowly, so kills land before, during and after model calls and history writes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from conftest import ctxchat_executable
+from fakeopenai import FakeOpenAI, RecordedRequest, Reply, Text
+
+MIN_TURNS = 60  # turns started against the model, across all the killed processes
+MIN_KILLS = 15
+MAX_PROCESSES = 80
+CONFIG = """
+[[providers]]
+type = "sql_history"
+source_id = "history"
+
+[[providers]]
+type = "audit"
+"""
+
+
+def slow_reply(request: RecordedRequest) -> Reply:
+    return Text(f"reply to {request.last_user_text}", chunk_size=3, delay=0.008)
+
+
+def test_sigkill_at_random_moments_never_leaves_half_a_turn(
+    cli_env: dict[str, str], ctxchat_home: Path, fake_openai: FakeOpenAI
+) -> None:
+    seed = int(os.environ.get("CTXCHAT_CRASH_SEED", random.randrange(1 << 30)))
+    rng = random.Random(seed)
+    ctxchat_home.mkdir(parents=True, exist_ok=True)
+    (ctxchat_home / "config.toml").write_text(CONFIG)
+    fake_openai.default = slow_reply
+    sessions = ctxchat_home / "sessions"
+    sent = kills = processes = 0
+    while (sent < MIN_TURNS or kills < MIN_KILLS) and processes < MAX_PROCESSES:
+        processes += 1
+        resume = ["-c"] if any(sessions.glob("*.json")) else []
+        lines = "".join(f"p{processes} line {i}\n" for i in range(8))
+        child = subprocess.Popen(
+            [ctxchat_executable(), "run", *resume],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env=cli_env,
+        )
+        assert child.stdin is not None
+        child.stdin.write(lines.encode())
+        child.stdin.close()
+        deadline = time.monotonic() + rng.uniform(0.3, 2.5)
+        while child.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+        if child.poll() is None:
+            child.send_signal(signal.SIGKILL)
+            kills += 1
+        child.wait(timeout=30)
+        assert child.stderr is not None
+        errors = child.stderr.read().decode()
+        child.stderr.close()
+        assert child.returncode in (0, -signal.SIGKILL), (seed, child.returncode, errors)
+        sent = len(fake_openai.chat_requests())
+
+    print(f"seed {seed}: {processes} processes, {kills} killed, {sent} turns started")
+    assert sent >= MIN_TURNS, f"seed {seed}: only {sent} turns were started"
+    assert kills >= MIN_KILLS, f"seed {seed}: only {kills} kills"
+    check_database(ctxchat_home / "history.sqlite3", seed)
+
+    # Afterwards the history still works: a clean run continues the conversation.
+    done = subprocess.run(
+        [ctxchat_executable(), "run", "-c"],
+        input=b"after the crashes\n",
+        capture_output=True,
+        env=cli_env,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stdout.decode().strip() == "reply to after the crashes"
+    last = fake_openai.chat_requests()[-1].messages
+    assert [m["role"] for m in last[1:]][-3:] == ["user", "assistant", "user"]
+
+
+def check_database(path: Path, seed: int) -> None:
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)], seed
+        rows = conn.execute(
+            "SELECT history_key, seq, turn_id, role, message FROM ctxchat_history "
+            "ORDER BY history_key, seq"
+        ).fetchall()
+        audit = conn.execute("SELECT ok, record FROM ctxchat_audit").fetchall()
+    conn.close()
+    assert rows, f"seed {seed}: no turn was ever stored"
+    print(f"{len(rows) // 2} turns stored, {len(audit)} audited")
+
+    turns: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    by_key: dict[str, list[int]] = defaultdict(list)
+    for key, seq, turn_id, role, message in rows:
+        by_key[key].append(seq)
+        turns[turn_id].append((role, json.loads(message)["parts"][0]["text"]))
+    for key, seqs in by_key.items():  # no gaps: nothing half-removed or half-written
+        assert seqs == list(range(1, len(seqs) + 1)), (seed, key)
+    for turn_id, messages in turns.items():  # never an input without its output
+        assert [role for role, _ in messages] == ["user", "assistant"], (seed, turn_id)
+        question, answer = messages
+        assert answer[1] == f"reply to {question[1]}", (seed, turn_id)
+
+    recorded = [json.loads(record) for _, record in audit]
+    for ok, record in zip((ok for ok, _ in audit), recorded, strict=True):
+        assert bool(ok) == record["ok"], seed
+        if ok:
+            answer = record["response"][-1]["parts"][0]["text"]
+            assert answer == f"reply to {record['input'][0]['parts'][0]['text']}", seed
