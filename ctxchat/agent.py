@@ -216,23 +216,33 @@ class Agent:
     ) -> list[ProviderWarning]:
         warnings: list[ProviderWarning] = []
         for provider in reversed(providers):
-            try:
-                # Shielded so a second Ctrl-C cannot cut a provider off mid-store.
-                await asyncio.shield(
-                    provider.after_run(
-                        agent=self,
-                        session=session,
-                        context=context,
-                        state=session.provider_state(provider.source_id),
-                    )
+            stored = asyncio.ensure_future(
+                provider.after_run(
+                    agent=self,
+                    session=session,
+                    context=context,
+                    state=session.provider_state(provider.source_id),
                 )
-            except asyncio.CancelledError:
-                warning = ProviderWarning(provider.source_id, "after_run interrupted")
-                warnings.append(warning)
-                on_event(warning)
+            )
+            try:
+                await _finish_despite_cancel(stored)
             except Exception as exc:
                 detail = str(exc) or type(exc).__name__
                 warning = ProviderWarning(provider.source_id, f"after_run failed: {detail}")
                 warnings.append(warning)
                 on_event(warning)
         return warnings
+
+
+async def _finish_despite_cancel(task: asyncio.Future[None]) -> None:
+    """Wait for a provider's after_run even through Ctrl-C: stopping it half-way would leave
+    a turn the session counts but a history never stored (each store is one transaction, so
+    it is short)."""
+    while True:
+        try:
+            await asyncio.shield(task)
+            return
+        except asyncio.CancelledError:
+            if task.done():
+                task.result()  # re-raises the provider's own error, if it had one
+                return

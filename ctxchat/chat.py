@@ -51,10 +51,18 @@ class Conversation:
 
 
 class ChatService:
-    def __init__(self, agent: Agent, store: SessionStore, *, lock_wait: float = 30.0) -> None:
+    def __init__(
+        self,
+        agent: Agent,
+        store: SessionStore,
+        *,
+        lock_wait: float = 30.0,
+        follow_session_model: bool = False,
+    ) -> None:
         self.agent = agent
         self.store = store
         self.lock_wait = lock_wait
+        self.follow_session_model = follow_session_model
 
     # -- opening ------------------------------------------------------------------------------
     def new(self, title: str | None = None) -> Conversation:
@@ -62,13 +70,27 @@ class ChatService:
         return Conversation(Session(title=title, model=self.agent.model.name), saved=False)
 
     def open(self, ref: str) -> Conversation:
-        return Conversation(self.store.load(self.store.resolve(ref)), saved=True)
+        return self._resume(self.store.load(self.store.resolve(ref)))
 
     def open_latest(self) -> Conversation:
         latest = self.store.latest()
         if latest is None:
             raise SessionNotFound("there is no session to continue yet")
-        return Conversation(self.store.load(latest), saved=True)
+        return self._resume(self.store.load(latest))
+
+    def _resume(self, session: Session) -> Conversation:
+        # A resumed conversation goes on with the model it was having, unless the user
+        # chose one for this run (flag or environment): the config file's default does not
+        # override what the session was started with.
+        switch = getattr(self.agent.model, "with_model", None)
+        if (
+            self.follow_session_model
+            and session.model
+            and session.model != self.agent.model.name
+            and switch is not None
+        ):
+            self.agent.model = switch(session.model)
+        return Conversation(session, saved=True)
 
     # -- turns --------------------------------------------------------------------------------
     async def send(

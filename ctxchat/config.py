@@ -70,17 +70,20 @@ def read_toml(path: Path) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(
-            f"{path}:{_toml_position(exc)} invalid TOML: {_toml_reason(exc)}"
+            f"{path}:{_toml_position(exc, text)} invalid TOML: {_toml_reason(exc)}"
         ) from exc
 
 
-def _toml_position(exc: tomllib.TOMLDecodeError) -> str:
+def _toml_position(exc: tomllib.TOMLDecodeError, text: str) -> str:
     line = getattr(exc, "lineno", None)
     col = getattr(exc, "colno", None)
     if line is None:
         found = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
         if found:
             line, col = int(found.group(1)), int(found.group(2))
+        elif "(at end of document)" in str(exc):
+            lines = text.split("\n")
+            line, col = len(lines), len(lines[-1]) + 1
     return f"{line}:{col}:" if line is not None else ""
 
 

@@ -31,6 +31,11 @@ def test_malformed_toml_names_path_line_and_column(tmp_path: Path) -> None:
     assert "\n" not in message
 
 
+def test_toml_error_at_end_of_document_still_has_a_position(tmp_path: Path) -> None:
+    path = write(tmp_path, "[model]\nmodel = ")
+    assert error_of(path).startswith(f"{path}:2:9: invalid TOML: Invalid value")
+
+
 def test_unknown_provider_type_lists_known_and_suggests(tmp_path: Path) -> None:
     path = write(tmp_path, '[[providers]]\ntype = "in_memory_histroy"\n')
     message = error_of(path)

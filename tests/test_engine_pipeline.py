@@ -514,3 +514,34 @@ def test_streamed_tool_call_arguments_are_assembled(
     assert received == [big]
     sent_call = fake_openai.chat_requests()[1].messages[-2]["tool_calls"][0]
     assert json.loads(sent_call["function"]["arguments"]) == big
+
+
+class SlowStore(ContextProvider):
+    """An after_run that takes a while, like a store on a busy database."""
+
+    async def after_run(
+        self, *, agent: Any, session: Session, context: RunContext, state: dict[str, Any]
+    ) -> None:
+        state["started"] = True
+        await asyncio.sleep(0.5)
+        state["finished"] = True
+
+
+def test_a_second_cancel_does_not_cut_after_run_off(
+    fake_openai: FakeOpenAI, model_settings: ModelSettings
+) -> None:
+    agent = make_agent(model_settings, [SlowStore("slow")])
+    session = Session()
+
+    async def scenario() -> RunContext:
+        task = asyncio.create_task(agent.run(session, "hi"))
+        while not session.state.get("slow", {}).get("started"):
+            await asyncio.sleep(0.01)
+        task.cancel()  # lands while after_run is storing
+        return await task
+
+    context = asyncio.run(scenario())
+    assert context.error is None
+    assert session.state["slow"] == {"started": True, "finished": True}
+    # The turn itself had completed before the cancel: its history was stored whole.
+    assert [m["role"] for m in stored(session, "session_history")] == ["user", "assistant"]

@@ -73,7 +73,10 @@ def chat_service(config: Config) -> ChatService:
     from ctxchat.build import build_agent
     from ctxchat.chat import ChatService
 
-    return ChatService(build_agent(config), session_store())
+    chosen_for_this_run = config.origins.get("model", "file") != "file"
+    return ChatService(
+        build_agent(config), session_store(), follow_session_model=not chosen_for_this_run
+    )
 
 
 def run_sync(coroutine: Coroutine[Any, Any, T]) -> T:
