@@ -8,7 +8,6 @@ import stat
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import pytest
 from cli_support import (
     assert_clean_error,
     ctxchat,
@@ -192,8 +191,6 @@ type = "audit"
 
 
 def test_sql_history_rows_go_with_the_session(cli_env: dict[str, str], ctxchat_home: Path) -> None:
-    pytest.importorskip("ctxchat.providers.sql_history")
-    pytest.importorskip("ctxchat.providers.audit")
     write_config(ctxchat_home, SQL_CONFIG)
     keep = make_session(cli_env, "keep this")
     drop = make_session(cli_env, "drop one", "drop two")
@@ -225,7 +222,6 @@ def only_session_state_has_no_messages(home: Path) -> bool:
 def test_show_audit_renders_each_turn_by_source(
     cli_env: dict[str, str], ctxchat_home: Path, fake_openai: FakeOpenAI
 ) -> None:
-    pytest.importorskip("ctxchat.providers.audit")
     write_config(ctxchat_home, SQL_CONFIG)
     fake_openai.enqueue(Text("first answer", usage=(30, 2)), Error(400, "rejected"))
     session_id = make_session(cli_env, "first question")
@@ -245,6 +241,39 @@ def test_show_audit_renders_each_turn_by_source(
     assert "FAILED" in out
     assert "rejected" in out
     assert "[history] 2 message(s)" in out  # what the history provider put in, by source
+
+
+def test_export_audit_as_markdown_json_and_jsonl(
+    cli_env: dict[str, str], ctxchat_home: Path, fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    write_config(ctxchat_home, SQL_CONFIG)
+    fake_openai.enqueue(Text("first answer"), Error(400, "boom"))
+    session_id = make_session(cli_env, "first question")
+    assert ctxchat("run", "-s", session_id, env=cli_env, stdin="second\n").returncode == 1
+
+    markdown = ctxchat("sessions", "export", session_id, "--audit", env=cli_env)
+    assert markdown.returncode == 0, markdown.stderr
+    assert "## Turn 1" in markdown.stdout
+    assert "## Turn 2" in markdown.stdout
+    assert "FAILED" in markdown.stdout
+    assert "### Output (not stored)" in markdown.stdout
+
+    as_json = ctxchat("sessions", "export", session_id, "--audit", "-f", "json", env=cli_env)
+    records = json.loads(as_json.stdout)["audit"]["audit"]
+    assert [r["ok"] for r in records] == [True, False]
+    assert records[0]["input_messages"][0]["parts"][0]["text"] == "first question"
+    assert "history" in records[1]["context_messages"]
+
+    target = tmp_path / "audit.jsonl"
+    written = ctxchat(
+        "sessions", "export", session_id, "--audit", "-f", "jsonl", "-o", str(target), env=cli_env
+    )
+    assert written.returncode == 0, written.stderr
+    assert "exported 2 audited turns" in written.stderr
+    lines = [json.loads(line) for line in target.read_text().splitlines()]
+    assert [(line["source"], line["ok"]) for line in lines] == [("audit", True), ("audit", False)]
+    assert oct(target.stat().st_mode & 0o777) == "0o600"
+    assert "sk-test-SECRET" not in target.read_text()
 
 
 def test_show_audit_without_an_audit_provider_says_so(cli_env: dict[str, str]) -> None:

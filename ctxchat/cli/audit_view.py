@@ -5,28 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ctxchat.audit import AuditRecord, AuditSource
+from ctxchat.audit import AuditRecord
 from ctxchat.cli.render import preview
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from ctxchat.agent import Agent
     from ctxchat.messages import Message
     from ctxchat.session import Session
-
-
-def audit_sources(agent: Agent) -> list[AuditSource]:
-    return [p for p in agent.run_providers() if isinstance(p, AuditSource)]
-
-
-async def collect(agent: Agent, session: Session) -> list[tuple[str, list[AuditRecord]]]:
-    found = []
-    for source in audit_sources(agent):
-        state = session.provider_state(source.source_id)
-        records = await source.audit_records(session.id, state=state)
-        found.append((source.source_id, records))
-    return found
 
 
 def _message_line(message: Message) -> str:

@@ -123,21 +123,16 @@ def show(
 ) -> None:
     """The conversation, readable; --audit for what the model was shown each turn."""
     from ctxchat.cli.render import make_console, print_turns
-    from ctxchat.errors import UsageError
     from ctxchat.transcript import group_turns
 
     service = chat_service(load_config(config))
     session = service.open(ref).session
     console = make_console()
     if audit:
-        from ctxchat.cli.audit_view import audit_sources, collect, print_audit
+        from ctxchat.audit_export import collect_audit
+        from ctxchat.cli.audit_view import print_audit
 
-        if not audit_sources(service.agent):
-            raise UsageError(
-                "no provider in this pipeline keeps an audit record; add one to the config: "
-                '[[providers]] type = "audit"'
-            )
-        print_audit(console, session, run_sync(collect(service.agent, session)))
+        print_audit(console, session, run_sync(collect_audit(service.agent, session)))
         return
     messages = run_sync(service.transcript(session))
     from rich.text import Text
@@ -166,6 +161,14 @@ def export(
             "--output", "-o", help="Write to this file (default: stdout).", show_default=False
         ),
     ] = None,
+    audit: Annotated[
+        bool,
+        typer.Option(
+            "--audit",
+            help="Export the audit record of every turn instead (md, json, or jsonl: one "
+            "turn a line).",
+        ),
+    ] = False,
     config: ConfigOption = None,
 ) -> None:
     """Write a session as Markdown, the JSON document, or OpenAI chat messages (JSONL)."""
@@ -173,13 +176,22 @@ def export(
 
     service = chat_service(load_config(config))
     session = service.open(ref).session
-    messages = run_sync(service.transcript(session))
-    text = export_text(session, messages, export_format(format.value))
+    fmt = export_format(format.value)
+    if audit:
+        from ctxchat.audit_export import audit_text, collect_audit
+
+        trail = run_sync(collect_audit(service.agent, session))
+        text = audit_text(session, trail, fmt)
+        what = f"{sum(len(records) for _, records in trail)} audited turns"
+    else:
+        messages = run_sync(service.transcript(session))
+        text = export_text(session, messages, fmt)
+        what = f"{len(messages)} messages"
     if output is None:
         sys.stdout.write(text)
         return
     write_export(output, text)
-    sys.stderr.write(f"exported {len(messages)} messages to {output}\n")
+    sys.stderr.write(f"exported {what} to {output}\n")
 
 
 @app.command()

@@ -1,0 +1,106 @@
+"""The audit trail of a session, gathered from every provider that keeps one, and written
+out for `sessions show --audit` and `sessions export --audit`."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from ctxchat.audit import AuditRecord, AuditSource
+from ctxchat.errors import UsageError
+from ctxchat.export import ExportFormat, fence, message_markdown
+
+if TYPE_CHECKING:
+    from ctxchat.agent import Agent
+    from ctxchat.session import Session
+
+AuditTrail = list[tuple[str, list[AuditRecord]]]  # (source_id, records oldest first)
+
+
+def audit_sources(agent: Agent) -> list[AuditSource]:
+    return [p for p in agent.run_providers() if isinstance(p, AuditSource)]
+
+
+async def collect_audit(agent: Agent, session: Session) -> AuditTrail:
+    sources = audit_sources(agent)
+    if not sources:
+        raise UsageError(
+            "no provider in this pipeline keeps an audit record; add one to the config: "
+            '[[providers]] type = "audit"'
+        )
+    trail: AuditTrail = []
+    for source in sources:
+        state = session.provider_state(source.source_id)
+        trail.append((source.source_id, await source.audit_records(session.id, state=state)))
+    return trail
+
+
+def record_to_dict(record: AuditRecord) -> dict[str, Any]:
+    return {
+        "turn_id": record.turn_id,
+        "created_at": record.created_at.isoformat(),
+        "ok": record.ok,
+        "error": record.error,
+        "instructions": record.instructions,
+        "context_messages": {
+            source: [m.to_dict() for m in messages]
+            for source, messages in record.context_messages.items()
+        },
+        "tools": {source: list(names) for source, names in record.tools.items()},
+        "input_messages": [m.to_dict() for m in record.input_messages],
+        "response_messages": [m.to_dict() for m in record.response_messages],
+        "usage": (
+            {"input": record.usage.input_tokens, "output": record.usage.output_tokens}
+            if record.usage
+            else None
+        ),
+    }
+
+
+def audit_text(session: Session, trail: AuditTrail, fmt: ExportFormat) -> str:
+    if fmt == "json":
+        document = {
+            "session": session.id,
+            "title": session.title,
+            "audit": {source: [record_to_dict(r) for r in records] for source, records in trail},
+        }
+        return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+    if fmt == "jsonl":
+        return "".join(
+            json.dumps({"source": source, **record_to_dict(r)}, ensure_ascii=False) + "\n"
+            for source, records in trail
+            for r in records
+        )
+    return audit_markdown(session, trail)
+
+
+def audit_markdown(session: Session, trail: AuditTrail) -> str:
+    lines = [f"# Audit: {session.display_title()}", "", f"Session `{session.id}`"]
+    for source, records in trail:
+        lines += ["", f"Recorded by `{source}`: {len(records)} turn(s)"]
+        for number, record in enumerate(records, start=1):
+            lines += ["", *_record_markdown(number, record)]
+    return "\n".join(lines) + "\n"
+
+
+def _record_markdown(number: int, record: AuditRecord) -> list[str]:
+    when = record.created_at.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+    status = "ok" if record.ok else f"FAILED: {record.error or 'unknown error'}"
+    lines = [f"## Turn {number} · {when} · {status}"]
+    for source, text in record.instructions.items():
+        lines += ["", f"### Instructions from `{source}`", "", fence(text)]
+    for source, messages in record.context_messages.items():
+        lines += ["", f"### Context from `{source}` ({len(messages)} messages)"]
+        lines += [block for m in messages for block in ("", message_markdown(m))]
+    for source, names in record.tools.items():
+        lines += ["", f"### Tools from `{source}`", "", ", ".join(f"`{n}`" for n in names)]
+    lines += ["", "### Input"]
+    lines += [block for m in record.input_messages for block in ("", message_markdown(m))]
+    lines += ["", "### Output" if record.ok else "### Output (not stored)"]
+    lines += [block for m in record.response_messages for block in ("", message_markdown(m))]
+    if record.usage is not None:
+        lines += [
+            "",
+            f"Usage: {record.usage.input_tokens:,} in · {record.usage.output_tokens:,} out",
+        ]
+    return lines
