@@ -42,12 +42,10 @@ from ctxchat.messages import Message, ToolCallPart
 from ctxchat.model_client import OpenAIChatModel
 from ctxchat.model_types import EventSink, ModelReply, ModelRequest
 from ctxchat.provider import ProviderEnv
-from ctxchat.providers._sqlschema import as_json
 from ctxchat.providers._sqlstore import close_all, open_database
-from ctxchat.providers.sql_history import SqlHistoryProvider
+from ctxchat.providers.sql_history import SqlHistoryProvider, message_row
 from ctxchat.session import Session
 from ctxchat.settings import ModelSettings
-from ctxchat.tokens import count_message_tokens
 
 WINDOWS: dict[str, dict[str, Any]] = {
     "max_messages=100": {"max_messages": 100},
@@ -95,19 +93,7 @@ def history_rows(key: str, count: int) -> list[dict[str, Any]]:
             ]
         turn_id = new_id()
         for m in messages:
-            rows.append(
-                {
-                    "history_key": key,
-                    "seq": len(rows) + 1,
-                    "turn_id": turn_id,
-                    "role": m.role,
-                    "kind": m.kind,
-                    "source_id": m.source_id,
-                    "created_at": now,
-                    "message": as_json(m.to_dict()),
-                    "token_count": count_message_tokens(m),
-                }
-            )
+            rows.append({**message_row(key, turn_id, now, m), "seq": len(rows) + 1})
     return rows  # whole turns: `count` rounded up to the end of the last one
 
 

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from ctxchat.errors import StorageError
+from ctxchat.errors import ConfigError, StorageError
 from ctxchat.fsutil import ensure_private_dir, touch_private
 
 from ._sqlschema import SCHEMA_VERSION, Tables, migrate, schema_version
@@ -57,6 +57,11 @@ def resolve_url(url: str | None, data_dir: Path) -> str:
     and a driverless PostgreSQL URL given the driver ctxchat installs."""
     if not url:
         return default_url(data_dir)
+    if "://" not in url:
+        raise ConfigError(
+            f"url: {mask_url(url)!r} is not a database URL "
+            "(expected e.g. sqlite:///path/history.sqlite3 or postgresql+psycopg://...)"
+        )
     scheme, sep, rest = url.partition("://")
     if sep and scheme in ("postgres", "postgresql"):
         # SQLAlchemy's default PostgreSQL driver is psycopg2; ctxchat[postgres] brings psycopg 3.

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ctxchat.audit import AuditRecord
 from ctxchat.context import RunContext
-from ctxchat.errors import ConfigError, CtxchatError, StorageError
+from ctxchat.errors import CtxchatError, StorageError
 from ctxchat.ids import new_id
 from ctxchat.messages import Message, MessageFormatError, Usage
 from ctxchat.options import option
@@ -80,10 +80,7 @@ class AuditHistoryProvider(HistoryProvider):
         **overrides: Any,
     ) -> None:
         super().__init__(source_id, options, env=env, **overrides)
-        url = self.options.url
-        if url is not None and "://" not in url:
-            raise ConfigError(f"url: {mask_url(url)!r} is not a database URL")
-        self.url = resolve_url(url, self.env.data_dir)
+        self.url = resolve_url(self.options.url, self.env.data_dir)
 
     def database(self) -> Database:
         return open_database(self.url)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from ctxchat.errors import ConfigError, StorageError
+from ctxchat.errors import StorageError
 from ctxchat.ids import new_id
 from ctxchat.messages import Message, MessageFormatError
 from ctxchat.provider import HistoryProvider, ProviderEnv
@@ -57,6 +57,20 @@ class _Row(NamedTuple):
     tokens: int
 
 
+def message_row(key: str, turn_id: str, now: datetime, message: Message) -> dict[str, Any]:
+    """A message as a `ctxchat_history` row, all but its sequence number."""
+    return {
+        "history_key": key,
+        "turn_id": turn_id,
+        "role": message.role,
+        "kind": message.kind,
+        "source_id": message.source_id,
+        "created_at": now,
+        "message": as_json(message.to_dict()),
+        "token_count": count_message_tokens(message),
+    }
+
+
 class SqlHistoryProvider(HistoryProvider):
     """The conversation as rows of `ctxchat_history`, one transaction per turn."""
 
@@ -72,13 +86,7 @@ class SqlHistoryProvider(HistoryProvider):
         **overrides: Any,
     ) -> None:
         super().__init__(source_id, options, env=env, **overrides)
-        url = self.options.url
-        if url is not None and "://" not in url:
-            raise ConfigError(
-                f"url: {mask_url(url)!r} is not a database URL "
-                "(expected e.g. sqlite:///path/history.sqlite3 or postgresql+psycopg://...)"
-            )
-        self.url = resolve_url(url, self.env.data_dir)
+        self.url = resolve_url(self.options.url, self.env.data_dir)
 
     def database(self) -> Database:
         return open_database(self.url)
@@ -137,19 +145,7 @@ class SqlHistoryProvider(HistoryProvider):
         turn_id = new_id()
         now = datetime.now(UTC)
         # Serialised before the transaction opens: the write lock is held for inserts only.
-        rows = [
-            {
-                "history_key": key,
-                "turn_id": turn_id,
-                "role": m.role,
-                "kind": m.kind,
-                "source_id": m.source_id,
-                "created_at": now,
-                "message": as_json(m.to_dict()),
-                "token_count": count_message_tokens(m),
-            }
-            for m in messages
-        ]
+        rows = [message_row(key, turn_id, now, m) for m in messages]
 
         def write(conn: Connection) -> None:
             import sqlalchemy as sa
