@@ -4,14 +4,18 @@
 
 Prints the median time of `SessionStore.list(limit=20)` with a warm index, of the first
 listing that builds the index, and of the naive approach (parse every file, sort), and the
-ratios. Absolute times on shared machines are noise; the ratio is the figure to read.
+ratios; then the whole `ctxchat sessions list` command over those sessions against the
+start-up of a minimal Typer app. Absolute times on shared machines are noise; the ratios
+are the figures to read.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
+import sys
 import tempfile
 import time
 from datetime import UTC, datetime, timedelta
@@ -19,6 +23,9 @@ from pathlib import Path
 
 from ctxchat.session import Session
 from ctxchat.store import SessionStore
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from startup import MINIMAL_TYPER, median_runtime
 
 
 def populate(root: Path, count: int) -> None:
@@ -61,7 +68,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp) / "sessions"
+        root = Path(tmp) / "sessions"  # CTXCHAT_HOME=tmp puts sessions exactly here
         populate(root, args.sessions)
         store = SessionStore(root)
         started = time.perf_counter()
@@ -70,11 +77,18 @@ def main() -> None:
         warm = timed(lambda: store.list(limit=20), args.repeat)
         naive = timed(lambda: naive_list(root, 20), args.repeat)
         assert [s.id for s in first] == naive_list(root, 20)
+        env = {**os.environ, "CTXCHAT_HOME": tmp, "NO_COLOR": "1"}
+        ctxchat = str(Path(sys.executable).with_name("ctxchat"))
+        command = median_runtime([ctxchat, "sessions", "list", "--limit", "20"], env, args.repeat)
+        typer_app = median_runtime([sys.executable, "-c", MINIMAL_TYPER], env, args.repeat)
     print(f"sessions: {args.sessions:,}")
     print(f"{'indexed list (warm)':<28}{warm * 1000:10.1f} ms")
     print(f"{'first list (builds index)':<28}{cold * 1000:10.1f} ms")
     print(f"{'naive: parse every file':<28}{naive * 1000:10.1f} ms  (reference)")
     print(f"ratio indexed/naive: {warm / naive:.3f}")
+    print(f"{'ctxchat sessions list':<28}{command * 1000:10.1f} ms")
+    print(f"{'minimal Typer app':<28}{typer_app * 1000:10.1f} ms  (reference)")
+    print(f"ratio command/minimal Typer app: {command / typer_app:.2f}")
 
 
 if __name__ == "__main__":
