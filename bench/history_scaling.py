@@ -49,7 +49,7 @@ from ctxchat.settings import ModelSettings
 
 WINDOWS: dict[str, dict[str, Any]] = {
     "max_messages=100": {"max_messages": 100},
-    "max_tokens=2000": {"max_messages": None, "max_tokens": 2000},
+    "max_tokens=2000": {"max_messages": 0, "max_tokens": 2000},
 }
 WARMUP = 5
 

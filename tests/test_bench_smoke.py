@@ -1,0 +1,33 @@
+"""The benchmarks still run (tiny sizes, no timing asserted): a benchmark that rots silently
+is worse than none."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["startup.py", "--repeat", "1"],
+        ["session_listing.py", "--sessions", "30", "--repeat", "1"],
+        ["history_scaling.py", "--turns", "2", "--sizes", "10,50"],
+    ],
+)
+def test_benchmark_runs_and_prints_ratios(argv: list[str], cli_env: dict[str, str]) -> None:
+    env = {k: v for k, v in cli_env.items() if k != "CTXCHAT_TEST_POSTGRES_URL"}
+    done = subprocess.run(
+        [sys.executable, str(BENCH / argv[0]), *argv[1:]],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "ratio" in done.stdout
