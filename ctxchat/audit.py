@@ -6,11 +6,14 @@ provider that does, without knowing its type.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
-from ctxchat.messages import Message, Usage
+from ctxchat.messages import Message, MessageFormatError, Usage
+
+RECORD_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,56 @@ class AuditRecord:
     # everything the model produced: assistant messages, tool calls and tool results
     response_messages: tuple[Message, ...] = ()
     usage: Usage | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A versioned, JSON-ready form: what the audit stores, and what exports carry."""
+        return {
+            "v": RECORD_VERSION,
+            "turn_id": self.turn_id,
+            "created_at": self.created_at.isoformat(),
+            "ok": self.ok,
+            "error": self.error,
+            "input": _dicts(self.input_messages),
+            "instructions": dict(self.instructions),
+            "context": {k: _dicts(v) for k, v in self.context_messages.items()},
+            "tools": {k: list(v) for k, v in self.tools.items()},
+            "response": _dicts(self.response_messages),
+            "usage": (
+                {"input": self.usage.input_tokens, "output": self.usage.output_tokens}
+                if self.usage is not None
+                else None
+            ),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], created_at: datetime | None = None) -> AuditRecord:
+        """Raises `MessageFormatError` for anything it cannot read."""
+        try:
+            if data.get("v", 1) > RECORD_VERSION:
+                raise MessageFormatError(f"audit record version {data['v']} is newer than ctxchat")
+            usage = data.get("usage")
+            return cls(
+                turn_id=str(data["turn_id"]),
+                created_at=created_at or datetime.fromisoformat(data["created_at"]),
+                ok=bool(data["ok"]),
+                error=data.get("error"),
+                input_messages=_messages(data["input"]),
+                instructions={str(k): str(v) for k, v in data["instructions"].items()},
+                context_messages={str(k): _messages(v) for k, v in data["context"].items()},
+                tools={str(k): tuple(str(n) for n in v) for k, v in data["tools"].items()},
+                response_messages=_messages(data["response"]),
+                usage=Usage(int(usage["input"]), int(usage["output"])) if usage else None,
+            )
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise MessageFormatError(f"malformed audit record: {exc!r}") from exc
+
+
+def _dicts(messages: Iterable[Message]) -> list[dict[str, Any]]:
+    return [m.to_dict() for m in messages]
+
+
+def _messages(items: Iterable[Any]) -> tuple[Message, ...]:
+    return tuple(Message.from_dict(item) for item in items)
 
 
 @runtime_checkable

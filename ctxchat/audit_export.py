@@ -4,7 +4,7 @@ out for `sessions show --audit` and `sessions export --audit`."""
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ctxchat.audit import AuditRecord, AuditSource
 from ctxchat.errors import UsageError
@@ -35,39 +35,17 @@ async def collect_audit(agent: Agent, session: Session) -> AuditTrail:
     return trail
 
 
-def record_to_dict(record: AuditRecord) -> dict[str, Any]:
-    return {
-        "turn_id": record.turn_id,
-        "created_at": record.created_at.isoformat(),
-        "ok": record.ok,
-        "error": record.error,
-        "instructions": record.instructions,
-        "context_messages": {
-            source: [m.to_dict() for m in messages]
-            for source, messages in record.context_messages.items()
-        },
-        "tools": {source: list(names) for source, names in record.tools.items()},
-        "input_messages": [m.to_dict() for m in record.input_messages],
-        "response_messages": [m.to_dict() for m in record.response_messages],
-        "usage": (
-            {"input": record.usage.input_tokens, "output": record.usage.output_tokens}
-            if record.usage
-            else None
-        ),
-    }
-
-
 def audit_text(session: Session, trail: AuditTrail, fmt: ExportFormat) -> str:
     if fmt == "json":
         document = {
             "session": session.id,
             "title": session.title,
-            "audit": {source: [record_to_dict(r) for r in records] for source, records in trail},
+            "audit": {source: [r.to_dict() for r in records] for source, records in trail},
         }
         return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
     if fmt == "jsonl":
         return "".join(
-            json.dumps({"source": source, **record_to_dict(r)}, ensure_ascii=False) + "\n"
+            json.dumps({"source": source, **r.to_dict()}, ensure_ascii=False) + "\n"
             for source, records in trail
             for r in records
         )

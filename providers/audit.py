@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -33,7 +33,7 @@ from ctxchat.audit import AuditRecord
 from ctxchat.context import RunContext
 from ctxchat.errors import CtxchatError, StorageError
 from ctxchat.ids import new_id
-from ctxchat.messages import Message, MessageFormatError, Usage
+from ctxchat.messages import Message, MessageFormatError
 from ctxchat.options import option
 from ctxchat.provider import HistoryProvider, ProviderEnv
 from ctxchat.session import Session
@@ -44,7 +44,6 @@ from ._sqlstore import Database, mask_url, open_database, resolve_url
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
-RECORD_VERSION = 1
 _URL_CREDENTIALS = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*://)[^\s/@]+@")
 
 
@@ -147,7 +146,7 @@ class AuditHistoryProvider(HistoryProvider):
             "error": record.error,
             "input_tokens": record.usage.input_tokens if record.usage else None,
             "output_tokens": record.usage.output_tokens if record.usage else None,
-            "record": as_json(_record_to_dict(record)),
+            "record": as_json(record.to_dict()),
         }
 
         def write(conn: Connection) -> None:
@@ -222,52 +221,10 @@ def _error_text(error: BaseException) -> str:
     return _URL_CREDENTIALS.sub(r"\1***@", text)
 
 
-def _dicts(messages: Iterable[Message]) -> list[dict[str, Any]]:
-    return [m.to_dict() for m in messages]
-
-
-def _record_to_dict(record: AuditRecord) -> dict[str, Any]:
-    return {
-        "v": RECORD_VERSION,
-        "turn_id": record.turn_id,
-        "ok": record.ok,
-        "error": record.error,
-        "input": _dicts(record.input_messages),
-        "instructions": record.instructions,
-        "context": {k: _dicts(v) for k, v in record.context_messages.items()},
-        "tools": {k: list(v) for k, v in record.tools.items()},
-        "response": _dicts(record.response_messages),
-        "usage": (
-            {"input": record.usage.input_tokens, "output": record.usage.output_tokens}
-            if record.usage is not None
-            else None
-        ),
-    }
-
-
 def _record_from_row(database: Database, row: Any) -> AuditRecord:
     try:
-        data = json.loads(row.record)
-        if data.get("v", 1) > RECORD_VERSION:
-            raise MessageFormatError(f"audit record version {data['v']} is newer than ctxchat")
-
-        def messages(items: Iterable[Any]) -> tuple[Message, ...]:
-            return tuple(Message.from_dict(item) for item in items)
-
-        usage = data.get("usage")
-        return AuditRecord(
-            turn_id=str(data["turn_id"]),
-            created_at=utc(row.created_at),
-            ok=bool(data["ok"]),
-            error=data.get("error"),
-            input_messages=messages(data["input"]),
-            instructions={str(k): str(v) for k, v in data["instructions"].items()},
-            context_messages={str(k): messages(v) for k, v in data["context"].items()},
-            tools={str(k): tuple(str(n) for n in v) for k, v in data["tools"].items()},
-            response_messages=messages(data["response"]),
-            usage=Usage(int(usage["input"]), int(usage["output"])) if usage else None,
-        )
-    except (ValueError, KeyError, TypeError, AttributeError, MessageFormatError) as exc:
+        return AuditRecord.from_dict(json.loads(row.record), created_at=utc(row.created_at))
+    except (ValueError, MessageFormatError) as exc:
         raise StorageError(
             f"database {database.masked}: audit row {row.seq} cannot be read: {exc}"
         ) from exc

@@ -261,8 +261,8 @@ def test_export_audit_as_markdown_json_and_jsonl(
     as_json = ctxchat("sessions", "export", session_id, "--audit", "-f", "json", env=cli_env)
     records = json.loads(as_json.stdout)["audit"]["audit"]
     assert [r["ok"] for r in records] == [True, False]
-    assert records[0]["input_messages"][0]["parts"][0]["text"] == "first question"
-    assert "history" in records[1]["context_messages"]
+    assert records[0]["input"][0]["parts"][0]["text"] == "first question"
+    assert "history" in records[1]["context"]
 
     target = tmp_path / "audit.jsonl"
     written = ctxchat(
