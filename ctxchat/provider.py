@@ -68,6 +68,11 @@ class ContextProvider:
             options = build_options(self.Options, merged, where)
         self.options = options
         self.env = env if env is not None else ProviderEnv.standalone()
+        self.setup()
+
+    def setup(self) -> None:
+        """Derive what the provider needs from `self.options` and `self.env`, once, at
+        config time (so `config validate` catches it). Overrides call `super().setup()`."""
 
     async def before_run(
         self, *, agent: Any, session: Session, context: RunContext, state: dict[str, Any]
@@ -126,15 +131,8 @@ class HistoryProvider(ContextProvider):
     store_context_messages: bool = False
     store_context_from: frozenset[str] | None = None
 
-    def __init__(
-        self,
-        source_id: str,
-        options: Any = None,
-        *,
-        env: ProviderEnv | None = None,
-        **overrides: Any,
-    ) -> None:
-        super().__init__(source_id, options, env=env, **overrides)
+    def setup(self) -> None:
+        super().setup()
         # Flags come from options when the provider's Options has them; a provider that
         # fixes a flag (the audit history) leaves it out of its Options and sets it here.
         for flag in ("load_messages", "store_inputs", "store_outputs", "store_context_messages"):

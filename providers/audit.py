@@ -35,7 +35,7 @@ from ctxchat.errors import CtxchatError, StorageError
 from ctxchat.ids import new_id
 from ctxchat.messages import Message, MessageFormatError
 from ctxchat.options import option
-from ctxchat.provider import HistoryProvider, ProviderEnv
+from ctxchat.provider import HistoryProvider
 from ctxchat.session import Session
 
 from ._sqlschema import as_json, utc
@@ -70,15 +70,10 @@ class AuditHistoryProvider(HistoryProvider):
     load_messages = False
     store_context_messages = True
 
-    def __init__(
-        self,
-        source_id: str,
-        options: Any = None,
-        *,
-        env: ProviderEnv | None = None,
-        **overrides: Any,
-    ) -> None:
-        super().__init__(source_id, options, env=env, **overrides)
+    url: str
+
+    def setup(self) -> None:
+        super().setup()
         self.url = resolve_url(self.options.url, self.env.data_dir)
 
     def database(self) -> Database:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 from ctxchat.errors import StorageError
 from ctxchat.ids import new_id
 from ctxchat.messages import Message, MessageFormatError
-from ctxchat.provider import HistoryProvider, ProviderEnv
+from ctxchat.provider import HistoryProvider
 from ctxchat.session import Session
 from ctxchat.tokens import count_message_tokens
 from ctxchat.window import WindowedHistoryOptions, select_window
@@ -77,15 +77,10 @@ class SqlHistoryProvider(HistoryProvider):
     Options: ClassVar[type[Any]] = SqlHistoryOptions
     options: SqlHistoryOptions
 
-    def __init__(
-        self,
-        source_id: str,
-        options: Any = None,
-        *,
-        env: ProviderEnv | None = None,
-        **overrides: Any,
-    ) -> None:
-        super().__init__(source_id, options, env=env, **overrides)
+    url: str
+
+    def setup(self) -> None:
+        super().setup()
         self.url = resolve_url(self.options.url, self.env.data_dir)
 
     def database(self) -> Database:
