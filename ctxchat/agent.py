@@ -114,6 +114,17 @@ class Agent:
             return (self.fallback_history, *self.providers)
         return self.providers
 
+    def close(self) -> None:
+        """Close every provider, each even when another fails."""
+        failures: list[str] = []
+        for provider in self.run_providers():
+            try:
+                provider.close()
+            except Exception as exc:
+                failures.append(f"{provider.source_id}: {exc}")
+        if failures:
+            raise CtxchatError("closing providers failed: " + "; ".join(failures))
+
     def provider(self, source_id: str) -> ContextProvider | None:
         return next((p for p in self.run_providers() if p.source_id == source_id), None)
 

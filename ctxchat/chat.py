@@ -64,6 +64,9 @@ class ChatService:
         self.lock_wait = lock_wait
         self.follow_session_model = follow_session_model
 
+    def close(self) -> None:
+        self.agent.close()
+
     # -- opening ------------------------------------------------------------------------------
     def new(self, title: str | None = None) -> Conversation:
         """A new session; written on its first completed turn (or rename)."""

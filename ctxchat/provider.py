@@ -91,6 +91,9 @@ class ContextProvider:
     async def forget_session(self, session: Session, state: dict[str, Any]) -> None:
         """The session is being deleted: drop whatever this provider keeps outside it."""
 
+    def close(self) -> None:
+        """Release clients and connections; the process is about to end."""
+
     def describe(self) -> str:
         """One line for `config show`."""
         return type(self).__name__

@@ -4,8 +4,11 @@ code with GPT-style tokenizers; it over-counts nothing that matters for a contex
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import threading
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from ctxchat.messages import Message, TextPart, ToolCallPart, ToolResultPart
 
@@ -13,14 +16,33 @@ CHARS_PER_TOKEN = 4
 MESSAGE_OVERHEAD = 4  # role and separators, as chat formats add per message
 
 
+ENCODING = "o200k_base"
+ENCODING_LOAD_TIMEOUT = 2.0  # seconds; tiktoken downloads an uncached encoding, no timeout
+
+
 @functools.cache
 def _tiktoken_counter() -> Callable[[str], int] | None:
+    """tiktoken's counter when it is installed and its encoding loads in time; else None.
+
+    The load runs in a daemon thread: offline, or behind a slow network, tiktoken's own
+    download would otherwise stall the turn for as long as the network does.
+    """
     try:
         import tiktoken
-
-        encoding = tiktoken.get_encoding("o200k_base")
-    except Exception:  # not installed, or its encoding file cannot be fetched offline
+    except ImportError:
         return None
+    loaded: list[Any] = []
+
+    def load() -> None:
+        with contextlib.suppress(Exception):
+            loaded.append(tiktoken.get_encoding(ENCODING))
+
+    worker = threading.Thread(target=load, name="ctxchat-tiktoken", daemon=True)
+    worker.start()
+    worker.join(ENCODING_LOAD_TIMEOUT)
+    if not loaded:
+        return None
+    encoding = loaded[0]
     return lambda text: len(encoding.encode(text, disallowed_special=()))
 
 

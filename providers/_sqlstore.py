@@ -180,6 +180,14 @@ def open_database(url: str) -> Database:
         return database
 
 
+def close_database(url: str) -> None:
+    """Close the pooled connections to `url`, if it was opened (reopened on next use)."""
+    with _lock:
+        database = _databases.pop(url, None)
+    if database is not None:
+        database.engine.dispose()
+
+
 def close_all() -> None:
     """Dispose every cached engine (tests and benchmarks that delete their databases)."""
     with _lock:

@@ -39,7 +39,7 @@ from ctxchat.provider import HistoryProvider
 from ctxchat.session import Session
 
 from ._sqlschema import as_json, utc
-from ._sqlstore import Database, mask_url, open_database, resolve_url
+from ._sqlstore import Database, close_database, mask_url, open_database, resolve_url
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
@@ -78,6 +78,9 @@ class AuditHistoryProvider(HistoryProvider):
 
     def database(self) -> Database:
         return open_database(self.url)
+
+    def close(self) -> None:
+        close_database(self.url)
 
     # -- recording ----------------------------------------------------------------------------
     async def after_run(

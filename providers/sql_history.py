@@ -29,7 +29,7 @@ from ctxchat.tokens import count_message_tokens
 from ctxchat.window import WindowedHistoryOptions, select_window
 
 from ._sqlschema import as_json
-from ._sqlstore import Database, mask_url, open_database, resolve_url
+from ._sqlstore import Database, close_database, mask_url, open_database, resolve_url
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
@@ -85,6 +85,9 @@ class SqlHistoryProvider(HistoryProvider):
 
     def database(self) -> Database:
         return open_database(self.url)
+
+    def close(self) -> None:
+        close_database(self.url)
 
     @staticmethod
     def history_key(session_id: str, state: dict[str, Any]) -> str:

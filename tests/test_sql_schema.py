@@ -243,8 +243,7 @@ def test_sqlalchemy_is_not_imported_until_a_database_is_used(ctxchat_home: Path)
 
 
 def test_ctxchat_version_does_not_import_sqlalchemy() -> None:
-    script = "import sys; sys.argv = ['ctxchat', '--version']\nfrom ctxchat.cli.main import main\n"
-    script += "try:\n    main()\nexcept SystemExit:\n    pass\n"
+    script = "import sys\nfrom ctxchat.cli.main import execute\nexecute(['--version'])\n"
     script += "print('sqlalchemy' in sys.modules)\n"
     done = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=60

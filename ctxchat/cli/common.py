@@ -69,14 +69,25 @@ def session_store() -> SessionStore:
     return SessionStore(sessions_dir())
 
 
+_open_services: list[ChatService] = []
+
+
 def chat_service(config: Config) -> ChatService:
+    """The engine for one command; `close_services` closes it when the command is over."""
     from ctxchat.build import build_agent
     from ctxchat.chat import ChatService
 
     chosen_for_this_run = config.origins.get("model", "file") != "file"
-    return ChatService(
+    service = ChatService(
         build_agent(config), session_store(), follow_session_model=not chosen_for_this_run
     )
+    _open_services.append(service)
+    return service
+
+
+def close_services() -> None:
+    while _open_services:
+        _open_services.pop().close()
 
 
 def run_sync(coroutine: Coroutine[Any, Any, T]) -> T:

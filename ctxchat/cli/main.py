@@ -6,15 +6,18 @@ needs when it runs, so `ctxchat --help` and `--version` stay fast.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
 import sys
 from collections.abc import Sequence
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 
 from ctxchat import __version__
 from ctxchat.cli import config_cmd, run_cmd, sessions_cmd
+from ctxchat.cli.common import close_services
 from ctxchat.errors import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CtxchatError
 
 PROG = "ctxchat"
@@ -129,9 +132,31 @@ def execute(argv: Sequence[str] | None = None) -> int:
     return result if isinstance(result, int) else EXIT_OK
 
 
-def main() -> None:
+def main() -> NoReturn:
     """The console-script entry point."""
-    sys.exit(execute())
+    # Start-up creates thousands of objects (openai's pydantic models) and no garbage worth
+    # collecting yet: fewer young-generation passes save CPU without holding memory long.
+    gc.set_threshold(20_000, 20, 20)
+    code = execute()
+    try:
+        close_services()
+    except CtxchatError as exc:
+        report(exc.message, kind="warning")
+    exit_now(code)
+
+
+def exit_now(code: int) -> NoReturn:
+    """End the process without tearing the interpreter down.
+
+    Freeing the object graph of openai, pydantic and SQLAlchemy at exit costs about 0.2 s
+    of CPU, after the user's answer is already out. By now every turn is committed, every
+    file atomically written and every provider closed; only stdio remains to flush.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        # A reader that went away (a closed pipe) leaves nothing more to say.
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(code)
 
 
 if __name__ == "__main__":
