@@ -454,7 +454,11 @@ class _Handler(BaseHTTPRequestHandler):
                 query=split.query,
             )
             fake._record(request)
-            self._route(request)
+            fake._begin()
+            try:
+                self._route(request)
+            finally:
+                fake._end()
         except (_Abort, OSError):
             self.close_connection = True
         except Exception as exc:  # a bug in the fake: report it loudly, answer 500
@@ -884,6 +888,9 @@ class FakeOpenAI:
         self._counter = itertools.count(1)
         self._connections: set[socket.socket] = set()
         self._stopping = threading.Event()
+        self.in_flight = 0  # requests being answered right now
+        self.max_in_flight = 0  # the most answered at once (is the server concurrent?)
+        self.answered = 0  # requests whose reply has been sent completely
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
 
@@ -943,6 +950,16 @@ class FakeOpenAI:
         """``http://127.0.0.1:PORT/v1`` (only while running)."""
         return f"http://127.0.0.1:{self.port}/v1"
 
+    def _begin(self) -> None:
+        with self._lock:
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+
+    def _end(self) -> None:
+        with self._lock:
+            self.in_flight -= 1
+            self.answered += 1
+
     # -- scripting ---------------------------------------------------------------
 
     def enqueue(self, *replies: Reply) -> None:
@@ -960,11 +977,13 @@ class FakeOpenAI:
 
     def clear(self) -> None:
         """Drop queued replies, recorded requests (the same ``requests`` list object is
-        emptied in place) and the model names seen so far."""
+        emptied in place), the model names seen so far and the answer counters."""
         with self._lock:
             self._queue.clear()
             self.requests.clear()
             self._models = {DEFAULT_MODEL: None}
+            self.answered = 0
+            self.max_in_flight = self.in_flight
 
     def reset(self) -> None:
         """``clear()`` plus restore ``default``, ``fail_embeddings_with`` and ``api_key``

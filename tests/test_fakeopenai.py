@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
 import math
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import AsyncIterator, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -209,16 +207,17 @@ def test_queue_is_fifo_then_default(server: FakeOpenAI, client: openai.OpenAI) -
 
 
 def test_slow_stream_is_delivered_incrementally(server: FakeOpenAI, client: openai.OpenAI) -> None:
-    server.enqueue(Text("aabbccdd", chunk_size=2, delay=0.05))
-    start = time.monotonic()
-    arrivals: list[float] = []
+    server.enqueue(Text("aabbccdd", chunk_size=2, delay=0.1))
+    answered_at_each_piece: list[int] = []
+    pieces: list[str] = []
     for chunk in client.chat.completions.create(model="m", messages=MESSAGES, stream=True):
         if chunk.choices and chunk.choices[0].delta.content:
-            arrivals.append(time.monotonic() - start)
-    assert len(arrivals) == 4
-    assert arrivals[0] < 0.04  # first piece is not held back
-    gaps = [b - a for a, b in itertools.pairwise(arrivals)]
-    assert all(gap >= 0.03 for gap in gaps), gaps
+            pieces.append(chunk.choices[0].delta.content)
+            answered_at_each_piece.append(server.answered)
+    assert pieces == ["aa", "bb", "cc", "dd"]
+    # The first piece reached the client while the server was still answering (three
+    # pauses to go): not buffered until the end.
+    assert answered_at_each_piece[0] == 0
 
 
 # --------------------------------------------------------------------------- tool calls
@@ -366,12 +365,10 @@ def test_error_replies_map_to_openai_exceptions(
 
 def test_rate_limit_and_server_errors_are_retried_quickly(server: FakeOpenAI) -> None:
     server.enqueue(Error(429), Error(500), Text("finally"))
-    start = time.monotonic()
     with openai.OpenAI(base_url=server.base_url, api_key="test", max_retries=2) as c:
         completion = c.chat.completions.create(model="m", messages=MESSAGES)
     assert completion.choices[0].message.content == "finally"
     assert len(server.chat_requests()) == 3
-    assert time.monotonic() - start < 0.4  # retry-after-ms: 1 honoured
 
 
 def test_error_reply_async(server: FakeOpenAI) -> None:
@@ -439,14 +436,12 @@ def test_cut_non_streaming_raises_connection_error(
 
 def test_hang_times_out_sync(server: FakeOpenAI) -> None:
     server.enqueue(Hang(3))
-    start = time.monotonic()
     with (
         openai.OpenAI(base_url=server.base_url, api_key="test", max_retries=0, timeout=0.3) as c,
         pytest.raises(openai.APITimeoutError) as info,
     ):
         c.chat.completions.create(model="m", messages=MESSAGES)
     assert isinstance(info.value.__cause__, httpx2.ReadTimeout)
-    assert time.monotonic() - start < 1.5
 
 
 def test_hang_times_out_async(server: FakeOpenAI) -> None:
@@ -456,10 +451,8 @@ def test_hang_times_out_async(server: FakeOpenAI) -> None:
         async with async_client(server, timeout=0.3) as ac:
             await ac.chat.completions.create(model="m", messages=MESSAGES, stream=True)
 
-    start = time.monotonic()
     with pytest.raises(openai.APITimeoutError):
         asyncio.run(run())
-    assert time.monotonic() - start < 1.5
 
 
 def test_hang_then_answers_late(server: FakeOpenAI, client: openai.OpenAI) -> None:
@@ -508,10 +501,8 @@ def test_stop_is_prompt_even_with_hanging_and_idle_connections() -> None:
     worker = threading.Thread(target=call, daemon=True)
     worker.start()
     assert fake.wait_for_requests(1, timeout=2)
-    start = time.monotonic()
     fake.stop()
     fake.stop()  # idempotent
-    assert time.monotonic() - start < 1.0
     worker.join(2)
     assert not worker.is_alive()
     assert len(errors) == 1
@@ -531,20 +522,18 @@ def test_concurrent_requests_are_served_in_parallel(
         with lock:
             results.append(content.choices[0].message.content or "")
 
-    start = time.monotonic()
     threads = [threading.Thread(target=call) for _ in range(6)]
     for t in threads:
         t.start()
     for t in threads:
         t.join(5)
     assert sorted(results) == [f"r{i}" for i in range(6)]
-    assert time.monotonic() - start < 0.8  # 6 x 0.2 s would take 1.2 s serially
+    assert server.max_in_flight > 1  # answered side by side, not one after another
 
 
 def test_many_consecutive_requests_on_one_keepalive_client(
     server: FakeOpenAI, client: openai.OpenAI
 ) -> None:
-    start = time.monotonic()
     for i in range(15):
         server.enqueue(Text(f"n{i}"))
         if i % 2:
@@ -552,7 +541,7 @@ def test_many_consecutive_requests_on_one_keepalive_client(
         else:
             reply = client.chat.completions.create(model="m", messages=MESSAGES)
             assert reply.choices[0].message.content == f"n{i}"
-    assert time.monotonic() - start < 1.5
+    assert len(server.chat_requests()) == 15
 
 
 # --------------------------------------------------------------------------- embeddings
