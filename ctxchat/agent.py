@@ -148,6 +148,7 @@ class Agent:
         providers = self.run_providers()
         produced: list[Message] = []
         error: BaseException | None = None
+        finish_reason: str | None = None
         try:
             for provider in providers:
                 try:
@@ -161,14 +162,16 @@ class Agent:
                     raise
                 except Exception as exc:
                     raise ProviderError(provider.source_id, "before_run", exc) from exc
-            await self._model_loop(context, produced, on_event)
+            finish_reason = await self._model_loop(context, produced, on_event)
         except (asyncio.CancelledError, KeyboardInterrupt):
             error = TurnCancelled()
         except Exception as exc:
             error = exc
         context.error = error
         usage = sum((m.usage for m in produced if m.usage), Usage())
-        context._set_response(RunResponse(tuple(produced), usage, complete=error is None))
+        context._set_response(
+            RunResponse(tuple(produced), usage, complete=error is None, finish_reason=finish_reason)
+        )
         warnings = await self._after_run(session, context, providers, on_event)
         if error is not None:
             raise TurnFailed(error, context.input_messages, warnings) from error
@@ -184,7 +187,9 @@ class Agent:
 
     async def _model_loop(
         self, context: RunContext, produced: list[Message], on_event: EventSink
-    ) -> None:
+    ) -> str | None:
+        """Model calls and tool rounds until a reply without tool calls; returns why the
+        model stopped that reply (its finish_reason)."""
         tools = context.all_tools()
         owners = context.tool_sources()
         by_name = {t.name: t for t in tools}
@@ -206,7 +211,7 @@ class Agent:
             produced.append(reply.message.attributed("response"))
             calls = reply.message.tool_calls
             if not calls:
-                return
+                return reply.finish_reason
             if round_number == rounds:
                 break  # no model call left to read these tools' results
             for call in calls:

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 from ctxchat.audit import AuditRecord, AuditSource
 from ctxchat.errors import UsageError
-from ctxchat.export import ExportFormat, fence, message_markdown
+from ctxchat.export import ExportFormat, fence, labelled_markdown, message_markdown
+from ctxchat.wording import plural
 
 if TYPE_CHECKING:
     from ctxchat.agent import Agent
@@ -55,7 +56,7 @@ def audit_text(session: Session, trail: AuditTrail, fmt: ExportFormat) -> str:
 def audit_markdown(session: Session, trail: AuditTrail) -> str:
     lines = [f"# Audit: {session.display_title()}", "", f"Session `{session.id}`"]
     for source, records in trail:
-        lines += ["", f"Recorded by `{source}`: {len(records)} turn(s)"]
+        lines += ["", f"Recorded by `{source}`: {plural(len(records), 'turn')}"]
         for number, record in enumerate(records, start=1):
             lines += ["", *_record_markdown(number, record)]
     return "\n".join(lines) + "\n"
@@ -67,15 +68,17 @@ def _record_markdown(number: int, record: AuditRecord) -> list[str]:
     lines = [f"## Turn {number} · {when} · {status}"]
     for source, text in record.instructions.items():
         lines += ["", f"### Instructions from `{source}`", "", fence(text)]
+    # Context and output mix roles (a history's user and assistant turns, tool calls and
+    # their results): each message is labelled as the conversation export labels it.
     for source, messages in record.context_messages.items():
-        lines += ["", f"### Context from `{source}` ({len(messages)} messages)"]
-        lines += [block for m in messages for block in ("", message_markdown(m))]
+        lines += ["", f"### Context from `{source}` ({plural(len(messages), 'message')})"]
+        lines += labelled_markdown(messages, 4)
     for source, names in record.tools.items():
         lines += ["", f"### Tools from `{source}`", "", ", ".join(f"`{n}`" for n in names)]
     lines += ["", "### Input"]
     lines += [block for m in record.input_messages for block in ("", message_markdown(m))]
     lines += ["", "### Output" if record.ok else "### Output (not stored)"]
-    lines += [block for m in record.response_messages for block in ("", message_markdown(m))]
+    lines += labelled_markdown(record.response_messages, 4)
     if record.usage is not None:
         lines += [
             "",

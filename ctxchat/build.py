@@ -31,6 +31,31 @@ def build_env(config: Config, model: ChatModel) -> ProviderEnv:
 
 
 def build_agent(config: Config, *, model: ChatModel | None = None) -> Agent:
+    """The agent the config describes; its errors name the config file, as loading does."""
+    try:
+        return _build(config, model)
+    except ConfigError as exc:
+        if config.path is None:
+            raise
+        raise ConfigError(f"{config.path}: {exc.message}") from exc
+
+
+def check_agent(config: Config, agent: Agent) -> None:
+    """Run every provider's `check()` (SQL providers open their database), each failure
+    reported with the provider's place in the config and the exit code of its cause."""
+    wheres = {spec.source_id: spec.where for spec in config.providers}
+    for provider in agent.run_providers():
+        try:
+            provider.check()
+        except CtxchatError as exc:
+            where = wheres.get(provider.source_id, "provider")
+            prefix = f"{config.path}: " if config.path is not None else ""
+            failure = CtxchatError(f"{prefix}{where} ('{provider.source_id}'): {exc.message}")
+            failure.exit_code = exc.exit_code
+            raise failure from exc
+
+
+def _build(config: Config, model: ChatModel | None) -> Agent:
     chat_model = model if model is not None else OpenAIChatModel(config.model)
     env = build_env(config, chat_model)
     providers = [build_provider(spec, env) for spec in config.providers]

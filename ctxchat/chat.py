@@ -7,12 +7,14 @@ overwriting each other's.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from ctxchat.agent import Agent, TurnFailed
+from ctxchat.audit import AuditSource
 from ctxchat.context import RunContext
 from ctxchat.errors import SessionError, SessionNotFound
 from ctxchat.messages import Message
@@ -27,6 +29,14 @@ TITLE_LENGTH = 60
 def title_from(text: str) -> str:
     words = " ".join(text.split())
     return words if len(words) <= TITLE_LENGTH else words[: TITLE_LENGTH - 1].rstrip() + "…"
+
+
+def clean_title(title: str) -> str:
+    """A title as stored: one line of single spaces; an empty one is refused."""
+    cleaned = " ".join(title.split())
+    if not cleaned:
+        raise SessionError("a title cannot be empty")
+    return cleaned
 
 
 @dataclass
@@ -58,11 +68,14 @@ class ChatService:
         *,
         lock_wait: float = 30.0,
         follow_session_model: bool = False,
+        on_lock_wait: Callable[[str], None] | None = None,
     ) -> None:
         self.agent = agent
         self.store = store
         self.lock_wait = lock_wait
         self.follow_session_model = follow_session_model
+        # Told the session id when another process holds its lock and waiting begins.
+        self.on_lock_wait = on_lock_wait
 
     def close(self) -> None:
         self.agent.close()
@@ -70,6 +83,8 @@ class ChatService:
     # -- opening ------------------------------------------------------------------------------
     def new(self, title: str | None = None) -> Conversation:
         """A new session; written on its first completed turn (or rename)."""
+        if title is not None:
+            title = clean_title(title)
         return Conversation(Session(title=title, model=self.agent.model.name), saved=False)
 
     def open(self, ref: str) -> Conversation:
@@ -107,14 +122,21 @@ class ChatService:
         `TurnFailed` (carrying the input) is raised."""
         if isinstance(inputs, str):
             conversation.last_input = inputs
-        session_id = conversation.session.id
-        with self.store.locked(session_id, wait=self.lock_wait):
+        with self._locked(conversation.session.id):
             session = self._fresh(conversation)
             try:
                 context = await self.agent.run(session, inputs, on_event=on_event)
             except TurnFailed:
                 if conversation.saved:
                     self._save(session)  # what after_run recorded of the failure (audit)
+                elif self._keeps_audit():
+                    # A failed first turn: the audit row is keyed by this session's id,
+                    # and only a session file lets `sessions show --audit` (and `delete`)
+                    # reach it. Saved with no turns; the title says what was asked.
+                    if session.title is None and isinstance(inputs, str):
+                        session.title = title_from(inputs)
+                    self._save(session)
+                    conversation.saved = True
                 conversation.session = session
                 raise
             session.turns += 1
@@ -127,25 +149,52 @@ class ChatService:
         conversation.last_context = context
         return TurnOutcome(context, session)
 
+    @contextlib.contextmanager
+    def _locked(self, session_id: str) -> Iterator[None]:
+        """The session's lock, announcing a wait; a lock file left for a session that has
+        no file (never saved, or deleted meanwhile) is removed on the way out."""
+        announce = self.on_lock_wait
+
+        def on_wait() -> None:
+            if announce is not None:
+                announce(session_id)
+
+        with self.store.locked(session_id, wait=self.lock_wait, on_wait=on_wait):
+            try:
+                yield
+            finally:
+                if not self.store.exists(session_id):
+                    self.store.discard_lock(session_id)
+
+    def _keeps_audit(self) -> bool:
+        return any(isinstance(p, AuditSource) for p in self.agent.run_providers())
+
     def _fresh(self, conversation: Conversation) -> Session:
         """The session as on disk now: another process may have added turns."""
-        if conversation.saved and self.store.exists(conversation.session.id):
-            return self.store.load(conversation.session.id)
-        return conversation.session
+        session_id = conversation.session.id
+        if not conversation.saved:
+            return conversation.session
+        if not self.store.exists(session_id):
+            # Writing the in-memory copy back would resurrect it with a stale turn count.
+            raise SessionNotFound(
+                f"session {session_id} was deleted by another process while open here"
+            )
+        return self.store.load(session_id)
 
-    def _save(self, session: Session) -> None:
-        session.updated_at = datetime.now(UTC)
+    def _save(self, session: Session, *, used: bool = True) -> None:
+        if used:
+            session.updated_at = datetime.now(UTC)
         self.store.save(session)
 
     # -- editing ------------------------------------------------------------------------------
     def rename(self, conversation: Conversation, title: str) -> None:
-        title = " ".join(title.split())
-        if not title:
-            raise SessionError("a title cannot be empty")
-        with self.store.locked(conversation.session.id, wait=self.lock_wait):
+        title = clean_title(title)
+        with self._locked(conversation.session.id):
             session = self._fresh(conversation)
             session.title = title
-            self._save(session)
+            # A new title is not a use: "last used" (and the order of `sessions list`)
+            # stays the last turn's.
+            self._save(session, used=False)
         conversation.session = session
         conversation.saved = True
 
@@ -156,7 +205,7 @@ class ChatService:
         if not conversation.saved:
             return
         changed = conversation.session.provider_state(source_id)
-        with self.store.locked(conversation.session.id, wait=self.lock_wait):
+        with self._locked(conversation.session.id):
             session = self._fresh(conversation)
             session.state[source_id] = changed
             self._save(session)
@@ -173,7 +222,7 @@ class ChatService:
         if not conversation.saved:
             return []
         provider = self.history()
-        with self.store.locked(conversation.session.id, wait=self.lock_wait):
+        with self._locked(conversation.session.id):
             session = self._fresh(conversation)
             removed = await provider.remove_last_turn(
                 session.id, state=session.provider_state(provider.source_id)
@@ -194,7 +243,7 @@ class ChatService:
 
     async def delete(self, session_id: str) -> None:
         """Remove a session and what its providers keep elsewhere (SQL rows...)."""
-        with self.store.locked(session_id, wait=self.lock_wait):
+        with self._locked(session_id):
             session = self.store.load(session_id)
             for provider in self.agent.run_providers():
                 await provider.forget_session(session, session.provider_state(provider.source_id))

@@ -12,11 +12,15 @@ from typing import Any
 
 from ctxchat.defaults import default_provider_specs
 from ctxchat.errors import ConfigError
-from ctxchat.options import build_options, did_you_mean
+from ctxchat.options import build_options, did_you_mean, option_error
 from ctxchat.paths import default_config_path
 from ctxchat.settings import AgentSettings, ModelSettings
 
 TOP_LEVEL_KEYS = ["model", "agent", "providers"]
+# A source id names the provider's state in every session file and its block in the
+# model's instructions (`<context source="...">`): plain characters only. (Checked here
+# too, not only by the provider, so the message carries the key path.)
+SOURCE_ID = re.compile(r"^[A-Za-z0-9_.-]+$")
 # Environment variable -> [model] key. They override the file; flags override them.
 ENV_OVERRIDES = {
     "OPENAI_API_KEY": "api_key",
@@ -152,7 +156,9 @@ def _parse(
     if from_env or flags:
         try:
             model = replace(model, **{**from_env, **flags})
-        except (TypeError, ValueError) as exc:
+        except ValueError as exc:
+            raise option_error("model", exc) from exc
+        except TypeError as exc:
             raise ConfigError(f"model: {exc}") from exc
 
     agent_table = dict(_table(data, "agent"))
@@ -190,4 +196,8 @@ def _provider_spec(entry: Any, index: int) -> ProviderSpec:
     source_id = options.pop("source_id", type_name)
     if not isinstance(source_id, str) or not source_id.strip():
         raise ConfigError(f"{where}.source_id: expected a non-empty string")
+    if not SOURCE_ID.match(source_id):
+        raise ConfigError(
+            f"{where}.source_id: {source_id!r} may hold only letters, digits, '_', '.' and '-'"
+        )
     return ProviderSpec(type_name, source_id, options, where)

@@ -10,6 +10,9 @@ from ctxchat.messages import AttributionKind, Message, ToolCallPart, Usage
 from ctxchat.model_types import Middleware
 from ctxchat.tools import Tool
 
+# finish_reason values that mean the reply stopped before the model finished it.
+CUT_SHORT = {"length": "max_tokens reached", "content_filter": "content filter"}
+
 
 @dataclass(frozen=True)
 class RunResponse:
@@ -18,6 +21,15 @@ class RunResponse:
     messages: tuple[Message, ...] = ()
     usage: Usage = field(default_factory=Usage)
     complete: bool = True  # False when the turn failed part-way
+    # Why the model stopped its last reply, as the endpoint said: "stop", "tool_calls",
+    # "length" (max_tokens reached), "content_filter"... None when no reply came.
+    finish_reason: str | None = None
+
+    @property
+    def cut_short(self) -> str | None:
+        """Why the final answer is incomplete though the turn succeeded, in words for a
+        warning ("max_tokens reached", "content filter"); None when it is whole."""
+        return CUT_SHORT.get(self.finish_reason or "")
 
     @property
     def text(self) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from ctxchat.context import RunContext
 from ctxchat.messages import Message, Usage
 from ctxchat.tokens import count_message_tokens, count_messages_tokens, count_text_tokens
+from ctxchat.wording import plural
 
 PREVIEW_CHARS = 72
 MESSAGES_SHOWN = 8  # per source; a long history is summarised, not dumped
@@ -127,17 +128,17 @@ def format_report(report: ContextReport) -> str:
             continue
         parts = []
         if source.instructions:
-            parts.append(f"{len(source.instructions)} instruction block(s)")
+            parts.append(plural(len(source.instructions), "instruction block"))
         if source.messages:
-            parts.append(f"{len(source.messages)} message(s)")
+            parts.append(plural(len(source.messages), "message"))
         if source.tools:
-            parts.append(f"{len(source.tools)} tool(s)")
+            parts.append(plural(len(source.tools), "tool"))
         lines.append(f"  {source.source_id}: {source.tokens:,} tokens: {', '.join(parts)}")
         for item in source.instructions:
             lines.append(f"    instructions ({item.tokens:,}): {item.preview}")
         hidden = len(source.messages) - MESSAGES_SHOWN
         if hidden > 0:
-            lines.append(f"    … {hidden} earlier message(s)")
+            lines.append(f"    … {plural(hidden, 'earlier message')}")
         for item in source.messages[-MESSAGES_SHOWN:]:
             lines.append(f"    {item.label} ({item.tokens:,}): {item.preview}")
         if source.tools:

@@ -42,7 +42,19 @@ class SessionInUse(SessionError):
 
 
 class SessionCorrupt(SessionError):
-    exit_code = EXIT_FAILURE
+    """A session file that cannot be read: bad input, like a bad config file (exit 2)."""
+
+
+class FileWriteError(CtxchatError):
+    """A file ctxchat keeps could not be written (read-only home, full disk, a path under
+    a regular file...): the user's environment to fix, so it exits like a config error."""
+
+    exit_code = EXIT_USAGE
+
+    @classmethod
+    def of(cls, path: object, exc: OSError) -> FileWriteError:
+        where = exc.filename if exc.filename is not None else path
+        return cls(f"cannot write {where}: {exc.strerror or exc}")
 
 
 class StorageError(CtxchatError):
@@ -72,6 +84,8 @@ class ProviderError(CtxchatError):
         self.source_id = source_id
         self.stage = stage
         self.cause = cause
+        # A provider that failed on a config or storage problem exits as that problem does.
+        self.exit_code = cause.exit_code if isinstance(cause, CtxchatError) else EXIT_FAILURE
 
 
 class ToolLoopLimit(CtxchatError):

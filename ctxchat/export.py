@@ -18,6 +18,12 @@ from ctxchat.session import Session
 ExportFormat = Literal["md", "json", "jsonl"]
 FORMATS: tuple[ExportFormat, ...] = ("md", "json", "jsonl")
 ROLE_HEADINGS = {"user": "You", "assistant": "Assistant", "system": "System", "tool": "Tool"}
+SUFFIX_FORMATS: dict[str, ExportFormat] = {
+    ".md": "md",
+    ".markdown": "md",
+    ".json": "json",
+    ".jsonl": "jsonl",
+}
 
 
 def export_format(name: str) -> ExportFormat:
@@ -27,6 +33,11 @@ def export_format(name: str) -> ExportFormat:
     if lowered not in FORMATS:
         raise UsageError(f"unknown export format '{name}': choose one of {', '.join(FORMATS)}")
     return lowered
+
+
+def format_for_path(path: Path) -> ExportFormat:
+    """The format a file name asks for by its extension; Markdown when it names none."""
+    return SUFFIX_FORMATS.get(path.suffix.lower(), "md")
 
 
 def export_text(session: Session, messages: Sequence[Message], fmt: ExportFormat) -> str:
@@ -84,6 +95,20 @@ def message_markdown(message: Message) -> str:
     return "\n\n".join(blocks)
 
 
+def role_heading(message: Message) -> str:
+    return ROLE_HEADINGS.get(message.role, message.role)
+
+
+def labelled_markdown(messages: Sequence[Message], level: int) -> list[str]:
+    """Each message under a heading naming its role, as Markdown lines; empty ones skipped."""
+    lines: list[str] = []
+    for message in messages:
+        body = message_markdown(message)
+        if body:
+            lines += ["", f"{'#' * level} {role_heading(message)}", "", body]
+    return lines
+
+
 def to_markdown(session: Session, messages: Sequence[Message]) -> str:
     lines = [
         f"# {session.display_title()}",
@@ -94,11 +119,7 @@ def to_markdown(session: Session, messages: Sequence[Message]) -> str:
         f"- last used: {_local(session.updated_at)}",
         f"- turns: {session.turns}",
     ]
-    for message in messages:
-        body = message_markdown(message)
-        if not body:
-            continue
-        lines += ["", f"## {ROLE_HEADINGS.get(message.role, message.role)}", "", body]
+    lines += labelled_markdown(messages, 2)
     return "\n".join(lines) + "\n"
 
 

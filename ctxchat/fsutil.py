@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 from pathlib import Path
 
@@ -11,11 +12,34 @@ FILE_MODE = 0o600
 
 
 def ensure_private_dir(path: Path) -> Path:
-    """Create `path` (and parents) as 0700 if missing; existing dirs keep their mode."""
-    if not path.is_dir():
-        path.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
-        # mkdir's mode is filtered by the umask; set it explicitly for the leaf.
-        os.chmod(path, DIR_MODE)
+    """Create `path` as 0700 if missing, and every missing parent too; dirs that already
+    exist keep their mode.
+
+    Each level is created on its own: `mkdir(parents=True)` would give the parents the
+    umask's mode (typically 0755), leaving e.g. `~/.local/share/ctxchat` open to all when
+    `sessions/` is created inside it first. (0700 for new XDG base dirs is what the XDG
+    spec asks for too.)
+    """
+    if path.is_dir():
+        return path
+    missing: list[Path] = []
+    level = path
+    while not level.exists():  # a file in the way stops here, and mkdir below says so
+        missing.append(level)
+        if level.parent == level:
+            break
+        level = level.parent
+    if not missing:
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(path))
+    for level in reversed(missing):
+        try:
+            level.mkdir(mode=DIR_MODE)
+        except FileExistsError:
+            if not level.is_dir():
+                raise
+            continue  # another process created it meanwhile: its mode is its own
+        # mkdir's mode is filtered by the umask; set it explicitly.
+        os.chmod(level, DIR_MODE)
     return path
 
 

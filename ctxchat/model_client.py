@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -77,6 +78,9 @@ class _ReplyAssembler:
             delta = choice.delta
             if delta is not None and delta.content:
                 self.text.append(delta.content)
+                # Whatever the sink raises (a closed stdout's BrokenPipeError...) is the
+                # caller's own failure and reaches it as it is: `complete` translates only
+                # what reading the stream raises.
                 self.on_event(TextDelta(delta.content))
             for call in (delta.tool_calls if delta is not None else None) or ():
                 pending = self.calls.setdefault(call.index, _PendingCall())
@@ -157,10 +161,20 @@ class OpenAIChatModel:
         except Exception as exc:
             raise self._translate(exc) from exc
         try:
-            async for chunk in stream:
+            while True:
+                try:
+                    chunk = await anext(stream)
+                except StopAsyncIteration:
+                    break
+                except Exception as exc:
+                    raise self._translate(exc, streaming=True) from exc
                 assembler.add(chunk)
-        except Exception as exc:
-            raise self._translate(exc, streaming=True) from exc
+        finally:
+            # Closed here on an error too (the sink's or the stream's): a half-read response
+            # left to the garbage collector is closed from async-generator cleanup, which
+            # fails noisily ("aclose(): asynchronous generator is already running").
+            with contextlib.suppress(Exception):
+                await stream.close()
         if assembler.finish_reason is None:
             raise ModelError(
                 f"the reply stream from {settings.endpoint} ended before the reply was complete"
@@ -195,14 +209,19 @@ class OpenAIChatModel:
             )
         if isinstance(exc, openai.NotFoundError):
             return ModelError(
-                f"model '{model}' not found at {where} (HTTP 404): check [model] model and base_url"
+                f"model '{model}' not found at {where} (HTTP 404): check [model] model, and "
+                "that base_url ends with the API path, e.g. /v1"
             )
         if isinstance(exc, openai.RateLimitError):
             return ModelError(f"rate limited by {where} after {retries} retries (HTTP 429)")
         if isinstance(exc, openai.APITimeoutError):
+            # A stream that stalls is not retried; a request that never answers is, so the
+            # user waited the timeout once per attempt.
+            attempts = 1 if streaming else retries + 1
+            tried = f"{attempts} attempts; " if attempts > 1 else ""
             return ModelError(
                 f"no reply from {where} within {self.settings.timeout:g}s "
-                "(raise [model] timeout to wait longer)"
+                f"({tried}raise [model] timeout to wait longer)"
             )
         if isinstance(exc, openai.APIConnectionError):
             return ModelError(f"cannot reach {where}: is the server running?")

@@ -15,8 +15,19 @@ from dataclasses import MISSING, dataclass, field
 from typing import Any, Literal, TypeVar, get_args, get_origin
 
 from ctxchat.errors import ConfigError
+from ctxchat.redact import is_secret_name, is_url_name, mask_url
 
 T = TypeVar("T")
+
+
+class OptionValueError(ValueError):
+    """A value an options dataclass rejects in `__post_init__`, naming the option, so the
+    error carries its key path (`model.base_url: ...`)."""
+
+    def __init__(self, key: str, problem: str) -> None:
+        super().__init__(f"{key}: {problem}")
+        self.key = key
+        self.problem = problem
 
 
 def option(default: Any = MISSING, *, help: str, default_factory: Any = MISSING) -> Any:
@@ -117,7 +128,8 @@ def build_options(options_cls: type[T], raw: Mapping[str, Any], where: str) -> T
             continue
         value = raw[f.name]
         if not _fits(value, tp):
-            problems.append(f"{where}.{f.name}: expected {describe_type(tp)}, got {_show(value)}")
+            got = _show(f.name, value)
+            problems.append(f"{where}.{f.name}: expected {describe_type(tp)}, got {got}")
             continue
         values[f.name] = _convert(value, tp)
     if problems:
@@ -125,7 +137,14 @@ def build_options(options_cls: type[T], raw: Mapping[str, Any], where: str) -> T
     try:
         return options_cls(**values)
     except ValueError as exc:  # __post_init__ range checks
-        raise ConfigError(f"{where}: {exc}") from exc
+        raise option_error(where, exc) from exc
+
+
+def option_error(where: str, exc: ValueError) -> ConfigError:
+    """A `__post_init__` rejection as a config error, with the key path when it names one."""
+    if isinstance(exc, OptionValueError):
+        return ConfigError(f"{where}.{exc.key}: {exc.problem}")
+    return ConfigError(f"{where}: {exc}")
 
 
 def option_defaults(options_cls: type[Any]) -> dict[str, Any]:
@@ -138,9 +157,23 @@ def option_defaults(options_cls: type[Any]) -> dict[str, Any]:
     return defaults
 
 
-def _show(value: Any) -> str:
+def _show(name: str, value: Any) -> str:
+    """The rejected value for an error message; a secret's only by its type, never its text
+    (a key pasted as a list must not end up in a terminal's scrollback or a CI log)."""
+    if is_secret_name(name):
+        return _kind(value)
+    if is_url_name(name):
+        if not isinstance(value, str):
+            return _kind(value)
+        value = mask_url(value)
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _kind(value: Any) -> str:
+    kinds = {bool: "a boolean", int: "an integer", float: "a number", str: "a string"}
+    kinds.update({list: "a list", dict: "a table"})
+    return kinds.get(type(value), f"a {type(value).__name__}")
 
 
 @dataclass(frozen=True)

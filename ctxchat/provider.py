@@ -7,6 +7,7 @@ belongs to one session lives in `state`, the dict at `session.state[source_id]`.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +17,9 @@ from ctxchat.errors import ConfigError, CtxchatError
 from ctxchat.messages import Message
 from ctxchat.options import NoOptions, build_options, option
 from ctxchat.tools import ToolRegistry
+
+# It keys the provider's state in session files and labels its instruction block.
+_SOURCE_ID = re.compile(r"^[A-Za-z0-9_.-]+$")
 
 if TYPE_CHECKING:
     from ctxchat.commands import Command
@@ -59,6 +63,10 @@ class ContextProvider:
     ) -> None:
         if not isinstance(source_id, str) or not source_id.strip():
             raise ConfigError("a provider's source_id must be a non-empty string")
+        if not _SOURCE_ID.match(source_id):
+            raise ConfigError(
+                f"source_id {source_id!r} may hold only letters, digits, '_', '.' and '-'"
+            )
         self.source_id = source_id
         where = f"provider '{source_id}'"
         if options is None:
@@ -73,6 +81,11 @@ class ContextProvider:
     def setup(self) -> None:
         """Derive what the provider needs from `self.options` and `self.env`, once, at
         config time (so `config validate` catches it). Overrides call `super().setup()`."""
+
+    def check(self) -> None:
+        """Reach what the provider depends on (open its database, say) and raise a
+        `CtxchatError` if it cannot: `ctxchat config validate` calls this. Unlike `setup`,
+        it may be slow or touch the outside world; a normal run never calls it."""
 
     async def before_run(
         self, *, agent: Any, session: Session, context: RunContext, state: dict[str, Any]

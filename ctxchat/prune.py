@@ -9,23 +9,28 @@ from datetime import UTC, datetime, timedelta
 from ctxchat.errors import UsageError
 from ctxchat.store import SessionSummary
 
+# Calendar units are fixed lengths: "older than 1mo" is a cut-off, not a date calculation.
 _UNITS = {
     "s": timedelta(seconds=1),
-    "m": timedelta(minutes=1),
+    "min": timedelta(minutes=1),
+    "m": timedelta(minutes=1),  # documented as minutes from the start; "mo" is months
     "h": timedelta(hours=1),
     "d": timedelta(days=1),
     "w": timedelta(weeks=1),
+    "mo": timedelta(days=30),
+    "y": timedelta(days=365),
 }
-_AGE = re.compile(r"^\s*(\d+)\s*([smhdw])\s*$", re.IGNORECASE)
+_AGE = re.compile(r"^\s*(\d+)\s*(min|mo|[smhdwy])\s*$", re.IGNORECASE)
+UNITS_HELP = "s, min (or m), h, d, w, mo (30 days), y (365 days)"
 
 
 def parse_age(text: str) -> timedelta:
-    """`90s`, `15m`, `12h`, `30d` or `2w`: a plain number of a unit, nothing else."""
+    """`90s`, `15min`, `12h`, `30d`, `2w`, `6mo` or `1y`: a plain number of a unit."""
     found = _AGE.match(text)
     if not found:
         raise UsageError(
             f"--older-than: '{text}' is not an age; use a number and a unit, "
-            "e.g. 30d, 12h, 2w (units: s, m, h, d, w)"
+            f"e.g. 30d, 12h, 2w, 6mo, 1y (units: {UNITS_HELP})"
         )
     amount = int(found.group(1))
     if amount == 0:

@@ -8,6 +8,7 @@ after each command: a command asks for something (exit, resend) by setting it th
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from collections.abc import Callable
 from datetime import datetime
@@ -16,12 +17,38 @@ from typing import TYPE_CHECKING
 
 from ctxchat.commands import Command, CommandContext, CommandRegistry
 from ctxchat.errors import UsageError
-from ctxchat.options import did_you_mean
+from ctxchat.options import nearest
+from ctxchat.wording import plural
 
 if TYPE_CHECKING:
     from ctxchat.chat import ChatService, Conversation
 
 CommandOutput = Callable[[str], None]
+SESSIONS_SHOWN = 15
+# The name runs to the first whitespace of any kind: a pasted "/etc/hosts" and its lines.
+_COMMAND_LINE = re.compile(r"/(\S*)\s*(.*)", re.DOTALL)
+
+
+class UnknownCommand(UsageError):
+    """A line starting with "/" that names no command: likely a message (a path, say), so
+    the REPL hands the text back instead of dropping it."""
+
+    def __init__(self, name: str, names: list[str]) -> None:
+        guess = nearest(name, names)
+        hint = f"did you mean '/{guess}'?" if guess else "see /help"
+        super().__init__(
+            f"unknown command '/{name}' ({hint}); to send a message that starts with '/', "
+            "begin it with '//'"
+        )
+        self.name = name
+
+
+def split_command(line: str) -> tuple[str, str]:
+    """`/name args` as (name, args); args keep their inner newlines."""
+    found = _COMMAND_LINE.fullmatch(line.strip())
+    if found is None:
+        return "", line.strip()
+    return found.group(1), found.group(2).strip()
 
 
 class ChatState:
@@ -57,15 +84,14 @@ class ChatState:
 
     async def dispatch(self, line: str, output: CommandOutput) -> None:
         """Run one `/command args` line."""
-        name, _, args = line.strip().removeprefix("/").partition(" ")
+        name, args = split_command(line)
         command = self.registry.get(name)
         if command is None:
-            hint = did_you_mean(name, self.registry.names()) or " (try /help)"
-            raise UsageError(f"unknown command '/{name}'{hint}")
+            raise UnknownCommand(name, self.registry.names())
         context = self.command_context(name, output)
         owner = self.registry.owner(name)
         before = _snapshot(context.state)
-        await command.handler(context, args.strip())
+        await command.handler(context, args)
         # The engine reloads a saved session before each turn: a provider command's change
         # to its state is written now or it would be lost.
         if owner is not None and _snapshot(context.state) != before:
@@ -100,6 +126,7 @@ async def _help(ctx: CommandContext, args: str) -> None:
     lines += [
         "keys: Enter sends · Esc+Enter or Ctrl+J adds a line · Tab completes /commands",
         "      Ctrl-C cancels a reply or clears the line · Ctrl-D exits",
+        "a message that starts with '/' is sent by typing '//' first: //etc/hosts sends /etc/hosts",
     ]
     ctx.output("\n".join(lines))
 
@@ -117,17 +144,23 @@ async def _new(ctx: CommandContext, args: str) -> None:
 
 async def _sessions(ctx: CommandContext, args: str) -> None:
     chat = chat_of(ctx)
-    limit = int(args) if args.isdigit() else 15
+    limit = SESSIONS_SHOWN
+    if args:
+        if not args.isascii() or not args.isdigit() or int(args) < 1:
+            raise UsageError(f"usage: /sessions [N], N a whole number from 1 (not '{args}')")
+        limit = int(args)
     found = chat.service.store.list(limit=limit)
     if not found:
         ctx.output("no saved sessions yet")
         return
     current = chat.conversation.session.id
+    counts = [plural(s.turns, "turn") for s in found]
+    width = max(len(count) for count in counts)
     lines = []
-    for s in found:
+    for s, count in zip(found, counts, strict=True):
         mark = "*" if s.id == current else " "
-        title = s.title or "(untitled)"
-        lines.append(f"{mark} {s.id}  {_local(s.updated_at)}  {s.turns:>3} turns  {title}")
+        title = " ".join((s.title or "(untitled)").split())
+        lines.append(f"{mark} {s.id}  {_local(s.updated_at)}  {count:>{width}}  {title}")
     ctx.output("\n".join(lines))
 
 
@@ -138,7 +171,8 @@ async def _switch(ctx: CommandContext, args: str) -> None:
     chat.conversation = chat.service.open(args)
     chat.last_ok = True
     session = chat.conversation.session
-    ctx.output(f"switched to {session.id} '{session.display_title()}' ({session.turns} turns)")
+    turns = plural(session.turns, "turn")
+    ctx.output(f"switched to {session.id} '{session.display_title()}' ({turns})")
 
 
 async def _title(ctx: CommandContext, args: str) -> None:
@@ -178,7 +212,8 @@ async def _undo(ctx: CommandContext, args: str) -> None:
     from ctxchat.context_report import preview
 
     asked = next((m.text for m in removed if m.role == "user"), "")
-    ctx.output(f"removed the last turn ({len(removed)} messages): {preview(asked, 60)!r}")
+    count = plural(len(removed), "message")
+    ctx.output(f"removed the last turn ({count}): {preview(asked, 60)!r}")
 
 
 async def _context(ctx: CommandContext, args: str) -> None:
@@ -202,9 +237,11 @@ async def _context(ctx: CommandContext, args: str) -> None:
 async def _export(ctx: CommandContext, args: str) -> None:
     from ctxchat.export import (
         FORMATS,
+        ExportFormat,
         default_export_name,
         export_format,
         export_text,
+        format_for_path,
         write_export,
     )
 
@@ -213,11 +250,13 @@ async def _export(ctx: CommandContext, args: str) -> None:
         words = shlex.split(args)
     except ValueError as exc:
         raise UsageError(f"usage: /export [md|json|jsonl] [FILE] ({exc})") from None
-    fmt = export_format("md")
+    fmt: ExportFormat | None = None
     if words and words[0].lower().lstrip(".") in (*FORMATS, "markdown"):
         fmt = export_format(words.pop(0))
     if len(words) > 1:
         raise UsageError("usage: /export [md|json|jsonl] [FILE] (quote a file name with spaces)")
+    if fmt is None:  # notes.json means JSON: the name says what the file holds
+        fmt = format_for_path(Path(words[0])) if words else "md"
     conversation = chat.conversation
     if not conversation.saved:
         raise UsageError("nothing to export yet: this session has no reply")

@@ -73,20 +73,13 @@ def split_turns(text: str, separator: str | None = None) -> list[str]:
     return list(_turns(text.split("\n"), separator))
 
 
-def format_size(n_bytes: int) -> str:
-    if n_bytes >= 1_000_000:
-        return f"{n_bytes / 1_000_000:.1f} MB"
-    if n_bytes >= 1_000:
-        return f"{n_bytes / 1_000:.1f} kB"
-    return f"{n_bytes} bytes"
-
-
 def check_size(text: str, limit: int, what: str = "the message") -> None:
+    # Exact byte counts, both in the unit --max-input takes: a rounded "1.0 kB" beside a
+    # limit of 1,000 bytes reads as if the message fitted.
     size = len(text.encode("utf-8"))
     if size > limit:
         raise UsageError(
-            f"{what} is {format_size(size)}, over the {format_size(limit)} limit "
-            f"({limit} bytes); raise it with --max-input BYTES"
+            f"{what} is {size:,} bytes, over the limit of {limit:,} (raise with --max-input)"
         )
 
 

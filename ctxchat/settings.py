@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
-from ctxchat.options import option
+from ctxchat.options import OptionValueError, option
+from ctxchat.redact import mask_url
+
+__all__ = ["AgentSettings", "ModelSettings", "mask_secret", "mask_url"]
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_INSTRUCTIONS = (
@@ -37,6 +40,10 @@ class ModelSettings:
     )
 
     def __post_init__(self) -> None:
+        if not self.model.strip():
+            raise OptionValueError("model", "must name a model, e.g. gpt-4o-mini")
+        if self.base_url is not None:
+            check_base_url(self.base_url)
         if self.timeout <= 0:
             raise ValueError("timeout must be positive")
         if self.retries < 0:
@@ -65,14 +72,23 @@ class AgentSettings:
             raise ValueError("tool_timeout must be positive")
 
 
-def mask_url(url: str) -> str:
-    parts = urlsplit(url)
-    if parts.password is None and parts.username is None:
-        return url
-    host = parts.hostname or ""
-    if parts.port:
-        host = f"{host}:{parts.port}"
-    return urlunsplit((parts.scheme, f"***@{host}", parts.path, parts.query, parts.fragment))
+def check_base_url(url: str) -> None:
+    """An http(s) URL with a host, or `OptionValueError` saying what it lacks. Checked when
+    the config loads, so a typo is a config error, not a connection failure per turn."""
+    example = "e.g. http://localhost:11434/v1"
+    shown = mask_url(url)
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - parsing the port is what validates it
+    except ValueError as exc:
+        raise OptionValueError("base_url", f"'{shown}' is not a valid URL ({exc})") from None
+    if parts.scheme.lower() not in ("http", "https"):
+        what = f"its scheme is '{parts.scheme}'" if "://" in url else "it has no scheme"
+        raise OptionValueError(
+            "base_url", f"'{shown}' is not an http:// or https:// URL ({what}; {example})"
+        )
+    if not parts.hostname:
+        raise OptionValueError("base_url", f"'{shown}' names no host ({example})")
 
 
 def mask_secret(value: str | None) -> str:

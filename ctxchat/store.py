@@ -1,57 +1,40 @@
-"""Sessions on disk: one JSON file each, written atomically, locked per session, indexed.
-
-The index is a small SQLite file of session headers so `sessions list` never parses every
-session. It is a cache: on each listing it is reconciled with the directory (new, changed
-or vanished files), so a crash between writing a session and updating the index heals.
+"""Sessions on disk: one JSON file each, written atomically, locked per session, indexed
+(see `ctxchat.session_index`: a cache of headers, so listing never parses every file).
 """
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import fcntl
 import json
 import os
 import re
-import sqlite3
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ctxchat.errors import SessionCorrupt, SessionError, SessionInUse, SessionNotFound
+from ctxchat.errors import (
+    FileWriteError,
+    SessionCorrupt,
+    SessionError,
+    SessionInUse,
+    SessionNotFound,
+)
 from ctxchat.fsutil import atomic_write_text, ensure_private_dir, touch_private
 from ctxchat.session import Session, SessionFormatError, SessionTooNew
+from ctxchat.session_index import IndexRows, IndexUnavailable, SessionIndex, SessionSummary
 
 _SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
-_INDEX_SCHEMA = """
-CREATE TABLE IF NOT EXISTS sessions (
-    id TEXT PRIMARY KEY,
-    title TEXT,
-    model TEXT,
-    turns INTEGER NOT NULL,
-    created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL,
-    mtime_ns INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS sessions_updated ON sessions (updated_at);
-CREATE INDEX IF NOT EXISTS sessions_title ON sessions (title);
-"""
 
-
-@dataclass(frozen=True)
-class SessionSummary:
-    id: str
-    title: str | None
-    model: str | None
-    turns: int
-    created_at: datetime
-    updated_at: datetime
+__all__ = ["SessionStore", "SessionSummary"]
 
 
 class SessionStore:
     def __init__(self, root: Path) -> None:
         self.root = root
+        self.index = SessionIndex(root)
 
     # -- paths --------------------------------------------------------------------------------
     def path_for(self, session_id: str) -> Path:
@@ -72,7 +55,13 @@ class SessionStore:
         try:
             return self._parse(path, session_id)
         except _Unreadable as exc:
-            moved = self._quarantine(path)
+            try:
+                moved = self._quarantine(path)
+            except OSError as move_failed:
+                raise SessionCorrupt(
+                    f"session file {path} is unreadable ({exc}); it could not be moved "
+                    f"aside: {move_failed.strerror or move_failed}"
+                ) from exc
             raise SessionCorrupt(
                 f"session file {path} is unreadable ({exc}); moved aside to {moved.name}"
             ) from exc
@@ -96,12 +85,16 @@ class SessionStore:
         return session
 
     def save(self, session: Session) -> None:
-        ensure_private_dir(self.root)
         path = self.path_for(session.id)
         text = json.dumps(session.to_dict(), ensure_ascii=False, separators=(",", ":"))
-        atomic_write_text(path, text)
-        with self._index() as index:
-            self._index_upsert(index, session, path.stat().st_mtime_ns)
+        with _writing(path):
+            ensure_private_dir(self.root)
+            atomic_write_text(path, text)
+            mtime_ns = path.stat().st_mtime_ns
+        # The index is a cache the next listing reconciles by mtime: the session is saved
+        # whether or not its row could be written now.
+        with contextlib.suppress(IndexUnavailable), self.index.open() as rows:
+            rows.upsert(session, mtime_ns)
 
     def delete(self, session_id: str) -> None:
         path = self.path_for(session_id)
@@ -109,28 +102,41 @@ class SessionStore:
             path.unlink()
         except FileNotFoundError:
             raise SessionNotFound(f"no session '{session_id}'") from None
-        with contextlib.suppress(FileNotFoundError):
-            self._lock_path(session_id).unlink()
-        with self._index() as index:
-            index.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
+        except OSError as exc:
+            raise FileWriteError.of(path, exc) from exc
+        self.discard_lock(session_id)
+        with contextlib.suppress(IndexUnavailable), self.index.open() as rows:
+            rows.remove(session_id)
 
     def _quarantine(self, path: Path) -> Path:
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
         target = path.with_name(f"{path.name}.corrupt-{stamp}")
         os.replace(path, target)
-        with contextlib.suppress(SessionError), self._index() as index:
-            index.execute("DELETE FROM sessions WHERE id = ?", (path.stem,))
+        with contextlib.suppress(IndexUnavailable), self.index.open() as rows:
+            rows.remove(path.stem)
         return target
 
     # -- locking ------------------------------------------------------------------------------
     @contextlib.contextmanager
-    def locked(self, session_id: str, *, wait: float = 30.0) -> Iterator[None]:
-        """Hold the session's lock; wait up to `wait` seconds for another process to finish."""
+    def locked(
+        self,
+        session_id: str,
+        *,
+        wait: float = 30.0,
+        on_wait: Callable[[], None] | None = None,
+    ) -> Iterator[None]:
+        """Hold the session's lock; wait up to `wait` seconds for another process to finish.
+
+        `on_wait` is called once, when the lock is taken and waiting begins, so a user is
+        not left staring at a silent terminal for up to `wait` seconds.
+        """
         lock_path = self._lock_path(session_id)
-        touch_private(lock_path)
-        fd = os.open(lock_path, os.O_RDWR)
+        with _writing(lock_path):
+            touch_private(lock_path)
+            fd = os.open(lock_path, os.O_RDWR)
         try:
             deadline = time.monotonic() + wait
+            waiting = False
             while True:
                 try:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -140,6 +146,9 @@ class SessionStore:
                         raise SessionInUse(
                             f"session {session_id} is in use by another ctxchat process"
                         ) from None
+                    if not waiting and on_wait is not None:
+                        on_wait()
+                    waiting = True
                     time.sleep(0.05)
             try:
                 yield
@@ -148,49 +157,78 @@ class SessionStore:
         finally:
             os.close(fd)
 
+    def discard_lock(self, session_id: str) -> None:
+        """Remove the lock file of a session that has no file (never saved, or deleted).
+
+        Only for ids no other process can be waiting on: a waiter would go on to lock the
+        unlinked file while a newcomer locks a new one."""
+        with contextlib.suppress(OSError):
+            self._lock_path(session_id).unlink()
+
     # -- listing and lookup -------------------------------------------------------------------
     def list(self, limit: int | None = None) -> list[SessionSummary]:
         """Sessions, most recently used first."""
-        with self._index() as index:
-            self._reconcile(index)
-            sql = "SELECT id, title, model, turns, created_at, updated_at FROM sessions"
-            sql += " ORDER BY updated_at DESC, id DESC"
-            params: tuple[int, ...] = ()
-            if limit is not None:
-                sql += " LIMIT ?"
-                params = (limit,)
-            rows = index.execute(sql, params).fetchall()
-        return [_summary(row) for row in rows]
+        try:
+            with self._reconciled() as rows:
+                return rows.newest(limit)
+        except IndexUnavailable:
+            return self._scan()[:limit]
+
+    @contextlib.contextmanager
+    def _reconciled(self) -> Iterator[IndexRows]:
+        with self.index.open() as rows:
+            rows.reconcile(self._ids_on_disk(), self._header)
+            yield rows
+
+    def _header(self, session_id: str) -> Session | None:
+        try:
+            return self._parse(self.path_for(session_id), session_id)
+        except (SessionError, _Unreadable):
+            return None  # left for `load` to report and move aside
+
+    def _scan(self) -> builtins.list[SessionSummary]:
+        """Every session, parsed from its file: the slow way, for when the index cannot be
+        written (a read-only home) and so cannot be trusted to be current."""
+        found = [
+            SessionSummary.of(session)
+            for session in map(self._header, self._ids_on_disk())
+            if session is not None
+        ]
+        found.sort(key=lambda s: (s.updated_at, s.id), reverse=True)
+        return found
 
     def latest(self) -> str | None:
         found = self.list(limit=1)
         return found[0].id if found else None
 
     def resolve(self, ref: str) -> str:
-        """An id from a full id, a unique id prefix, or an exact title."""
+        """An id from a full id, an exact title, or a unique id prefix, in that order: a
+        title is what the user typed in full, a prefix only the start of something."""
         ref = ref.strip()
         if not ref:
             raise SessionNotFound("empty session reference")
         if _SAFE_ID.match(ref) and self.exists(ref):
             return ref
-        ids = self._ids_on_disk()
+        by_title = self._titled(ref)
+        if len(by_title) == 1:
+            return by_title[0]
+        if by_title:
+            raise _ambiguous(ref, by_title, " by title")
         upper = ref.upper()
-        by_prefix = sorted(i for i in ids if i.upper().startswith(upper))
-        with self._index() as index:
-            self._reconcile(index)
-            by_title = [
-                str(row[0])
-                for row in index.execute(
-                    "SELECT id FROM sessions WHERE title = ? ORDER BY updated_at DESC", (ref,)
-                )
-            ]
-        candidates = list(dict.fromkeys(by_prefix + by_title))
-        if len(candidates) == 1:
-            return candidates[0]
-        if not candidates:
+        by_prefix = sorted(i for i in self._ids_on_disk() if i.upper().startswith(upper))
+        if len(by_prefix) == 1:
+            return by_prefix[0]
+        if not by_prefix:
             raise SessionNotFound(f"no session matches '{ref}' (by id prefix or title)")
-        shown = ", ".join(candidates[:8]) + (" ..." if len(candidates) > 8 else "")
-        raise SessionError(f"'{ref}' is ambiguous: {len(candidates)} sessions match ({shown})")
+        raise _ambiguous(ref, by_prefix, " by id prefix")
+
+    def _titled(self, title: str) -> builtins.list[str]:
+        """Ids of the sessions titled exactly `title`, most recently used first."""
+        try:
+            with self._reconciled() as rows:
+                return rows.titled(title)
+        except IndexUnavailable:
+            return [s.id for s in self._scan() if s.title == title]
 
     def _ids_on_disk(self) -> dict[str, int]:
         found: dict[str, int] = {}
@@ -206,75 +244,6 @@ class SessionStore:
                         found[name[:-5]] = entry.stat().st_mtime_ns
         return found
 
-    # -- the index ----------------------------------------------------------------------------
-    @contextlib.contextmanager
-    def _index(self) -> Iterator[sqlite3.Connection]:
-        ensure_private_dir(self.root)
-        path = self.root / "index.sqlite3"
-        touch_private(path)
-        try:
-            conn = sqlite3.connect(path, timeout=30.0, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise SessionError(f"cannot open session index {path}: {exc}") from exc
-        try:
-            conn.executescript(_INDEX_SCHEMA)
-            conn.execute("BEGIN IMMEDIATE")
-            yield conn
-            conn.execute("COMMIT")
-        except sqlite3.DatabaseError as exc:
-            with contextlib.suppress(sqlite3.Error):
-                conn.execute("ROLLBACK")
-            conn.close()
-            # The index is only a cache: a damaged one is rebuilt from the session files.
-            path.unlink(missing_ok=True)
-            raise SessionError(f"session index {path} was damaged and was reset: {exc}") from exc
-        except BaseException:
-            with contextlib.suppress(sqlite3.Error):
-                conn.execute("ROLLBACK")
-            raise
-        finally:
-            conn.close()
-
-    @staticmethod
-    def _index_upsert(index: sqlite3.Connection, session: Session, mtime_ns: int) -> None:
-        index.execute(
-            "INSERT OR REPLACE INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                session.id,
-                session.title,
-                session.model,
-                session.turns,
-                session.created_at.astimezone(UTC).isoformat(),
-                session.updated_at.astimezone(UTC).isoformat(),
-                mtime_ns,
-            ),
-        )
-
-    def _reconcile(self, index: sqlite3.Connection) -> None:
-        on_disk = self._ids_on_disk()
-        indexed = dict(index.execute("SELECT id, mtime_ns FROM sessions").fetchall())
-        for gone in indexed.keys() - on_disk.keys():
-            index.execute("DELETE FROM sessions WHERE id = ?", (gone,))
-        for session_id, mtime_ns in on_disk.items():
-            if indexed.get(session_id) == mtime_ns:
-                continue
-            try:
-                session = self._parse(self.path_for(session_id), session_id)
-            except (SessionError, _Unreadable):
-                continue  # left for `load` to report and move aside
-            self._index_upsert(index, session, mtime_ns)
-
-
-def _summary(row: tuple[str, str | None, str | None, int, str, str]) -> SessionSummary:
-    return SessionSummary(
-        id=row[0],
-        title=row[1],
-        model=row[2],
-        turns=row[3],
-        created_at=datetime.fromisoformat(row[4]),
-        updated_at=datetime.fromisoformat(row[5]),
-    )
-
 
 def _reason(exc: Exception) -> str:
     if isinstance(exc, json.JSONDecodeError):
@@ -282,6 +251,20 @@ def _reason(exc: Exception) -> str:
     if isinstance(exc, UnicodeDecodeError):
         return "not UTF-8"
     return str(exc)
+
+
+def _ambiguous(ref: str, candidates: list[str], how: str) -> SessionError:
+    shown = ", ".join(candidates[:8]) + (" ..." if len(candidates) > 8 else "")
+    return SessionError(f"'{ref}' is ambiguous: {len(candidates)} sessions match{how} ({shown})")
+
+
+@contextlib.contextmanager
+def _writing(path: Path) -> Iterator[None]:
+    """An OSError while writing `path` as one line naming it, not a traceback."""
+    try:
+        yield
+    except OSError as exc:
+        raise FileWriteError.of(path, exc) from exc
 
 
 class _Unreadable(Exception):

@@ -24,8 +24,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from ctxchat.errors import ConfigError, StorageError
+from ctxchat.errors import ConfigError, CtxchatError, StorageError
 from ctxchat.fsutil import ensure_private_dir, touch_private
+from ctxchat.redact import mask_password
 
 from ._sqlschema import SCHEMA_VERSION, Tables, migrate, schema_version
 
@@ -43,8 +44,8 @@ _PASSWORD = re.compile(r"^(?P<head>[A-Za-z][A-Za-z0-9+.\-]*://[^:/@]*):[^/]*@")
 
 
 def mask_url(url: str) -> str:
-    """The URL with its password replaced by ***, parsable or not."""
-    return _PASSWORD.sub(r"\g<head>:***@", url)
+    """The URL with its password and query values replaced by ***, parsable or not."""
+    return mask_password(url)
 
 
 def default_url(data_dir: Path) -> str:
@@ -89,10 +90,11 @@ class Database:
 
     @contextlib.contextmanager
     def errors(self) -> Iterator[None]:
-        """Turn any database failure into one StorageError line naming the (masked) URL."""
+        """Turn any database failure into one line naming the (masked) URL: see
+        `storage_error`."""
         try:
             yield
-        except StorageError:
+        except CtxchatError:
             raise
         except Exception as exc:
             raise storage_error(self.url, exc) from exc
@@ -124,12 +126,17 @@ class Database:
         raise AssertionError("unreachable")  # pragma: no cover
 
 
-def storage_error(url: str, exc: BaseException) -> StorageError:
+def storage_error(url: str, exc: BaseException) -> CtxchatError:
+    """One line naming the (masked) URL: a `ConfigError` when the URL itself is wrong (no
+    such dialect, no driver, not a URL) since no retry fixes it, else a `StorageError`."""
+    problem = _config_problem(url, exc)
+    if problem is not None:
+        return ConfigError(f"database {mask_url(url)}: {problem}")
     return StorageError(f"database {mask_url(url)}: {_reason(url, exc)}")
 
 
-def _reason(url: str, exc: BaseException) -> str:
-    from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
+def _config_problem(url: str, exc: BaseException) -> str | None:
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 
     if isinstance(exc, NoSuchModuleError):
         scheme = url.partition(":")[0]
@@ -141,6 +148,12 @@ def _reason(url: str, exc: BaseException) -> str:
             f"its driver is not installed (No module named '{exc.name}'); for PostgreSQL "
             "install ctxchat[postgres]"
         )
+    return None
+
+
+def _reason(url: str, exc: BaseException) -> str:
+    from sqlalchemy.exc import DBAPIError
+
     if isinstance(exc, OSError):
         where = f" ({exc.filename})" if exc.filename else ""
         return f"{exc.strerror or exc}{where}"
@@ -204,7 +217,7 @@ def _open(url: str) -> Database:
         database = Database(url, engine, tables)
         _ensure_schema(database)
         return database
-    except StorageError:
+    except CtxchatError:
         if engine is not None:
             engine.dispose()
         raise
@@ -225,16 +238,26 @@ def _create_engine(url: str) -> Engine:
         return create_engine(url, pool_pre_ping=True, connect_args=connect_args)
     database = parsed.database or ""
     if not database or database.startswith(":memory:") or parsed.query.get("mode") == "memory":
-        raise StorageError(
+        raise ConfigError(
             f"database {mask_url(url)}: an in-memory SQLite database forgets everything when "
             "ctxchat exits; give a file path (or use in_memory_history)"
         )
     path = Path(database)
     if path.parent.exists() and not path.parent.is_dir():
-        raise StorageError(f"database {mask_url(url)}: {path.parent} is not a directory")
-    ensure_private_dir(path.parent)
-    touch_private(path)  # 0600 before SQLite creates it with the umask's mode
-    engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+        raise ConfigError(f"database {mask_url(url)}: {path.parent} is not a directory")
+    if path.is_file() and not os.access(path.parent, os.W_OK):
+        engine = _read_only_engine(path)
+    else:
+        try:
+            ensure_private_dir(path.parent)
+            if not path.exists():
+                touch_private(path)  # 0600 before SQLite creates it with the umask's mode
+        except OSError as exc:
+            where = exc.filename if exc.filename is not None else path
+            raise ConfigError(
+                f"database {mask_url(url)}: cannot write {where}: {exc.strerror or exc}"
+            ) from exc
+        engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
 
     @event.listens_for(engine, "connect")
     def _configure(dbapi_connection, _record):  # type: ignore[no-untyped-def]
@@ -252,6 +275,27 @@ def _create_engine(url: str) -> Engine:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
     return engine
+
+
+def _read_only_engine(path: Path) -> Engine:
+    """The database in a directory ctxchat cannot write (a read-only home), for reading.
+
+    A WAL database cannot even be read there: SQLite needs to create its -shm file beside
+    it. Opened immutable, it is read as the file is, which is all `sessions show` needs;
+    any write fails with SQLite's "attempt to write a readonly database".
+    """
+    import sqlite3
+    from urllib.parse import quote
+
+    from sqlalchemy import create_engine
+    from sqlalchemy.pool import NullPool
+
+    uri = f"file:{quote(str(path))}?mode=ro&immutable=1"
+
+    def connect() -> sqlite3.Connection:
+        return sqlite3.connect(uri, uri=True, check_same_thread=False)
+
+    return create_engine("sqlite://", creator=connect, poolclass=NullPool)
 
 
 def _is_postgres(url: str) -> bool:

@@ -82,6 +82,10 @@ class AuditHistoryProvider(HistoryProvider):
     def close(self) -> None:
         close_database(self.url)
 
+    def check(self) -> None:
+        """Open the database (creating and migrating it if new), as the first turn would."""
+        self.database()
+
     # -- recording ----------------------------------------------------------------------------
     async def after_run(
         self, *, agent: Any, session: Session, context: RunContext, state: dict[str, Any]

@@ -89,6 +89,10 @@ class SqlHistoryProvider(HistoryProvider):
     def close(self) -> None:
         close_database(self.url)
 
+    def check(self) -> None:
+        """Open the database (creating and migrating it if new), as the first turn would."""
+        self.database()
+
     @staticmethod
     def history_key(session_id: str, state: dict[str, Any]) -> str:
         key = state.setdefault("history_key", session_id)

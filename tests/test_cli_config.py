@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import re
 import stat
 import tomllib
 from pathlib import Path
 
+import pytest
 from cli_support import assert_clean_error, ctxchat, write_config
 from conftest import TEST_API_KEY
+from fakeopenai import FakeOpenAI
 
 from ctxchat.defaults import default_config_document
 
@@ -100,3 +103,108 @@ def test_providers_lists_types_options_and_defaults(cli_env: dict[str, str]) -> 
     assert re.search(r"max_messages \(an integer[^;]*; default 100\)", out)
     assert "load_messages (a boolean; default true)" in out
     assert "most messages loaded into the context" in out  # the option's help text
+
+
+@pytest.mark.parametrize(
+    ("base_url", "problem"),
+    [
+        ("127.0.0.1:1/v1", "'127.0.0.1:1/v1' is not an http:// or https:// URL (it has no scheme"),
+        ("ftp://x", "'ftp://x' is not an http:// or https:// URL (its scheme is 'ftp'"),
+        ("http://[bad", "'http://[bad' is not a valid URL"),
+        ("http:///v1", "'http:///v1' names no host"),
+    ],
+)
+def test_a_bad_base_url_is_a_config_error_before_any_request(
+    cli_env: dict[str, str],
+    ctxchat_home: Path,
+    fake_openai: FakeOpenAI,
+    base_url: str,
+    problem: str,
+) -> None:
+    flag = ctxchat("run", "--base-url", base_url, "hello", env=cli_env)
+    assert_clean_error(flag, 2, f"model.base_url: {problem}")
+
+    env = {**cli_env, "OPENAI_BASE_URL": base_url}
+    assert_clean_error(ctxchat("run", "hello", env=env), 2, f"model.base_url: {problem}")
+
+    path = write_config(ctxchat_home, f"[model]\nbase_url = {json.dumps(base_url)}\n")
+    validated = ctxchat("config", "validate", env={**cli_env, "OPENAI_BASE_URL": ""})
+    assert_clean_error(validated, 2, f"{path}: model.base_url: {problem}")
+    assert fake_openai.chat_requests() == []
+
+
+def test_show_masks_query_values_in_urls(cli_env: dict[str, str], ctxchat_home: Path) -> None:
+    write_config(
+        ctxchat_home,
+        '[[providers]]\ntype = "sql_history"\n'
+        'url = "postgresql+psycopg://me:hunter2@db/chat?password=qsecret2"\n',
+    )
+    env = {**cli_env, "OPENAI_BASE_URL": "http://127.0.0.1:1/v1?key=qsecret"}
+    result = ctxchat("config", "show", env=env)
+
+    assert result.returncode == 0, result.stderr
+    for secret in ("qsecret", "hunter2"):
+        assert secret not in result.stdout
+    assert 'base_url = "http://127.0.0.1:1/v1?key=***"' in result.stdout
+    assert "postgresql+psycopg://***@db/chat?password=***" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("toml", "fragments"),
+    [
+        ('[model]\nmodel = ""\n', ["model.model: must name a model"]),
+        (
+            '[[providers]]\ntype = "in_memory_history"\nsource_id = "my history"\n',
+            ["providers[0].source_id: 'my history' may hold only letters, digits"],
+        ),
+        (
+            '[[providers]]\ntype = "in_memory_history"\nmax_messages = "5"\n',
+            ["providers[0].max_messages: expected an integer"],
+        ),
+        (
+            '[[providers]]\ntype = "sql_history"\nurl = "mysql://nope/db"\n',
+            [
+                "providers[0] ('sql_history'): database mysql://nope/db:",
+                "driver is not installed",
+            ],
+        ),
+    ],
+)
+def test_validate_names_the_file_and_key_path(
+    cli_env: dict[str, str], ctxchat_home: Path, toml: str, fragments: list[str]
+) -> None:
+    path = write_config(ctxchat_home, toml)
+    result = ctxchat("config", "validate", env=cli_env)
+    line = assert_clean_error(result, 2, *fragments)
+    assert line.startswith(f"ctxchat: error: {path}: "), line
+
+
+def test_validate_opens_sqlite_databases(
+    cli_env: dict[str, str], ctxchat_home: Path, tmp_path: Path
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    database = blocker / "sub" / "history.sqlite3"
+    path = write_config(
+        ctxchat_home, f'[[providers]]\ntype = "audit"\nurl = "sqlite:///{database}"\n'
+    )
+    result = ctxchat("config", "validate", env=cli_env)
+    assert_clean_error(
+        result, 2, f"{path}: providers[0] ('audit'): database sqlite:///{database}: cannot write"
+    )
+
+    good = tmp_path / "fine" / "history.sqlite3"
+    write_config(ctxchat_home, f'[[providers]]\ntype = "audit"\nurl = "sqlite:///{good}"\n')
+    assert ctxchat("config", "validate", env=cli_env).returncode == 0
+    assert good.is_file()
+
+
+def test_a_provider_failing_on_its_config_exits_as_a_config_error(
+    cli_env: dict[str, str], ctxchat_home: Path, fake_openai: FakeOpenAI
+) -> None:
+    write_config(ctxchat_home, '[[providers]]\ntype = "sql_history"\nurl = "mysql://nope/db"\n')
+    result = ctxchat("run", "hello", env=cli_env)
+    assert_clean_error(
+        result, 2, "provider 'sql_history' failed in before_run: database mysql://nope/db:"
+    )
+    assert fake_openai.chat_requests() == []

@@ -88,7 +88,7 @@ def test_corrupt_session_file_is_reported_and_kept(
 
     result = ctxchat("run", "--session", session_id, env=cli_env, stdin="hi\n")
 
-    assert_clean_error(result, 1, "unreadable", "moved aside")
+    assert_clean_error(result, 2, "unreadable", "moved aside")
     (kept,) = sessions_dir(ctxchat_home).glob(f"{session_id}.json.corrupt-*")
     assert kept.read_bytes() == damaged
 
@@ -164,7 +164,11 @@ def test_a_5mb_message_is_refused_with_the_limit_named(
     big = ("x" * 99 + "\n") * 50_000  # 5 MB
     result = ctxchat("run", "read all of this", env=cli_env, stdin=big)
 
-    assert_clean_error(result, 2, "5.0 MB", "1.0 MB limit", "--max-input")
+    assert_clean_error(
+        result,
+        2,
+        "the message is 5,000,017 bytes, over the limit of 1,000,000 (raise with --max-input)",
+    )
     assert fake_openai.chat_requests() == []
     assert session_documents(ctxchat_home) == []
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pexpect
@@ -11,54 +11,16 @@ import pytest
 from cli_support import ctxchat, only_session, stored_texts
 from conftest import ctxchat_executable
 from fakeopenai import FakeOpenAI, Text
+from repl_support import PROMPT, Repls, quit_, turn
 
-from ctxchat.cli.prompt import PROMPT as PROMPT_TEXT
-
-# prompt-toolkit draws the prompt's space as a cursor move, so only the mark is on screen.
-PROMPT = PROMPT_TEXT.strip()
-Spawn = Callable[..., pexpect.spawn]
+Spawn = Repls
 
 
 @pytest.fixture
-def repl(cli_env: dict[str, str]) -> Iterator[Spawn]:
-    children: list[pexpect.spawn] = []
-    # No cursor-position queries: pexpect is not a terminal that answers them.
-    env = {**cli_env, "TERM": "xterm-256color", "PROMPT_TOOLKIT_NO_CPR": "1"}
-
-    def spawn(
-        *args: str, wait_for_prompt: bool = True, extra_env: dict[str, str] | None = None
-    ) -> pexpect.spawn:
-        child = pexpect.spawn(
-            ctxchat_executable(),
-            ["run", *args],
-            env={k: v for k, v in {**env, **(extra_env or {})}.items() if v},
-            encoding="utf-8",
-            dimensions=(40, 120),
-            timeout=20,
-        )
-        children.append(child)
-        child.expect_exact("Ctrl-D to exit")  # the banner
-        if wait_for_prompt:
-            child.expect_exact(PROMPT)
-        return child
-
-    yield spawn
-    for child in children:
-        child.terminate(force=True)
-
-
-def turn(child: pexpect.spawn, text: str) -> None:
-    """Type a line, press Enter, wait for the status line that ends a reply."""
-    child.send(text + "\r")
-    child.expect_exact("tokens ")
-    child.expect_exact(PROMPT)
-
-
-def quit_(child: pexpect.spawn) -> int:
-    child.sendeof()
-    child.expect(pexpect.EOF)
-    child.close()
-    return int(child.exitstatus or 0)
+def repl(cli_env: dict[str, str]) -> Iterator[Repls]:
+    repls = Repls(cli_env)
+    yield repls
+    repls.close()
 
 
 def test_reply_streams_then_status_line(repl: Spawn, fake_openai: FakeOpenAI) -> None:
@@ -136,7 +98,7 @@ def test_context_and_undo(
     turn(child, "first")
     turn(child, "second")
     child.send("/context\r")
-    child.expect(r"history: \d+ tokens: 2 message\(s\)")
+    child.expect(r"history: \d+ tokens: 2 messages")
     child.expect_exact("assistant")
     child.expect(r"your input: \d+ tokens")
     child.send("/undo\r")
@@ -187,6 +149,9 @@ def test_tab_completes_slash_commands(repl: Spawn) -> None:
     child.expect_exact("Ctrl-D exits")
     child.send("/bogus\r")
     child.expect_exact("unknown command '/bogus'")
+    child.expect_exact(PROMPT)
+    child.sendintr()  # the line came back to the prompt: clear it, or Ctrl-D only edits it
+    child.expect_exact(PROMPT)
     assert quit_(child) == 0
 
 
@@ -248,6 +213,9 @@ def test_no_color_is_respected(repl: Spawn) -> None:
         child.send("/bogus\r")
         child.expect_exact("unknown command")
         assert (red in child.before) is expect_red
+        child.expect_exact(PROMPT)
+        child.sendintr()
+        child.expect_exact(PROMPT)
         assert quit_(child) == 0
 
 

@@ -4,6 +4,7 @@ ChatService talking to the local OpenAI-protocol server."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from ctxchat.errors import UsageError
 from ctxchat.model_client import OpenAIChatModel
 from ctxchat.provider import ContextProvider
 from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
-from ctxchat.repl_commands import ChatState, install_commands
+from ctxchat.repl_commands import ChatState, UnknownCommand, install_commands
 from ctxchat.settings import ModelSettings
 from ctxchat.store import SessionStore
 
@@ -106,10 +107,15 @@ def test_provider_command_gets_its_own_session_state(chat: Chat) -> None:
 
 
 def test_unknown_command_suggests(chat: Chat) -> None:
-    with pytest.raises(UsageError, match=r"'/undoo'.*'undo'"):
+    with pytest.raises(UsageError, match=r"'/undoo' \(did you mean '/undo'\?\)"):
         chat.run("/undoo")
     with pytest.raises(UsageError, match="/help"):
         chat.run("/zzz")
+    # A path is not a command: the error says how to send it as a message.
+    with pytest.raises(UnknownCommand, match=r"'/usr/bin/python'.*begin it with '//'"):
+        chat.run("/usr/bin/python crashes, why?")
+    with pytest.raises(UnknownCommand, match="'/etc/hosts'"):
+        chat.run("/etc/hosts\n127.0.0.1 localhost")
 
 
 def test_new_title_sessions_switch(chat: Chat) -> None:
@@ -171,7 +177,7 @@ def test_context_describes_the_last_turn(chat: Chat) -> None:
     report = chat.run("/context")
     assert "of 1k" in report
     assert "history:" in report
-    assert "2 message(s)" in report
+    assert "2 messages" in report
     assert "notes: nothing this turn" in report
     assert "your input:" in report
 
@@ -202,3 +208,36 @@ def test_model_switches_the_next_request(chat: Chat, fake_openai: FakeOpenAI) ->
 def test_exit(chat: Chat) -> None:
     chat.run("/quit")
     assert chat.state.exit_requested
+
+
+@pytest.mark.parametrize("bad", ["abc", "-1", "0", "2.5", "１"])
+def test_sessions_takes_a_positive_count(chat: Chat, bad: str) -> None:
+    chat.send("one")
+    with pytest.raises(UsageError, match=r"usage: /sessions \[N\]"):
+        chat.run(f"/sessions {bad}")
+
+
+def test_sessions_counts_in_proper_english(chat: Chat) -> None:
+    chat.send("only once")
+    (line,) = chat.run("/sessions 1").splitlines()
+    assert " 1 turn " in line
+    assert "turns" not in line
+    chat.send("twice now")
+    assert " 2 turns " in chat.run("/sessions")
+    assert "(2 turns)" in chat.run(f"/switch {chat.state.conversation.session.id}")
+
+
+def test_export_takes_the_format_from_the_file_name(chat: Chat, tmp_path: Path) -> None:
+    chat.send("hello")
+    assert "as json" in chat.run("/export notes.json")
+    document = json.loads((tmp_path / "notes.json").read_text())
+    assert document["messages"][0]["parts"][0]["text"] == "hello"
+    chat.run("/export lines.JSONL")
+    lines = (tmp_path / "lines.JSONL").read_text().splitlines()
+    assert json.loads(lines[0]) == {"role": "user", "content": "hello"}
+    chat.run("/export notes.markdown")
+    assert (tmp_path / "notes.markdown").read_text().startswith("# hello")
+    chat.run("/export notes.txt")  # no format in the name: Markdown
+    assert (tmp_path / "notes.txt").read_text().startswith("# hello")
+    chat.run("/export md forced.json")  # a format given says more than the name
+    assert (tmp_path / "forced.json").read_text().startswith("# hello")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ctxchat.cli.render import stable_length
+from ctxchat.cli.render import stable_length, tail_source
 from ctxchat.config import config_from_dict
 from ctxchat.config_report import describe_config, masked
 from ctxchat.context import RunContext, RunResponse
@@ -51,7 +51,7 @@ def test_context_report_by_source() -> None:
 
     text = format_report(report)
     assert "history:" in text
-    assert "2 message(s)" in text
+    assert "2 messages" in text
     assert "memory:" in text
     assert "instructions (" in text
     assert "tools: read_file (" in text
@@ -64,7 +64,7 @@ def test_long_histories_are_summarised_in_the_report() -> None:
     context = RunContext(session_id="s", input_messages=[Message.user("q")])
     context.extend_messages("history", [Message.user(f"m{i}") for i in range(30)], kind="history")
     text = format_report(context_report(context))
-    assert "… 22 earlier message(s)" in text
+    assert "… 22 earlier messages" in text
     assert "m29" in text
     assert "m5" not in text
 
@@ -162,3 +162,14 @@ def test_stable_length_never_splits_a_code_block() -> None:
     tilde = "~~~\na\n\n~~~~\n\nnext"
     assert stable_length(tilde) == len("~~~\na\n\n~~~~\n\n")
     assert stable_length("````\n```\n\n") == 0  # a shorter fence does not close a longer one
+
+
+def test_tail_source_reopens_the_code_block_it_starts_in() -> None:
+    short = "1. a\n2. b\n"
+    assert tail_source(short, 10) == short
+    listed = "".join(f"{i}. item\n" for i in range(1, 50))
+    assert tail_source(listed, 3) == "48. item\n49. item\n"
+    code = "```python\n" + "".join(f"x = {i}\n" for i in range(50))
+    assert tail_source(code, 3) == "```python\nx = 48\nx = 49\n"
+    closed = code + "```\nafter\n"
+    assert tail_source(closed, 2) == "after\n"  # past the closing fence: plain text again

@@ -75,7 +75,7 @@ def test_show_is_the_readable_conversation(
     out = result.stdout
     assert session_id in out
     assert "shown" in out
-    assert "1 turns" in out
+    assert "1 turn ·" in out
     assert "you › question one" in out
     assert "lookup" in out
     assert "error: unknown tool" in out
@@ -240,7 +240,7 @@ def test_show_audit_renders_each_turn_by_source(
     assert "turn 2" in out
     assert "FAILED" in out
     assert "rejected" in out
-    assert "[history] 2 message(s)" in out  # what the history provider put in, by source
+    assert "[history] 2 messages" in out  # what the history provider put in, by source
 
 
 def test_export_audit_as_markdown_json_and_jsonl(

@@ -545,3 +545,25 @@ def test_a_second_cancel_does_not_cut_after_run_off(
     assert session.state["slow"] == {"started": True, "finished": True}
     # The turn itself had completed before the cancel: its history was stored whole.
     assert [m["role"] for m in stored(session, "session_history")] == ["user", "assistant"]
+
+
+@pytest.mark.parametrize(
+    ("finish_reason", "cut_short"),
+    [("stop", None), ("length", "max_tokens reached"), ("content_filter", "content filter")],
+)
+def test_the_response_says_why_the_reply_stopped(
+    fake_openai: FakeOpenAI, model_settings: ModelSettings, finish_reason: str, cut_short: str
+) -> None:
+    fake_openai.enqueue(ToolCalls([("nothing", {})]), Text("final", finish_reason=finish_reason))
+    agent = make_agent(model_settings, [])
+    response = asyncio.run(agent.run(Session(), "hi")).response
+    assert response is not None
+    # The final reply's reason, not the tool round's ("tool_calls").
+    assert (response.finish_reason, response.cut_short) == (finish_reason, cut_short)
+
+
+def test_a_source_id_with_other_characters_is_refused() -> None:
+    for source_id in ("my history", 'x"y', "a/b"):
+        with pytest.raises(ConfigError, match="may hold only letters, digits"):
+            InMemoryHistoryProvider(source_id)
+    assert InMemoryHistoryProvider("notes.v2-a_b").source_id == "notes.v2-a_b"

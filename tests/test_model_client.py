@@ -65,7 +65,32 @@ def test_authentication_failure(fake_openai: FakeOpenAI, model_settings: ModelSe
 
 def test_model_not_found(fake_openai: FakeOpenAI, model_settings: ModelSettings) -> None:
     fake_openai.enqueue(Error(404, "The model `nope` does not exist"))
-    assert failure(model_settings).startswith("model 'fake-model' not found at http://127.0.0.1")
+    assert failure(model_settings) == (
+        f"model 'fake-model' not found at {fake_openai.base_url} (HTTP 404): check [model] "
+        "model, and that base_url ends with the API path, e.g. /v1"
+    )
+
+
+def test_what_the_event_sink_raises_is_not_a_model_error(
+    fake_openai: FakeOpenAI, model_settings: ModelSettings
+) -> None:
+    """A sink writing to a closed stdout fails with BrokenPipeError; that is the caller's
+    failure, not "the reply stream was cut mid-way"."""
+    fake_openai.enqueue(Text("hello world", chunk_size=3), Text("next"))
+
+    def sink(event: object) -> None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    model = OpenAIChatModel(model_settings)
+
+    async def twice() -> str:
+        with pytest.raises(BrokenPipeError):
+            await model.complete(ModelRequest((Message.user("hi"),)), sink)
+        # The failed stream was closed: the client goes on working on the same loop.
+        reply = await model.complete(ModelRequest((Message.user("hi"),)), ignore_events)
+        return reply.message.text
+
+    assert asyncio.run(twice()) == "next"
 
 
 def test_rate_limited_after_retries(fake_openai: FakeOpenAI, model_settings: ModelSettings) -> None:
@@ -101,6 +126,30 @@ def test_timeout(fake_openai: FakeOpenAI, model_settings: ModelSettings) -> None
     settings = dataclasses.replace(model_settings, timeout=0.3)
     assert failure(settings) == (
         f"no reply from {fake_openai.base_url} within 0.3s (raise [model] timeout to wait longer)"
+    )
+
+
+def test_timeout_says_how_many_attempts_waited(
+    fake_openai: FakeOpenAI, model_settings: ModelSettings
+) -> None:
+    fake_openai.enqueue(Hang(3), Hang(3), Hang(3))
+    settings = dataclasses.replace(model_settings, timeout=0.3, retries=2)
+    assert failure(settings) == (
+        f"no reply from {fake_openai.base_url} within 0.3s "
+        "(3 attempts; raise [model] timeout to wait longer)"
+    )
+    assert len(fake_openai.chat_requests()) == 3
+
+
+def test_query_values_in_base_url_are_masked(model_settings: ModelSettings) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings = dataclasses.replace(
+        model_settings, base_url=f"http://127.0.0.1:{port}/v1?key=qsecret"
+    )
+    assert failure(settings) == (
+        f"cannot reach http://127.0.0.1:{port}/v1?key=***: is the server running?"
     )
 
 

@@ -170,15 +170,32 @@ def test_a_wrong_password_is_reported_without_it(postgres_url: str) -> None:
     assert "password authentication failed" in message
 
 
+def config_failure(url: str) -> str:
+    """What opening `url` reports when the URL itself is wrong: a config error (exit 2),
+    one line, since no retry can fix it."""
+    history = SqlHistoryProvider("history", env=ENV, url=url)
+    with pytest.raises(ConfigError) as caught:
+        asyncio.run(history.get_messages("s", state={}))
+    message = str(caught.value)
+    assert "\n" not in message
+    return message
+
+
 def test_bad_urls_and_paths_are_named_in_the_error(tmp_path: Path) -> None:
     (tmp_path / "a-file").write_text("")
     assert (
-        storage_failure("nosuchdb://host/x")
+        config_failure("nosuchdb://host/x")
         == "database nosuchdb://host/x: unknown database type 'nosuchdb'"
     )
+    assert config_failure("mysql://me:pw@nope/db?password=qs") == (
+        "database mysql://me:***@nope/db?password=***: its driver is not installed "
+        "(No module named 'MySQLdb'); for PostgreSQL install ctxchat[postgres]"
+    )
     url = f"sqlite:///{tmp_path}/a-file/history.sqlite3"
-    assert storage_failure(url) == f"database {url}: {tmp_path}/a-file is not a directory"
-    assert "in-memory" in storage_failure("sqlite://")
+    assert config_failure(url) == f"database {url}: {tmp_path}/a-file is not a directory"
+    nested = f"sqlite:///{tmp_path}/a-file/deeper/history.sqlite3"
+    assert config_failure(nested).startswith(f"database {nested}: ")
+    assert "in-memory" in config_failure("sqlite://")
     with pytest.raises(
         ConfigError, match=r"providers\[0\]: url: 'history.db' is not a database URL"
     ):

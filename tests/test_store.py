@@ -137,6 +137,19 @@ def test_list_is_newest_first_and_heals_a_stale_index(store: SessionStore) -> No
     assert len(store.list()) == 4
 
 
+def test_a_damaged_index_is_rebuilt_without_failing_the_listing(store: SessionStore) -> None:
+    sessions = [Session(title=f"s{i}") for i in range(3)]
+    for s in sessions:
+        store.save(s)
+    index = store.root / "index.sqlite3"
+    index.write_bytes(b"this is not a database" * 100)
+
+    assert sorted(s.title or "" for s in store.list()) == ["s0", "s1", "s2"]
+    assert store.resolve("s1") == sessions[1].id
+    assert len(store.list()) == 3
+    assert index.read_bytes().startswith(b"SQLite format 3")  # rebuilt
+
+
 def test_delete_removes_file_and_index_entry(store: SessionStore) -> None:
     session = Session(title="bye")
     store.save(session)

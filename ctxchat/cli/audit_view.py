@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ctxchat.audit import AuditRecord
-from ctxchat.cli.render import preview
+from ctxchat.cli.render import one_line, preview, terminal_safe
+from ctxchat.wording import plural
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -38,7 +39,7 @@ def record_lines(number: int, record: AuditRecord) -> list[tuple[str, str]]:
     if record.context_messages:
         lines.append(("context messages", "cyan"))
         for source_id, messages in record.context_messages.items():
-            lines.append((f"  [{source_id}] {len(messages)} message(s)", ""))
+            lines.append((f"  [{source_id}] {plural(len(messages), 'message')}", ""))
             for message in messages[-6:]:
                 lines.append((f"    {_message_line(message)}", "dim"))
     if record.tools:
@@ -65,10 +66,11 @@ def print_audit(
 ) -> None:
     from rich.text import Text
 
-    console.print(Text(f"{session.display_title()} ({session.id})", style="bold"))
+    console.print(Text(f"{one_line(session.display_title())} ({session.id})", style="bold"))
     for source_id, records in found:
-        console.print(Text(f"audit by '{source_id}': {len(records)} turn(s)", style="dim"))
+        console.print(Text(f"audit by '{source_id}': {plural(len(records), 'turn')}", style="dim"))
         for number, record in enumerate(records, start=1):
             console.print()
             for text, style in record_lines(number, record):
-                console.print(Text(text, style=style))
+                # What the model was shown and said, errors too: anything, escapes included.
+                console.print(Text(terminal_safe(text), style=style))

@@ -11,6 +11,7 @@ import typer
 if TYPE_CHECKING:
     from ctxchat.chat import ChatService
     from ctxchat.config import Config
+    from ctxchat.settings import ModelSettings
     from ctxchat.store import SessionStore
 
 T = TypeVar("T")
@@ -44,10 +45,18 @@ SessionArg = Annotated[
     str,
     typer.Argument(
         help="Session id, unique id prefix, or exact title.",
+        metavar="SESSION",
         autocompletion=complete_session,
         show_default=False,
     ),
 ]
+
+
+def model_configured(settings: ModelSettings) -> bool:
+    """Whether the model client has an endpoint to talk to: the rule
+    `OpenAIChatModel.client()` applies, checked without importing openai (half a second),
+    so the REPL can say so before the user types a first message."""
+    return bool(settings.api_key or settings.base_url)
 
 
 def load_config(
@@ -106,7 +115,9 @@ def confirm(question: str, *, yes: bool, stdin_tty: bool | None = None) -> bool:
 
     interactive = sys.stdin.isatty() if stdin_tty is None else stdin_tty
     if not interactive:
+        # The question, made the start of an error line: "delete session X: not confirmed".
+        what = question.rstrip("?")
         raise UsageError(
-            f"{question.rstrip('?')}: not confirmed; pass --yes to do it without asking"
+            f"{what[:1].lower()}{what[1:]}: not confirmed; pass --yes to do it without asking"
         )
     return typer.confirm(question, default=False, err=True)

@@ -90,11 +90,16 @@ def validate(
     ] = None,
     config: ConfigOption = None,
 ) -> None:
-    """Check a config file: TOML syntax, settings, provider types and their options."""
-    from ctxchat.build import build_agent
+    """Check a config file: TOML syntax, settings, provider types and their options, and
+    that each provider reaches what it needs (SQL providers open their database)."""
+    from ctxchat.build import build_agent, check_agent
 
     settings = load_config(file or config)
-    build_agent(settings)
+    agent = build_agent(settings)
+    try:
+        check_agent(settings, agent)
+    finally:
+        agent.close()
     where = settings.path or "built-in defaults (no config file)"
     print(f"ok: {where}")
 

@@ -92,6 +92,14 @@ def execute(argv: Sequence[str] | None = None) -> int:
         result = command.main(
             args=list(argv) if argv is not None else None, prog_name=PROG, standalone_mode=False
         )
+    except BrokenPipeError:
+        return _reader_gone()
+    except SystemExit as exc:
+        # Typer meets a BrokenPipeError from a command with sys.exit(1) (and its own
+        # message-less stdout wrapper); a reader that stopped reading is not a failure.
+        if isinstance(exc.__context__, BrokenPipeError):
+            return _reader_gone()
+        raise
     except _click.exceptions.NoArgsIsHelpError as exc:
         sys.stderr.write(exc.format_message() + "\n")
         return EXIT_USAGE
@@ -111,6 +119,8 @@ def execute(argv: Sequence[str] | None = None) -> int:
         report("aborted", kind="")
         return EXIT_FAILURE
     except CtxchatError as exc:
+        if isinstance(getattr(exc, "cause", None), BrokenPipeError):
+            return _reader_gone()  # a turn failed only because its output had no reader
         if _debug():
             import traceback
 
@@ -130,6 +140,18 @@ def execute(argv: Sequence[str] | None = None) -> int:
     if result == EXIT_INTERRUPTED:  # Typer turned a KeyboardInterrupt into Exit(130)
         report("interrupted", kind="")
     return result if isinstance(result, int) else EXIT_OK
+
+
+def _reader_gone() -> int:
+    """stdout's reader went away (`ctxchat sessions list | head -1`): it had all it wanted.
+
+    Nothing is reported and the exit is 0, as for a reader that read to the end; stdout is
+    pointed at /dev/null so the final flush has nowhere to fail."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    return EXIT_OK
 
 
 def main() -> NoReturn:

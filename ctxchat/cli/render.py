@@ -1,4 +1,4 @@
-"""Output: consoles, a streamed reply as Markdown (or plain text), tool calls, turns.
+"""Output: consoles, text made safe for a terminal, streamed Markdown's stable part, turns.
 
 Rich follows NO_COLOR and drops styling when the output is not a terminal by itself.
 """
@@ -7,26 +7,109 @@ from __future__ import annotations
 
 import re
 import sys
-import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
-    from rich.console import Console, RenderableType
-    from rich.live import Live
-
-    from ctxchat.messages import Message
-    from ctxchat.model_types import Event
-
-CODE_THEME = "monokai"
-REFRESH_SECONDS = 0.05
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-
-
-def make_console(*, stderr: bool = False, file: TextIO | None = None) -> Console:
     from rich.console import Console
 
-    return Console(file=file, stderr=stderr, highlight=False, soft_wrap=False)
+    from ctxchat.messages import Message
+
+CODE_THEME = "monokai"
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+# Whole escape sequences are dropped (a colour, a window title, a screen clear), so what is
+# left reads as the text around them: CSI, OSC ended by BEL or ST, DCS/SOS/PM/APC strings,
+# and the short escapes. The introducer of an unended string ([ ] P X ^ _) is not a short
+# escape: its ESC is shown instead, so the text after it stays in view.
+_ESCAPE_SEQUENCE = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"
+    r"|\x1b[PX^_][^\x1b]*\x1b\\"
+    r"|\x1b[ -/]*[0-OQ-WYZ\\`-~]"
+)
+# The start of one of those, cut off by the end of what has arrived so far.
+_PARTIAL_ESCAPE = re.compile(
+    r"\x1b(?:\[[0-?]*[ -/]*|\][^\x07\x1b]*\x1b?|[PX^_][^\x1b]*\x1b?|[ -/]*)?"
+)
+# C0 controls but newline and tab, DEL, and the C1 controls some terminals obey too.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_HELD_MAX = 256  # an unterminated sequence longer than this is shown, not waited for
+
+
+def _visible(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code < 0x20:
+        return chr(0x2400 + code)  # the Unicode control pictures: ␛ for ESC, ␍ for CR...
+    return "\u2421" if code == 0x7F else "\ufffd"
+
+
+def terminal_safe(text: str) -> str:
+    """`text` as it may reach a terminal: escape sequences removed, any other control
+    character but newline and tab shown as a visible symbol. Model output, titles and stored
+    messages can hold anything; written raw they could recolour, retitle or clear the
+    user's terminal, or hide text behind a carriage return."""
+    text = _ESCAPE_SEQUENCE.sub("", text.replace("\r\n", "\n"))
+    return _CONTROL.sub(_visible, text)
+
+
+def one_line(text: str) -> str:
+    """`terminal_safe` for a table cell or a single line: every run of whitespace (tabs and
+    newlines included) becomes one space."""
+    return " ".join(terminal_safe(text).split())
+
+
+class SafeStream:
+    """`terminal_safe` over text that arrives in pieces: an escape sequence (or a CR before
+    its LF) split between two pieces is held back until it is complete, so it is removed
+    whole instead of showing half of it."""
+
+    def __init__(self) -> None:
+        self.held = ""
+
+    def feed(self, piece: str) -> str:
+        text = self.held + piece
+        self.held = ""
+        window = max(0, len(text) - _HELD_MAX)
+        start = text.find("\x1b", window)
+        while start != -1:
+            if _PARTIAL_ESCAPE.fullmatch(text, start):
+                text, self.held = text[:start], text[start:]
+                break
+            start = text.find("\x1b", start + 1)
+        if text.endswith("\r"):
+            text, self.held = text[:-1], "\r" + self.held
+        return terminal_safe(text)
+
+    def flush(self) -> str:
+        text, self.held = self.held, ""
+        return terminal_safe(text)
+
+
+def make_console(
+    *, stderr: bool = False, file: TextIO | None = None, soft_wrap: bool = False
+) -> Console:
+    from rich.console import Console
+
+    return Console(file=file, stderr=stderr, highlight=False, soft_wrap=soft_wrap)
+
+
+def _fence_after(fence: str | None, line: str) -> str | None:
+    """The opening line of the code fence open after `line` (None: not in a code block),
+    given the one open before it."""
+    found = _FENCE.match(line)
+    if fence is None:
+        return line if found else None
+    opened = _FENCE.match(fence)
+    marks = opened.group(1) if opened else "```"
+    if (
+        found
+        and found.group(1)[0] == marks[0]
+        and len(found.group(1)) >= len(marks)
+        and not line.strip().strip(marks[0])
+    ):
+        return None
+    return fence
 
 
 def stable_length(text: str) -> int:
@@ -34,25 +117,28 @@ def stable_length(text: str) -> int:
     last blank line or closing code fence that lies outside a code block."""
     cut = pos = 0
     fence: str | None = None
-    for line in text.splitlines(keepends=True):
-        if not line.endswith("\n"):
-            break  # the line is still arriving
-        pos += len(line)
-        found = _FENCE.match(line)
-        if fence is None:
-            if found:
-                fence = found.group(1)
-            elif not line.strip():
-                cut = pos
-        elif (
-            found
-            and found.group(1)[0] == fence[0]
-            and len(found.group(1)) >= len(fence)
-            and not line.strip().strip(fence[0])
-        ):
-            fence = None
+    *complete, _arriving = text.split("\n")
+    for line in complete:
+        pos += len(line) + 1
+        after = _fence_after(fence, line)
+        if after is None and (fence is not None or not line.strip()):
             cut = pos
+        fence = after
     return cut
+
+
+def tail_source(text: str, max_lines: int) -> str:
+    """The last `max_lines` lines of a Markdown block, standing on their own: when they
+    start inside a code block, its opening fence is put back so they still render as code."""
+    lines = text.split("\n")
+    if len(lines) <= max_lines:
+        return text
+    start = len(lines) - max_lines
+    fence: str | None = None
+    for line in lines[:start]:
+        fence = _fence_after(fence, line)
+    tail = "\n".join(lines[start:])
+    return tail if fence is None else f"{fence}\n{tail}"
 
 
 def preview(text: str, limit: int = 100) -> str:
@@ -60,145 +146,34 @@ def preview(text: str, limit: int = 100) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-class ReplyView:
-    """Shows one reply as it streams. Markdown mode prints finished blocks for good and keeps
-    only the block still arriving in a live region, so nothing long is redrawn."""
-
-    def __init__(self, console: Console, *, markdown: bool) -> None:
-        self.console = console
-        self.markdown = markdown
-        self.pending = ""
-        self.blocks_printed = 0
-        self.text_seen = False
-        self._live: Live | None = None
-        self._last_refresh = 0.0
-
-    # -- events from the engine ---------------------------------------------------------------
-    def on_event(self, event: Event) -> None:
-        from ctxchat.model_types import (
-            ProviderWarning,
-            TextDelta,
-            ToolCallFinished,
-            ToolCallStarted,
-        )
-
-        if isinstance(event, TextDelta):
-            self.add_text(event.text)
-        elif isinstance(event, ToolCallStarted):
-            self.end_text()
-            call = event.call
-            self.note(f"→ {call.name}({preview(call.arguments, 80)})")
-        elif isinstance(event, ToolCallFinished):
-            result = event.result
-            label = "error" if result.is_error else "result"
-            self.note(f"← {label}: {preview(result.content, 100)}")
-        elif isinstance(event, ProviderWarning):
-            self.end_text()
-            self.note(f"warning: provider '{event.source_id}': {event.message}", "yellow")
-
-    def note(self, text: str, style: str = "dim") -> None:
-        from rich.text import Text
-
-        self.console.print(Text(text, style=style))
-
-    def add_text(self, delta: str) -> None:
-        self.text_seen = True
-        if not self.markdown:
-            self.console.file.write(delta)
-            self.console.file.flush()
-            return
-        self.pending += delta
-        cut = stable_length(self.pending)
-        if cut:
-            done, self.pending = self.pending[:cut], self.pending[cut:]
-            self._print_block(done)
-        self._show_pending()
-
-    def end_text(self) -> None:
-        """The current assistant message is complete (a reply, or text before tool calls)."""
-        if not self.markdown:
-            if self.text_seen:
-                self.console.file.write("\n")
-                self.console.file.flush()
-            self.text_seen = False
-            return
-        self._stop_live()
-        if self.pending.strip():
-            self._print_block(self.pending)
-        self.pending = ""
-
-    def finish(self) -> None:
-        self.end_text()
-
-    def abort(self) -> None:
-        """Keep what arrived on screen, marked as not a stored reply."""
-        self.end_text()
-        self.note("(cancelled: nothing of this turn was saved)")
-
-    # -- markdown -----------------------------------------------------------------------------
-    def _markdown(self, text: str) -> RenderableType:
-        from rich.markdown import Markdown
-
-        return Markdown(text, code_theme=CODE_THEME)
-
-    def _print_block(self, text: str) -> None:
-        if not text.strip():
-            return
-        self._stop_live()
-        if self.blocks_printed:
-            self.console.print()
-        self.console.print(self._markdown(text))
-        self.blocks_printed += 1
-
-    def _show_pending(self) -> None:
-        if not self.pending.strip():
-            return
-        now = time.monotonic()
-        if self._live is None:
-            from rich.live import Live
-
-            self._live = Live(
-                console=self.console,
-                auto_refresh=False,
-                transient=True,
-                vertical_overflow="ellipsis",
-            )
-            self._live.start()
-            self._last_refresh = 0.0
-        if now - self._last_refresh >= REFRESH_SECONDS:
-            self._live.update(self._markdown(self.pending), refresh=True)
-            self._last_refresh = now
-
-    def _stop_live(self) -> None:
-        if self._live is not None:
-            self._live.stop()
-            self._live = None
-
-
 def print_turns(console: Console, turns: Sequence[Sequence[Message]], *, markdown: bool) -> None:
-    """Stored turns, readable: the user's words, tool traffic dimmed, the replies."""
+    """Stored turns, readable: the user's words, tool traffic dimmed, the replies. Every
+    stored text goes through `terminal_safe`: this is a view for people, exports keep the
+    exact text."""
     from rich.text import Text
+
+    def line(text: str, style: str = "") -> None:
+        console.print(Text(terminal_safe(text), style=style))
 
     for turn in turns:
         for message in turn:
             if message.role == "user":
-                console.print(Text("you › ", style="bold cyan") + Text(message.text))
+                console.print(Text("you › ", style="bold cyan") + Text(terminal_safe(message.text)))
             elif message.role == "assistant":
                 for call in message.tool_calls:
-                    console.print(Text(f"→ {call.name}({preview(call.arguments, 80)})", "dim"))
-                if message.text:
-                    if markdown:
-                        from rich.markdown import Markdown
+                    line(f"→ {call.name}({preview(call.arguments, 80)})", "dim")
+                if message.text and markdown:
+                    from rich.markdown import Markdown
 
-                        console.print(Markdown(message.text, code_theme=CODE_THEME))
-                    else:
-                        console.print(Text(message.text))
+                    console.print(Markdown(terminal_safe(message.text), code_theme=CODE_THEME))
+                elif message.text:
+                    line(message.text)
             elif message.role == "tool":
                 for result in message.tool_results:
                     label = "error" if result.is_error else "result"
-                    console.print(Text(f"← {label}: {preview(result.content)}", "dim"))
+                    line(f"← {label}: {preview(result.content)}", "dim")
             elif message.role == "system":
-                console.print(Text(f"[system] {preview(message.text)}", "dim"))
+                line(f"[system] {preview(message.text)}", "dim")
         console.print()
 
 

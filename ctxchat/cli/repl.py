@@ -2,6 +2,7 @@
 
 Ctrl-C during a reply cancels the task running the turn (the engine stores nothing of it and
 hands the input back, which goes into the next prompt); at the prompt it clears the line.
+Everything shown passes `terminal_safe`: titles, replies and errors can hold any byte.
 """
 
 from __future__ import annotations
@@ -11,9 +12,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ctxchat import __version__
-from ctxchat.cli.render import ReplyView, print_turns
-from ctxchat.cli.terminal import cancellable, quiet_terminal
+from ctxchat.cli.render import print_turns, terminal_safe
+from ctxchat.cli.reply_view import ReplyView
+from ctxchat.cli.terminal import cancellable, ctrl_c_guard, quiet_terminal, rearm_ctrl_c
 from ctxchat.errors import CtxchatError, TurnCancelled
+from ctxchat.wording import plural
 
 if TYPE_CHECKING:
     from prompt_toolkit import PromptSession
@@ -43,7 +46,7 @@ class Repl:
     def say(self, text: str, style: str = "") -> None:
         from rich.text import Text
 
-        self.console.print(Text(text, style=style))
+        self.console.print(Text(terminal_safe(text), style=style))
 
     def error(self, text: str) -> None:
         self.say(f"error: {' '.join(text.split())}", "red")
@@ -60,10 +63,8 @@ class Repl:
 
         conversation = self.chat.conversation
         session = conversation.session
-        self.say(
-            f"session {session.id} '{session.display_title()}' · {session.turns} turns",
-            "dim",
-        )
+        title = " ".join(session.display_title().split())
+        self.say(f"session {session.id} '{title}' · {plural(session.turns, 'turn')}", "dim")
         if count <= 0 or not conversation.saved:
             return
         messages = await self.chat.service.transcript(session)
@@ -72,9 +73,21 @@ class Repl:
             print_turns(self.console, turns, markdown=self.markdown)
 
     # -- the loop -----------------------------------------------------------------------------
+    def check_model(self) -> None:
+        """Refuse to start without an endpoint: finding out only after typing a first
+        message wastes it. Only ctxchat's own client has this rule to check."""
+        from ctxchat.cli.common import model_configured
+        from ctxchat.errors import ModelNotConfigured
+        from ctxchat.model_client import NOT_CONFIGURED, OpenAIChatModel
+
+        model = self.chat.service.agent.model
+        if isinstance(model, OpenAIChatModel) and not model_configured(model.settings):
+            raise ModelNotConfigured(NOT_CONFIGURED)
+
     async def run(self, *, show_last: int, resumed: bool) -> None:
         from ctxchat.cli.prompt import make_prompt_session
 
+        self.check_model()
         prompt = make_prompt_session(self.chat.registry, self.history_path)
         model = self.chat.service.agent.model.name
         self.say(
@@ -83,7 +96,7 @@ class Repl:
         )
         if resumed:
             await self.show_recent(show_last)
-        with quiet_terminal():
+        with quiet_terminal(), ctrl_c_guard():
             await self._loop(prompt)
 
     async def _loop(self, prompt: PromptSession[str]) -> None:
@@ -102,6 +115,8 @@ class Repl:
                     continue
                 except EOFError:
                     break
+                finally:
+                    rearm_ctrl_c()
             prefill = await self.handle(text)
 
     async def handle(self, text: str) -> str:
@@ -111,7 +126,8 @@ class Repl:
         if not stripped:
             return ""
         if stripped.startswith("/") and not stripped.startswith("//"):
-            await self.command(stripped)
+            if not await self.command(stripped):
+                return text  # not a command after all: kept for the user to fix or send
             if self.chat.conversation is not before and self.chat.conversation.saved:
                 await self.show_recent(2)
             return ""
@@ -119,18 +135,25 @@ class Repl:
             text = text.lstrip()[1:]
         return await self.send(text)
 
-    async def command(self, line: str) -> None:
+    async def command(self, line: str) -> bool:
+        """Run a /command; False when it names none (the line is likely a message)."""
+        from ctxchat.repl_commands import UnknownCommand, split_command
+
         def output(text: str) -> None:
-            self.console.print(text, markup=False, highlight=False)
+            self.say(text)
 
         try:
             await cancellable(self.chat.dispatch(line, output))
         except asyncio.CancelledError:
             self.say("(command cancelled)", "dim")
+        except UnknownCommand as exc:
+            self.error(exc.message)
+            return False
         except CtxchatError as exc:
             self.error(exc.message)
         except Exception as exc:  # a broken provider command must not end the chat
-            self.unexpected(exc, f"/{line[1:].split(' ', 1)[0]} failed: ")
+            self.unexpected(exc, f"/{split_command(line)[0]} failed: ")
+        return True
 
     async def send(self, text: str) -> str:
         from ctxchat.agent import TurnFailed
@@ -142,7 +165,10 @@ class Repl:
         except CtxchatError as exc:
             self.error(exc.message)
             return ""
-        view = ReplyView(self.console, markdown=self.markdown)
+        view = ReplyView(
+            self.console, markdown=self.markdown, model_name=chat.service.agent.model.name
+        )
+        view.wait()
         try:
             outcome = await cancellable(
                 chat.service.send(chat.conversation, text, on_event=view.on_event)
@@ -167,6 +193,9 @@ class Repl:
             view.finish()
             self.unexpected(exc)
             return text
+        except BaseException:  # leaving anyway: a live region must not keep the cursor hidden
+            view.finish()
+            raise
         view.finish()
         chat.last_ok = True
         self.status(outcome.context)

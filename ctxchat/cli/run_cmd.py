@@ -100,7 +100,8 @@ def run(
         bool,
         typer.Option(
             "--json",
-            help="Scripting: one JSON object per turn (session, input, output, usage, tools).",
+            help="Scripting: one JSON object per turn (session, input, output, model, "
+            "finish_reason, usage, tools).",
             rich_help_panel=IO_PANEL,
         ),
     ] = False,
@@ -129,6 +130,10 @@ def run(
     """
     if session is not None and continue_:
         raise UsageError("--session and --continue both choose a session; give one of them")
+    if title is not None:
+        from ctxchat.chat import clean_title
+
+        title = clean_title(title)  # refused before stdin is read or a model is called
     stdin_tty = sys.stdin.isatty()
     interactive = (
         stdin_tty
@@ -156,6 +161,9 @@ def run(
 
     settings = load_config(config, model=model, base_url=base_url, system=system)
     service = chat_service(settings)
+    from ctxchat.cli.script import announce_lock_wait
+
+    service.on_lock_wait = announce_lock_wait  # the REPL's own console takes over in it
     conversation = open_conversation(service, session=session, latest=continue_, title=title)
     if interactive:
         start_repl(
@@ -205,6 +213,16 @@ def start_repl(
     chat = ChatState(service, conversation, context_window=settings.model.context_window)
     install_commands(chat)
     console = make_console()
+
+    def announce_lock_wait(session_id: str) -> None:
+        from rich.text import Text
+
+        console.print(
+            Text(f"waiting for session {session_id}: in use by another ctxchat process…"),
+            style="dim",
+        )
+
+    service.on_lock_wait = announce_lock_wait
     repl = Repl(
         chat,
         console,

@@ -2,6 +2,10 @@
 
 Each turn is saved as it completes, so when one fails the script stops with its exit code
 and everything before it is kept.
+
+A reader that goes away (`ctxchat run | head -1`) is not an error: nothing more is written,
+the turn under way still completes and is saved, no further turn is sent, and ctxchat
+exits 0 as `head` asked it to.
 """
 
 from __future__ import annotations
@@ -18,12 +22,28 @@ from ctxchat.errors import TurnCancelled
 
 if TYPE_CHECKING:
     from ctxchat.chat import ChatService, Conversation, TurnOutcome
+    from ctxchat.cli.render import SafeStream
+    from ctxchat.context import RunResponse
     from ctxchat.model_types import Event
 
 
 def warn(text: str) -> None:
-    sys.stderr.write(f"ctxchat: warning: {' '.join(text.split())}\n")
-    sys.stderr.flush()
+    try:
+        sys.stderr.write(f"ctxchat: warning: {' '.join(text.split())}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass  # stderr is gone too; the warning has nowhere to go
+
+
+def announce_lock_wait(session_id: str) -> None:
+    """Said once when another process holds the session, before waiting up to 30 s."""
+    try:
+        sys.stderr.write(
+            f"ctxchat: waiting for session {session_id}: in use by another ctxchat process…\n"
+        )
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def turn_record(conversation: Conversation, text: str, outcome: TurnOutcome) -> dict[str, Any]:
@@ -48,6 +68,7 @@ def turn_record(conversation: Conversation, text: str, outcome: TurnOutcome) -> 
         "input": text,
         "output": outcome.text,
         "model": conversation.session.model,
+        "finish_reason": response.finish_reason if response else None,
         "usage": {
             "input_tokens": usage.input_tokens if usage else 0,
             "output_tokens": usage.output_tokens if usage else 0,
@@ -56,20 +77,58 @@ def turn_record(conversation: Conversation, text: str, outcome: TurnOutcome) -> 
     }
 
 
-class _Streamer:
-    """Reply text straight to stdout as it arrives; warnings to stderr."""
+class _Output:
+    """stdout for the whole script, which notices when its reader has gone."""
 
-    def __init__(self, out: TextIO, *, stream_text: bool) -> None:
+    def __init__(self, out: TextIO) -> None:
         self.out = out
+        self.gone = False
+        self.safe: SafeStream | None = None
+        if _isatty(out):
+            # A terminal obeys escape sequences: model text must not recolour or clear it.
+            from ctxchat.cli.render import SafeStream
+
+            self.safe = SafeStream()
+
+    def write(self, text: str) -> None:
+        if self.gone or not text:
+            return
+        try:
+            self.out.write(text)
+            self.out.flush()
+        except BrokenPipeError:
+            self.gone = True
+
+    def write_reply(self, text: str) -> None:
+        self.write(self.safe.feed(text) if self.safe is not None else text)
+
+    def end_reply(self) -> None:
+        if self.safe is not None:
+            self.write(self.safe.flush())
+
+
+def _isatty(out: TextIO) -> bool:
+    try:
+        return out.isatty()
+    except (OSError, ValueError):
+        return False
+
+
+class _Streamer:
+    """One turn's reply text straight to stdout as it arrives; warnings to stderr."""
+
+    def __init__(self, output: _Output, *, stream_text: bool) -> None:
+        self.output = output
         self.stream_text = stream_text
         self.open_line = False
+        self.wrote = False
 
     def on_event(self, event: Event) -> None:
         from ctxchat.model_types import ProviderWarning, TextDelta, ToolCallStarted
 
         if isinstance(event, TextDelta) and self.stream_text:
-            self.out.write(event.text)
-            self.out.flush()
+            self.output.write_reply(event.text)
+            self.wrote = True
             self.open_line = not event.text.endswith("\n")
         elif isinstance(event, ToolCallStarted):
             self.end_line()  # text before a tool call is its own message
@@ -77,10 +136,17 @@ class _Streamer:
             warn(f"provider '{event.source_id}': {event.message}")
 
     def end_line(self) -> None:
+        self.output.end_reply()
         if self.open_line:
-            self.out.write("\n")
-            self.out.flush()
+            self.output.write("\n")
             self.open_line = False
+
+    def end_turn(self) -> None:
+        """The reply's last line ended, and an empty reply still one (empty) line, so in
+        line-per-turn mode reply n is line n of the output."""
+        if self.stream_text and not self.wrote:
+            self.output.write("\n")
+        self.end_line()
 
 
 def run_script(
@@ -93,21 +159,39 @@ def run_script(
 ) -> None:
     """Send each turn as `turns` yields it. Reading stdin happens outside the event loop,
     where Ctrl-C interrupts a blocked read at once."""
-    stdout = out or sys.stdout
+    output = _Output(out or sys.stdout)
     for text in turns:
-        run_sync(_send(service, conversation, text, json_lines=json_lines, out=stdout))
+        run_sync(_send(service, conversation, text, json_lines=json_lines, output=output))
+        if output.gone:
+            return  # nobody reads the replies: sending more would only cost tokens
 
 
 async def _send(
-    service: ChatService, conversation: Conversation, text: str, *, json_lines: bool, out: TextIO
+    service: ChatService,
+    conversation: Conversation,
+    text: str,
+    *,
+    json_lines: bool,
+    output: _Output,
 ) -> None:
-    streamer = _Streamer(out, stream_text=not json_lines)
+    streamer = _Streamer(output, stream_text=not json_lines)
     try:
         outcome = await cancellable(service.send(conversation, text, on_event=streamer.on_event))
     except asyncio.CancelledError:  # interrupted before the turn began
         raise TurnCancelled() from None
-    finally:
+    except BaseException:
         streamer.end_line()
+        raise
+    streamer.end_turn()
+    response = outcome.context.response
+    if response is not None:
+        _warn_if_cut_short(response)
     if json_lines:
-        out.write(json.dumps(turn_record(conversation, text, outcome), ensure_ascii=False) + "\n")
-        out.flush()
+        record = turn_record(conversation, text, outcome)
+        output.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+
+def _warn_if_cut_short(response: RunResponse) -> None:
+    reason = response.cut_short
+    if reason is not None:
+        warn(f"the reply was cut short ({reason})")

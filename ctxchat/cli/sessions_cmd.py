@@ -20,8 +20,11 @@ from ctxchat.cli.common import (
     run_sync,
     session_store,
 )
+from ctxchat.wording import plural
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from ctxchat.chat import ChatService
     from ctxchat.store import SessionSummary
 
@@ -43,12 +46,15 @@ def _local(moment: datetime) -> str:
     return moment.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
-def _short(moment: datetime) -> str:
-    """As `ls -l` does: the time for this year's dates, the year for older ones."""
-    local = moment.astimezone()
-    if local.year == datetime.now().year:
-        return local.strftime("%b %d %H:%M")
-    return local.strftime("%b %d  %Y")
+def _reading_console() -> Console:
+    """The console for what people read. A pipe has no width: lines are never wrapped there
+    (a `grep` or a file gets them whole, without padding), a terminal wraps them itself."""
+    from ctxchat.cli.render import make_console
+
+    console = make_console()
+    if not console.is_terminal:
+        console.soft_wrap = True
+    return console
 
 
 def _summary_dict(s: SessionSummary) -> dict[str, object]:
@@ -77,34 +83,16 @@ def list_sessions(
     if not summaries:
         sys.stderr.write("no saved sessions yet\n")
         return
-    from rich.table import Table
+    from rich.text import Text
 
-    from ctxchat.cli.render import make_console
+    from ctxchat.cli.session_table import table_lines
 
-    console = make_console()
-    if not console.is_terminal:
-        console.width = 1000  # a pipe has no width: never cut a row
-    id_width = max(len(s.id) for s in summaries)
-    # id, turns and the dates never shrink; title and model share what is left.
-    spare = max(12, console.width - id_width - 5 - 12 - 12 - 2 * 6)
-    model_width = min(max(len(s.model or "") for s in summaries), max(6, spare // 3))
-    table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), header_style="bold")
-    table.add_column("id", no_wrap=True, min_width=id_width)
-    table.add_column("title", overflow="ellipsis", no_wrap=True, max_width=spare - model_width)
-    table.add_column("model", overflow="ellipsis", no_wrap=True, max_width=model_width)
-    table.add_column("turns", justify="right", no_wrap=True, min_width=5)
-    table.add_column("created", no_wrap=True, min_width=12)
-    table.add_column("last used", no_wrap=True, min_width=12)
-    for s in summaries:
-        table.add_row(
-            s.id,
-            s.title or "(untitled)",
-            s.model or "",
-            str(s.turns),
-            _short(s.created_at),
-            _short(s.updated_at),
-        )
-    console.print(table)
+    console = _reading_console()
+    width = console.width if console.is_terminal else None
+    header, *rows = table_lines(summaries, width)
+    console.print(Text(header, style="bold"), soft_wrap=True)
+    for row in rows:
+        console.print(Text(row), soft_wrap=True)
 
 
 @app.command()
@@ -122,12 +110,12 @@ def show(
     config: ConfigOption = None,
 ) -> None:
     """The conversation, readable; --audit for what the model was shown each turn."""
-    from ctxchat.cli.render import make_console, print_turns
+    from ctxchat.cli.render import one_line, print_turns
     from ctxchat.transcript import group_turns
 
     service = chat_service(load_config(config))
     session = service.open(ref).session
-    console = make_console()
+    console = _reading_console()
     if audit:
         from ctxchat.audit_export import collect_audit
         from ctxchat.cli.audit_view import print_audit
@@ -137,10 +125,11 @@ def show(
     messages = run_sync(service.transcript(session))
     from rich.text import Text
 
-    console.print(Text(f"{session.display_title()}", style="bold"))
+    console.print(Text(one_line(session.display_title()), style="bold"))
+    model = one_line(session.model or "unknown model")
     console.print(
         Text(
-            f"{session.id} · {session.model or 'unknown model'} · {session.turns} turns · "
+            f"{session.id} · {model} · {plural(session.turns, 'turn')} · "
             f"last used {_local(session.updated_at)}",
             style="dim",
         )
@@ -152,13 +141,22 @@ def show(
 @app.command()
 def export(
     ref: SessionArg,
-    format: Annotated[Format, typer.Option("--format", "-f", help="md, json or jsonl.")] = (
-        Format.md
-    ),
+    format: Annotated[
+        Format | None,
+        typer.Option(
+            "--format",
+            "-f",
+            help="md, json or jsonl (default: from the output file's extension, else md).",
+            show_default=False,
+        ),
+    ] = None,
     output: Annotated[
         Path | None,
         typer.Option(
-            "--output", "-o", help="Write to this file (default: stdout).", show_default=False
+            "--output",
+            "-o",
+            help="Write to this file; - or none: stdout.",
+            show_default=False,
         ),
     ] = None,
     audit: Annotated[
@@ -172,21 +170,26 @@ def export(
     config: ConfigOption = None,
 ) -> None:
     """Write a session as Markdown, the JSON document, or OpenAI chat messages (JSONL)."""
-    from ctxchat.export import export_format, export_text, write_export
+    from ctxchat.export import export_format, export_text, format_for_path, write_export
 
+    if output is not None and str(output) == "-":  # the usual name for stdout
+        output = None
     service = chat_service(load_config(config))
     session = service.open(ref).session
-    fmt = export_format(format.value)
+    if format is not None:
+        fmt = export_format(format.value)
+    else:
+        fmt = format_for_path(output) if output is not None else "md"
     if audit:
         from ctxchat.audit_export import audit_text, collect_audit
 
         trail = run_sync(collect_audit(service.agent, session))
         text = audit_text(session, trail, fmt)
-        what = f"{sum(len(records) for _, records in trail)} audited turns"
+        what = plural(sum(len(records) for _, records in trail), "audited turn")
     else:
         messages = run_sync(service.transcript(session))
         text = export_text(session, messages, fmt)
-        what = f"{len(messages)} messages"
+        what = plural(len(messages), "message")
     if output is None:
         sys.stdout.write(text)
         return
@@ -201,10 +204,12 @@ def rename(
     config: ConfigOption = None,
 ) -> None:
     """Give a session a new title."""
+    from ctxchat.cli.render import one_line
+
     service = chat_service(load_config(config))
     conversation = service.open(ref)
     service.rename(conversation, title)
-    print(f"{conversation.session.id}: {conversation.session.title}")
+    print(f"{conversation.session.id}: {one_line(conversation.session.display_title())}")
 
 
 def _delete_all(service: ChatService, ids: list[str]) -> None:
@@ -223,11 +228,25 @@ def _delete_all(service: ChatService, ids: list[str]) -> None:
         raise StorageError(f"{len(failed)} of {len(ids)} not deleted: " + "; ".join(failed))
 
 
+def _delete_question(service: ChatService, ids: list[str]) -> str:
+    """Ids alone do not say which conversation goes: each comes with its title."""
+    from ctxchat.cli.render import one_line
+
+    titles = {s.id: s.title for s in service.store.list()}
+    named = ", ".join(f'{i} "{one_line(titles.get(i) or "(untitled)")}"' for i in ids)
+    noun = "session" if len(ids) == 1 else f"{len(ids)} sessions:"
+    return f"Delete {noun} {named}?"
+
+
 @app.command()
 def delete(
     refs: Annotated[
         list[str],
-        typer.Argument(help="Session ids, unique id prefixes or exact titles.", show_default=False),
+        typer.Argument(
+            help="Session ids, unique id prefixes or exact titles.",
+            metavar="SESSION",
+            show_default=False,
+        ),
     ],
     yes: YesOption = False,
     config: ConfigOption = None,
@@ -236,8 +255,7 @@ def delete(
     service = chat_service(load_config(config))
     # Every reference resolves before anything is deleted: one typo deletes nothing.
     ids = list(dict.fromkeys(service.store.resolve(ref) for ref in refs))
-    noun = "session" if len(ids) == 1 else f"{len(ids)} sessions"
-    if not confirm(f"Delete {noun} {', '.join(ids)}?", yes=yes):
+    if not confirm(_delete_question(service, ids), yes=yes):
         sys.stderr.write("nothing deleted\n")
         return
     _delete_all(service, ids)
@@ -268,13 +286,17 @@ def prune(
     if not chosen:
         sys.stderr.write(f"no session was last used more than {older_than} ago\n")
         return
+    from ctxchat.cli.render import one_line
+
     for s in chosen:
-        print(f"{s.id}  {_local(s.updated_at)}  {s.title or '(untitled)'}")
+        print(f"{s.id}  {_local(s.updated_at)}  {one_line(s.title or '(untitled)')}")
+    counted = plural(len(chosen), "session")
     if dry_run:
-        sys.stderr.write(f"{len(chosen)} session(s) would be deleted (dry run)\n")
+        sys.stderr.write(f"{counted} would be deleted (dry run)\n")
         return
     service = chat_service(load_config(config))
-    if not confirm(f"Delete these {len(chosen)} session(s)?", yes=yes):
+    these = "this session" if len(chosen) == 1 else f"these {counted}"
+    if not confirm(f"Delete {these}?", yes=yes):
         sys.stderr.write("nothing deleted\n")
         return
     _delete_all(service, [s.id for s in chosen])

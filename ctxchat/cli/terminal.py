@@ -11,8 +11,54 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
+class _CtrlC:
+    """Where Ctrl-C goes while the REPL runs: the task running a reply or command, or
+    nowhere. Without this, a Ctrl-C landing between two prompts (while the status line is
+    printed, say) would reach Python's default handler and end the whole chat."""
+
+    guarded = False
+    task: asyncio.Task[Any] | None = None
+
+    @classmethod
+    def interrupt(cls) -> None:
+        if cls.task is not None:
+            cls.task.cancel()
+
+    @classmethod
+    def arm(cls) -> None:
+        asyncio.get_running_loop().add_signal_handler(signal.SIGINT, cls.interrupt)
+
+
+@contextlib.contextmanager
+def ctrl_c_guard() -> Iterator[None]:
+    """For the REPL's lifetime: Ctrl-C cancels what `cancellable` runs, else is ignored.
+
+    prompt-toolkit installs its own SIGINT handler while it reads a line and removes it
+    after, so `rearm_ctrl_c` must follow every prompt."""
+    _CtrlC.guarded = True
+    _CtrlC.arm()
+    try:
+        yield
+    finally:
+        _CtrlC.guarded = False
+        asyncio.get_running_loop().remove_signal_handler(signal.SIGINT)
+
+
+def rearm_ctrl_c() -> None:
+    if _CtrlC.guarded:
+        _CtrlC.arm()
+
+
 @contextlib.contextmanager
 def _sigint_cancels(task: asyncio.Task[Any]) -> Iterator[None]:
+    if _CtrlC.guarded:
+        outer, _CtrlC.task = _CtrlC.task, task
+        _CtrlC.arm()  # a prompt in between may have taken the handler away
+        try:
+            yield
+        finally:
+            _CtrlC.task = outer
+        return
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGINT, task.cancel)
     try:

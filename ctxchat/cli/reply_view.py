@@ -1,0 +1,191 @@
+"""A reply as it streams: a waiting indicator, then Markdown (or plain text), tool calls.
+
+Markdown mode prints finished blocks for good and keeps only the block still arriving in a
+live region that is never taller than the terminal: a region that scrolls off the top can
+no longer be erased, and whatever scrolled off would stay in the scrollback twice.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from ctxchat.cli.render import (
+    CODE_THEME,
+    SafeStream,
+    preview,
+    stable_length,
+    tail_source,
+    terminal_safe,
+)
+
+if TYPE_CHECKING:
+    from rich.console import Console, RenderableType
+    from rich.live import Live
+
+    from ctxchat.model_types import Event
+
+REFRESH_SECONDS = 0.05
+
+
+class ReplyView:
+    def __init__(self, console: Console, *, markdown: bool, model_name: str = "the model") -> None:
+        self.console = console
+        self.markdown = markdown
+        self.model_name = model_name
+        self.pending = ""
+        self.blocks_printed = 0
+        self.text_seen = False
+        self._plain = SafeStream()
+        self._live: Live | None = None
+        self._waiting: Live | None = None
+        self._last_refresh = 0.0
+
+    # -- waiting for the model ----------------------------------------------------------------
+    def wait(self) -> None:
+        """Show that the model was asked and nothing came back yet: a slow endpoint must not
+        look like a frozen chat. Gone with the next event, or when the turn ends anyway."""
+        if self._waiting is not None or not self.console.is_terminal:
+            return
+        if self.console.is_dumb_terminal:
+            return
+        from rich.live import Live
+        from rich.spinner import Spinner
+        from rich.text import Text
+
+        label = Text(terminal_safe(f"waiting for {self.model_name}…"), style="dim")
+        self._waiting = Live(
+            Spinner("dots", text=label, style="dim"),
+            console=self.console,
+            transient=True,
+            refresh_per_second=12.5,
+        )
+        self._waiting.start(refresh=True)
+
+    def _stop_waiting(self) -> None:
+        if self._waiting is not None:
+            self._waiting.stop()
+            self._waiting = None
+
+    # -- events from the engine ---------------------------------------------------------------
+    def on_event(self, event: Event) -> None:
+        from ctxchat.model_types import (
+            ProviderWarning,
+            TextDelta,
+            ToolCallFinished,
+            ToolCallStarted,
+        )
+
+        self._stop_waiting()
+        if isinstance(event, TextDelta):
+            self.add_text(event.text)
+        elif isinstance(event, ToolCallStarted):
+            self.end_text()
+            call = event.call
+            self.note(f"→ {call.name}({preview(call.arguments, 80)})")
+        elif isinstance(event, ToolCallFinished):
+            result = event.result
+            label = "error" if result.is_error else "result"
+            self.note(f"← {label}: {preview(result.content, 100)}")
+            self.wait()  # the model is asked again with the result
+        elif isinstance(event, ProviderWarning):
+            self.end_text()
+            self.note(f"warning: provider '{event.source_id}': {event.message}", "yellow")
+
+    def note(self, text: str, style: str = "dim") -> None:
+        from rich.text import Text
+
+        self.console.print(Text(terminal_safe(text), style=style))
+
+    def add_text(self, delta: str) -> None:
+        self.text_seen = True
+        if not self.markdown:
+            self._write_plain(self._plain.feed(delta))
+            return
+        self.pending += delta
+        cut = stable_length(self.pending)
+        if cut:
+            done, self.pending = self.pending[:cut], self.pending[cut:]
+            self._print_block(done)
+        self._show_pending()
+
+    def _write_plain(self, text: str) -> None:
+        if text:
+            self.console.file.write(text)
+            self.console.file.flush()
+
+    def end_text(self) -> None:
+        """The current assistant message is complete (a reply, or text before tool calls)."""
+        self._stop_waiting()
+        if not self.markdown:
+            self._write_plain(self._plain.flush())
+            if self.text_seen:
+                self._write_plain("\n")
+            self.text_seen = False
+            return
+        self._stop_live()
+        if self.pending.strip():
+            self._print_block(self.pending)
+        self.pending = ""
+
+    def finish(self) -> None:
+        self.end_text()
+
+    def abort(self) -> None:
+        """Keep what arrived on screen, marked as not a stored reply."""
+        self.end_text()
+        self.note("(cancelled: nothing of this turn was saved)")
+
+    # -- markdown -----------------------------------------------------------------------------
+    def _markdown(self, text: str) -> RenderableType:
+        from rich.markdown import Markdown
+
+        return Markdown(terminal_safe(text), code_theme=CODE_THEME)
+
+    def _print_block(self, text: str) -> None:
+        if not text.strip():
+            return
+        self._stop_live()
+        if self.blocks_printed:
+            self.console.print()
+        self.console.print(self._markdown(text))
+        self.blocks_printed += 1
+
+    def _tail(self) -> RenderableType:
+        """The end of the pending block, at most a screen less one line high: the line
+        under the region holds the cursor."""
+        from rich.segment import Segment, Segments
+
+        rows = max(1, self.console.size.height - 1)
+        source = tail_source(self.pending, rows)
+        lines = self.console.render_lines(self._markdown(source), pad=False)[-rows:]
+        segments: list[Segment] = []
+        for number, line in enumerate(lines):
+            if number:
+                segments.append(Segment.line())
+            segments.extend(line)
+        return Segments(segments)
+
+    def _show_pending(self) -> None:
+        if not self.pending.strip():
+            return
+        now = time.monotonic()
+        if self._live is None:
+            from rich.live import Live
+
+            self._live = Live(
+                console=self.console,
+                auto_refresh=False,
+                transient=True,
+                vertical_overflow="crop",
+            )
+            self._live.start()
+            self._last_refresh = 0.0
+        if now - self._last_refresh >= REFRESH_SECONDS:
+            self._live.update(self._tail(), refresh=True)
+            self._last_refresh = now
+
+    def _stop_live(self) -> None:
+        if self._live is not None:
+            self._live.stop()
+            self._live = None

@@ -1,0 +1,115 @@
+"""`sessions list` as a table: ids always whole (they are what gets copied), headers never
+cut, and on a narrow terminal the title keeps a readable width; the `created` column gives
+way first, shortened to a date, then left out."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from ctxchat.cli.render import one_line
+
+if TYPE_CHECKING:
+    from ctxchat.store import SessionSummary
+
+HEADER = ("id", "title", "model", "turns", "created", "last used")
+ID, TITLE, MODEL, TURNS, CREATED, LAST_USED = range(len(HEADER))
+GAP = "  "
+# Below this many cells a title stops saying what the session was about.
+MIN_TITLE = 16
+
+
+def short_time(moment: datetime) -> str:
+    """As `ls -l` does: the time for this year's dates, the year for older ones."""
+    local = moment.astimezone()
+    if local.year == datetime.now().year:
+        return local.strftime("%b %d %H:%M")
+    return local.strftime("%b %d  %Y")
+
+
+def short_date(moment: datetime) -> str:
+    local = moment.astimezone()
+    if local.year == datetime.now().year:
+        return local.strftime("%b %d")
+    return local.strftime("%b %Y")
+
+
+def _width(text: str) -> int:
+    from rich.cells import cell_len
+
+    return cell_len(text)
+
+
+def _fit(text: str, width: int) -> str:
+    """`text` padded to `width` cells, or cut to it with an ellipsis."""
+    from rich.cells import set_cell_size
+
+    if _width(text) <= width:
+        return text + " " * (width - _width(text))
+    return set_cell_size(text, max(0, width - 1)) + "…"
+
+
+def _natural(cells: Sequence[Sequence[str]], column: int) -> int:
+    return max(_width(row[column]) for row in cells)
+
+
+def _fitted(cells: list[list[str]], dates: list[str], width: int) -> dict[int, int]:
+    """Column widths for a terminal `width` cells wide (`cells[0]` is the header); 0 leaves
+    a column out. The id, turns and last-used columns never shrink; when the title would
+    get too narrow, `created` is shortened to the date (written into `cells`), then left
+    out."""
+    fixed = sum(_natural(cells, c) for c in (ID, TURNS, LAST_USED))
+    title, model = _natural(cells, TITLE), _natural(cells, MODEL)
+    created_header = len(HEADER[CREATED])
+    choices = [
+        (_natural(cells, CREATED), None),
+        (max(created_header, *(_width(d) for d in dates)), dates),
+        (0, None),
+    ]
+    for created_width, replacement in choices:
+        columns = len(HEADER) if created_width else len(HEADER) - 1
+        room = width - fixed - created_width - len(GAP) * (columns - 1)  # title and model
+        # The model gets up to 2/5 of the room but not what the title needs to be read;
+        # whatever a short title leaves goes back to the model.
+        least_title = min(title, MIN_TITLE)
+        model_width = min(model, max(len(HEADER[MODEL]), min(room * 2 // 5, room - least_title)))
+        title_width = max(len(HEADER[TITLE]), min(title, room - model_width))
+        model_width = max(model_width, min(model, room - title_width))
+        if title_width >= least_title or not created_width:
+            if replacement is not None:
+                for row, date in zip(cells[1:], replacement, strict=True):
+                    row[CREATED] = date
+            return {TITLE: title_width, MODEL: model_width, CREATED: created_width}
+    raise AssertionError("the last choice always fits")
+
+
+def table_lines(summaries: Sequence[SessionSummary], width: int | None) -> list[str]:
+    """The header and one line per session, no trailing spaces. `width` None (a pipe):
+    every cell whole, however long the line."""
+    cells = [list(HEADER)]
+    for s in summaries:
+        cells.append(
+            [
+                s.id,
+                one_line(s.title or "(untitled)"),
+                one_line(s.model or ""),
+                str(s.turns),
+                short_time(s.created_at),
+                short_time(s.updated_at),
+            ]
+        )
+    widths = {c: _natural(cells, c) for c in range(len(HEADER))}
+    if width is not None:
+        widths.update(_fitted(cells, [short_date(s.created_at) for s in summaries], width))
+    shown = [c for c in range(len(HEADER)) if widths[c] > 0]
+    lines = []
+    for row in cells:
+        parts = []
+        for column in shown:
+            if column == TURNS:
+                parts.append(row[column].rjust(widths[column]))
+            else:
+                parts.append(_fit(row[column], widths[column]))
+        lines.append(GAP.join(parts).rstrip())
+    return lines

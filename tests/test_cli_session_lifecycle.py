@@ -1,0 +1,204 @@
+"""Sessions across processes and failures: a failed first turn leaves no debris (or, with an
+audit, a session to reach it by), a session deleted elsewhere is not resurrected, a busy
+one is announced, and lookups, renames and prune ages behave as documented."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import subprocess
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from cli_support import (
+    assert_clean_error,
+    ctxchat,
+    only_session,
+    session_documents,
+    sessions_dir,
+    write_config,
+)
+from conftest import ctxchat_executable
+from fakeopenai import Error, FakeOpenAI
+
+AUDITED = """
+[[providers]]
+type = "sql_history"
+source_id = "history"
+
+[[providers]]
+type = "audit"
+"""
+
+
+def test_a_failed_first_turn_leaves_nothing_behind(
+    cli_env: dict[str, str], fake_openai: FakeOpenAI, ctxchat_home: Path
+) -> None:
+    fake_openai.enqueue(Error(400, "no thanks"))
+
+    result = ctxchat("run", "hello", env=cli_env)
+
+    assert_clean_error(result, 1, "no thanks")
+    leftovers = [p.name for p in sessions_dir(ctxchat_home).iterdir() if p.suffix != ".sqlite3"]
+    assert leftovers == []
+
+
+def test_a_failed_first_turn_is_kept_when_an_audit_recorded_it(
+    cli_env: dict[str, str], fake_openai: FakeOpenAI, ctxchat_home: Path
+) -> None:
+    write_config(ctxchat_home, AUDITED)
+    fake_openai.enqueue(Error(400, "no thanks"))
+
+    assert ctxchat("run", "hello there", env=cli_env).returncode == 1
+
+    document = only_session(ctxchat_home)
+    assert (document["turns"], document["title"]) == (0, "hello there")
+    shown = ctxchat("sessions", "show", document["id"], "--audit", env=cli_env)
+    assert shown.returncode == 0, shown.stderr
+    assert "FAILED" in shown.stdout
+    assert "no thanks" in shown.stdout
+    deleted = ctxchat("sessions", "delete", document["id"], "--yes", env=cli_env)
+    assert deleted.returncode == 0, deleted.stderr
+    assert session_documents(ctxchat_home) == []
+
+
+def test_a_session_deleted_by_another_process_is_not_resurrected(
+    cli_env: dict[str, str], fake_openai: FakeOpenAI, ctxchat_home: Path
+) -> None:
+    process = subprocess.Popen(
+        [ctxchat_executable(), "run"],
+        env=cli_env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdin is not None
+    assert process.stdout is not None
+    try:
+        process.stdin.write(b"first\n")
+        process.stdin.flush()
+        assert process.stdout.readline() == b"echo: first\n"
+        session_id = only_session(ctxchat_home)["id"]
+        deleted = ctxchat("sessions", "delete", session_id, "--yes", env=cli_env)
+        assert deleted.returncode == 0, deleted.stderr
+        _, stderr = process.communicate(b"second\n", timeout=60)
+    finally:
+        process.kill()
+
+    assert process.returncode == 2
+    assert stderr.decode() == (
+        f"ctxchat: error: session {session_id} was deleted by another process while open here\n"
+    )
+    assert len(fake_openai.chat_requests()) == 1
+    assert list(sessions_dir(ctxchat_home).glob(f"{session_id}.*")) == []
+
+
+def test_waiting_for_a_busy_session_is_announced(
+    cli_env: dict[str, str], fake_openai: FakeOpenAI, ctxchat_home: Path
+) -> None:
+    assert ctxchat("run", "first", env=cli_env).returncode == 0
+    session_id = only_session(ctxchat_home)["id"]
+    lock = os.open(sessions_dir(ctxchat_home) / f"{session_id}.lock", os.O_RDWR)
+    fcntl.flock(lock, fcntl.LOCK_EX)  # as another ctxchat in the middle of a turn
+    try:
+        process = subprocess.Popen(
+            [ctxchat_executable(), "run", "--session", session_id, "second"],
+            env=cli_env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        assert process.stderr is not None
+        announced = process.stderr.readline().decode()
+    finally:
+        fcntl.flock(lock, fcntl.LOCK_UN)
+        os.close(lock)
+    stdout, rest = process.communicate(timeout=60)
+
+    assert announced == (
+        f"ctxchat: waiting for session {session_id}: in use by another ctxchat process…\n"
+    )
+    assert (process.returncode, stdout, rest) == (0, b"echo: second\n", b"")
+    assert only_session(ctxchat_home)["turns"] == 2
+
+
+def test_an_exact_title_wins_over_an_id_prefix(cli_env: dict[str, str], ctxchat_home: Path) -> None:
+    assert ctxchat("run", "untitled one", env=cli_env).returncode == 0
+    (other,) = session_documents(ctxchat_home)
+    prefix = other["id"][:3]  # ids made a moment apart share their first characters
+    assert ctxchat("run", "--title", prefix, "titled one", env=cli_env).returncode == 0
+    (titled,) = [d for d in session_documents(ctxchat_home) if d["title"] == prefix]
+
+    shown = ctxchat("sessions", "show", prefix, env=cli_env)
+    assert shown.returncode == 0, shown.stderr
+    assert "titled one" in shown.stdout
+
+    # A full id still means that session, even when another is titled with it.
+    renamed = ctxchat("sessions", "rename", titled["id"], other["id"], env=cli_env)
+    assert renamed.returncode == 0, renamed.stderr
+    shown = ctxchat("sessions", "show", other["id"], env=cli_env)
+    assert "untitled one" in shown.stdout
+
+
+def test_rename_does_not_count_as_use(cli_env: dict[str, str], ctxchat_home: Path) -> None:
+    assert ctxchat("run", "hello", env=cli_env).returncode == 0
+    before = only_session(ctxchat_home)
+
+    result = ctxchat("sessions", "rename", before["id"], "a new name", env=cli_env)
+
+    assert result.returncode == 0, result.stderr
+    after = only_session(ctxchat_home)
+    assert after["title"] == "a new name"
+    assert after["updated_at"] == before["updated_at"]
+
+
+def test_prune_ages_in_months_and_years(cli_env: dict[str, str], ctxchat_home: Path) -> None:
+    assert ctxchat("run", "ancient", env=cli_env).returncode == 0
+    path = next(sessions_dir(ctxchat_home).glob("*.json"))
+    document = json.loads(path.read_text())
+    document["updated_at"] = (datetime.now(UTC) - timedelta(days=400)).isoformat()
+    path.write_text(json.dumps(document))
+
+    for age, listed in (("1y", True), ("2y", False), ("13mo", True), ("14mo", False)):
+        result = ctxchat("sessions", "prune", "--older-than", age, "--dry-run", env=cli_env)
+        assert result.returncode == 0, (age, result.stderr)
+        assert (document["id"] in result.stdout) is listed, age
+
+    bad = ctxchat("sessions", "prune", "--older-than", "3 fortnights", env=cli_env)
+    assert_clean_error(bad, 2, "units: s, min (or m), h, d, w, mo (30 days), y (365 days)")
+
+
+def test_the_repl_says_when_it_waits_for_a_busy_session(
+    cli_env: dict[str, str], fake_openai: FakeOpenAI, ctxchat_home: Path
+) -> None:
+    import pexpect
+
+    assert ctxchat("run", "first", env=cli_env).returncode == 0
+    session_id = only_session(ctxchat_home)["id"]
+    env = {**cli_env, "TERM": "xterm-256color", "PROMPT_TOOLKIT_NO_CPR": "1"}
+    child = pexpect.spawn(
+        ctxchat_executable(),
+        ["run", "--session", session_id],
+        env=env,
+        encoding="utf-8",
+        dimensions=(40, 120),
+        timeout=30,
+    )
+    lock = os.open(sessions_dir(ctxchat_home) / f"{session_id}.lock", os.O_RDWR)
+    try:
+        child.expect_exact("Ctrl-D to exit")
+        child.expect_exact("›")  # the prompt
+        fcntl.flock(lock, fcntl.LOCK_EX)  # as another ctxchat in the middle of a turn
+        child.send("second")
+        child.expect_exact("second")  # typed, not pasted: Enter then sends it
+        child.send("\r")
+        child.expect_exact(f"waiting for session {session_id}: in use by another ctxchat")
+        fcntl.flock(lock, fcntl.LOCK_UN)
+        child.expect_exact("echo: second")
+        child.sendeof()
+        child.expect(pexpect.EOF)
+    finally:
+        os.close(lock)
+        child.terminate(force=True)
+    assert only_session(ctxchat_home)["turns"] == 2
