@@ -8,7 +8,7 @@ overwriting each other's.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -16,7 +16,7 @@ from typing import Any
 from ctxchat.agent import Agent, TurnFailed
 from ctxchat.audit import AuditSource
 from ctxchat.context import RunContext
-from ctxchat.errors import SessionError, SessionNotFound
+from ctxchat.errors import CtxchatError, SessionError, SessionNotFound
 from ctxchat.messages import Message
 from ctxchat.model_types import EventSink, ignore_events
 from ctxchat.provider import HistoryProvider, HistoryUnsupported
@@ -122,7 +122,7 @@ class ChatService:
         `TurnFailed` (carrying the input) is raised."""
         if isinstance(inputs, str):
             conversation.last_input = inputs
-        with self._locked(conversation.session.id):
+        async with self._locked_async(conversation.session.id):
             session = self._fresh(conversation)
             try:
                 context = await self.agent.run(session, inputs, on_event=on_event)
@@ -153,18 +153,38 @@ class ChatService:
     def _locked(self, session_id: str) -> Iterator[None]:
         """The session's lock, announcing a wait; a lock file left for a session that has
         no file (never saved, or deleted meanwhile) is removed on the way out."""
+        with self.store.locked(
+            session_id, wait=self.lock_wait, on_wait=self._announcer(session_id)
+        ):
+            try:
+                yield
+            finally:
+                self._drop_orphan_lock(session_id)
+
+    @contextlib.asynccontextmanager
+    async def _locked_async(self, session_id: str) -> AsyncIterator[None]:
+        """`_locked` for turns: waiting for the lock can be cancelled (Ctrl-C)."""
+        lock = self.store.locked_async(
+            session_id, wait=self.lock_wait, on_wait=self._announcer(session_id)
+        )
+        async with lock:
+            try:
+                yield
+            finally:
+                self._drop_orphan_lock(session_id)
+
+    def _announcer(self, session_id: str) -> Callable[[], None]:
         announce = self.on_lock_wait
 
         def on_wait() -> None:
             if announce is not None:
                 announce(session_id)
 
-        with self.store.locked(session_id, wait=self.lock_wait, on_wait=on_wait):
-            try:
-                yield
-            finally:
-                if not self.store.exists(session_id):
-                    self.store.discard_lock(session_id)
+        return on_wait
+
+    def _drop_orphan_lock(self, session_id: str) -> None:
+        if not self.store.exists(session_id):
+            self.store.discard_lock(session_id)
 
     def _keeps_audit(self) -> bool:
         return any(isinstance(p, AuditSource) for p in self.agent.run_providers())
@@ -222,7 +242,7 @@ class ChatService:
         if not conversation.saved:
             return []
         provider = self.history()
-        with self._locked(conversation.session.id):
+        async with self._locked_async(conversation.session.id):
             session = self._fresh(conversation)
             removed = await provider.remove_last_turn(
                 session.id, state=session.provider_state(provider.source_id)
@@ -241,9 +261,34 @@ class ChatService:
             session.id, state=session.provider_state(provider.source_id)
         )
 
+    def resolve_all(self, refs: Sequence[str]) -> list[str]:
+        """Session ids for `refs`, every one resolved before anything is done with them:
+        one typo in a list given to `delete_many` deletes nothing."""
+        return list(dict.fromkeys(self.store.resolve(ref) for ref in refs))
+
+    async def delete_many(
+        self, ids: Sequence[str], *, on_deleted: Callable[[str], None] | None = None
+    ) -> None:
+        """Delete each session; one failing does not stop the others. The failures are
+        raised together afterwards, with the first one's exit code."""
+        failures: list[tuple[str, CtxchatError]] = []
+        for session_id in ids:
+            try:
+                await self.delete(session_id)
+            except CtxchatError as exc:
+                failures.append((session_id, exc))
+            else:
+                if on_deleted is not None:
+                    on_deleted(session_id)
+        if failures:
+            detail = "; ".join(f"{i}: {exc.message}" for i, exc in failures)
+            error = CtxchatError(f"{len(failures)} of {len(ids)} not deleted: {detail}")
+            error.exit_code = failures[0][1].exit_code
+            raise error
+
     async def delete(self, session_id: str) -> None:
         """Remove a session and what its providers keep elsewhere (SQL rows...)."""
-        with self._locked(session_id):
+        async with self._locked_async(session_id):
             session = self.store.load(session_id)
             for provider in self.agent.run_providers():
                 await provider.forget_session(session, session.provider_state(provider.source_id))

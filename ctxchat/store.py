@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import builtins
 import contextlib
 import fcntl
@@ -11,7 +12,7 @@ import json
 import os
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -130,32 +131,45 @@ class SessionStore:
         `on_wait` is called once, when the lock is taken and waiting begins, so a user is
         not left staring at a silent terminal for up to `wait` seconds.
         """
-        lock_path = self._lock_path(session_id)
-        with _writing(lock_path):
-            touch_private(lock_path)
-            fd = os.open(lock_path, os.O_RDWR)
+        fd = self._open_lock(session_id)
         try:
-            deadline = time.monotonic() + wait
-            waiting = False
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() >= deadline:
-                        raise SessionInUse(
-                            f"session {session_id} is in use by another ctxchat process"
-                        ) from None
-                    if not waiting and on_wait is not None:
-                        on_wait()
-                    waiting = True
-                    time.sleep(0.05)
+            waiter = _LockWaiter(session_id, wait, on_wait)
+            while not _try_flock(fd):
+                time.sleep(waiter.next_pause())
             try:
                 yield
             finally:
                 fcntl.flock(fd, fcntl.LOCK_UN)
         finally:
             os.close(fd)
+
+    @contextlib.asynccontextmanager
+    async def locked_async(
+        self,
+        session_id: str,
+        *,
+        wait: float = 30.0,
+        on_wait: Callable[[], None] | None = None,
+    ) -> AsyncIterator[None]:
+        """`locked` for coroutines: the wait yields to the event loop, so Ctrl-C (a task
+        cancellation) ends it at once instead of after up to `wait` seconds."""
+        fd = self._open_lock(session_id)
+        try:
+            waiter = _LockWaiter(session_id, wait, on_wait)
+            while not _try_flock(fd):
+                await asyncio.sleep(waiter.next_pause())
+            try:
+                yield
+            finally:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            os.close(fd)
+
+    def _open_lock(self, session_id: str) -> int:
+        lock_path = self._lock_path(session_id)
+        with _writing(lock_path):
+            touch_private(lock_path)
+            return os.open(lock_path, os.O_RDWR)
 
     def discard_lock(self, session_id: str) -> None:
         """Remove the lock file of a session that has no file (never saved, or deleted).
@@ -269,3 +283,31 @@ def _writing(path: Path) -> Iterator[None]:
 
 class _Unreadable(Exception):
     """A session file that exists but cannot be understood."""
+
+
+def _try_flock(fd: int) -> bool:
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+class _LockWaiter:
+    """The patience of one lock acquisition: announces the wait once, gives up in time."""
+
+    PAUSE = 0.05
+
+    def __init__(self, session_id: str, wait: float, on_wait: Callable[[], None] | None) -> None:
+        self.session_id = session_id
+        self.deadline = time.monotonic() + wait
+        self.on_wait = on_wait
+        self.waiting = False
+
+    def next_pause(self) -> float:
+        if time.monotonic() >= self.deadline:
+            raise SessionInUse(f"session {self.session_id} is in use by another ctxchat process")
+        if not self.waiting and self.on_wait is not None:
+            self.on_wait()
+        self.waiting = True
+        return self.PAUSE

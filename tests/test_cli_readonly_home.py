@@ -99,6 +99,7 @@ def test_writing_to_a_read_only_home_is_one_line_naming_the_path(
         ("run", "--session", saved_id, "more"),
         ("run", "a new session"),
         ("sessions", "rename", saved_id, "new title"),
+        ("sessions", "delete", saved_id, "--yes"),
     ]
     for args in attempts:
         result = ctxchat_read_only(ctxchat_home, *args, env=cli_env)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -293,3 +294,34 @@ def test_two_processes_on_one_session_never_lose_a_turn(
     for name in "AB":
         mine = [t for t in inputs if t.startswith(name)]
         assert mine == [f"{name}-{i}" for i in range(turns)]
+
+
+def test_waiting_for_a_lock_in_a_coroutine_can_be_cancelled(store: SessionStore) -> None:
+    store.root.mkdir(parents=True)
+    session_id = "01EEEEEEEEEEEEEEEEEEEEEEEE"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(store.root), session_id, "30"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "locked"
+        waiting = asyncio.Event()
+
+        async def scenario() -> None:
+            async def take() -> None:
+                async with store.locked_async(session_id, wait=60, on_wait=waiting.set):
+                    raise AssertionError("the lock is held elsewhere")
+
+            task = asyncio.create_task(take())
+            await waiting.wait()
+            task.cancel()  # what Ctrl-C does to a turn
+            with pytest.raises(asyncio.CancelledError):
+                await task
+
+        asyncio.run(scenario())
+        assert holder.poll() is None  # cancelled while the other process still held it
+    finally:
+        holder.kill()
+        holder.wait()

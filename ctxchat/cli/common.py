@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -90,8 +91,20 @@ def chat_service(config: Config) -> ChatService:
     service = ChatService(
         build_agent(config), session_store(), follow_session_model=not chosen_for_this_run
     )
+    service.on_lock_wait = announce_lock_wait  # the REPL puts its own console in its place
     _open_services.append(service)
     return service
+
+
+def announce_lock_wait(session_id: str) -> None:
+    """Said once when another process holds the session, before waiting up to 30 s."""
+    try:
+        sys.stderr.write(
+            f"ctxchat: waiting for session {session_id}: in use by another ctxchat process…\n"
+        )
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def close_services() -> None:

@@ -161,9 +161,6 @@ def run(
 
     settings = load_config(config, model=model, base_url=base_url, system=system)
     service = chat_service(settings)
-    from ctxchat.cli.script import announce_lock_wait
-
-    service.on_lock_wait = announce_lock_wait  # the REPL's own console takes over in it
     conversation = open_conversation(service, session=session, latest=continue_, title=title)
     if interactive:
         start_repl(

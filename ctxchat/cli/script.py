@@ -35,17 +35,6 @@ def warn(text: str) -> None:
         pass  # stderr is gone too; the warning has nowhere to go
 
 
-def announce_lock_wait(session_id: str) -> None:
-    """Said once when another process holds the session, before waiting up to 30 s."""
-    try:
-        sys.stderr.write(
-            f"ctxchat: waiting for session {session_id}: in use by another ctxchat process…\n"
-        )
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass
-
-
 def turn_record(conversation: Conversation, text: str, outcome: TurnOutcome) -> dict[str, Any]:
     """The `--json` object for one turn."""
     response = outcome.context.response

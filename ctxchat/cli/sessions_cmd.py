@@ -212,22 +212,6 @@ def rename(
     print(f"{conversation.session.id}: {one_line(conversation.session.display_title())}")
 
 
-def _delete_all(service: ChatService, ids: list[str]) -> None:
-    """Delete each; one failing does not stop the rest, but makes the command fail."""
-    from ctxchat.errors import CtxchatError, StorageError
-
-    failed: list[str] = []
-    for session_id in ids:
-        try:
-            run_sync(service.delete(session_id))
-        except CtxchatError as exc:
-            failed.append(f"{session_id}: {exc.message}")
-            continue
-        print(f"deleted {session_id}")
-    if failed:
-        raise StorageError(f"{len(failed)} of {len(ids)} not deleted: " + "; ".join(failed))
-
-
 def _delete_question(service: ChatService, ids: list[str]) -> str:
     """Ids alone do not say which conversation goes: each comes with its title."""
     from ctxchat.cli.render import one_line
@@ -253,12 +237,11 @@ def delete(
 ) -> None:
     """Delete sessions, with what their providers keep elsewhere (SQL history rows...)."""
     service = chat_service(load_config(config))
-    # Every reference resolves before anything is deleted: one typo deletes nothing.
-    ids = list(dict.fromkeys(service.store.resolve(ref) for ref in refs))
+    ids = service.resolve_all(refs)
     if not confirm(_delete_question(service, ids), yes=yes):
         sys.stderr.write("nothing deleted\n")
         return
-    _delete_all(service, ids)
+    run_sync(service.delete_many(ids, on_deleted=lambda i: print(f"deleted {i}")))
 
 
 @app.command()
@@ -267,7 +250,7 @@ def prune(
         str,
         typer.Option(
             "--older-than",
-            help="Delete sessions last used longer ago than this: 30d, 12h, 2w...",
+            help="Delete sessions last used longer ago than this: 30d, 12h, 2w, 6mo, 1y.",
             show_default=False,
         ),
     ],
@@ -299,4 +282,5 @@ def prune(
     if not confirm(f"Delete {these}?", yes=yes):
         sys.stderr.write("nothing deleted\n")
         return
-    _delete_all(service, [s.id for s in chosen])
+    ids = [s.id for s in chosen]
+    run_sync(service.delete_many(ids, on_deleted=lambda i: print(f"deleted {i}")))
