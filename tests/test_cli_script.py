@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -211,12 +210,10 @@ def test_stdout_is_only_reply_text_even_on_a_slow_stream(
     cli_env: dict[str, str], fake_openai: FakeOpenAI
 ) -> None:
     fake_openai.enqueue(Text("# Heading\n\n**bold** and `code`", chunk_size=3, delay=0.01))
-    started = time.monotonic()
     result = ctxchat("run", env=cli_env, stdin="markdown please\n")
 
     assert result.returncode == 0, result.stderr
     assert result.stdout == "# Heading\n\n**bold** and `code`\n"  # not rendered, not decorated
-    assert time.monotonic() - started < 30
 
 
 @pytest.mark.timeout(60)

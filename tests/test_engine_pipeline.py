@@ -567,3 +567,23 @@ def test_a_source_id_with_other_characters_is_refused() -> None:
         with pytest.raises(ConfigError, match="may hold only letters, digits"):
             InMemoryHistoryProvider(source_id)
     assert InMemoryHistoryProvider("notes.v2-a_b").source_id == "notes.v2-a_b"
+
+
+def test_after_run_reads_the_turn_with_include_response(
+    fake_openai: FakeOpenAI, model_settings: ModelSettings
+) -> None:
+    seen: list[list[str]] = []
+
+    class Reader(ContextProvider):
+        async def after_run(
+            self, *, agent: Any, session: Session, context: RunContext, state: dict[str, Any]
+        ) -> None:
+            messages = context.get_messages(
+                sources={"rag"}, include_input=True, include_response=True
+            )
+            seen.append([m.text for m in messages])
+
+    agent = make_agent(model_settings, [Recorder("rag", [], message="DOC"), Reader("reader")])
+    fake_openai.enqueue(Text("answer"))
+    asyncio.run(agent.run(Session(), "question"))
+    assert seen == [["DOC", "question", "answer"]]

@@ -185,3 +185,23 @@ def test_nothing_configured_says_how_to_configure() -> None:
 def test_local_server_needs_no_key(fake_openai: FakeOpenAI) -> None:
     settings = ModelSettings(model="m", base_url=fake_openai.base_url, retries=0)
     assert ask(settings) == "echo: hi"
+
+
+def test_temperature_max_tokens_and_run_options_reach_the_request(
+    fake_openai: FakeOpenAI, model_settings: ModelSettings
+) -> None:
+    settings = dataclasses.replace(model_settings, temperature=0.3, max_tokens=77)
+    model = OpenAIChatModel(settings)
+    request = ModelRequest((Message.user("hi"),), options={"seed": 7})
+    asyncio.run(model.complete(request, ignore_events))
+    body = fake_openai.chat_requests()[0].body
+    assert (body["temperature"], body["max_tokens"], body["seed"]) == (0.3, 77, 7)
+
+
+def test_unset_sampling_options_are_left_to_the_endpoint(
+    fake_openai: FakeOpenAI, model_settings: ModelSettings
+) -> None:
+    ask(model_settings)
+    body = fake_openai.chat_requests()[0].body
+    assert "temperature" not in body
+    assert "max_tokens" not in body

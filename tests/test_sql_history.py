@@ -213,3 +213,46 @@ def test_the_default_database_is_a_private_sqlite_file_in_the_data_dir(
         assert path.stat().st_mode & 0o777 == 0o600, path
     assert ctxchat_home.stat().st_mode & 0o777 == 0o700
     assert raw_query(f"sqlite:///{database}", "PRAGMA journal_mode") == [("wal",)]
+
+
+def test_loading_the_window_searches_the_primary_key_never_scans(tmp_path: Path) -> None:
+    """O(window), not O(history): every query a load makes is an index search, checked with
+    SQLite's own query planner on the statements really executed."""
+    import sqlalchemy as sa
+
+    from ctxchat.messages import Message
+    from ctxchat.providers._sqlstore import open_database
+
+    url = f"sqlite:///{tmp_path / 'big.sqlite3'}"
+    history = sql_history(url, max_messages=10)
+    state: dict[str, object] = {}
+    big_turn = [Message.user(f"m{i}") for i in range(2000)]
+    asyncio.run(history.save_messages("big", big_turn, state=state))
+    asyncio.run(history.save_messages("other", big_turn[:50], state={}))
+    for budget in (None, 40):
+        statements: list[tuple[str, object]] = []
+        engine = open_database(history.url).engine
+
+        def capture(  # type: ignore[no-untyped-def]
+            conn, cursor, statement, parameters, context, executemany, seen=statements
+        ):
+            if "ctxchat_history" in statement and statement.lstrip().startswith("SELECT"):
+                seen.append((statement, parameters))
+
+        sa.event.listen(engine, "before_cursor_execute", capture)
+        try:
+            windowed = sql_history(url, max_messages=10 if budget is None else 0, max_tokens=budget)
+            loaded = asyncio.run(windowed.get_messages("big", state=state))
+        finally:
+            sa.event.remove(engine, "before_cursor_execute", capture)
+        assert loaded
+        assert loaded[-1].text == "m1999"
+        assert statements
+        with engine.connect() as conn:
+            for statement, parameters in statements:
+                plan = " ".join(
+                    str(row[-1])
+                    for row in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {statement}", parameters)
+                )
+                assert "SCAN" not in plan, plan
+                assert "USING PRIMARY KEY" in plan or "USING INDEX" in plan, plan
