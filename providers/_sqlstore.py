@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ctxchat.errors import ConfigError, CtxchatError, StorageError
 from ctxchat.fsutil import ensure_private_dir, touch_private
@@ -329,3 +329,28 @@ def _too_new(database: Database, version: int) -> StorageError:
         f"database {database.masked} has schema version {version}, newer than this ctxchat "
         f"understands (up to {SCHEMA_VERSION}); upgrade ctxchat to use it"
     )
+
+
+class SqlBacked:
+    """For providers that keep their data in the SQL database their `url` option names:
+    the URL resolved at config time, the process-wide database, closing and checking.
+
+    Mixed in before the provider base class (`class P(SqlBacked, HistoryProvider)`)."""
+
+    url: str
+    options: Any
+    env: Any
+
+    def setup(self) -> None:
+        super().setup()  # type: ignore[misc]
+        self.url = resolve_url(self.options.url, self.env.data_dir)
+
+    def database(self) -> Database:
+        return open_database(self.url)
+
+    def close(self) -> None:
+        close_database(self.url)
+
+    def check(self) -> None:
+        """Open the database (creating and migrating it if new), as the first turn would."""
+        self.database()

@@ -39,7 +39,7 @@ from ctxchat.provider import HistoryProvider
 from ctxchat.session import Session
 
 from ._sqlschema import as_json, utc
-from ._sqlstore import Database, close_database, mask_url, open_database, resolve_url
+from ._sqlstore import Database, SqlBacked, mask_url
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
@@ -62,29 +62,13 @@ class AuditOptions:
     )
 
 
-class AuditHistoryProvider(HistoryProvider):
+class AuditHistoryProvider(SqlBacked, HistoryProvider):
     """Records each turn, successful or failed, for `sessions show --audit`."""
 
     Options: ClassVar[type[Any]] = AuditOptions
     options: AuditOptions
     load_messages = False
     store_context_messages = True
-
-    url: str
-
-    def setup(self) -> None:
-        super().setup()
-        self.url = resolve_url(self.options.url, self.env.data_dir)
-
-    def database(self) -> Database:
-        return open_database(self.url)
-
-    def close(self) -> None:
-        close_database(self.url)
-
-    def check(self) -> None:
-        """Open the database (creating and migrating it if new), as the first turn would."""
-        self.database()
 
     # -- recording ----------------------------------------------------------------------------
     async def after_run(

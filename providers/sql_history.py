@@ -29,7 +29,7 @@ from ctxchat.tokens import count_message_tokens
 from ctxchat.window import WindowedHistoryOptions, select_window
 
 from ._sqlschema import as_json
-from ._sqlstore import Database, close_database, mask_url, open_database, resolve_url
+from ._sqlstore import Database, SqlBacked, mask_url
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
@@ -71,27 +71,11 @@ def message_row(key: str, turn_id: str, now: datetime, message: Message) -> dict
     }
 
 
-class SqlHistoryProvider(HistoryProvider):
+class SqlHistoryProvider(SqlBacked, HistoryProvider):
     """The conversation as rows of `ctxchat_history`, one transaction per turn."""
 
     Options: ClassVar[type[Any]] = SqlHistoryOptions
     options: SqlHistoryOptions
-
-    url: str
-
-    def setup(self) -> None:
-        super().setup()
-        self.url = resolve_url(self.options.url, self.env.data_dir)
-
-    def database(self) -> Database:
-        return open_database(self.url)
-
-    def close(self) -> None:
-        close_database(self.url)
-
-    def check(self) -> None:
-        """Open the database (creating and migrating it if new), as the first turn would."""
-        self.database()
 
     @staticmethod
     def history_key(session_id: str, state: dict[str, Any]) -> str:

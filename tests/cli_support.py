@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, NamedTuple
 
 from conftest import ctxchat_executable
 
@@ -34,6 +36,34 @@ def ctxchat(
         result.stdout.decode("utf-8", errors="replace"),
         result.stderr.decode("utf-8", errors="replace"),
     )
+
+
+class Coprocess(NamedTuple):
+    process: subprocess.Popen[bytes]
+    stdin: IO[bytes]
+    stdout: IO[bytes]
+    stderr: IO[bytes]
+
+
+@contextlib.contextmanager
+def coprocess(*args: str, env: dict[str, str]) -> Iterator[Coprocess]:
+    """`ctxchat ARGS` with pipes on all three streams, for a test that talks to it line by
+    line; killed (if still running) when the test is done with it."""
+    process = subprocess.Popen(
+        [ctxchat_executable(), *args],
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdin is not None
+    assert process.stdout is not None
+    assert process.stderr is not None
+    try:
+        yield Coprocess(process, process.stdin, process.stdout, process.stderr)
+    finally:
+        process.kill()
+        process.wait()
 
 
 def assert_clean_error(result: subprocess.CompletedProcess[str], code: int, *fragments: str) -> str:

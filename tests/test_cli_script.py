@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import json
 import signal
-import subprocess
 from pathlib import Path
 
 import pytest
 from cli_support import (
     assert_clean_error,
+    coprocess,
     ctxchat,
     only_session,
     session_documents,
     stored_texts,
     write_config,
 )
-from conftest import ctxchat_executable
 from fakeopenai import Error, FakeOpenAI, Text, ToolCalls
 
 
@@ -176,25 +175,14 @@ def test_sigint_mid_reply_exits_130_and_keeps_completed_turns(
     cli_env: dict[str, str], fake_openai: FakeOpenAI, ctxchat_home: Path
 ) -> None:
     fake_openai.enqueue(Text("done"), Text("slow " * 40, chunk_size=5, delay=0.2))
-    process = subprocess.Popen(
-        [ctxchat_executable(), "run"],
-        env=cli_env,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    assert process.stdin is not None
-    assert process.stdout is not None
-    process.stdin.write(b"first\nsecond\nthird\n")
-    process.stdin.close()
-    assert fake_openai.wait_for_requests(2, timeout=20)
-    assert process.stdout.read(len("done\nslow")) == b"done\nslow"  # the reply is streaming
-    process.send_signal(signal.SIGINT)
-    try:
-        code = process.wait(timeout=20)
-    finally:
-        process.kill()
-    stderr = process.stderr.read().decode() if process.stderr else ""
+    with coprocess("run", env=cli_env) as child:
+        child.stdin.write(b"first\nsecond\nthird\n")
+        child.stdin.close()
+        assert fake_openai.wait_for_requests(2, timeout=20)
+        assert child.stdout.read(len("done\nslow")) == b"done\nslow"  # the reply is streaming
+        child.process.send_signal(signal.SIGINT)
+        code = child.process.wait(timeout=20)
+        stderr = child.stderr.read().decode()
 
     assert code == 130, stderr
     assert "Traceback" not in stderr
@@ -221,27 +209,16 @@ def test_each_line_is_answered_as_it_arrives(
     cli_env: dict[str, str], fake_openai: FakeOpenAI, ctxchat_home: Path
 ) -> None:
     # A co-process: it writes the next line only after reading the reply to the last one.
-    process = subprocess.Popen(
-        [ctxchat_executable(), "run"],
-        env=cli_env,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    assert process.stdin is not None
-    assert process.stdout is not None
-    try:
-        process.stdin.write(b"ping one\n")
-        process.stdin.flush()
-        assert process.stdout.readline() == b"echo: ping one\n"
-        process.stdin.write(b"ping two\n")
-        process.stdin.flush()
-        assert process.stdout.readline() == b"echo: ping two\n"
+    with coprocess("run", env=cli_env) as child:
+        child.stdin.write(b"ping one\n")
+        child.stdin.flush()
+        assert child.stdout.readline() == b"echo: ping one\n"
+        child.stdin.write(b"ping two\n")
+        child.stdin.flush()
+        assert child.stdout.readline() == b"echo: ping two\n"
         # Blocked reading stdin now: Ctrl-C ends it at once, with what was done kept.
-        process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=20) == 130
-    finally:
-        process.kill()
+        child.process.send_signal(signal.SIGINT)
+        assert child.process.wait(timeout=20) == 130
     assert only_session(ctxchat_home)["turns"] == 2
 
 

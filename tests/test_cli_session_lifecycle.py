@@ -13,6 +13,7 @@ from pathlib import Path
 
 from cli_support import (
     assert_clean_error,
+    coprocess,
     ctxchat,
     only_session,
     session_documents,
@@ -66,27 +67,16 @@ def test_a_failed_first_turn_is_kept_when_an_audit_recorded_it(
 def test_a_session_deleted_by_another_process_is_not_resurrected(
     cli_env: dict[str, str], fake_openai: FakeOpenAI, ctxchat_home: Path
 ) -> None:
-    process = subprocess.Popen(
-        [ctxchat_executable(), "run"],
-        env=cli_env,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    assert process.stdin is not None
-    assert process.stdout is not None
-    try:
-        process.stdin.write(b"first\n")
-        process.stdin.flush()
-        assert process.stdout.readline() == b"echo: first\n"
+    with coprocess("run", env=cli_env) as child:
+        child.stdin.write(b"first\n")
+        child.stdin.flush()
+        assert child.stdout.readline() == b"echo: first\n"
         session_id = only_session(ctxchat_home)["id"]
         deleted = ctxchat("sessions", "delete", session_id, "--yes", env=cli_env)
         assert deleted.returncode == 0, deleted.stderr
-        _, stderr = process.communicate(b"second\n", timeout=60)
-    finally:
-        process.kill()
+        _, stderr = child.process.communicate(b"second\n", timeout=60)
 
-    assert process.returncode == 2
+    assert child.process.returncode == 2
     assert stderr.decode() == (
         f"ctxchat: error: session {session_id} was deleted by another process while open here\n"
     )
