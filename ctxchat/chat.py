@@ -133,16 +133,14 @@ class ChatService:
                     # A failed first turn: the audit row is keyed by this session's id,
                     # and only a session file lets `sessions show --audit` (and `delete`)
                     # reach it. Saved with no turns; the title says what was asked.
-                    if session.title is None and isinstance(inputs, str):
-                        session.title = title_from(inputs)
+                    _entitle(session, inputs)
                     self._save(session)
                     conversation.saved = True
                 conversation.session = session
                 raise
             session.turns += 1
             session.model = self.agent.model.name
-            if session.title is None and isinstance(inputs, str):
-                session.title = title_from(inputs)
+            _entitle(session, inputs)
             self._save(session)
         conversation.session = session
         conversation.saved = True
@@ -293,3 +291,9 @@ class ChatService:
             for provider in self.agent.run_providers():
                 await provider.forget_session(session, session.provider_state(provider.source_id))
             self.store.delete(session_id)
+
+
+def _entitle(session: Session, inputs: str | Sequence[Message]) -> None:
+    """An untitled session is named after the first thing asked in it."""
+    if session.title is None and isinstance(inputs, str):
+        session.title = title_from(inputs)

@@ -13,6 +13,7 @@ import re
 _USERINFO = re.compile(r"^(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]*://)[^/?#]*@")
 _PASSWORD = re.compile(r"^(?P<head>[A-Za-z][A-Za-z0-9+.\-]*://[^:/?#@]*):[^/?#]*@")
 _VALUE = re.compile(r"=[^&;]+")
+_CREDENTIALS_IN_TEXT = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*://)[^\s/@]+@")
 # Names of options whose values are never shown: api_key, token, client_secret, password...
 _SECRET_WORDS = ("key", "token", "secret", "password", "passwd")
 _URL_WORDS = ("url", "dsn", "uri")
@@ -39,6 +40,19 @@ def mask_password(url: str) -> str:
     """As `mask_url`, but keeping the user name (which says which account a database URL
     uses): `postgresql://me:pw@h/db` -> `postgresql://me:***@h/db`."""
     return mask_query(_PASSWORD.sub(r"\g<head>:***@", url))
+
+
+def scrub_password(url: str, text: str) -> str:
+    """`text` (a driver's error message, say) with the password of `url` replaced by ***
+    wherever it appears, URL or not."""
+    match = _PASSWORD.match(url)
+    password = url[len(match.group("head")) + 1 : match.end() - 1] if match else ""
+    return text.replace(password, "***") if password else text
+
+
+def mask_urls_in(text: str) -> str:
+    """Free text (an error message) with the credentials of every URL in it masked."""
+    return _CREDENTIALS_IN_TEXT.sub(r"\1***@", text)
 
 
 def is_secret_name(name: str) -> bool:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import os
 import random
-import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -26,7 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ctxchat.errors import ConfigError, CtxchatError, StorageError
 from ctxchat.fsutil import ensure_private_dir, touch_private
-from ctxchat.redact import mask_password
+from ctxchat.redact import mask_password, scrub_password
 
 from ._sqlschema import SCHEMA_VERSION, Tables, migrate, schema_version
 
@@ -39,8 +38,6 @@ DEFAULT_DATABASE = "history.sqlite3"
 BUSY_TIMEOUT_MS = 30_000
 CONNECT_TIMEOUT_S = 10
 WRITE_ATTEMPTS = 20
-
-_PASSWORD = re.compile(r"^(?P<head>[A-Za-z][A-Za-z0-9+.\-]*://[^:/@]*):[^/]*@")
 
 
 def mask_url(url: str) -> str:
@@ -160,16 +157,7 @@ def _reason(url: str, exc: BaseException) -> str:
     detail = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
     lines = [line.strip() for line in str(detail).splitlines() if line.strip()]
     text = lines[0] if lines else type(detail).__name__
-    return _scrub(url, text)
-
-
-def _scrub(url: str, text: str) -> str:
-    match = _PASSWORD.match(url)
-    if match:
-        password = url[len(match.group("head")) + 1 : match.end() - 1]
-        if password:
-            text = text.replace(password, "***")
-    return text
+    return scrub_password(url, text)
 
 
 # -- the process-wide engine cache ------------------------------------------------------------

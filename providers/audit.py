@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -36,6 +35,7 @@ from ctxchat.ids import new_id
 from ctxchat.messages import Message, MessageFormatError
 from ctxchat.options import option
 from ctxchat.provider import HistoryProvider
+from ctxchat.redact import mask_urls_in
 from ctxchat.session import Session
 
 from ._sqlschema import as_json, utc
@@ -43,8 +43,6 @@ from ._sqlstore import Database, SqlBacked, mask_url
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
-
-_URL_CREDENTIALS = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*://)[^\s/@]+@")
 
 
 @dataclass(frozen=True)
@@ -204,7 +202,7 @@ class AuditHistoryProvider(SqlBacked, HistoryProvider):
 
 def _error_text(error: BaseException) -> str:
     text = str(error) if isinstance(error, CtxchatError) else f"{type(error).__name__}: {error}"
-    return _URL_CREDENTIALS.sub(r"\1***@", text)
+    return mask_urls_in(text)
 
 
 def _record_from_row(database: Database, row: Any) -> AuditRecord:

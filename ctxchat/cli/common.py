@@ -96,15 +96,23 @@ def chat_service(config: Config) -> ChatService:
     return service
 
 
-def announce_lock_wait(session_id: str) -> None:
-    """Said once when another process holds the session, before waiting up to 30 s."""
+def report(message: str, *, kind: str = "error") -> None:
+    """One line on stderr (`ctxchat: KIND: message`), whatever the message holds."""
+    flat = " ".join(str(message).split())
     try:
-        sys.stderr.write(
-            f"ctxchat: waiting for session {session_id}: in use by another ctxchat process…\n"
-        )
+        sys.stderr.write(f"ctxchat: {kind}: {flat}\n" if kind else f"ctxchat: {flat}\n")
         sys.stderr.flush()
     except (OSError, ValueError):
-        pass
+        pass  # stderr is gone; the exit code still tells
+
+
+def warn(text: str) -> None:
+    report(text, kind="warning")
+
+
+def announce_lock_wait(session_id: str) -> None:
+    """Said once when another process holds the session, before waiting up to 30 s."""
+    report(f"waiting for session {session_id}: in use by another ctxchat process…", kind="")
 
 
 def close_services() -> None:

@@ -17,7 +17,7 @@ import typer
 
 from ctxchat import __version__
 from ctxchat.cli import config_cmd, run_cmd, sessions_cmd
-from ctxchat.cli.common import close_services
+from ctxchat.cli.common import close_services, report
 from ctxchat.errors import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CtxchatError
 
 PROG = "ctxchat"
@@ -67,16 +67,6 @@ app.command("run", epilog=EXIT_CODES)(run_cmd.run)
 app.add_typer(sessions_cmd.app, name="sessions")
 app.add_typer(config_cmd.app, name="config")
 app.command("providers", epilog=EXIT_CODES)(config_cmd.providers)
-
-
-def report(message: str, *, kind: str = "error") -> None:
-    """One line on stderr, whatever the message holds."""
-    flat = " ".join(str(message).split())
-    try:
-        sys.stderr.write(f"{PROG}: {kind}: {flat}\n" if kind else f"{PROG}: {flat}\n")
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass  # stderr is gone; the exit code still tells
 
 
 def _debug() -> bool:

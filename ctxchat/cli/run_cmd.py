@@ -142,7 +142,7 @@ def run(
     )
     turns: Iterable[str] = ()
     if prompt is not None:
-        from ctxchat.cli.script import warn
+        from ctxchat.cli.common import warn
         from ctxchat.script_input import prompt_turn
 
         # On a terminal a prompt is a one-shot question: there is no stdin to wait for.
@@ -152,7 +152,7 @@ def run(
             warn(warning)
         turns = [turn]
     elif not interactive:
-        from ctxchat.cli.script import warn
+        from ctxchat.cli.common import warn
         from ctxchat.script_input import StdinTurns
 
         turns = StdinTurns(

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ctxchat.cli.common import run_sync
+from ctxchat.cli.common import run_sync, warn
 from ctxchat.cli.terminal import cancellable
 from ctxchat.errors import TurnCancelled
 
@@ -25,14 +25,6 @@ if TYPE_CHECKING:
     from ctxchat.cli.render import SafeStream
     from ctxchat.context import RunResponse
     from ctxchat.model_types import Event
-
-
-def warn(text: str) -> None:
-    try:
-        sys.stderr.write(f"ctxchat: warning: {' '.join(text.split())}\n")
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass  # stderr is gone too; the warning has nowhere to go
 
 
 def turn_record(conversation: Conversation, text: str, outcome: TurnOutcome) -> dict[str, Any]:
