@@ -33,7 +33,3 @@ def new_id() -> str:
             random_part = int.from_bytes(os.urandom(10), "big")
         _last_ms, _last_random = now_ms, random_part
     return _encode(now_ms, 10) + _encode(random_part, 16)
-
-
-def is_id(text: str) -> bool:
-    return len(text) == 26 and all(c in _ALPHABET for c in text.upper())

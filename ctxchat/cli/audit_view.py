@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ctxchat.audit import AuditRecord
-from ctxchat.cli.render import one_line, preview, terminal_safe
+from ctxchat.cli.render import one_line, preview, terminal_safe, tool_call_line, tool_result_line
 from ctxchat.wording import plural
 
 if TYPE_CHECKING:
@@ -18,12 +18,9 @@ if TYPE_CHECKING:
 
 def _message_line(message: Message) -> str:
     if message.tool_calls:
-        return "; ".join(f"→ {c.name}({preview(c.arguments, 80)})" for c in message.tool_calls)
+        return "; ".join(tool_call_line(c) for c in message.tool_calls)
     if message.tool_results:
-        return "; ".join(
-            f"← {'error' if r.is_error else 'result'}: {preview(r.content)}"
-            for r in message.tool_results
-        )
+        return "; ".join(tool_result_line(r) for r in message.tool_results)
     return f"{message.role}: {preview(message.text)}"
 
 

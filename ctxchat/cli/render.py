@@ -6,14 +6,13 @@ Rich follows NO_COLOR and drops styling when the output is not a terminal by its
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from ctxchat.messages import Message
+    from ctxchat.messages import Message, ToolCallPart, ToolResultPart
 
 CODE_THEME = "monokai"
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -146,6 +145,16 @@ def preview(text: str, limit: int = 100) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+def tool_call_line(call: ToolCallPart) -> str:
+    """How every view shows a tool call: `→ name(arguments…)`."""
+    return f"→ {call.name}({preview(call.arguments, 80)})"
+
+
+def tool_result_line(result: ToolResultPart) -> str:
+    """How every view shows a tool's answer: `← result: …` or `← error: …`."""
+    return f"← {'error' if result.is_error else 'result'}: {preview(result.content)}"
+
+
 def print_turns(console: Console, turns: Sequence[Sequence[Message]], *, markdown: bool) -> None:
     """Stored turns, readable: the user's words, tool traffic dimmed, the replies. Every
     stored text goes through `terminal_safe`: this is a view for people, exports keep the
@@ -161,7 +170,7 @@ def print_turns(console: Console, turns: Sequence[Sequence[Message]], *, markdow
                 console.print(Text("you › ", style="bold cyan") + Text(terminal_safe(message.text)))
             elif message.role == "assistant":
                 for call in message.tool_calls:
-                    line(f"→ {call.name}({preview(call.arguments, 80)})", "dim")
+                    line(tool_call_line(call), "dim")
                 if message.text and markdown:
                     from rich.markdown import Markdown
 
@@ -170,15 +179,7 @@ def print_turns(console: Console, turns: Sequence[Sequence[Message]], *, markdow
                     line(message.text)
             elif message.role == "tool":
                 for result in message.tool_results:
-                    label = "error" if result.is_error else "result"
-                    line(f"← {label}: {preview(result.content)}", "dim")
+                    line(tool_result_line(result), "dim")
             elif message.role == "system":
                 line(f"[system] {preview(message.text)}", "dim")
         console.print()
-
-
-def write_out(text: str, stream: TextIO | None = None) -> None:
-    """Plain text to stdout, as a script reads it."""
-    out = stream or sys.stdout
-    out.write(text)
-    out.flush()

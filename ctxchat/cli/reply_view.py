@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING
 from ctxchat.cli.render import (
     CODE_THEME,
     SafeStream,
-    preview,
     stable_length,
     tail_source,
     terminal_safe,
+    tool_call_line,
+    tool_result_line,
 )
 
 if TYPE_CHECKING:
@@ -81,12 +82,9 @@ class ReplyView:
             self.add_text(event.text)
         elif isinstance(event, ToolCallStarted):
             self.end_text()
-            call = event.call
-            self.note(f"→ {call.name}({preview(call.arguments, 80)})")
+            self.note(tool_call_line(event.call))
         elif isinstance(event, ToolCallFinished):
-            result = event.result
-            label = "error" if result.is_error else "result"
-            self.note(f"← {label}: {preview(result.content, 100)}")
+            self.note(tool_result_line(event.result))
             self.wait()  # the model is asked again with the result
         elif isinstance(event, ProviderWarning):
             self.end_text()
