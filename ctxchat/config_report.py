@@ -11,21 +11,18 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ctxchat.config import Config
+from ctxchat.redact import is_secret_name, is_url_name
 from ctxchat.settings import mask_secret, mask_url
 
 if TYPE_CHECKING:
     from ctxchat.agent import Agent
 
-_SECRET_WORDS = ("key", "secret", "token", "password", "passwd")
-_URL_WORDS = ("url", "dsn", "uri")
-
 
 def masked(name: str, value: Any) -> Any:
     """The value safe to print: secrets replaced, credentials in URLs hidden."""
-    lowered = name.lower()
-    if any(word in lowered for word in _SECRET_WORDS) and not lowered.endswith("tokens"):
+    if is_secret_name(name):
         return mask_secret(str(value)) if value else mask_secret(None)
-    if isinstance(value, str) and any(word in lowered for word in _URL_WORDS):
+    if isinstance(value, str) and is_url_name(name):
         return mask_url(value)
     return value
 
