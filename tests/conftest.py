@@ -21,6 +21,16 @@ ENV_TO_CLEAR = (
     "OPENAI_PROJECT_ID",
 )
 TEST_API_KEY = "sk-test-SECRET-0123456789abcdef"
+# Fixtures that start a real terminal (pexpect or tmux): a test using one is slow.
+TERMINAL_FIXTURES = frozenset({"repl", "repls", "terminal"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """`pytest -m "not slow"` is the fast inner loop: it leaves out every test that drives
+    a real terminal, besides those marked slow by hand (crash, benchmarks, packaging)."""
+    for item in items:
+        if TERMINAL_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(autouse=True)

@@ -109,7 +109,9 @@ class Text:
     """A plain assistant text reply.
 
     Streaming: ``text`` is sent in pieces of ``chunk_size`` characters, sleeping ``delay``
-    seconds before every piece after the first. ``usage`` is ``(prompt, completion)``
+    seconds before every piece after the first. With ``hold``, the first piece is sent and
+    the rest waits until the test sets that event (a reply that is surely mid-stream for as
+    long as the test needs, however slow the machine). ``usage`` is ``(prompt, completion)``
     tokens; by default it is estimated from character counts.
     """
 
@@ -118,6 +120,7 @@ class Text:
     delay: float = 0.0
     usage: tuple[int, int] | None = None
     finish_reason: str = "stop"
+    hold: threading.Event | None = None
 
 
 @dataclass(frozen=True)
@@ -571,6 +574,12 @@ class _Handler(BaseHTTPRequestHandler):
         if seconds > 0 and self.fake._stopping.wait(seconds):
             raise _Abort
 
+    def _await(self, event: threading.Event) -> None:
+        """Wait for the test to set `event`; abort the connection if the server stops."""
+        while not event.wait(0.05):
+            if self.fake._stopping.is_set():
+                raise _Abort
+
     def _cut_connection(self) -> None:
         self.close_connection = True
         with contextlib.suppress(OSError):
@@ -734,6 +743,8 @@ class _Handler(BaseHTTPRequestHandler):
         if isinstance(reply, Text):
             self._write_event(self._chunk(request, cid, {"role": "assistant", "content": ""}))
             for i, piece in enumerate(_pieces(reply.text, reply.chunk_size)):
+                if i == 1 and reply.hold is not None:
+                    self._await(reply.hold)
                 if i:
                     self._sleep(reply.delay)
                 self._write_event(self._chunk(request, cid, {"content": piece}))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,12 +24,14 @@ def repl(cli_env: dict[str, str]) -> Iterator[Repls]:
 
 
 def test_reply_streams_then_status_line(repl: Spawn, fake_openai: FakeOpenAI) -> None:
-    fake_openai.enqueue(Text("alpha beta gamma delta epsilon", chunk_size=6, delay=0.4))
+    rest = threading.Event()
+    fake_openai.enqueue(Text("alpha beta gamma delta epsilon", chunk_size=6, hold=rest))
     child = repl()
     child.send("stream please\r")
     child.expect_exact("alpha")
-    # The start was on screen while the server was still sending the rest.
+    # The start is on screen while the server still holds the rest back.
     assert fake_openai.answered == 0
+    rest.set()
     child.expect_exact("epsilon")
     child.expect(r"tokens \d+ in · \d+ out · context \S+/128k")
     assert quit_(child) == 0
@@ -37,7 +40,7 @@ def test_reply_streams_then_status_line(repl: Spawn, fake_openai: FakeOpenAI) ->
 def test_ctrl_c_cancels_the_reply_and_gives_the_input_back(
     repl: Spawn, fake_openai: FakeOpenAI, ctxchat_home: Path, cli_env: dict[str, str]
 ) -> None:
-    fake_openai.enqueue(Text("slow " * 60, chunk_size=5, delay=0.2))
+    fake_openai.enqueue(Text("slow " * 60, chunk_size=5, hold=threading.Event()))  # never ends
     child = repl()
     child.send("cancel me\r")
     child.expect_exact("slow")
@@ -232,3 +235,21 @@ def test_a_prompt_on_a_terminal_is_one_shot(
     child.close()
     assert child.exitstatus == 0
     assert [r.last_user_text for r in fake_openai.chat_requests()] == ["just one question"]
+
+
+def test_keys_typed_while_the_repl_starts_are_sent(
+    repl: Spawn, fake_openai: FakeOpenAI, ctxchat_home: Path, cli_env: dict[str, str]
+) -> None:
+    # Typed before the banner: the terminal has turned each Enter into a newline by the
+    # time the prompt reads them, yet each line is sent, not added to a draft.
+    child = repl.spawn("run")
+    child.send("typed ahead\r/title\r")
+    child.expect_exact("echo: typed ahead")
+    child.expect_exact("tokens ")
+    child.expect_exact("title: typed ahead")
+    assert [r.last_user_text for r in fake_openai.chat_requests()] == ["typed ahead"]
+    assert quit_(child) == 0
+    assert stored_texts(cli_env, only_session(ctxchat_home)["id"]) == [
+        ("user", "typed ahead"),
+        ("assistant", "echo: typed ahead"),
+    ]

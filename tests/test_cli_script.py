@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import signal
+import threading
 from pathlib import Path
 
 import pytest
@@ -174,7 +175,7 @@ def test_session_and_continue_together_is_a_usage_error(cli_env: dict[str, str])
 def test_sigint_mid_reply_exits_130_and_keeps_completed_turns(
     cli_env: dict[str, str], fake_openai: FakeOpenAI, ctxchat_home: Path
 ) -> None:
-    fake_openai.enqueue(Text("done"), Text("slow " * 40, chunk_size=5, delay=0.2))
+    fake_openai.enqueue(Text("done"), Text("slow " * 40, chunk_size=5, hold=threading.Event()))
     with coprocess("run", env=cli_env) as child:
         child.stdin.write(b"first\nsecond\nthird\n")
         child.stdin.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,7 +16,15 @@ from ctxchat.context import RunContext
 from ctxchat.errors import ConfigError, ProviderError, ToolLoopLimit, TurnCancelled
 from ctxchat.messages import Message, ToolCallPart, ToolResultPart
 from ctxchat.model_client import OpenAIChatModel
-from ctxchat.model_types import Middleware, ModelCall, ModelReply, ModelRequest, ToolCall
+from ctxchat.model_types import (
+    Event,
+    Middleware,
+    ModelCall,
+    ModelReply,
+    ModelRequest,
+    TextDelta,
+    ToolCall,
+)
 from ctxchat.provider import ContextProvider
 from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
 from ctxchat.session import Session
@@ -290,12 +299,17 @@ def test_cancelled_turn_runs_after_run_and_hands_back_input(
     recorder = Recorder("watch", [])
     agent = make_agent(model_settings, [recorder])
     session = Session()
-    fake_openai.enqueue(Text("x" * 400, delay=0.05))
+    fake_openai.enqueue(Text("x" * 400, hold=threading.Event()))  # streams until cancelled
 
     async def scenario() -> TurnFailed:
-        task = asyncio.create_task(agent.run(session, "please stop"))
-        assert await asyncio.to_thread(fake_openai.wait_for_requests, 1)
-        await asyncio.sleep(0.2)
+        streaming = asyncio.Event()
+
+        def on_event(event: Event) -> None:
+            if isinstance(event, TextDelta):
+                streaming.set()
+
+        task = asyncio.create_task(agent.run(session, "please stop", on_event=on_event))
+        await streaming.wait()
         task.cancel()
         try:
             await task

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from fakeopenai import FakeOpenAI
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -169,9 +169,9 @@ HOLD_LOCK = textwrap.dedent(
     store = SessionStore(Path(sys.argv[1]))
     with store.locked(sys.argv[2]):
         print("locked", flush=True)
-        time.sleep(float(sys.argv[3]))
-        if len(sys.argv) > 4:
-            Path(sys.argv[4]).write_text("about to release")
+        sys.stdin.readline()  # holds the lock until the test says so
+        if len(sys.argv) > 3:
+            Path(sys.argv[3]).write_text("about to release")
     """
 )
 
@@ -181,19 +181,23 @@ def test_second_process_waits_for_the_lock_or_says_in_use(store: SessionStore) -
     session_id = "01CCCCCCCCCCCCCCCCCCCCCCCC"
     released = store.root / "released"
     holder = subprocess.Popen(
-        [sys.executable, "-c", HOLD_LOCK, str(store.root), session_id, "1.0", str(released)],
+        [sys.executable, "-c", HOLD_LOCK, str(store.root), session_id, str(released)],
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
     )
     try:
         assert holder.stdout is not None
+        assert holder.stdin is not None
         assert holder.stdout.readline().strip() == "locked"
         with (
             pytest.raises(SessionInUse, match="in use by another ctxchat process"),
             store.locked(session_id, wait=0.2),
         ):
             pass
-        with store.locked(session_id, wait=10):
+        holder.stdin.write("release\n")
+        holder.stdin.close()
+        with store.locked(session_id, wait=60):
             # It waited for the holder instead of barging in.
             assert released.read_text() == "about to release"
     finally:
@@ -213,8 +217,7 @@ WRITE_FOREVER = textwrap.dedent(
         i += 1
         session.state = {"p": {"n": i, "blob": "x" * (200_000 + i % 1000)}}
         store.save(session)
-        if i == 1:
-            print("first", flush=True)
+        print(i, flush=True)
     """
 )
 
@@ -231,12 +234,14 @@ def test_killed_writer_never_leaves_a_half_written_session(store: SessionStore) 
             text=True,
         )
         assert writer.stdout is not None
-        assert writer.stdout.readline().strip() == "first"
-        time.sleep(rng.uniform(0.01, 0.3))
+        # Killed after a random number of completed saves, so mid-way through the next.
+        target = rng.randint(1, 12)
+        while int(writer.stdout.readline()) < target:
+            pass
         writer.send_signal(signal.SIGKILL)
         writer.wait()
         loaded = store.load(session_id)  # raises if the file were torn
-        assert loaded.state["p"]["n"] >= 1
+        assert loaded.state["p"]["n"] >= target
         assert len(loaded.state["p"]["blob"]) >= 200_000
         last_seen = max(last_seen, loaded.state["p"]["n"])
     assert last_seen > 1
@@ -302,7 +307,8 @@ def test_waiting_for_a_lock_in_a_coroutine_can_be_cancelled(store: SessionStore)
     store.root.mkdir(parents=True)
     session_id = "01EEEEEEEEEEEEEEEEEEEEEEEE"
     holder = subprocess.Popen(
-        [sys.executable, "-c", HOLD_LOCK, str(store.root), session_id, "30"],
+        [sys.executable, "-c", HOLD_LOCK, str(store.root), session_id],
+        stdin=subprocess.PIPE,  # held until this test ends
         stdout=subprocess.PIPE,
         text=True,
     )

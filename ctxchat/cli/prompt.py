@@ -117,3 +117,18 @@ def make_prompt_session(registry: CommandRegistry, history_path: Path) -> Prompt
         prompt_continuation=_continuation,
         enable_history_search=False,
     )
+
+
+def queue_typeahead(session: PromptSession[str], typed: bytes) -> None:
+    """Keys typed before the prompt could read them, to be read first by the next prompt."""
+    if not typed:
+        return
+    from prompt_toolkit.input.typeahead import store_typeahead
+    from prompt_toolkit.input.vt100_parser import Vt100Parser
+    from prompt_toolkit.key_binding import KeyPress
+
+    keys: list[KeyPress] = []
+    parser = Vt100Parser(keys.append)
+    parser.feed(typed.decode("utf-8", errors="replace"))
+    parser.flush()
+    store_typeahead(session.input, keys)

@@ -85,19 +85,21 @@ class Repl:
             raise ModelNotConfigured(NOT_CONFIGURED)
 
     async def run(self, *, show_last: int, resumed: bool) -> None:
-        from ctxchat.cli.prompt import make_prompt_session
+        from ctxchat.cli.prompt import make_prompt_session, queue_typeahead
 
         self.check_model()
-        prompt = make_prompt_session(self.chat.registry, self.history_path)
-        model = self.chat.service.agent.model.name
-        self.say(
-            f"ctxchat {__version__} · model {model} · /help for commands · Ctrl-D to exit",
-            "dim",
-        )
-        if resumed:
-            await self.show_recent(show_last)
-        with quiet_terminal(), ctrl_c_guard():
-            await self._loop(prompt)
+        with quiet_terminal() as typed_ahead:
+            prompt = make_prompt_session(self.chat.registry, self.history_path)
+            queue_typeahead(prompt, typed_ahead)
+            model = self.chat.service.agent.model.name
+            self.say(
+                f"ctxchat {__version__} · model {model} · /help for commands · Ctrl-D to exit",
+                "dim",
+            )
+            if resumed:
+                await self.show_recent(show_last)
+            with ctrl_c_guard():
+                await self._loop(prompt)
 
     async def _loop(self, prompt: PromptSession[str]) -> None:
         from ctxchat.cli.prompt import PROMPT

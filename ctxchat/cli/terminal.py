@@ -68,12 +68,16 @@ def _sigint_cancels(task: asyncio.Task[Any]) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def quiet_terminal() -> Iterator[None]:
-    """Between prompts (a reply streaming, a command running) keys are neither echoed (^C
-    would land in the middle of the output) nor line-edited: they wait, byte for byte, for
-    the next prompt, so Enter stays Enter and Ctrl-D stays Ctrl-D instead of the terminal
-    turning them into a newline and an end-of-file. prompt-toolkit sets its own mode while
-    it reads and puts this one back after."""
+def quiet_terminal() -> Iterator[bytes]:
+    """For the REPL's lifetime: between prompts (a reply streaming, a command running) keys
+    are neither echoed (^C would land in the middle of the output) nor line-edited: they
+    wait, byte for byte, for the next prompt, so Enter stays Enter and Ctrl-D stays Ctrl-D
+    instead of the terminal turning them into a newline and an end-of-file. prompt-toolkit
+    sets its own mode while it reads and puts this one back after.
+
+    Yields the keys typed before this mode was set (while ctxchat was starting): the
+    terminal has already turned each Enter among them into a newline, which the prompt
+    would insert into the draft, so they are handed over with newlines back as Enter."""
     import sys
     import termios
 
@@ -81,7 +85,7 @@ def quiet_terminal() -> Iterator[None]:
         fd = sys.stdin.fileno()
         saved = termios.tcgetattr(fd)
     except (OSError, ValueError, termios.error):
-        yield
+        yield b""
         return
     quiet = list(saved)
     quiet[0] &= ~termios.ICRNL
@@ -91,9 +95,27 @@ def quiet_terminal() -> Iterator[None]:
     quiet[6][termios.VTIME] = 0
     termios.tcsetattr(fd, termios.TCSANOW, quiet)
     try:
-        yield
+        typed = _pending_input(fd) if saved[0] & termios.ICRNL else b""
+        yield typed.replace(b"\n", b"\r")
     finally:
         termios.tcsetattr(fd, termios.TCSANOW, saved)
+
+
+def _pending_input(fd: int) -> bytes:
+    """What is waiting to be read on `fd` now, without waiting for more."""
+    import os
+    import select
+
+    chunks: list[bytes] = []
+    while select.select([fd], [], [], 0)[0]:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 async def cancellable(coroutine: Coroutine[Any, Any, T]) -> T:
