@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ctxchat.audit import AuditRecord, AuditSource
 from ctxchat.errors import UsageError
 from ctxchat.export import ExportFormat, fence, labelled_markdown, message_markdown
-from ctxchat.wording import plural
+from ctxchat.text import plural
 
 if TYPE_CHECKING:
     from ctxchat.agent import Agent

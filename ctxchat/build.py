@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from ctxchat.agent import Agent
+from typing import Any
+
+from ctxchat.agent import Agent, in_memory_fallback
 from ctxchat.config import Config, ProviderSpec
-from ctxchat.defaults import FALLBACK_HISTORY_ID, FALLBACK_HISTORY_TYPE
 from ctxchat.errors import ConfigError, CtxchatError
 from ctxchat.model_client import OpenAIChatModel
 from ctxchat.model_types import ChatModel
 from ctxchat.options import build_options
 from ctxchat.paths import data_dir
-from ctxchat.provider import ContextProvider, HistoryProvider, ProviderEnv
+from ctxchat.provider import ContextProvider, ProviderEnv
 from ctxchat.registry import load_provider_class
-from ctxchat.tools import ToolRegistry
 
 
-def build_provider(spec: ProviderSpec, env: ProviderEnv) -> ContextProvider:
+def build_provider(spec: ProviderSpec, env: ProviderEnv) -> ContextProvider[Any]:
     cls = load_provider_class(spec.type, spec.where)
     options = build_options(cls.Options, spec.options, spec.where)
     try:
@@ -26,8 +26,8 @@ def build_provider(spec: ProviderSpec, env: ProviderEnv) -> ContextProvider:
         raise ConfigError(f"{spec.where} ('{spec.source_id}'): {exc}") from exc
 
 
-def build_env(config: Config, model: ChatModel) -> ProviderEnv:
-    return ProviderEnv(data_dir=data_dir(), tools=ToolRegistry(), chat_model=model)
+def build_env(config: Config) -> ProviderEnv:
+    return ProviderEnv(data_dir=data_dir(), storage_url=config.storage.url)
 
 
 def build_agent(config: Config, *, model: ChatModel | None = None) -> Agent:
@@ -57,21 +57,11 @@ def check_agent(config: Config, agent: Agent) -> None:
 
 def _build(config: Config, model: ChatModel | None) -> Agent:
     chat_model = model if model is not None else OpenAIChatModel(config.model)
-    env = build_env(config, chat_model)
+    env = build_env(config)
     providers = [build_provider(spec, env) for spec in config.providers]
-    taken = {p.source_id for p in providers}
-
-    def fallback() -> HistoryProvider:
-        cls = load_provider_class(FALLBACK_HISTORY_TYPE, "fallback history")
-        source_id = FALLBACK_HISTORY_ID
-        n = 2
-        while source_id in taken:
-            source_id, n = f"{FALLBACK_HISTORY_ID}_{n}", n + 1
-        provider = cls(source_id, env=env)
-        if not isinstance(provider, HistoryProvider):
-            raise ConfigError(f"'{FALLBACK_HISTORY_TYPE}' is not a history provider")
-        return provider
-
     return Agent(
-        model=chat_model, providers=providers, settings=config.agent, fallback_history=fallback
+        model=chat_model,
+        providers=providers,
+        settings=config.agent,
+        fallback_history=in_memory_fallback(env),
     )

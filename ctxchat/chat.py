@@ -9,19 +9,23 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ctxchat.agent import Agent, TurnFailed
-from ctxchat.audit import AuditSource
 from ctxchat.context import RunContext
-from ctxchat.errors import CtxchatError, SessionError, SessionNotFound
+from ctxchat.errors import CtxchatError, SessionError, SessionNotFound, UsageError
 from ctxchat.messages import Message
-from ctxchat.model_types import EventSink, ignore_events
+from ctxchat.model_types import ChatModel, EventSink, ignore_events
 from ctxchat.provider import HistoryProvider, HistoryUnsupported
 from ctxchat.session import Session
-from ctxchat.store import SessionStore
+from ctxchat.store import SessionStore, SessionSummary
+
+if TYPE_CHECKING:
+    from ctxchat.context_report import ContextReport
+    from ctxchat.export import ExportFormat
 
 TITLE_LENGTH = 60
 
@@ -51,13 +55,23 @@ class TurnOutcome:
 
 @dataclass
 class Conversation:
-    """An open session: the in-memory copy the REPL or a script works on."""
+    """An open session: the in-memory copy the REPL or a script works on, and the model it
+    talks to (each conversation its own: switching one never switches another)."""
 
     session: Session
     saved: bool
+    model: ChatModel
     last_context: RunContext | None = None
     last_input: str | None = None
-    pending: dict[str, Any] = field(default_factory=dict)
+
+
+def conversation_model(session: Session, configured: ChatModel, *, chosen: bool) -> ChatModel:
+    """The model a conversation talks to. A model chosen for this run (a flag or the
+    environment) wins; else a resumed session goes on with the model it was having; else
+    the config file's. Only the name changes: the endpoint and settings are the config's."""
+    if chosen or not session.model or session.model == configured.name:
+        return configured
+    return configured.with_model(session.model)
 
 
 class ChatService:
@@ -67,13 +81,17 @@ class ChatService:
         store: SessionStore,
         *,
         lock_wait: float = 30.0,
-        follow_session_model: bool = False,
+        model_chosen: bool = False,
+        context_window: int | None = None,
         on_lock_wait: Callable[[str], None] | None = None,
     ) -> None:
         self.agent = agent
         self.store = store
         self.lock_wait = lock_wait
-        self.follow_session_model = follow_session_model
+        self.context_window = context_window
+        # Whether the agent's model was chosen for this run (flag, environment) rather
+        # than read from the config file: see `conversation_model`.
+        self.model_chosen = model_chosen
         # Told the session id when another process holds its lock and waiting begins.
         self.on_lock_wait = on_lock_wait
 
@@ -85,7 +103,8 @@ class ChatService:
         """A new session; written on its first completed turn (or rename)."""
         if title is not None:
             title = clean_title(title)
-        return Conversation(Session(title=title, model=self.agent.model.name), saved=False)
+        model = self.agent.model
+        return Conversation(Session(title=title, model=model.name), saved=False, model=model)
 
     def open(self, ref: str) -> Conversation:
         return self._resume(self.store.load(self.store.resolve(ref)))
@@ -97,18 +116,20 @@ class ChatService:
         return self._resume(self.store.load(latest))
 
     def _resume(self, session: Session) -> Conversation:
-        # A resumed conversation goes on with the model it was having, unless the user
-        # chose one for this run (flag or environment): the config file's default does not
-        # override what the session was started with.
-        switch = getattr(self.agent.model, "with_model", None)
-        if (
-            self.follow_session_model
-            and session.model
-            and session.model != self.agent.model.name
-            and switch is not None
-        ):
-            self.agent.model = switch(session.model)
-        return Conversation(session, saved=True)
+        model = conversation_model(session, self.agent.model, chosen=self.model_chosen)
+        return Conversation(session, saved=True, model=model)
+
+    def switch_model(self, conversation: Conversation, name: str) -> None:
+        """Talk to the model `name` from the next turn of this conversation only."""
+        name = name.strip()
+        if not name:
+            raise UsageError("a model name cannot be empty")
+        conversation.model = conversation.model.with_model(name)
+
+    # -- listing ------------------------------------------------------------------------------
+    def sessions(self, limit: int | None = None) -> list[SessionSummary]:
+        """Saved sessions, most recently used first."""
+        return self.store.list(limit=limit)
 
     # -- turns --------------------------------------------------------------------------------
     async def send(
@@ -124,22 +145,26 @@ class ChatService:
             conversation.last_input = inputs
         async with self._locked_async(conversation.session.id):
             session = self._fresh(conversation)
+            before = _kept_state(session)
             try:
-                context = await self.agent.run(session, inputs, on_event=on_event)
-            except TurnFailed:
+                context = await self.agent.run(
+                    session, inputs, model=conversation.model, on_event=on_event
+                )
+            except TurnFailed as failed:
                 if conversation.saved:
                     self._save(session)  # what after_run recorded of the failure (audit)
-                elif self._keeps_audit():
-                    # A failed first turn: the audit row is keyed by this session's id,
-                    # and only a session file lets `sessions show --audit` (and `delete`)
-                    # reach it. Saved with no turns; the title says what was asked.
+                elif _kept_something(failed.context, before, session):
+                    # A failed first turn some provider kept a trace of (the audit's row,
+                    # keyed by this session's id): only a session file lets
+                    # `sessions show --audit` (and `delete`) reach it. Saved with no
+                    # turns; the title says what was asked.
                     _entitle(session, inputs)
                     self._save(session)
                     conversation.saved = True
                 conversation.session = session
                 raise
             session.turns += 1
-            session.model = self.agent.model.name
+            session.model = conversation.model.name
             _entitle(session, inputs)
             self._save(session)
         conversation.session = session
@@ -184,9 +209,6 @@ class ChatService:
         if not self.store.exists(session_id):
             self.store.discard_lock(session_id)
 
-    def _keeps_audit(self) -> bool:
-        return any(isinstance(p, AuditSource) for p in self.agent.run_providers())
-
     def _fresh(self, conversation: Conversation) -> Session:
         """The session as on disk now: another process may have added turns."""
         session_id = conversation.session.id
@@ -229,7 +251,7 @@ class ChatService:
             self._save(session)
         conversation.session = session
 
-    def history(self) -> HistoryProvider:
+    def history(self) -> HistoryProvider[Any]:
         provider = self.agent.loading_history
         if provider is None:
             raise HistoryUnsupported("no history provider loads messages in this pipeline")
@@ -257,6 +279,29 @@ class ChatService:
         provider = self.history()
         return await provider.all_messages(
             session.id, state=session.provider_state(provider.source_id)
+        )
+
+    async def export(self, session: Session, target: Path, fmt: ExportFormat) -> int:
+        """Write the session's conversation to `target` as `fmt`; how many messages."""
+        from ctxchat.export import export_text, write_export
+
+        messages = await self.transcript(session)
+        write_export(target, export_text(session, messages, fmt))
+        return len(messages)
+
+    def context_report(self, conversation: Conversation) -> ContextReport | None:
+        """What each provider put into the conversation's last turn, or None before one."""
+        from ctxchat.context_report import context_report
+
+        context = conversation.last_context
+        if context is None:
+            return None
+        agent = self.agent
+        return context_report(
+            context,
+            base_instructions=agent.settings.instructions,
+            source_ids=[p.source_id for p in agent.run_providers()],
+            context_window=self.context_window,
         )
 
     def resolve_all(self, refs: Sequence[str]) -> list[str]:
@@ -291,6 +336,19 @@ class ChatService:
             for provider in self.agent.run_providers():
                 await provider.forget_session(session, session.provider_state(provider.source_id))
             self.store.delete(session_id)
+
+
+def _kept_state(session: Session) -> dict[str, Any]:
+    """The provider states that hold anything (an untouched provider's is empty)."""
+    return {k: v for k, v in session.state.items() if v}
+
+
+def _kept_something(context: RunContext | None, before: dict[str, Any], session: Session) -> bool:
+    """Whether any provider kept a trace of a failed turn: in its own tables (it said so)
+    or in the session's state."""
+    if context is not None and context.kept_by:
+        return True
+    return _kept_state(session) != before
 
 
 def _entitle(session: Session, inputs: str | Sequence[Message]) -> None:

@@ -10,17 +10,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ctxchat.defaults import default_provider_specs
+from ctxchat.defaults import DEFAULT_PIPELINE
 from ctxchat.errors import ConfigError
 from ctxchat.options import build_options, did_you_mean, option_error
 from ctxchat.paths import default_config_path
-from ctxchat.settings import AgentSettings, ModelSettings
+from ctxchat.provider import SOURCE_ID_PATTERN, SOURCE_ID_RULE
+from ctxchat.settings import AgentSettings, ModelSettings, StorageSettings
 
-TOP_LEVEL_KEYS = ["model", "agent", "providers"]
-# A source id names the provider's state in every session file and its block in the
-# model's instructions (`<context source="...">`): plain characters only. (Checked here
-# too, not only by the provider, so the message carries the key path.)
-SOURCE_ID = re.compile(r"^[A-Za-z0-9_.-]+$")
+TOP_LEVEL_KEYS = ["model", "agent", "storage", "providers"]
 # Environment variable -> [model] key. They override the file; flags override them.
 ENV_OVERRIDES = {
     "OPENAI_API_KEY": "api_key",
@@ -47,6 +44,7 @@ class Config:
     providers: tuple[ProviderSpec, ...]
     default_pipeline: bool  # True when the file lists no providers
     origins: Mapping[str, str] = field(default_factory=dict)  # model key -> file/env/flag
+    storage: StorageSettings = field(default_factory=StorageSettings)
 
 
 def config_path(explicit: Path | None, environ: Mapping[str, str]) -> tuple[Path, bool]:
@@ -165,6 +163,7 @@ def _parse(
     if instructions is not None:
         agent_table["instructions"] = instructions
     agent = build_options(AgentSettings, agent_table, "agent")
+    storage = build_options(StorageSettings, _table(data, "storage"), "storage")
 
     if "providers" in data:
         raw = data["providers"]
@@ -173,9 +172,12 @@ def _parse(
         specs = tuple(_provider_spec(entry, i) for i, entry in enumerate(raw))
         default = False
     else:
-        specs = tuple(default_provider_specs())
+        specs = tuple(
+            ProviderSpec(type_name, source_id, dict(options), f"providers[{i}]")
+            for i, (type_name, source_id, options) in enumerate(DEFAULT_PIPELINE)
+        )
         default = True
-    return Config(path, model, agent, specs, default, origins)
+    return Config(path, model, agent, specs, default, origins, storage)
 
 
 def _table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
@@ -196,8 +198,7 @@ def _provider_spec(entry: Any, index: int) -> ProviderSpec:
     source_id = options.pop("source_id", type_name)
     if not isinstance(source_id, str) or not source_id.strip():
         raise ConfigError(f"{where}.source_id: expected a non-empty string")
-    if not SOURCE_ID.match(source_id):
-        raise ConfigError(
-            f"{where}.source_id: {source_id!r} may hold only letters, digits, '_', '.' and '-'"
-        )
+    if not SOURCE_ID_PATTERN.match(source_id):
+        # Checked here too, not only by the provider, so the message carries the key path.
+        raise ConfigError(f"{where}.source_id: {source_id!r} {SOURCE_ID_RULE}")
     return ProviderSpec(type_name, source_id, options, where)

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 from ctxchat.context import RunContext
 from ctxchat.messages import Message, Usage
+from ctxchat.text import plural
 from ctxchat.tokens import count_message_tokens, count_messages_tokens, count_text_tokens
-from ctxchat.wording import plural
 
 PREVIEW_CHARS = 72
 MESSAGES_SHOWN = 8  # per source; a long history is summarised, not dumped

@@ -5,27 +5,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from ctxchat.config import ProviderSpec
+from typing import Any
 
 # (type, source_id, options) in pipeline order: history first, it loads what the model reads.
 # The history is SQL (a SQLite file in the data dir): loading it costs the window, not the
 # conversation, and sessions can share one.
 DEFAULT_PIPELINE: tuple[tuple[str, str, dict[str, Any]], ...] = (("sql_history", "history", {}),)
-
-FALLBACK_HISTORY_TYPE = "in_memory_history"
-FALLBACK_HISTORY_ID = "session_history"
-
-
-def default_provider_specs() -> list[ProviderSpec]:
-    from ctxchat.config import ProviderSpec
-
-    return [
-        ProviderSpec(type_name, source_id, dict(options), f"providers[{i}]")
-        for i, (type_name, source_id, options) in enumerate(DEFAULT_PIPELINE)
-    ]
 
 
 def default_config_document() -> dict[str, Any]:

@@ -71,10 +71,6 @@ class ModelNotConfigured(ModelError):
     exit_code = EXIT_USAGE
 
 
-class ToolError(CtxchatError):
-    pass
-
-
 class ProviderError(CtxchatError):
     """A context provider raised; the message names its source_id."""
 
@@ -102,3 +98,13 @@ class TurnCancelled(CtxchatError):
 
     def __init__(self) -> None:
         super().__init__("interrupted")
+
+
+class TurnNotStored(CtxchatError):
+    """The reply came (and was shown) but a history could not store the turn: the turn
+    counts as failed, so nothing else records it as kept."""
+
+    def __init__(self, source_id: str, detail: str) -> None:
+        what = detail.removeprefix("after_run ")
+        super().__init__(f"the reply was shown but not saved: history '{source_id}' {what}")
+        self.source_id = source_id

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from datetime import datetime
 from pathlib import Path
 from typing import Literal
 
@@ -14,6 +13,7 @@ from ctxchat.errors import UsageError
 from ctxchat.fsutil import atomic_write_text
 from ctxchat.messages import Message
 from ctxchat.session import Session
+from ctxchat.text import local_time
 
 ExportFormat = Literal["md", "json", "jsonl"]
 FORMATS: tuple[ExportFormat, ...] = ("md", "json", "jsonl")
@@ -36,8 +36,27 @@ def export_format(name: str) -> ExportFormat:
 
 
 def format_for_path(path: Path) -> ExportFormat:
-    """The format a file name asks for by its extension; Markdown when it names none."""
-    return SUFFIX_FORMATS.get(path.suffix.lower(), "md")
+    """The format a file name asks for by its extension; Markdown when it has none. An
+    extension that names no format is refused: `notes.txt` written as Markdown would
+    surprise whoever opens it."""
+    suffix = path.suffix.lower()
+    if not suffix:
+        return "md"
+    found = SUFFIX_FORMATS.get(suffix)
+    if found is None:
+        known = ", ".join(SUFFIX_FORMATS)
+        raise UsageError(
+            f"cannot tell the export format from '{path.name}' (known extensions: {known}); "
+            "name the format (--format md|json|jsonl)"
+        )
+    return found
+
+
+def choose_export_format(named: str | None, path: Path | None) -> ExportFormat:
+    """The format named, else the one the output file's extension asks for, else Markdown."""
+    if named is not None:
+        return export_format(named)
+    return format_for_path(path) if path is not None else "md"
 
 
 def export_text(session: Session, messages: Sequence[Message], fmt: ExportFormat) -> str:
@@ -61,10 +80,6 @@ def to_jsonl(messages: Sequence[Message]) -> str:
 
     lines = [json.dumps(m, ensure_ascii=False) for m in to_openai_messages(messages)]
     return "".join(line + "\n" for line in lines)
-
-
-def _local(moment: datetime) -> str:
-    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
 def fence(text: str, info: str = "") -> str:
@@ -115,8 +130,8 @@ def to_markdown(session: Session, messages: Sequence[Message]) -> str:
         "",
         f"- id: `{session.id}`",
         f"- model: {session.model or 'unknown'}",
-        f"- created: {_local(session.created_at)}",
-        f"- last used: {_local(session.updated_at)}",
+        f"- created: {local_time(session.created_at)}",
+        f"- last used: {local_time(session.updated_at)}",
         f"- turns: {session.turns}",
     ]
     lines += labelled_markdown(messages, 2)

@@ -16,9 +16,16 @@ Role: TypeAlias = Literal["system", "user", "assistant", "tool"]
 # Where a message the model sees came from. "response" marks what the model itself
 # produced during the turn (assistant text and tool calls).
 AttributionKind: TypeAlias = Literal["input", "history", "context", "tool", "response"]
+# Where the text of an input came from. The user's own words are what they typed in the
+# REPL, gave as the prompt argument, or piped in as the message itself; a paste in the
+# REPL and stdin attached to a prompt argument are documents the user handed over, which
+# providers that learn about the user (memory) must not take as the user speaking.
+InputOrigin: TypeAlias = Literal["typed", "argument", "stdin", "pasted", "document"]
+OWN_WORDS: frozenset[str] = frozenset({"typed", "argument", "stdin"})
 
 ROLES: frozenset[str] = frozenset(get_args(Role))
 ATTRIBUTION_KINDS: frozenset[str] = frozenset(get_args(AttributionKind))
+INPUT_ORIGINS: frozenset[str] = frozenset(get_args(InputOrigin))
 
 
 class MessageFormatError(ValueError):
@@ -28,6 +35,7 @@ class MessageFormatError(ValueError):
 @dataclass(frozen=True, slots=True)
 class TextPart:
     text: str
+    origin: InputOrigin | None = None  # set on input text; None elsewhere
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +71,13 @@ class Usage:
 
 @dataclass(frozen=True, slots=True)
 class Attribution:
+    """Where a message comes from in a run: its `kind`, the provider that added it
+    (`source_id`) and, when that provider passed on another's message, the provider the
+    message first came from (`origin`)."""
+
     kind: AttributionKind
     source_id: str | None = None
+    origin: str | None = None
 
 
 def _now() -> datetime:
@@ -85,8 +98,10 @@ class Message:
 
     # -- constructors -------------------------------------------------------------------------
     @classmethod
-    def user(cls, text: str, *, name: str | None = None) -> Message:
-        return cls("user", (TextPart(text),), name=name)
+    def user(
+        cls, text: str, *, name: str | None = None, origin: InputOrigin | None = None
+    ) -> Message:
+        return cls("user", (TextPart(text, origin),), name=name)
 
     @classmethod
     def system(cls, text: str) -> Message:
@@ -111,7 +126,14 @@ class Message:
     # -- views --------------------------------------------------------------------------------
     @property
     def text(self) -> str:
-        return "".join(p.text for p in self.parts if isinstance(p, TextPart))
+        """The text parts, a blank line between two (a prompt and the document after it)."""
+        return "\n\n".join(p.text for p in self.parts if isinstance(p, TextPart))
+
+    def text_from(self, origins: frozenset[str]) -> str:
+        """The text of the parts whose origin is one of `origins` (see `InputOrigin`)."""
+        return "\n\n".join(
+            p.text for p in self.parts if isinstance(p, TextPart) and p.origin in origins
+        )
 
     @property
     def tool_calls(self) -> list[ToolCallPart]:
@@ -129,9 +151,23 @@ class Message:
     def kind(self) -> AttributionKind | None:
         return self.attribution.kind if self.attribution else None
 
+    @property
+    def origin(self) -> str | None:
+        """The provider this message first came from (its own source id unless passed on)."""
+        if self.attribution is None:
+            return None
+        return self.attribution.origin or self.attribution.source_id
+
     def attributed(self, kind: AttributionKind, source_id: str | None = None) -> Message:
-        """A copy stamped with where it came from; this message is left as it is."""
-        return replace(self, attribution=Attribution(kind, source_id))
+        """A copy stamped with where it came from; this message is left as it is. A message
+        another provider added keeps that provider as its origin."""
+        previous = self.attribution
+        origin = None
+        if previous is not None and previous.source_id not in (None, source_id):
+            origin = previous.origin or previous.source_id
+        elif previous is not None:
+            origin = previous.origin
+        return replace(self, attribution=Attribution(kind, source_id, origin))
 
     # -- serialisation ------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -150,6 +186,8 @@ class Message:
             data["attribution"] = {"kind": self.attribution.kind}
             if self.attribution.source_id is not None:
                 data["attribution"]["source_id"] = self.attribution.source_id
+            if self.attribution.origin is not None:
+                data["attribution"]["origin"] = self.attribution.origin
         return data
 
     @classmethod
@@ -178,7 +216,11 @@ class Message:
                 created_at=created,
                 usage=Usage(int(usage["input"]), int(usage["output"])) if usage else None,
                 attribution=(
-                    Attribution(attribution["kind"], attribution.get("source_id"))
+                    Attribution(
+                        attribution["kind"],
+                        attribution.get("source_id"),
+                        attribution.get("origin"),
+                    )
                     if attribution
                     else None
                 ),
@@ -191,7 +233,9 @@ class Message:
 
 def _part_to_dict(part: Part) -> dict[str, Any]:
     if isinstance(part, TextPart):
-        return {"type": "text", "text": part.text}
+        if part.origin is None:
+            return {"type": "text", "text": part.text}
+        return {"type": "text", "text": part.text, "origin": part.origin}
     if isinstance(part, ToolCallPart):
         return {"type": "tool_call", "id": part.id, "name": part.name, "arguments": part.arguments}
     return {
@@ -205,7 +249,10 @@ def _part_to_dict(part: Part) -> dict[str, Any]:
 def _part_from_dict(data: Mapping[str, Any]) -> Part:
     kind = data["type"]
     if kind == "text":
-        return TextPart(str(data["text"]))
+        origin = data.get("origin")
+        if origin is not None and origin not in INPUT_ORIGINS:
+            raise MessageFormatError(f"unknown input origin {origin!r}")
+        return TextPart(str(data["text"]), cast(InputOrigin | None, origin))
     if kind == "tool_call":
         return ToolCallPart(str(data["id"]), str(data["name"]), str(data["arguments"]))
     if kind == "tool_result":

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Sequence
+from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -104,25 +104,43 @@ class _ReplyAssembler:
 
 
 class OpenAIChatModel:
-    """A `ChatModel` that streams from an OpenAI-compatible Chat Completions endpoint."""
+    """A `ChatModel` that streams from an OpenAI-compatible Chat Completions endpoint.
 
-    def __init__(self, settings: ModelSettings) -> None:
+    `OpenAIChatModel("llama3.2", base_url="http://localhost:11434/v1")`, or with the
+    `ModelSettings` of a config file.
+    """
+
+    def __init__(self, settings: ModelSettings | str, **options: Any) -> None:
+        if isinstance(settings, str):
+            settings = ModelSettings(model=settings, **options)
+        elif options:
+            from dataclasses import replace
+
+            settings = replace(settings, **options)
         self.settings = settings
-        self.name = settings.model
         self._client: openai.AsyncOpenAI | None = None
         self._client_loop: asyncio.AbstractEventLoop | None = None
+        self._closer: Any = None
+
+    @property
+    def name(self) -> str:
+        return self.settings.model
+
+    def check(self) -> None:
+        if not self.settings.api_key and not self.settings.base_url:
+            raise ModelNotConfigured(NOT_CONFIGURED)
 
     def client(self) -> openai.AsyncOpenAI:
         # The async client's connection pool belongs to the event loop it was first used
-        # on; a caller that runs turns under separate asyncio.run() calls gets a new one.
+        # on; a caller that runs turns under separate asyncio.run() calls gets a new one,
+        # and the old one was closed as its loop ended (see `_close_with_loop`).
         loop = asyncio.get_running_loop()
         if self._client is not None and self._client_loop is not loop:
             self._client = None
         self._client_loop = loop
         if self._client is None:
+            self.check()
             settings = self.settings
-            if not settings.api_key and not settings.base_url:
-                raise ModelNotConfigured(NOT_CONFIGURED)
             import openai
 
             self._client = openai.AsyncOpenAI(
@@ -132,12 +150,11 @@ class OpenAIChatModel:
                 timeout=settings.timeout,
                 max_retries=settings.retries,
             )
+            self._closer = _close_with_loop(self._client)
         return self._client
 
     def with_model(self, name: str) -> OpenAIChatModel:
-        from dataclasses import replace
-
-        return OpenAIChatModel(replace(self.settings, model=name))
+        return OpenAIChatModel(self.settings, model=name)
 
     async def complete(self, request: ModelRequest, on_event: EventSink) -> ModelReply:
         client = self.client()
@@ -232,6 +249,28 @@ class OpenAIChatModel:
         if isinstance(exc, openai.APIError):
             return ModelError(f"the endpoint {where} failed: {exc.message}")
         return ModelError(f"unexpected failure talking to {where}: {type(exc).__name__}: {exc}")
+
+
+def _close_with_loop(client: openai.AsyncOpenAI) -> Any:
+    """Close `client` when the event loop it belongs to ends.
+
+    `asyncio.run` ends by closing every async generator still suspended in its loop, and
+    it does so from inside the loop, where the client's connections can still be closed
+    properly. Left to the garbage collector after the loop has closed instead, they fail
+    noisily ("Event loop is closed"). The generator is started here and kept by the caller.
+    """
+
+    async def closer() -> AsyncGenerator[None, None]:
+        try:
+            yield
+        finally:
+            await client.close()
+
+    generator = closer()
+    # Step it to its `yield` (nothing before that awaits): the running loop now tracks it.
+    with contextlib.suppress(StopIteration):
+        generator.__anext__().send(None)
+    return generator
 
 
 def _error_detail(exc: Any) -> str:

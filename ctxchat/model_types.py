@@ -30,13 +30,21 @@ class ToolCallFinished:
 
 @dataclass(frozen=True)
 class ProviderWarning:
-    """A provider failed in after_run; the turn itself stands."""
+    """A provider could not do something (its after_run failed, say); the turn stands."""
 
     source_id: str
     message: str
 
 
-Event = TextDelta | ToolCallStarted | ToolCallFinished | ProviderWarning
+@dataclass(frozen=True)
+class ProviderNotice:
+    """A line a provider has for the user about the turn ("remembered: ...")."""
+
+    source_id: str
+    message: str
+
+
+Event = TextDelta | ToolCallStarted | ToolCallFinished | ProviderWarning | ProviderNotice
 EventSink = Callable[[Event], None]
 
 
@@ -61,9 +69,19 @@ class ModelReply:
 class ChatModel(Protocol):
     """Anything that turns a request into one assistant reply, streaming deltas to `on_event`."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     async def complete(self, request: ModelRequest, on_event: EventSink) -> ModelReply: ...
+
+    def with_model(self, name: str) -> ChatModel:
+        """The same endpoint and settings, talking to the model called `name`."""
+        ...
+
+    def check(self) -> None:
+        """Raise `ModelNotConfigured` when there is no endpoint to talk to; cheap, no
+        network (the REPL asks before the user types a first message)."""
+        ...
 
 
 ModelCall = Callable[[ModelRequest], Awaitable[ModelReply]]

@@ -1,7 +1,23 @@
 """The provider contract: context providers and their history-keeping specialisation.
 
 A provider object is shared by every session and holds only settings and clients. Whatever
-belongs to one session lives in `state`, the dict at `session.state[source_id]`.
+belongs to one session lives in `state`, the dict at `session.state[source_id]`: plain JSON
+values only (dicts, lists, strings, numbers, booleans, None), since it is saved with the
+session file.
+
+A turn, as providers see it:
+
+1. `before_run` of every provider, in config order: add instructions, messages, tools or
+   middleware to the `RunContext`.
+2. The model call (and its tool rounds).
+3. `after_run`, in two stages. First every provider that stores the turn (a history that
+   stores anything), in reverse config order; the turn counts as stored when all of them
+   succeeded (`context.stored`). Then every other provider, in reverse config order, so
+   that a provider that learns from the turn (memory, a summary) knows whether it was
+   kept. `after_run` runs for *every* turn, a failed or cancelled one too (`context.error`
+   is set): the default implementation calls `after_stored_turn` only for a stored turn,
+   which is what a provider that learns wants. Override `after_run` itself only to see
+   failed turns too (an audit does).
 """
 
 from __future__ import annotations
@@ -11,7 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, get_args, get_origin
 
 from ctxchat.errors import ConfigError, CtxchatError
 from ctxchat.messages import Message
@@ -19,23 +35,46 @@ from ctxchat.options import NoOptions, build_options, option
 from ctxchat.tools import ToolRegistry
 
 # It keys the provider's state in session files and labels its instruction block.
-_SOURCE_ID = re.compile(r"^[A-Za-z0-9_.-]+$")
+SOURCE_ID_PATTERN = re.compile(r"^[A-Za-z0-9_.-]+$")
+SOURCE_ID_RULE = "may hold only letters, digits, '_', '.' and '-'"
 
 if TYPE_CHECKING:
     from ctxchat.commands import Command
     from ctxchat.context import RunContext
-    from ctxchat.model_types import ChatModel
     from ctxchat.session import Session
+    from ctxchat.settings import AgentSettings
+
+OptionsT = TypeVar("OptionsT")
+
+
+def check_source_id(source_id: object) -> str:
+    """`source_id` if it is usable as one, else a `ConfigError` saying why."""
+    if not isinstance(source_id, str) or not source_id.strip():
+        raise ConfigError("a provider's source_id must be a non-empty string")
+    if not SOURCE_ID_PATTERN.match(source_id):
+        raise ConfigError(f"source_id {source_id!r} {SOURCE_ID_RULE}")
+    return source_id
+
+
+class AgentView(Protocol):
+    """What a provider may use of the agent running the turn."""
+
+    @property
+    def settings(self) -> AgentSettings: ...
+
+    def provider(self, source_id: str) -> ContextProvider[Any] | None: ...
 
 
 @dataclass
 class ProviderEnv:
-    """What the engine lends providers: where to keep files, the tool catalogue, the model."""
+    """What the engine lends providers: where to keep files, the shared database, the tool
+    catalogue."""
 
     data_dir: Path
+    # The database SQL-backed providers use unless their own `url` option names another
+    # ([storage] url; None: the SQLite file in `data_dir`).
+    storage_url: str | None = None
     tools: ToolRegistry = field(default_factory=ToolRegistry)
-    chat_model: ChatModel | None = None
-    extras: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def standalone(cls) -> ProviderEnv:
@@ -44,35 +83,47 @@ class ProviderEnv:
         return cls(data_dir=data_dir())
 
 
-class ContextProvider:
+class ContextProvider(Generic[OptionsT]):
     """Adds instructions, messages, tools or middleware before a run; learns after it.
 
-    Subclasses set `Options` to a dataclass of their TOML options (see `ctxchat.options`).
+    Parametrise it with the dataclass of the provider's TOML options
+    (`class Motto(ContextProvider[MottoOptions])`, see `ctxchat.options`): the options are
+    checked against it when the config loads and `self.options` is an instance of it.
     """
 
     Options: ClassVar[type[Any]] = NoOptions
-    options: Any
+    options: OptionsT
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "Options" in cls.__dict__:
+            return
+        for base in cls.__dict__.get("__orig_bases__", ()):
+            origin = get_origin(base)
+            args = get_args(base)
+            if (
+                isinstance(origin, type)
+                and issubclass(origin, ContextProvider)
+                and args
+                and isinstance(args[0], type)
+            ):
+                cls.Options = args[0]
+                return
 
     def __init__(
         self,
         source_id: str,
-        options: Any = None,
+        options: OptionsT | None = None,
         *,
         env: ProviderEnv | None = None,
         **overrides: Any,
     ) -> None:
-        if not isinstance(source_id, str) or not source_id.strip():
-            raise ConfigError("a provider's source_id must be a non-empty string")
-        if not _SOURCE_ID.match(source_id):
-            raise ConfigError(
-                f"source_id {source_id!r} may hold only letters, digits, '_', '.' and '-'"
-            )
-        self.source_id = source_id
+        self.source_id = check_source_id(source_id)
         where = f"provider '{source_id}'"
         if options is None:
             options = build_options(self.Options, overrides, where)
         elif overrides:
-            merged = {**dataclasses.asdict(options), **overrides}
+            merged = {**_fields_of(options), **overrides}
             options = build_options(self.Options, merged, where)
         self.options = options
         self.env = env if env is not None else ProviderEnv.standalone()
@@ -87,15 +138,31 @@ class ContextProvider:
         `CtxchatError` if it cannot: `ctxchat config validate` calls this. Unlike `setup`,
         it may be slow or touch the outside world; a normal run never calls it."""
 
+    @property
+    def stores_turn(self) -> bool:
+        """Whether this provider keeps the conversation: its `after_run` runs in the first
+        stage, and the turn counts as stored only if it succeeds."""
+        return False
+
     async def before_run(
-        self, *, agent: Any, session: Session, context: RunContext, state: dict[str, Any]
+        self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
     ) -> None:
         """Called before the model, in config order. Extend `context` here."""
 
     async def after_run(
-        self, *, agent: Any, session: Session, context: RunContext, state: dict[str, Any]
+        self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
     ) -> None:
-        """Called after the turn, in reverse order, also when it failed (`context.error`)."""
+        """Called after every turn, failed ones too (`context.error` is set then) and ones
+        whose history could not be stored (`context.stored` is False). The default calls
+        `after_stored_turn` for a stored turn only."""
+        if context.stored:
+            await self.after_stored_turn(agent=agent, session=session, context=context, state=state)
+
+    async def after_stored_turn(
+        self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
+    ) -> None:
+        """Learn from a turn that completed and was stored: its input is
+        `context.input_messages`, everything the model produced `context.response`."""
 
     def commands(self) -> Sequence[Command]:
         """REPL slash commands this provider adds (for example /memory)."""
@@ -115,6 +182,10 @@ class ContextProvider:
         return f"{type(self).__name__}({self.source_id!r})"
 
 
+def _fields_of(options: Any) -> dict[str, Any]:
+    return dataclasses.asdict(options)
+
+
 @dataclass(frozen=True)
 class HistoryOptions:
     load_messages: bool = option(True, help="load stored messages into the model's context")
@@ -128,35 +199,35 @@ class HistoryOptions:
     )
 
 
+HistoryOptionsT = TypeVar("HistoryOptionsT", bound=HistoryOptions)
+
+
 class HistoryUnsupported(CtxchatError):
     """The history provider cannot do what was asked (for example undo)."""
 
 
-class HistoryProvider(ContextProvider):
+class HistoryProvider(ContextProvider[HistoryOptionsT]):
     """A provider that loads and stores the conversation.
 
     One call to `save_messages` holds a whole turn and must store all of it or none of it.
-    A failed turn stores nothing (`after_run` returns early when `context.error` is set).
+    A failed turn stores nothing; a history whose store fails makes the turn failed.
     """
 
     Options: ClassVar[type[Any]] = HistoryOptions
 
-    load_messages: bool = True
-    store_inputs: bool = True
-    store_outputs: bool = True
-    store_context_messages: bool = False
-    store_context_from: frozenset[str] | None = None
-
     def setup(self) -> None:
         super().setup()
-        # Flags come from options when the provider's Options has them; a provider that
-        # fixes a flag (the audit history) leaves it out of its Options and sets it here.
-        for flag in ("load_messages", "store_inputs", "store_outputs", "store_context_messages"):
-            if hasattr(self.options, flag):
-                setattr(self, flag, bool(getattr(self.options, flag)))
-        sources = getattr(self.options, "store_context_from", None)
-        if sources is not None:
-            self.store_context_from = frozenset(sources)
+        options: HistoryOptions = self.options
+        self.load_messages = options.load_messages
+        self.store_inputs = options.store_inputs
+        self.store_outputs = options.store_outputs
+        self.store_context_messages = options.store_context_messages
+        sources = options.store_context_from
+        self.store_context_from = frozenset(sources) if sources is not None else None
+
+    @property
+    def stores_turn(self) -> bool:
+        return self.store_inputs or self.store_outputs or self.store_context_messages
 
     # -- storage: implemented by each backend -------------------------------------------------
     async def get_messages(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
@@ -179,14 +250,14 @@ class HistoryProvider(ContextProvider):
 
     # -- the hooks ----------------------------------------------------------------------------
     async def before_run(
-        self, *, agent: Any, session: Session, context: RunContext, state: dict[str, Any]
+        self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
     ) -> None:
         if self.load_messages:
             messages = await self.get_messages(session.id, state=state)
             context.extend_messages(self.source_id, messages, kind="history")
 
     async def after_run(
-        self, *, agent: Any, session: Session, context: RunContext, state: dict[str, Any]
+        self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
     ) -> None:
         if context.error is not None:
             return
@@ -198,10 +269,11 @@ class HistoryProvider(ContextProvider):
         """This turn's messages as the flags select them, in the order the model saw them."""
         selected: list[Message] = []
         if self.store_context_messages:
+            wanted = self.store_context_from
             selected.extend(
-                context.get_messages(
-                    sources=self.store_context_from, exclude_sources={self.source_id}
-                )
+                m
+                for m in context.model_messages(include_input=False)
+                if m.source_id != self.source_id and (wanted is None or m.source_id in wanted)
             )
         if self.store_inputs:
             selected.extend(context.input_messages)

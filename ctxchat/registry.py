@@ -6,6 +6,7 @@ Built-in providers register there exactly as a third-party package would.
 from __future__ import annotations
 
 from importlib.metadata import EntryPoint, entry_points
+from typing import Any
 
 from ctxchat.errors import ConfigError
 from ctxchat.options import did_you_mean
@@ -21,7 +22,7 @@ def provider_entry_points() -> dict[str, EntryPoint]:
     return dict(sorted(found.items()))
 
 
-def load_provider_class(type_name: str, where: str = "provider") -> type[ContextProvider]:
+def load_provider_class(type_name: str, where: str = "provider") -> type[ContextProvider[Any]]:
     available = provider_entry_points()
     ep = available.get(type_name)
     if ep is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy as copy_module
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -57,7 +58,9 @@ class Session:
         }
 
     @classmethod
-    def from_dict(cls, data: Any) -> Session:
+    def from_dict(cls, data: Any, *, copy: bool = True) -> Session:
+        """The session `data` describes. Its state is a copy, so the two never share a
+        dict; `copy=False` is for a document nobody else holds (one just parsed)."""
         if not isinstance(data, dict):
             raise SessionFormatError("a session document must be a JSON object")
         data = upgrade(data)
@@ -65,6 +68,8 @@ class Session:
             state = data["state"]
             if not isinstance(state, dict):
                 raise SessionFormatError("'state' must be a JSON object")
+            if copy:
+                state = copy_module.deepcopy(state)
             return cls(
                 id=str(data["id"]),
                 title=data.get("title"),

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 from ctxchat.options import OptionValueError, option
 from ctxchat.redact import mask_url
 
-__all__ = ["AgentSettings", "ModelSettings", "mask_secret", "mask_url"]
+__all__ = ["AgentSettings", "ModelSettings", "StorageSettings", "mask_secret", "mask_url"]
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_INSTRUCTIONS = (
@@ -70,6 +70,19 @@ class AgentSettings:
             raise ValueError("max_tool_rounds must be at least 1")
         if self.tool_timeout <= 0:
             raise ValueError("tool_timeout must be positive")
+
+
+@dataclass(frozen=True)
+class StorageSettings:
+    url: str | None = field(
+        default=None,
+        repr=False,  # it may carry a password
+        metadata={
+            "help": "the database every SQL-backed provider uses unless its own url says "
+            "otherwise: a SQLAlchemy URL, e.g. postgresql+psycopg://user:pw@host/db "
+            "(omitted = history.sqlite3 in the data dir)"
+        },
+    )
 
 
 def check_base_url(url: str) -> None:

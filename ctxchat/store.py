@@ -76,7 +76,7 @@ class SessionStore:
         except OSError as exc:
             raise SessionError(f"cannot read session file {path}: {exc.strerror}") from exc
         try:
-            session = Session.from_dict(json.loads(raw.decode("utf-8")))
+            session = Session.from_dict(json.loads(raw.decode("utf-8")), copy=False)
         except SessionTooNew as exc:
             raise SessionError(f"{path}: {exc}") from exc
         except (UnicodeDecodeError, json.JSONDecodeError, SessionFormatError) as exc:

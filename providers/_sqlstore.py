@@ -21,10 +21,11 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ctxchat.errors import ConfigError, CtxchatError, StorageError
 from ctxchat.fsutil import ensure_private_dir, touch_private
+from ctxchat.provider import ContextProvider
 from ctxchat.redact import mask_password, scrub_password
 
 from ._sqlschema import SCHEMA_VERSION, Tables, migrate, schema_version
@@ -248,21 +249,41 @@ def _create_engine(url: str) -> Engine:
         engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
 
     @event.listens_for(engine, "connect")
-    def _configure(dbapi_connection, _record):  # type: ignore[no-untyped-def]
+    def _configure(dbapi_connection: Any, _record: Any) -> None:
         # Autocommit at the driver level: transactions are begun explicitly below, so a
         # writer can say IMMEDIATE (pysqlite's own implicit BEGIN is always deferred).
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        cursor.execute("PRAGMA journal_mode = WAL")
+        _enter_wal(cursor)
         cursor.close()
 
     @event.listens_for(engine, "begin")
-    def _begin(conn):  # type: ignore[no-untyped-def]
+    def _begin(conn: Connection) -> None:
         write = conn.get_execution_options().get("ctxchat_write", False)
         conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
     return engine
+
+
+def _enter_wal(cursor: Any) -> None:
+    """Switch the database to WAL (once set it stays). Switching needs the database to
+    itself, and SQLite answers "database is locked" at once instead of waiting its busy
+    timeout when another process is reading it: two processes opening a new database
+    together meet that, so the switch is tried again until the timeout has passed."""
+    import sqlite3
+
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    pause = 0.005
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.2)
 
 
 def _read_only_engine(path: Path) -> Engine:
@@ -319,19 +340,28 @@ def _too_new(database: Database, version: int) -> StorageError:
     )
 
 
-class SqlBacked:
-    """For providers that keep their data in the SQL database their `url` option names:
-    the URL resolved at config time, the process-wide database, closing and checking.
+class UrlOptions(Protocol):
+    """Options of a SQL-backed provider: at least the database URL."""
 
-    Mixed in before the provider base class (`class P(SqlBacked, HistoryProvider)`)."""
+    @property
+    def url(self) -> str | None: ...
+
+
+SqlOptionsT = TypeVar("SqlOptionsT", bound=UrlOptions)
+
+
+class SqlBacked(ContextProvider[SqlOptionsT]):
+    """For providers that keep their data in a SQL database: their own `url` option, else
+    the pipeline's shared database ([storage] url), else the SQLite file in the data dir;
+    resolved at config time, opened once per process, closed and checked here.
+
+    Put it first among the bases (`class P(SqlBacked[O], HistoryProvider[O])`)."""
 
     url: str
-    options: Any
-    env: Any
 
     def setup(self) -> None:
-        super().setup()  # type: ignore[misc]
-        self.url = resolve_url(self.options.url, self.env.data_dir)
+        super().setup()
+        self.url = resolve_url(self.options.url or self.env.storage_url, self.env.data_dir)
 
     def database(self) -> Database:
         return open_database(self.url)

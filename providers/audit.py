@@ -1,19 +1,24 @@
 """The audit trail: every turn as the model saw it, failed turns included, one row per turn.
 
-A history provider that never loads (`load_messages` is fixed off) and always records the
-context other providers injected (`store_context_messages` is fixed on); neither is an
-option. Per turn it keeps the input, each provider's context messages, instruction blocks
-and tool names (by source id), everything the model produced (tool calls and results
-included), the usage and, for a failed turn, the error.
+The seed's audit pattern is a history that never loads and stores the context other
+providers injected (`load_messages=false`, `store_context_messages=true`). Here it is what
+that amounts to, a plain provider that records: per turn the input, each provider's
+context messages, instruction blocks and tool names (by source id) in the order the model
+read them, everything the model produced (tool calls and results included), the usage and,
+for a failed turn, the error. It never loads anything into the model's context.
 
-Backend: the SQL machinery `sql_history` uses, its own table (`ctxchat_audit`) in the same
-database by default, rather than JSON Lines per session, because:
+It records in the second stage of `after_run`, once the histories have stored the turn or
+failed to (see `ctxchat.provider`), so a row says `ok` only for a turn a history kept; a
+turn whose history failed is recorded with that failure.
+
+Backend: the shared SQL database (`[storage] url`, or its own `url`), its own table
+(`ctxchat_audit`), rather than JSON Lines per session, because:
 - a row is written in one transaction, so a killed process leaves a turn recorded or not,
   never a torn line that every reader would have to learn to skip;
 - two processes on one session append safely (the same locking as the history);
 - `limit` (the last N turns) is an indexed query, not a read of the whole file;
-- deleting a session is one DELETE, and pointing `url` at PostgreSQL moves the audit with
-  the history, with nothing new to back up or configure.
+- deleting a session is one DELETE, and pointing the storage at PostgreSQL moves the audit
+  with the history, with nothing new to back up or configure.
 
 Nothing secret is stored: rows hold what the turn held, never options or URLs, and any
 credentials in an error's URL are masked.
@@ -23,18 +28,17 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from ctxchat.audit import AuditRecord
 from ctxchat.context import RunContext
 from ctxchat.errors import CtxchatError, StorageError
 from ctxchat.ids import new_id
-from ctxchat.messages import Message, MessageFormatError
+from ctxchat.messages import MessageFormatError
 from ctxchat.options import option
-from ctxchat.provider import HistoryProvider
+from ctxchat.provider import AgentView, ContextProvider
 from ctxchat.redact import mask_urls_in
 from ctxchat.session import Session
 
@@ -51,8 +55,8 @@ class AuditOptions:
         default=None,
         repr=False,  # it may carry a password
         metadata={
-            "help": "SQLAlchemy database URL (omitted = the SQLite file sql_history uses "
-            "by default, history.sqlite3 in the data dir)"
+            "help": "SQLAlchemy database URL (omitted = [storage] url, else "
+            "history.sqlite3 in the data dir)"
         },
     )
     store_context_from: list[str] | None = option(
@@ -60,37 +64,34 @@ class AuditOptions:
     )
 
 
-class AuditHistoryProvider(SqlBacked, HistoryProvider):
+class AuditProvider(SqlBacked[AuditOptions], ContextProvider[AuditOptions]):
     """Records each turn, successful or failed, for `sessions show --audit`."""
-
-    Options: ClassVar[type[Any]] = AuditOptions
-    options: AuditOptions
-    load_messages = False
-    store_context_messages = True
 
     # -- recording ----------------------------------------------------------------------------
     async def after_run(
-        self, *, agent: Any, session: Session, context: RunContext, state: dict[str, Any]
+        self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
     ) -> None:
         record = self.record_of(context)
         await asyncio.to_thread(self._append, session.id, record)
+        context.mark_kept(self.source_id)
 
     def record_of(self, context: RunContext) -> AuditRecord:
         """This turn as an audit record (the error's text when it failed)."""
         response = context.response
-        wanted = self.store_context_from
+        wanted = self.options.store_context_from
+        by_source: dict[str, list[Any]] = {}
+        for message in context.model_messages(include_input=False):
+            source = message.source_id or ""
+            if source != self.source_id and (wanted is None or source in wanted):
+                by_source.setdefault(source, []).append(message)
         return AuditRecord(
             turn_id=new_id(),
             created_at=datetime.now(UTC),
-            ok=context.error is None,
+            ok=context.error is None and context.stored,
             error=_error_text(context.error) if context.error is not None else None,
             input_messages=context.input_messages,
             instructions=dict(context.instruction_blocks()),
-            context_messages={
-                source: tuple(messages)
-                for source, messages in context.context_messages.items()
-                if source != self.source_id and (wanted is None or source in wanted) and messages
-            },
+            context_messages={source: tuple(ms) for source, ms in by_source.items()},
             tools={
                 source: tuple(t.name for t in tools)
                 for source, tools in context.tools.items()
@@ -99,25 +100,6 @@ class AuditHistoryProvider(SqlBacked, HistoryProvider):
             response_messages=response.messages if response is not None else (),
             usage=response.usage if response is not None else None,
         )
-
-    async def save_messages(
-        self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any]
-    ) -> None:
-        """Record `messages` as one successful turn, placed by their attribution."""
-        context: dict[str, list[Message]] = {}
-        for m in messages:
-            if m.kind in ("history", "context"):
-                context.setdefault(m.source_id or "", []).append(m)
-        record = AuditRecord(
-            turn_id=new_id(),
-            created_at=datetime.now(UTC),
-            ok=True,
-            error=None,
-            input_messages=tuple(m for m in messages if m.kind in (None, "input")),
-            context_messages={k: tuple(v) for k, v in context.items()},
-            response_messages=tuple(m for m in messages if m.kind in ("response", "tool")),
-        )
-        await asyncio.to_thread(self._append, session_id, record)
 
     def _append(self, session_id: str, record: AuditRecord) -> None:
         database = self.database()
@@ -168,23 +150,6 @@ class AuditHistoryProvider(SqlBacked, HistoryProvider):
 
         rows = database.read(read)
         return [_record_from_row(database, r) for r in reversed(rows)]
-
-    async def get_messages(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
-        """Nothing: the audit never feeds the model."""
-        return []
-
-    async def all_messages(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
-        """Every recorded message, turn by turn: context, input, then the response."""
-        records = await self.audit_records(session_id, state=state)
-        return [
-            m
-            for r in records
-            for m in (
-                *(m for ms in r.context_messages.values() for m in ms),
-                *r.input_messages,
-                *r.response_messages,
-            )
-        ]
 
     async def forget_session(self, session: Session, state: dict[str, Any]) -> None:
         await asyncio.to_thread(self._forget, session.id)

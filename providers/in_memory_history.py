@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 from ctxchat.ids import new_id
 from ctxchat.messages import Message
@@ -14,11 +14,8 @@ from ctxchat.window import WindowedHistoryOptions, window_messages
 TURN_KEY = "turn"  # extra key on each stored message dict: the id of the turn it belongs to
 
 
-class InMemoryHistoryProvider(HistoryProvider):
+class InMemoryHistoryProvider(HistoryProvider[WindowedHistoryOptions]):
     """The conversation in `state["messages"]` as serialised message dicts."""
-
-    Options: ClassVar[type[Any]] = WindowedHistoryOptions
-    options: WindowedHistoryOptions
 
     @staticmethod
     def _entries(state: dict[str, Any]) -> list[dict[str, Any]]:

@@ -18,7 +18,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ctxchat.errors import StorageError
 from ctxchat.ids import new_id
@@ -44,8 +44,8 @@ class SqlHistoryOptions(WindowedHistoryOptions):
         repr=False,  # it may carry a password
         metadata={
             "help": "SQLAlchemy database URL, e.g. postgresql+psycopg://user:pw@host/db "
-            "(omitted = SQLite file history.sqlite3 in the data dir; a relative SQLite "
-            "path is taken from the data dir)"
+            "(omitted = [storage] url, else history.sqlite3 in the data dir; a relative "
+            "SQLite path is taken from the data dir)"
         },
     )
 
@@ -71,15 +71,13 @@ def message_row(key: str, turn_id: str, now: datetime, message: Message) -> dict
     }
 
 
-class SqlHistoryProvider(SqlBacked, HistoryProvider):
+class SqlHistoryProvider(SqlBacked[SqlHistoryOptions], HistoryProvider[SqlHistoryOptions]):
     """The conversation as rows of `ctxchat_history`, one transaction per turn."""
-
-    Options: ClassVar[type[Any]] = SqlHistoryOptions
-    options: SqlHistoryOptions
 
     @staticmethod
     def history_key(session_id: str, state: dict[str, Any]) -> str:
-        key = state.setdefault("history_key", session_id)
+        """The key of the session's rows: its id unless the state points elsewhere."""
+        key = state.get("history_key", session_id)
         if not isinstance(key, str) or not key:
             raise StorageError(f"history_key in the session state is not a string: {key!r}")
         return key
@@ -124,6 +122,7 @@ class SqlHistoryProvider(SqlBacked, HistoryProvider):
             return
         key = self.history_key(session_id, state)
         await asyncio.to_thread(self._append, key, list(messages))
+        state["history_key"] = key  # where this session's rows are, said in its file
 
     def _append(self, key: str, messages: list[Message]) -> None:
         database = self.database()

@@ -19,6 +19,9 @@ ENV_TO_CLEAR = (
     "CTXCHAT_CONFIG",
     "OPENAI_ORG_ID",
     "OPENAI_PROJECT_ID",
+    # A terminal's size comes from the terminal (pytest-xdist's workers set these to 80x24).
+    "COLUMNS",
+    "LINES",
 )
 TEST_API_KEY = "sk-test-SECRET-0123456789abcdef"
 # Fixtures that start a real terminal (pexpect or tmux): a test using one is slow.

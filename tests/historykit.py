@@ -130,7 +130,9 @@ class Contributor(ContextProvider):
 
 
 def make_agent(settings: ModelSettings, *providers: ContextProvider) -> Agent:
-    return Agent(model=OpenAIChatModel(settings), providers=providers)
+    """An agent with exactly these providers: no fallback history is put in front, so what
+    the model is shown comes from them alone."""
+    return Agent(model=OpenAIChatModel(settings), providers=providers, fallback_history=None)
 
 
 def turn(agent: Agent, session: Session, text: str) -> RunContext:

@@ -20,7 +20,8 @@ from ctxchat.errors import ConfigError
 from ctxchat.model_client import OpenAIChatModel
 from ctxchat.paths import sessions_dir
 from ctxchat.provider import ProviderEnv
-from ctxchat.providers.audit import AuditHistoryProvider
+from ctxchat.providers.audit import AuditProvider
+from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
 from ctxchat.providers.sql_history import SqlHistoryProvider
 from ctxchat.session import Session
 from ctxchat.settings import ModelSettings
@@ -36,7 +37,7 @@ def pipeline(url: str, settings: ModelSettings, **audit_options: object) -> Agen
         SqlHistoryProvider("history", env=ENV, url=url),
         Contributor("notes", messages=["remember: cats"], instructions=["Be brief."]),
         Contributor("tools", tools=[LOOKUP], instructions=["Use lookup."]),
-        AuditHistoryProvider("audit", env=ENV, url=url, **audit_options),
+        AuditProvider("audit", env=ENV, url=url, **audit_options),
     )
 
 
@@ -120,10 +121,8 @@ def test_a_failed_turn_is_recorded_as_failed_and_nowhere_else(
     assert "doomed" not in str(history)
 
 
-def test_the_loading_and_context_flags_are_fixed_not_options(model_settings: ModelSettings) -> None:
-    audit = AuditHistoryProvider("audit", env=ENV)
-    assert audit.load_messages is False
-    assert audit.store_context_messages is True
+def test_the_audit_takes_no_history_flags(model_settings: ModelSettings) -> None:
+    # It never loads and always records the context: neither is a setting.
     for option in ("load_messages", "store_context_messages"):
         config = config_from_dict(
             {"providers": [{"type": "sql_history"}, {"type": "audit", option: True}]},
@@ -158,19 +157,22 @@ def test_limit_gives_the_last_turns_oldest_first(
     assert records(agent, Session()) == []
 
 
-def test_the_audit_never_feeds_the_model_but_exports_everything(
+def test_the_audit_never_feeds_the_model_and_records_what_it_saw_in_order(
     sql_url: str, model_settings: ModelSettings, fake_openai: FakeOpenAI
 ) -> None:
-    audit = AuditHistoryProvider("audit", env=ENV, url=sql_url)
-    agent = make_agent(model_settings, Contributor("notes", messages=["n"]), audit)
+    # The notes come before the history in the config; the model reads the history first.
+    audit = AuditProvider("audit", env=ENV, url=sql_url)
+    history = InMemoryHistoryProvider("history")
+    agent = make_agent(model_settings, Contributor("notes", messages=["n"]), history, audit)
     session = Session()
     turn(agent, session, "one")
     turn(agent, session, "two")
-    state = session.provider_state("audit")
-    assert asyncio.run(audit.get_messages(session.id, state=state)) == []
-    assert [m["content"] for m in fake_openai.chat_requests()[-1].messages[1:]] == ["n", "two"]
-    exported = asyncio.run(audit.all_messages(session.id, state=state))
-    assert [m.text for m in exported] == ["n", "one", "echo: one", "n", "two", "echo: two"]
+    shown = [m["content"] for m in fake_openai.chat_requests()[-1].messages[1:]]
+    assert shown == ["one", "echo: one", "n", "two"]
+    last = records(agent, session)[-1]
+    assert list(last.context_messages) == ["history", "notes"]
+    seen = [m.text for ms in last.context_messages.values() for m in ms]
+    assert [*seen, *(m.text for m in last.input_messages)] == shown
 
 
 def test_no_secret_reaches_a_row(

@@ -1,5 +1,6 @@
-"""The REPL's slash commands (`ctxchat.repl_commands`) driven without a terminal, on a real
-ChatService talking to the local OpenAI-protocol server."""
+"""The chat's slash commands (`ctxchat.chat_commands`) driven without a terminal, on a real
+ChatService talking to the local OpenAI-protocol server. Their results are data; the text
+asserted here is what the REPL's renderer makes of it."""
 
 from __future__ import annotations
 
@@ -12,13 +13,20 @@ import pytest
 from fakeopenai import Error, FakeOpenAI, Text
 
 from ctxchat.agent import Agent, TurnFailed
-from ctxchat.chat import ChatService
-from ctxchat.commands import Command, CommandContext
+from ctxchat.chat import ChatService, Conversation
+from ctxchat.chat_commands import chat_commands
+from ctxchat.cli.command_view import table_lines
+from ctxchat.commands import (
+    Command,
+    CommandContext,
+    CommandResult,
+    Note,
+    UnknownCommand,
+)
 from ctxchat.errors import UsageError
 from ctxchat.model_client import OpenAIChatModel
 from ctxchat.provider import ContextProvider
 from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
-from ctxchat.repl_commands import ChatState, UnknownCommand, install_commands
 from ctxchat.settings import ModelSettings
 from ctxchat.store import SessionStore
 
@@ -27,34 +35,46 @@ class Notes(ContextProvider):
     """A provider that brings its own command, as /memory and /tools will."""
 
     def commands(self) -> Sequence[Command]:
-        async def note(ctx: CommandContext, args: str) -> None:
+        async def note(ctx: CommandContext, args: str) -> CommandResult:
             ctx.state.setdefault("notes", []).append(args)
-            ctx.output(f"noted: {args}")
+            return CommandResult.say(f"noted: {args}")
 
         return [Command("note", "keep a note in this session", note, usage="TEXT")]
 
 
 class Chat:
-    """A ChatState plus what a test wants to read back."""
+    """What the REPL keeps between commands (the conversation, whether the last turn
+    failed), driving the engine's command registry."""
 
-    def __init__(self, state: ChatState) -> None:
-        self.state = state
-        self.lines: list[str] = []
+    def __init__(self, service: ChatService, cwd: Path) -> None:
+        self.service = service
+        self.conversation: Conversation = service.new()
+        self.registry = chat_commands(service.agent.run_providers())
+        self.cwd = cwd
+        self.last_failed = False
+        self.result = CommandResult()
 
     def run(self, line: str) -> str:
-        self.lines.clear()
-        asyncio.run(self.state.dispatch(line, self.lines.append))
-        return "\n".join(self.lines)
+        from ctxchat.commands import split_command
+
+        context = self.registry.context(self.service, self.conversation, split_command(line)[0])
+        context.cwd = self.cwd
+        context.last_turn_failed = self.last_failed
+        self.result = asyncio.run(self.registry.dispatch(line, context))
+        if self.result.conversation is not None:
+            self.conversation = self.result.conversation
+        lines: list[str] = []
+        for block in self.result.blocks:
+            lines += [block.text] if isinstance(block, Note) else table_lines(block)
+        return "\n".join(lines)
 
     def send(self, text: str) -> str:
-        service = self.state.service
-        outcome = asyncio.run(service.send(self.state.conversation, text))
-        self.state.last_ok = True
+        outcome = asyncio.run(self.service.send(self.conversation, text))
+        self.last_failed = False
         return outcome.text
 
     def transcript(self) -> list[str]:
-        session = self.state.conversation.session
-        return [m.text for m in asyncio.run(self.state.service.transcript(session))]
+        return [m.text for m in asyncio.run(self.service.transcript(self.conversation.session))]
 
 
 @pytest.fixture
@@ -63,14 +83,12 @@ def chat(model_settings: ModelSettings, tmp_path: Path) -> Chat:
         model=OpenAIChatModel(model_settings),
         providers=[InMemoryHistoryProvider("history"), Notes("notes")],
     )
-    service = ChatService(agent, SessionStore(tmp_path / "sessions"))
-    state = ChatState(service, service.new(), context_window=1000, cwd=tmp_path)
-    install_commands(state)
-    return Chat(state)
+    service = ChatService(agent, SessionStore(tmp_path / "sessions"), context_window=1000)
+    return Chat(service, tmp_path)
 
 
 def test_registry_holds_builtins_and_provider_commands(chat: Chat) -> None:
-    registry = chat.state.registry
+    registry = chat.registry
     for name in (
         "help",
         "exit",
@@ -89,6 +107,7 @@ def test_registry_holds_builtins_and_provider_commands(chat: Chat) -> None:
     assert registry.owner("note") == "notes"
     assert registry.owner("undo") is None
     help_text = chat.run("/help")
+    assert help_text.startswith("/context")
     assert "/note TEXT" in help_text
     assert "keep a note in this session" in help_text
     assert "/exit, /quit" in help_text
@@ -96,13 +115,13 @@ def test_registry_holds_builtins_and_provider_commands(chat: Chat) -> None:
 
 def test_provider_command_gets_its_own_session_state(chat: Chat) -> None:
     assert chat.run("/note buy milk") == "noted: buy milk"
-    assert chat.state.conversation.session.state["notes"] == {"notes": ["buy milk"]}
+    assert chat.conversation.session.state["notes"] == {"notes": ["buy milk"]}
     chat.send("hello")  # the first turn saves the session, notes included
     chat.run("/note call mum")
     chat.send("again")  # a turn reloads the session from disk: the note must be there
-    session = chat.state.conversation.session
+    session = chat.conversation.session
     assert session.state["notes"] == {"notes": ["buy milk", "call mum"]}
-    stored = chat.state.service.store.load(session.id)
+    stored = chat.service.store.load(session.id)
     assert stored.state["notes"] == {"notes": ["buy milk", "call mum"]}
 
 
@@ -120,13 +139,13 @@ def test_unknown_command_suggests(chat: Chat) -> None:
 
 def test_new_title_sessions_switch(chat: Chat) -> None:
     chat.send("first topic")
-    first = chat.state.conversation.session.id
+    first = chat.conversation.session.id
     assert "renamed to 'Cats'" in chat.run("/title  Cats ")
     assert chat.run("/title") == "title: Cats"
 
     chat.run("/new Dogs")
-    assert chat.state.conversation.session.id != first
-    assert chat.state.conversation.session.title == "Dogs"
+    assert chat.conversation.session.id != first
+    assert chat.conversation.session.title == "Dogs"
     chat.send("second topic")
     listing = chat.run("/sessions").splitlines()
     assert listing[0].startswith("* ")
@@ -135,7 +154,7 @@ def test_new_title_sessions_switch(chat: Chat) -> None:
     assert "Cats" in listing[1]
 
     assert "switched to" in chat.run("/switch Cats")
-    assert chat.state.conversation.session.id == first
+    assert chat.conversation.session.id == first
     assert chat.transcript() == ["first topic", "echo: first topic"]
     with pytest.raises(UsageError, match="usage"):
         chat.run("/switch")
@@ -153,7 +172,7 @@ def test_undo_and_retry(chat: Chat, fake_openai: FakeOpenAI) -> None:
 
     # After a completed turn, /retry takes it back and asks for the same input again.
     chat.run("/retry")
-    assert chat.state.resend == "q1"
+    assert chat.result.send == "q1"
     assert chat.transcript() == []
 
 
@@ -163,10 +182,10 @@ def test_retry_after_a_failed_turn_keeps_the_earlier_ones(
     chat.send("kept")
     fake_openai.enqueue(Error(400))
     with pytest.raises(TurnFailed):
-        asyncio.run(chat.state.service.send(chat.state.conversation, "failed one"))
-    chat.state.last_ok = False
+        asyncio.run(chat.service.send(chat.conversation, "failed one"))
+    chat.last_failed = True
     chat.run("/retry")
-    assert chat.state.resend == "failed one"
+    assert chat.result.send == "failed one"
     assert chat.transcript() == ["kept", "echo: kept"]
 
 
@@ -186,7 +205,7 @@ def test_export(chat: Chat, tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="nothing to export"):
         chat.run("/export")
     chat.send("hello")
-    session_id = chat.state.conversation.session.id
+    session_id = chat.conversation.session.id
     message = chat.run("/export")
     default = tmp_path / f"ctxchat-{session_id}.md"
     assert str(default) in message
@@ -202,12 +221,12 @@ def test_model_switches_the_next_request(chat: Chat, fake_openai: FakeOpenAI) ->
     chat.run("/model other-model")
     chat.send("hi")
     assert fake_openai.chat_requests()[-1].model == "other-model"
-    assert chat.state.conversation.session.model == "other-model"
+    assert chat.conversation.session.model == "other-model"
 
 
 def test_exit(chat: Chat) -> None:
     chat.run("/quit")
-    assert chat.state.exit_requested
+    assert chat.result.exit
 
 
 @pytest.mark.parametrize("bad", ["abc", "-1", "0", "2.5", "１"])
@@ -217,14 +236,13 @@ def test_sessions_takes_a_positive_count(chat: Chat, bad: str) -> None:
         chat.run(f"/sessions {bad}")
 
 
-def test_sessions_counts_in_proper_english(chat: Chat) -> None:
+def test_sessions_lists_turns_and_switch_counts_in_proper_english(chat: Chat) -> None:
     chat.send("only once")
     (line,) = chat.run("/sessions 1").splitlines()
-    assert " 1 turn " in line
-    assert "turns" not in line
+    assert " 1  only once" in line
     chat.send("twice now")
-    assert " 2 turns " in chat.run("/sessions")
-    assert "(2 turns)" in chat.run(f"/switch {chat.state.conversation.session.id}")
+    assert " 2  only once" in chat.run("/sessions")
+    assert "(2 turns)" in chat.run(f"/switch {chat.conversation.session.id}")
 
 
 def test_export_takes_the_format_from_the_file_name(chat: Chat, tmp_path: Path) -> None:
@@ -237,7 +255,59 @@ def test_export_takes_the_format_from_the_file_name(chat: Chat, tmp_path: Path) 
     assert json.loads(lines[0]) == {"role": "user", "content": "hello"}
     chat.run("/export notes.markdown")
     assert (tmp_path / "notes.markdown").read_text().startswith("# hello")
-    chat.run("/export notes.txt")  # no format in the name: Markdown
-    assert (tmp_path / "notes.txt").read_text().startswith("# hello")
+    with pytest.raises(UsageError, match=r"cannot tell the export format from 'notes.txt'"):
+        chat.run("/export notes.txt")
+    assert not (tmp_path / "notes.txt").exists()
+    chat.run("/export notes")  # no extension at all: Markdown
+    assert (tmp_path / "notes").read_text().startswith("# hello")
     chat.run("/export md forced.json")  # a format given says more than the name
     assert (tmp_path / "forced.json").read_text().startswith("# hello")
+
+
+def test_model_belongs_to_the_conversation(
+    chat: Chat, fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    chat.run("/model old-model")
+    chat.send("made with the old model")
+    old = chat.conversation.session.id
+    # A new conversation talks to the configured model, not the last one switched to.
+    chat.run("/new")
+    chat.send("fresh")
+    assert fake_openai.chat_requests()[-1].model == "fake-model"
+    # Resuming the old session goes on with its model; the other is untouched.
+    chat.run(f"/switch {old}")
+    chat.send("back")
+    assert fake_openai.chat_requests()[-1].model == "old-model"
+    chat.run("/new")
+    chat.send("and new again")
+    assert fake_openai.chat_requests()[-1].model == "fake-model"
+
+
+def test_a_model_chosen_for_the_run_wins_over_the_sessions(
+    chat: Chat, fake_openai: FakeOpenAI, model_settings: ModelSettings, tmp_path: Path
+) -> None:
+    chat.run("/model old-model")
+    chat.send("made with the old model")
+    session_id = chat.conversation.session.id
+    agent = Agent(model=OpenAIChatModel(model_settings, model="flagged"), providers=[])
+    chosen = ChatService(agent, chat.service.store, model_chosen=True)
+    asyncio.run(chosen.send(chosen.open(session_id), "again"))
+    assert fake_openai.chat_requests()[-1].model == "flagged"
+    # The session went on with the chosen model: resumed without a choice, it keeps it.
+    from_file = ChatService(agent, chat.service.store, model_chosen=False)
+    asyncio.run(from_file.send(from_file.open(session_id), "once more"))
+    assert fake_openai.chat_requests()[-1].model == "flagged"
+
+
+def test_switch_completes_titles_and_ids(chat: Chat) -> None:
+    chat.send("about cats")
+    chat.run("/title Cats and dogs")
+    first = chat.conversation.session.id
+    chat.run("/new")
+    chat.send("about trains")
+    switch = chat.registry.get("switch")
+    assert switch is not None
+    assert switch.complete is not None
+    context = chat.registry.context(chat.service, chat.conversation, "switch")
+    assert "Cats and dogs" in switch.complete(context, "cat")
+    assert first in switch.complete(context, first[:20])

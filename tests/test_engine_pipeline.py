@@ -87,7 +87,6 @@ def make_agent(
         model=OpenAIChatModel(settings),
         providers=providers,
         settings=AgentSettings(instructions="BASE INSTRUCTIONS", **agent_settings),
-        fallback_history=lambda: InMemoryHistoryProvider("session_history"),
     )
 
 
@@ -474,26 +473,28 @@ class Tagger(Middleware):
 
 
 class MiddlewareProvider(ContextProvider):
-    def __init__(self, source_id: str, layer: Middleware) -> None:
+    def __init__(self, source_id: str, layer: Middleware, *, tools: Sequence[Tool] = ()) -> None:
         super().__init__(source_id)
         self.layer = layer
+        self.tools = tools
 
     async def before_run(
         self, *, agent: Any, session: Session, context: RunContext, state: dict[str, Any]
     ) -> None:
         context.extend_middleware(self.source_id, self.layer)
-        context.extend_tools(self.source_id, [Tool("echo", "echo", lambda: "v")])
+        context.extend_tools(self.source_id, self.tools)
 
 
 def test_middleware_wraps_model_and_tool_calls_in_provider_order(
     fake_openai: FakeOpenAI, model_settings: ModelSettings
 ) -> None:
     log: list[str] = []
+    echo = Tool("echo", "echo", lambda: "v")
     agent = make_agent(
         model_settings,
         [
             MiddlewareProvider("outer", Tagger("outer", log)),
-            MiddlewareProvider("inner", Tagger("inner", log)),
+            MiddlewareProvider("inner", Tagger("inner", log), tools=[echo]),
         ],
     )
     fake_openai.enqueue(ToolCalls([("echo", {})]), Text("done"))
@@ -532,6 +533,10 @@ def test_streamed_tool_call_arguments_are_assembled(
 
 class SlowStore(ContextProvider):
     """An after_run that takes a while, like a store on a busy database."""
+
+    @property
+    def stores_turn(self) -> bool:
+        return True  # keeps the conversation: its after_run runs in the first stage
 
     async def after_run(
         self, *, agent: Any, session: Session, context: RunContext, state: dict[str, Any]

@@ -8,14 +8,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from fakeopenai import FakeOpenAI, Text, ToolCalls
 from historykit import LOOKUP, Contributor, make_agent, raw_execute, raw_query, shown, turn
 
+from ctxchat.agent import TurnFailed
 from ctxchat.build import build_agent
 from ctxchat.chat import ChatService
 from ctxchat.config import config_from_dict
+from ctxchat.errors import TurnNotStored
 from ctxchat.model_client import OpenAIChatModel
-from ctxchat.model_types import Event, ProviderWarning
 from ctxchat.paths import sessions_dir
 from ctxchat.provider import ProviderEnv
 from ctxchat.providers.sql_history import SqlHistoryProvider
@@ -137,15 +139,17 @@ def test_a_turn_is_stored_whole_or_not_at_all(
         sql_url, REJECT_TOOL_ROWS["sqlite" if sql_url.startswith("sqlite") else "postgresql"]
     )
     fake_openai.enqueue(ToolCalls([("lookup", {"q": "x"})]), Text("found"))
-    events: list[Event] = []
-    context = asyncio.run(agent.run(session, "during", on_event=events.append))
+    with pytest.raises(TurnFailed) as failed:
+        asyncio.run(agent.run(session, "during"))
 
-    assert context.response is not None
-    assert context.response.text == "found"
-    warnings = [e for e in events if isinstance(e, ProviderWarning)]
-    assert len(warnings) == 1
-    assert warnings[0].source_id == "history"
-    assert "tool rows rejected" in warnings[0].message
+    # The reply came, but a turn its history could not keep is a failed turn.
+    assert isinstance(failed.value.cause, TurnNotStored)
+    assert "the reply was shown but not saved: history 'history'" in failed.value.message
+    assert "tool rows rejected" in failed.value.message
+    assert failed.value.input_text == "during"
+    assert failed.value.context is not None
+    assert failed.value.context.response is not None
+    assert failed.value.context.response.text == "found"
     texts = raw_query(sql_url, "SELECT role, seq FROM ctxchat_history ORDER BY seq")
     assert texts == [("user", 1), ("assistant", 2)]
     turn(agent, session, "after")

@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from fakeopenai import FakeOpenAI
 from historykit import exchange, make_agent, raw_execute, raw_query, tool_exchange, turn
 
 from ctxchat.agent import TurnFailed
+from ctxchat.audit import AuditRecord
 from ctxchat.build import build_agent
 from ctxchat.config import config_from_dict
 from ctxchat.errors import ConfigError, StorageError
@@ -24,7 +26,7 @@ from ctxchat.model_client import OpenAIChatModel
 from ctxchat.provider import ProviderEnv
 from ctxchat.providers._sqlschema import SCHEMA_VERSION
 from ctxchat.providers._sqlstore import close_all
-from ctxchat.providers.audit import AuditHistoryProvider
+from ctxchat.providers.audit import AuditProvider
 from ctxchat.providers.sql_history import SqlHistoryProvider
 from ctxchat.session import Session
 from ctxchat.settings import ModelSettings
@@ -102,8 +104,9 @@ def test_a_version_1_database_is_upgraded_on_open(sql_url: str) -> None:
     removed = asyncio.run(history.remove_last_turn("s", state=state))
     assert [m.text for m in removed] == ["new", "re: new"]
     # The audit table came with migration 3.
-    audit = AuditHistoryProvider("audit", env=ENV, url=sql_url)
-    asyncio.run(audit.save_messages("s", exchange("audited"), state={}))
+    audit = AuditProvider("audit", env=ENV, url=sql_url)
+    asked = exchange("audited")[:1]
+    audit._append("s", AuditRecord("t", datetime.now(UTC), True, None, tuple(asked)))
     assert len(asyncio.run(audit.audit_records("s", state={}))) == 1
 
 
@@ -244,7 +247,7 @@ def test_sqlalchemy_is_not_imported_until_a_database_is_used(ctxchat_home: Path)
         "config = load_config()\n"
         "agent = build_agent(config)\n"
         "assert [type(p).__name__ for p in agent.providers] == "
-        "['SqlHistoryProvider', 'AuditHistoryProvider'], agent.providers\n"
+        "['SqlHistoryProvider', 'AuditProvider'], agent.providers\n"
         "assert 'sqlalchemy' not in sys.modules\n"
         "print('ok')\n"
     )

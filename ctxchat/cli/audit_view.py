@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ctxchat.audit import AuditRecord
 from ctxchat.cli.render import one_line, preview, terminal_safe, tool_call_line, tool_result_line
-from ctxchat.wording import plural
+from ctxchat.text import plural
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -12,7 +12,6 @@ import typer
 if TYPE_CHECKING:
     from ctxchat.chat import ChatService
     from ctxchat.config import Config
-    from ctxchat.settings import ModelSettings
     from ctxchat.store import SessionStore
 
 T = TypeVar("T")
@@ -53,13 +52,6 @@ SessionArg = Annotated[
 ]
 
 
-def model_configured(settings: ModelSettings) -> bool:
-    """Whether the model client has an endpoint to talk to: the rule
-    `OpenAIChatModel.client()` applies, checked without importing openai (half a second),
-    so the REPL can say so before the user types a first message."""
-    return bool(settings.api_key or settings.base_url)
-
-
 def load_config(
     path: Path | None,
     *,
@@ -87,9 +79,11 @@ def chat_service(config: Config) -> ChatService:
     from ctxchat.build import build_agent
     from ctxchat.chat import ChatService
 
-    chosen_for_this_run = config.origins.get("model", "file") != "file"
     service = ChatService(
-        build_agent(config), session_store(), follow_session_model=not chosen_for_this_run
+        build_agent(config),
+        session_store(),
+        model_chosen=config.origins.get("model", "file") != "file",
+        context_window=config.model.context_window,
     )
     service.on_lock_wait = announce_lock_wait  # the REPL puts its own console in its place
     _open_services.append(service)

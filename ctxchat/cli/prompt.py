@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from prompt_toolkit import PromptSession
@@ -15,7 +15,7 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
-from ctxchat.commands import CommandRegistry
+from ctxchat.commands import CommandContext, CommandRegistry
 from ctxchat.fsutil import touch_private
 
 PROMPT = "› "
@@ -54,10 +54,12 @@ class LockedFileHistory(FileHistory):
 
 
 class SlashCompleter(Completer):
-    """Completes `/name` from the registry, then the words a command offers after it."""
+    """Completes `/name` from the registry, then what a command offers after it: its fixed
+    words, or what it computes from the chat (session titles and ids for /switch)."""
 
-    def __init__(self, registry: CommandRegistry) -> None:
+    def __init__(self, registry: CommandRegistry, context: Callable[[str], CommandContext]) -> None:
         self.registry = registry
+        self.context = context
 
     def get_completions(
         self, document: Document, complete_event: CompleteEvent
@@ -75,10 +77,18 @@ class SlashCompleter(Completer):
                     )
             return
         command = self.registry.get(name)
-        if command is None or " " in rest:
+        if command is None:
             return
-        for word in command.completions:
-            if word.startswith(rest):
+        words: Sequence[str] = command.completions
+        if command.complete is not None:
+            try:
+                words = command.complete(self.context(name), rest)
+            except Exception:  # completion must never break the line being typed
+                return
+        elif " " in rest:
+            return
+        for word in words:
+            if word.lower().startswith(rest.lower()):
                 yield Completion(word, start_position=-len(rest))
 
 
@@ -106,11 +116,13 @@ def _continuation(width: int, line_number: int, wrap_count: int) -> str:
     return CONTINUATION.rjust(width)
 
 
-def make_prompt_session(registry: CommandRegistry, history_path: Path) -> PromptSession[str]:
+def make_prompt_session(
+    registry: CommandRegistry, context: Callable[[str], CommandContext], history_path: Path
+) -> PromptSession[str]:
     # multiline keeps pasted newlines in the buffer; Enter is rebound to send.
     return PromptSession(
         history=LockedFileHistory(history_path),
-        completer=SlashCompleter(registry),
+        completer=SlashCompleter(registry, context),
         complete_while_typing=False,
         key_bindings=key_bindings(),
         multiline=True,

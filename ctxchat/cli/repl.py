@@ -15,32 +15,45 @@ from ctxchat import __version__
 from ctxchat.cli.render import print_turns, terminal_safe
 from ctxchat.cli.reply_view import ReplyView
 from ctxchat.cli.terminal import cancellable, ctrl_c_guard, quiet_terminal, rearm_ctrl_c
+from ctxchat.commands import split_command
 from ctxchat.errors import CtxchatError, TurnCancelled
-from ctxchat.wording import plural
+from ctxchat.text import plural
 
 if TYPE_CHECKING:
     from prompt_toolkit import PromptSession
     from rich.console import Console
 
+    from ctxchat.chat import ChatService, Conversation
+    from ctxchat.commands import CommandContext
     from ctxchat.context import RunContext
-    from ctxchat.repl_commands import ChatState
 
 
 class Repl:
+    """One interactive chat: the conversation it is on, the commands it offers, and what
+    the last turn left behind (a failed turn's input goes back into the prompt)."""
+
     def __init__(
         self,
-        chat: ChatState,
+        service: ChatService,
+        conversation: Conversation,
         console: Console,
         *,
         markdown: bool,
         max_input: int,
         history_path: Path,
     ) -> None:
-        self.chat = chat
+        from ctxchat.chat_commands import chat_commands
+
+        self.service = service
+        self.conversation = conversation
+        self.registry = chat_commands(service.agent.run_providers())
         self.console = console
         self.markdown = markdown
         self.max_input = max_input
         self.history_path = history_path
+        self.last_turn_failed = False
+        self.exit_requested = False
+        self.resend: str | None = None  # a command asked for this to be sent next
 
     # -- output -------------------------------------------------------------------------------
     def say(self, text: str, style: str = "") -> None:
@@ -61,37 +74,27 @@ class Repl:
     async def show_recent(self, count: int) -> None:
         from ctxchat.transcript import last_turns
 
-        conversation = self.chat.conversation
+        conversation = self.conversation
         session = conversation.session
         title = " ".join(session.display_title().split())
         self.say(f"session {session.id} '{title}' · {plural(session.turns, 'turn')}", "dim")
         if count <= 0 or not conversation.saved:
             return
-        messages = await self.chat.service.transcript(session)
+        messages = await self.service.transcript(session)
         turns = last_turns(messages, count)
         if turns:
             print_turns(self.console, turns, markdown=self.markdown)
 
     # -- the loop -----------------------------------------------------------------------------
-    def check_model(self) -> None:
-        """Refuse to start without an endpoint: finding out only after typing a first
-        message wastes it. Only ctxchat's own client has this rule to check."""
-        from ctxchat.cli.common import model_configured
-        from ctxchat.errors import ModelNotConfigured
-        from ctxchat.model_client import NOT_CONFIGURED, OpenAIChatModel
-
-        model = self.chat.service.agent.model
-        if isinstance(model, OpenAIChatModel) and not model_configured(model.settings):
-            raise ModelNotConfigured(NOT_CONFIGURED)
-
     async def run(self, *, show_last: int, resumed: bool) -> None:
         from ctxchat.cli.prompt import make_prompt_session, queue_typeahead
 
-        self.check_model()
+        # Refused before the user types a first message: finding out after wastes it.
+        self.conversation.model.check()
         with quiet_terminal() as typed_ahead:
-            prompt = make_prompt_session(self.chat.registry, self.history_path)
+            prompt = make_prompt_session(self.registry, self.command_context, self.history_path)
             queue_typeahead(prompt, typed_ahead)
-            model = self.chat.service.agent.model.name
+            model = self.conversation.model.name
             self.say(
                 f"ctxchat {__version__} · model {model} · /help for commands · Ctrl-D to exit",
                 "dim",
@@ -104,79 +107,97 @@ class Repl:
     async def _loop(self, prompt: PromptSession[str]) -> None:
         from ctxchat.cli.prompt import PROMPT
 
-        prefill = ""
-        while not self.chat.exit_requested:
-            if self.chat.resend is not None:
-                text, self.chat.resend = self.chat.resend, None
+        draft = ""
+        while not self.exit_requested:
+            if self.resend is not None:
+                text, self.resend = self.resend, None
                 self.say(f"{PROMPT}{text}", "dim")
             else:
                 try:
-                    text = await prompt.prompt_async(PROMPT, default=prefill)
+                    text = await prompt.prompt_async(PROMPT, default=draft)
                 except KeyboardInterrupt:
-                    prefill = ""
+                    draft = ""
                     continue
                 except EOFError:
                     break
                 finally:
                     rearm_ctrl_c()
-            prefill = await self.handle(text)
+            draft = await self.handle(text, draft)
 
-    async def handle(self, text: str) -> str:
-        """Run one input; returns what the next prompt starts with."""
-        before = self.chat.conversation
+    async def handle(self, text: str, draft: str = "") -> str:
+        """Run one input; returns what the next prompt starts with. `draft` is what this
+        prompt started with (a failed turn's input): a command typed after it is run as a
+        command, and the draft offered again."""
+        before = self.conversation
+        if draft and text.startswith(draft) and text[len(draft) :].lstrip().startswith("/"):
+            typed = text[len(draft) :].strip()
+            if not typed.startswith("//") and self.registry.get(split_command(typed)[0]):
+                await self.command(typed)
+                return draft
         stripped = text.strip()
         if not stripped:
             return ""
         if stripped.startswith("/") and not stripped.startswith("//"):
             if not await self.command(stripped):
                 return text  # not a command after all: kept for the user to fix or send
-            if self.chat.conversation is not before and self.chat.conversation.saved:
+            if self.conversation is not before and self.conversation.saved:
                 await self.show_recent(2)
             return ""
         if stripped.startswith("//"):  # an escaped slash: a message that starts with "/"
             text = text.lstrip()[1:]
         return await self.send(text)
 
+    def command_context(self, name: str) -> CommandContext:
+        context = self.registry.context(self.service, self.conversation, name)
+        context.last_turn_failed = self.last_turn_failed
+        return context
+
     async def command(self, line: str) -> bool:
         """Run a /command; False when it names none (the line is likely a message)."""
-        from ctxchat.repl_commands import UnknownCommand, split_command
+        from ctxchat.cli.command_view import print_result
+        from ctxchat.commands import UnknownCommand
 
-        def output(text: str) -> None:
-            self.say(text)
-
+        name = split_command(line)[0]
         try:
-            await cancellable(self.chat.dispatch(line, output))
+            result = await cancellable(self.registry.dispatch(line, self.command_context(name)))
         except asyncio.CancelledError:
             self.say("(command cancelled)", "dim")
+            return True
         except UnknownCommand as exc:
             self.error(exc.message)
             return False
         except CtxchatError as exc:
             self.error(exc.message)
+            return True
         except Exception as exc:  # a broken provider command must not end the chat
-            self.unexpected(exc, f"/{split_command(line)[0]} failed: ")
+            self.unexpected(exc, f"/{name} failed: ")
+            return True
+        print_result(self.console, result, keys_help=name in ("help", "?"))
+        if result.conversation is not None:
+            self.conversation = result.conversation
+            self.last_turn_failed = False
+        self.exit_requested = result.exit
+        self.resend = result.send
         return True
 
     async def send(self, text: str) -> str:
         from ctxchat.agent import TurnFailed
         from ctxchat.script_input import check_size
 
-        chat = self.chat
         try:
             check_size(text, self.max_input)
         except CtxchatError as exc:
             self.error(exc.message)
             return ""
-        view = ReplyView(
-            self.console, markdown=self.markdown, model_name=chat.service.agent.model.name
-        )
+        conversation = self.conversation
+        view = ReplyView(self.console, markdown=self.markdown, model_name=conversation.model.name)
         view.wait()
         try:
             outcome = await cancellable(
-                chat.service.send(chat.conversation, text, on_event=view.on_event)
+                self.service.send(conversation, text, on_event=view.on_event)
             )
         except TurnFailed as failed:
-            chat.last_ok = False
+            self.last_turn_failed = True
             if isinstance(failed.cause, TurnCancelled):
                 view.abort()
             else:
@@ -184,7 +205,7 @@ class Repl:
                 self.error(failed.message)
             return failed.input_text or text
         except asyncio.CancelledError:  # cancelled before the turn began
-            chat.last_ok = False
+            self.last_turn_failed = True
             view.abort()
             return text
         except CtxchatError as exc:  # the session was busy, or could not be read
@@ -199,13 +220,13 @@ class Repl:
             view.finish()
             raise
         view.finish()
-        chat.last_ok = True
+        self.last_turn_failed = False
         self.status(outcome.context)
         return ""
 
     def status(self, context: RunContext) -> None:
         from ctxchat.context_report import format_status, turn_stats
 
-        agent = self.chat.service.agent
-        stats = turn_stats(context, agent.assemble(context), self.chat.context_window)
+        agent = self.service.agent
+        stats = turn_stats(context, agent.assemble(context), self.service.context_window)
         self.say(format_status(stats), "dim")

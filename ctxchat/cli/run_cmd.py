@@ -14,7 +14,6 @@ from ctxchat.script_input import DEFAULT_MAX_INPUT_BYTES
 
 if TYPE_CHECKING:
     from ctxchat.chat import ChatService, Conversation
-    from ctxchat.config import Config
 
 SESSION_PANEL = "Session"
 MODEL_PANEL = "Model"
@@ -166,7 +165,6 @@ def run(
         start_repl(
             service,
             conversation,
-            settings,
             plain=plain,
             show_last=show_last,
             max_input=max_input,
@@ -195,7 +193,6 @@ def open_conversation(
 def start_repl(
     service: ChatService,
     conversation: Conversation,
-    settings: Config,
     *,
     plain: bool,
     show_last: int,
@@ -205,10 +202,7 @@ def start_repl(
     from ctxchat.cli.render import make_console
     from ctxchat.cli.repl import Repl
     from ctxchat.paths import input_history_path
-    from ctxchat.repl_commands import ChatState, install_commands
 
-    chat = ChatState(service, conversation, context_window=settings.model.context_window)
-    install_commands(chat)
     console = make_console()
 
     def announce_lock_wait(session_id: str) -> None:
@@ -221,7 +215,8 @@ def start_repl(
 
     service.on_lock_wait = announce_lock_wait
     repl = Repl(
-        chat,
+        service,
+        conversation,
         console,
         markdown=not plain and console.is_terminal,
         max_input=max_input,

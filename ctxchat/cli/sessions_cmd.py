@@ -20,7 +20,7 @@ from ctxchat.cli.common import (
     run_sync,
     session_store,
 )
-from ctxchat.wording import plural
+from ctxchat.text import plural
 
 if TYPE_CHECKING:
     from rich.console import Console
