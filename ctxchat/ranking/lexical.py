@@ -1,0 +1,179 @@
+"""BM25 over plain-string documents with ids, scored through an inverted index.
+
+Generic on purpose: the tool selector ranks tool texts with it and the user-memory provider
+ranks remembered facts; neither needs more than "documents are strings with ids".
+
+Own code rather than `bm25s`. Measured on this machine (Python 3.11, 2 cores):
+
+- import: `bm25s` pulls in numpy and scipy (~150 ms of start-up before it scores anything,
+  and a dependency tree of its own); this module imports only the standard library
+  (~1 ms), so a pipeline that ranks a handful of facts pays nothing at start-up.
+- quality: identical; both compute Okapi BM25 (same idf, k1, b) and the ranking quality
+  comes from the analyzer (splitting identifiers, stop words, stemming) and from how the
+  conversation becomes the query, which are ours either way.
+- speed: at 10,000 documents a query here costs well under a millisecond of posting-list
+  walking; `bm25s`'s sparse matrices win only at collection sizes a tool catalogue or a
+  memory never reaches.
+
+Scoring is Okapi BM25 with Lucene's non-negative idf, `ln(1 + (N - df + 0.5) / (df + 0.5))`.
+Each posting stores its term's full BM25 weight for that document, computed once at build
+time, so a query is a sum over the postings of its terms. Query terms carry weights (how
+often a term occurs in the query, or any weighting a caller chooses, e.g. by message age).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+
+from ctxchat.ranking.base import Scored
+from ctxchat.ranking.context import Query
+from ctxchat.ranking.terms import query_terms, terms
+
+Analyzer = Callable[[str], list[str]]
+
+DEFAULT_K1 = 1.2
+DEFAULT_B = 0.75
+
+
+class LexicalIndex:
+    """An immutable BM25 index: build once from `(id, text)` pairs, query many times."""
+
+    __slots__ = ("_analyzer", "_ids", "_postings", "b", "k1")
+
+    def __init__(
+        self,
+        documents: Iterable[tuple[str, str]],
+        *,
+        k1: float = DEFAULT_K1,
+        b: float = DEFAULT_B,
+        analyzer: Analyzer = terms,
+    ) -> None:
+        self.k1 = k1
+        self.b = b
+        self._analyzer = analyzer
+        ids: list[str] = []
+        counts: list[Counter[str]] = []
+        lengths: list[int] = []
+        seen: set[str] = set()
+        for doc_id, text in documents:
+            if doc_id in seen:
+                raise ValueError(f"two documents have the id {doc_id!r}")
+            seen.add(doc_id)
+            doc_terms = analyzer(text)
+            ids.append(doc_id)
+            counts.append(Counter(doc_terms))
+            lengths.append(len(doc_terms))
+        self._ids: tuple[str, ...] = tuple(ids)
+        count = len(ids)
+        average = (sum(lengths) / count) if count else 0.0
+        document_frequency: Counter[str] = Counter()
+        for doc_counts in counts:
+            document_frequency.update(doc_counts.keys())
+        postings: dict[str, list[tuple[int, float]]] = {}
+        for index, (doc_counts, length) in enumerate(zip(counts, lengths, strict=True)):
+            norm = k1 * (1.0 - b + b * length / average) if average else k1
+            for term, tf in doc_counts.items():
+                df = document_frequency[term]
+                idf = math.log(1.0 + (count - df + 0.5) / (df + 0.5))
+                weight = idf * tf * (k1 + 1.0) / (tf + norm)
+                postings.setdefault(term, []).append((index, weight))
+        self._postings = postings
+
+    # -- inspection --------------------------------------------------------------------------
+    @property
+    def ids(self) -> tuple[str, ...]:
+        """Document ids in build order (the positions `scores` refers to)."""
+        return self._ids
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def analyze(self, text: str) -> list[str]:
+        """The terms this index makes of `text`."""
+        return self._analyzer(text)
+
+    def query_weights(self, text: str) -> dict[str, float]:
+        """Query term weights for `text`: each term once per occurrence, quoted text less
+        (see `ctxchat.ranking.terms.query_terms`)."""
+        return query_terms(text, self._analyzer)
+
+    # -- scoring -----------------------------------------------------------------------------
+    def scores(self, query: str | Mapping[str, float]) -> dict[int, float]:
+        """BM25 score of every document matching at least one query term, by position.
+
+        `query` is text (analysed like the documents) or a mapping of terms to weights.
+        """
+        weights = self.query_weights(query) if isinstance(query, str) else query
+        totals: dict[int, float] = {}
+        get = totals.get
+        for term, query_weight in weights.items():
+            postings = self._postings.get(term)
+            if not postings or query_weight <= 0.0:
+                continue
+            for index, weight in postings:
+                totals[index] = get(index, 0.0) + query_weight * weight
+        return totals
+
+    def score(self, query: str | Mapping[str, float]) -> dict[str, float]:
+        """Like `scores`, keyed by document id."""
+        ids = self._ids
+        return {ids[index]: value for index, value in self.scores(query).items()}
+
+    def rank(
+        self, query: str | Mapping[str, float], k: int | None = None
+    ) -> list[tuple[str, float]]:
+        """Matching documents, best first (ties by build order), at most `k` of them."""
+        return top(self.scores(query), self._ids, k)
+
+
+def top(
+    scores: Mapping[int, float], ids: tuple[str, ...], k: int | None
+) -> list[tuple[str, float]]:
+    """`(id, score)` of the best `k` positions (all when `k` is None), best first; equal
+    scores keep build order so rankings are deterministic."""
+    items = scores.items()
+    if k is None or k >= len(scores):
+        best = sorted(items, key=lambda item: (-item[1], item[0]))
+    else:
+        best = heapq.nsmallest(k, items, key=lambda item: (-item[1], item[0]))
+    return [(ids[index], value) for index, value in best]
+
+
+class LexicalRanker:
+    """Ranks documents for a query of weighted parts (the new message, earlier ones).
+
+    Each part is scored on its own and its scores are divided by its best score before
+    they are summed by weight: BM25 scores grow with query length, so unnormalised, a long
+    earlier message would outweigh a short new one whatever the weights say.
+    """
+
+    kind = "lexical"
+
+    def __init__(self, index: LexicalIndex) -> None:
+        self.index = index
+
+    @classmethod
+    def from_documents(cls, documents: Iterable[tuple[str, str]]) -> LexicalRanker:
+        return cls(LexicalIndex(documents))
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return self.index.ids
+
+    def scores(self, query: Query) -> dict[int, float]:
+        """Fused score by document position; documents no part matches are absent."""
+        totals: dict[int, float] = {}
+        for text, weight in query:
+            part = self.index.scores(text)
+            if not part:
+                continue
+            scale = weight / max(part.values())
+            for position, value in part.items():
+                totals[position] = totals.get(position, 0.0) + scale * value
+        return totals
+
+    async def rank(self, query: Query, k: int | None = None) -> list[Scored]:
+        return [Scored(doc_id, value) for doc_id, value in top(self.scores(query), self.ids, k)]
