@@ -67,8 +67,11 @@ class HybridRanker:
         if cosines is None:
             return None
         lexical = np.zeros(len(self.ids), dtype=np.float32)
-        for position, value in self.lexical.scores(query).items():
-            lexical[position] = value
+        matched = self.lexical.scores(query)
+        if matched:  # scattered in C: a Python loop here would cost more than the rest
+            count = len(matched)
+            positions = np.fromiter(matched.keys(), dtype=np.intp, count=count)
+            lexical[positions] = np.fromiter(matched.values(), dtype=np.float32, count=count)
         return blend(lexical, cosines, self.lexical_weight), lexical, cosines
 
     async def rank(self, query: Query, k: int | None = None) -> list[Scored]:

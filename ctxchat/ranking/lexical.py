@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 
 from ctxchat.ranking.base import Scored
@@ -35,6 +35,7 @@ from ctxchat.ranking.terms import query_terms, terms
 Analyzer = Callable[[str], list[str]]
 
 DEFAULT_K1 = 1.2
+DEFAULT_MEMO = 16
 DEFAULT_B = 0.75
 
 
@@ -72,14 +73,14 @@ class LexicalIndex:
         document_frequency: Counter[str] = Counter()
         for doc_counts in counts:
             document_frequency.update(doc_counts.keys())
-        postings: dict[str, list[tuple[int, float]]] = {}
+        postings: dict[str, dict[int, float]] = {}
         for index, (doc_counts, length) in enumerate(zip(counts, lengths, strict=True)):
             norm = k1 * (1.0 - b + b * length / average) if average else k1
             for term, tf in doc_counts.items():
                 df = document_frequency[term]
                 idf = math.log(1.0 + (count - df + 0.5) / (df + 0.5))
                 weight = idf * tf * (k1 + 1.0) / (tf + norm)
-                postings.setdefault(term, []).append((index, weight))
+                postings.setdefault(term, {})[index] = weight
         self._postings = postings
 
     # -- inspection --------------------------------------------------------------------------
@@ -107,13 +108,20 @@ class LexicalIndex:
         `query` is text (analysed like the documents) or a mapping of terms to weights.
         """
         weights = self.query_weights(query) if isinstance(query, str) else query
-        totals: dict[int, float] = {}
+        matched = [
+            (self._postings[term], weight)
+            for term, weight in weights.items()
+            if weight > 0.0 and term in self._postings
+        ]
+        if not matched:
+            return {}
+        # The longest posting list seeds the totals in one comprehension; the rest are added.
+        matched.sort(key=lambda item: len(item[0]), reverse=True)
+        first, first_weight = matched[0]
+        totals = {index: first_weight * weight for index, weight in first.items()}
         get = totals.get
-        for term, query_weight in weights.items():
-            postings = self._postings.get(term)
-            if not postings or query_weight <= 0.0:
-                continue
-            for index, weight in postings:
+        for postings, query_weight in matched[1:]:
+            for index, weight in postings.items():
                 totals[index] = get(index, 0.0) + query_weight * weight
         return totals
 
@@ -134,12 +142,17 @@ def top(
 ) -> list[tuple[str, float]]:
     """`(id, score)` of the best `k` positions (all when `k` is None), best first; equal
     scores keep build order so rankings are deterministic."""
-    items = scores.items()
-    if k is None or k >= len(scores):
-        best = sorted(items, key=lambda item: (-item[1], item[0]))
+    if k is not None and k < len(scores):
+        if k <= 0:
+            return []
+        # nlargest by score alone runs in C; then every position tied with the k-th best
+        # is taken back in, so ties at the cut are decided by position, not by dict order.
+        cut = heapq.nlargest(k, scores.values())[-1]
+        items = [(index, value) for index, value in scores.items() if value >= cut]
     else:
-        best = heapq.nsmallest(k, items, key=lambda item: (-item[1], item[0]))
-    return [(ids[index], value) for index, value in best]
+        items = list(scores.items())
+    items.sort(key=lambda item: (-item[1], item[0]))
+    return [(ids[index], value) for index, value in items[:k]]
 
 
 class LexicalRanker:
@@ -152,8 +165,12 @@ class LexicalRanker:
 
     kind = "lexical"
 
-    def __init__(self, index: LexicalIndex) -> None:
+    def __init__(self, index: LexicalIndex, *, memo_size: int = DEFAULT_MEMO) -> None:
         self.index = index
+        self.memo_size = memo_size
+        # Normalised scores of recent query texts: on each turn the earlier messages of the
+        # window were scored on their own turns already.
+        self._memo: OrderedDict[str, dict[int, float]] = OrderedDict()
 
     @classmethod
     def from_documents(cls, documents: Iterable[tuple[str, str]]) -> LexicalRanker:
@@ -167,13 +184,28 @@ class LexicalRanker:
         """Fused score by document position; documents no part matches are absent."""
         totals: dict[int, float] = {}
         for text, weight in query:
-            part = self.index.scores(text)
-            if not part:
+            part = self._normalised(text)
+            if not totals:
+                totals = {position: weight * value for position, value in part.items()}
                 continue
-            scale = weight / max(part.values())
+            get = totals.get
             for position, value in part.items():
-                totals[position] = totals.get(position, 0.0) + scale * value
+                totals[position] = get(position, 0.0) + weight * value
         return totals
+
+    def _normalised(self, text: str) -> dict[int, float]:
+        """Scores of one query text divided by its best score (memoised)."""
+        part = self._memo.get(text)
+        if part is None:
+            raw = self.index.scores(text)
+            scale = 1.0 / max(raw.values()) if raw else 0.0
+            part = {position: value * scale for position, value in raw.items()}
+            self._memo[text] = part
+            while len(self._memo) > self.memo_size:
+                self._memo.popitem(last=False)
+        else:
+            self._memo.move_to_end(text)
+        return part
 
     async def rank(self, query: Query, k: int | None = None) -> list[Scored]:
         return [Scored(doc_id, value) for doc_id, value in top(self.scores(query), self.ids, k)]
