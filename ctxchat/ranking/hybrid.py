@@ -18,6 +18,7 @@ which is what a short tool catalogue needs most; a blend keeps it.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 from ctxchat.ranking.base import Scored
@@ -50,6 +51,7 @@ class HybridRanker:
         self.lexical = lexical
         self.embedding = embedding
         self.lexical_weight = lexical_weight
+        self._lexical_memo: OrderedDict[str, tuple[Matrix, Matrix]] = OrderedDict()
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -67,12 +69,31 @@ class HybridRanker:
         if cosines is None:
             return None
         lexical = np.zeros(len(self.ids), dtype=np.float32)
-        matched = self.lexical.scores(query)
-        if matched:  # scattered in C: a Python loop here would cost more than the rest
-            count = len(matched)
-            positions = np.fromiter(matched.keys(), dtype=np.intp, count=count)
-            lexical[positions] = np.fromiter(matched.values(), dtype=np.float32, count=count)
+        for text, weight in query:
+            positions, values = self._lexical_part(text)
+            lexical[positions] += weight * values  # positions are unique within a part
         return blend(lexical, cosines, self.lexical_weight), lexical, cosines
+
+    def _lexical_part(self, text: str) -> tuple[Matrix, Matrix]:
+        """One query text's normalised lexical scores as (positions, values) arrays,
+        memoised like the lexical ranker's own: scattering arrays runs in C, where merging
+        dicts of thousands of entries in Python would cost more than the rest of the turn."""
+        import numpy as np
+
+        part = self._lexical_memo.get(text)
+        if part is None:
+            matched = self.lexical.normalised(text)
+            count = len(matched)
+            part = (
+                np.fromiter(matched.keys(), dtype=np.intp, count=count),
+                np.fromiter(matched.values(), dtype=np.float32, count=count),
+            )
+            self._lexical_memo[text] = part
+            while len(self._lexical_memo) > self.lexical.memo_size:
+                self._lexical_memo.popitem(last=False)
+        else:
+            self._lexical_memo.move_to_end(text)
+        return part
 
     async def rank(self, query: Query, k: int | None = None) -> list[Scored]:
         found = await self.scores(query)

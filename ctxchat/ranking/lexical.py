@@ -184,7 +184,7 @@ class LexicalRanker:
         """Fused score by document position; documents no part matches are absent."""
         totals: dict[int, float] = {}
         for text, weight in query:
-            part = self._normalised(text)
+            part = self.normalised(text)
             if not totals:
                 totals = {position: weight * value for position, value in part.items()}
                 continue
@@ -193,7 +193,7 @@ class LexicalRanker:
                 totals[position] = get(position, 0.0) + weight * value
         return totals
 
-    def _normalised(self, text: str) -> dict[int, float]:
+    def normalised(self, text: str) -> dict[int, float]:
         """Scores of one query text divided by its best score (memoised)."""
         part = self._memo.get(text)
         if part is None:
