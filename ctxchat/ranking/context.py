@@ -1,18 +1,24 @@
-"""How the recent conversation becomes the query: weighted parts, newest message first.
+"""How the recent conversation becomes the query: weighted parts, the new input first.
 
-Concatenating the last few messages into one query (the reference design) makes lexical
-ranking worse on multi-turn data: the earlier messages are usually longer than the new one
-and their words outvote it, so the tools of the previous request win over those of this
-one. Yet the earlier turns are needed too ("now cancel it").
+Concatenating the last few messages into one query (the reference design) makes ranking
+worse on multi-turn data: the earlier messages are usually longer than the new one, their
+words outvote it, and the tools of the previous request (already called) win over those of
+this one. BFCL dev, BM25 recall@5 (before quoted values were down-weighted): the new input
+alone .773; the last 2, 3, 4 messages concatenated .709, .667, .635.
 
-The default keeps each message apart as a weighted part: the new input weighs 1 and each
-earlier message `decay` times the one after it. Rankers score the parts and fuse them by
-weight (see `ctxchat.ranking.rankers`), so an earlier message can only break ties and add
-tools the new input leaves open, never drown it.
+Here each message stays a separate part with a weight: the new input 1, the message before
+it `earlier` (0.1), each one before that half the next one's. Rankers normalise each part's
+scores by its best score and sum them by weight (`LexicalRanker.scores`; for embeddings,
+the weighted sum of the parts' unit vectors), so an earlier message breaks ties and adds
+tools the new input leaves open ("now cancel it" after booking a flight), and can never
+drown the new input. Measured on BFCL dev (recall@5, window 2), lexical: earlier weight
+0 -> .787, 0.1 -> .793, 0.2 -> .778, 0.5 -> .734; hybrid: 0 -> .846, 0.1 -> .835 (before
+masking quotes). On that set the earlier turns carry little the new one lacks, so the
+weight is kept small: enough to decide what the new input alone cannot.
 
 `recent` counts earlier messages whatever their role, as the provider's `recent_messages`
-option does. Both the window and the weighting can be replaced by a `ContextFn`; a hook that
-returns one string gets the reference behaviour (a single part of weight 1).
+option does. Both the window's weighting and the text can be replaced by a `ContextFn`; a
+hook that returns one string gets the reference behaviour (a single part of weight 1).
 """
 
 from __future__ import annotations

@@ -8,14 +8,14 @@ add noise to short queries.
 
 The stemmer is light on purpose (plural, -ing, -ed and a final e): it conflates
 "booking"/"booked"/"bookings"/"book" and "create"/"creating"/"created" without the
-over-reach of a full Porter stemmer ("university"/"universe"). On the dev splits it is
-worth about +3 points of recall@5 on MetaTool and +2 on BFCL over no stemming.
+over-reach of a full Porter stemmer ("university"/"universe"). Measured on the dev splits
+(BM25 over the default tool text, last message), recall@5 without -> with stemming:
+MetaTool single .559 -> .628, MetaTool multi .507 -> .560, BFCL .764 -> .773.
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable
 from functools import lru_cache
 
@@ -181,19 +181,21 @@ def query_terms(
     *,
     quoted_weight: float = QUOTED_WEIGHT,
 ) -> dict[str, float]:
-    """Weighted query terms of `text`: quoted spans count `quoted_weight` per occurrence.
+    """Weighted query terms of `text`: each term once, at weight 1, or `quoted_weight`
+    when it occurs only inside quotes.
 
-    What people quote is mostly a value the tool will take (a file name, the text of a
-    message to send), not what they ask for; on multi-turn data, down-weighting it gains
-    about a point of recall@5. A message that is mostly quoted (a whole request in quotes)
-    is taken as it is.
+    Once, not once per occurrence: a word a long message repeats is not the more important
+    for it (dev recall@5: MetaTool multi +2 points, the others unchanged). What people quote
+    is mostly a value the tool will take (a file name, the text of a message to send), not
+    what they ask for; on BFCL down-weighting it gains 1.5 points. A message that is mostly
+    quoted (a whole request in quotes) is taken as it is.
     """
     outside = _QUOTED_RE.sub(" ", text)
     outer = analyzer(outside)
     if len(outer) < MIN_UNQUOTED_TERMS or outside == text:
-        return dict(Counter(analyzer(text)))
-    weights: dict[str, float] = dict(Counter(outer))
+        return dict.fromkeys(analyzer(text), 1.0)
+    weights: dict[str, float] = dict.fromkeys(outer, 1.0)
     for match in _QUOTED_RE.finditer(text):
         for term in analyzer(match.group(0)):
-            weights[term] = weights.get(term, 0.0) + quoted_weight
+            weights.setdefault(term, quoted_weight)
     return weights
