@@ -4,14 +4,15 @@
 
 with w = 0.3. Each side is brought to [0, 1] over the catalogue first: BM25 scores have no
 fixed scale (they grow with the query), cosines of one model crowd into a narrow band. Chosen
-on the dev splits against the alternatives (recall@5, MetaTool single / multi / BFCL):
+on the dev splits against the alternatives (recall@5, MetaTool single on its first
+3,000 dev cases / MetaTool multi / BFCL):
 
 - blend, w = 0.3: .767 / .682 / .856 (w = 0.2: .770 / .656 / .856; w = 0.4: .741 / .695 / .855)
 - z-scored cosines instead of min-max, w = 0.3: .769 / .659 / .856
 - raw cosines plus normalised BM25, w = 0.2: .758 / .692 / .858
 - reciprocal-rank fusion (k = 60), best weights: .749 / .695 / .841
 
-against .629 / .566 / .793 for lexical and .732 / .546 / .830 for embedding alone. RRF throws
+against .540 / .566 / .793 for lexical and .732 / .546 / .830 for embedding alone. RRF throws
 away how far apart the scores are (a clear lexical match counts no more than a weak one),
 which is what a short tool catalogue needs most; a blend keeps it.
 """
