@@ -12,9 +12,9 @@ on the dev splits against the alternatives (recall@5, MetaTool single on its fir
 - raw cosines plus normalised BM25, w = 0.2: .758 / .692 / .858
 - reciprocal-rank fusion (k = 60), best weights: .749 / .695 / .841
 
-against .540 / .566 / .793 for lexical and .732 / .546 / .830 for embedding alone. RRF throws
-away how far apart the scores are (a clear lexical match counts no more than a weak one),
-which is what a short tool catalogue needs most; a blend keeps it.
+against .551 / .586 / .793 for lexical (as it is now) and .732 / .546 / .830 for embedding
+alone. RRF throws away how far apart the scores are (a clear lexical match counts no more
+than a weak one), which is what a short tool catalogue needs most; a blend keeps it.
 """
 
 from __future__ import annotations
