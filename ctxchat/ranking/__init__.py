@@ -1,0 +1,54 @@
+"""Ranking documents for a query: lexical (BM25), embedding (cosine) and their blend.
+
+The one ranking module of the engine: the tool selector ranks tools with it, the user-memory
+provider ranks remembered facts with its lexical part. Importing it (any of its modules)
+imports only the standard library; numpy is imported when vectors are first compared.
+
+Modules, one job each:
+
+- `terms`: text to index terms (identifier splitting, stop words, light stemming).
+- `lexical`: `LexicalIndex` (BM25 over `(id, text)` documents) and `LexicalRanker`.
+- `embedding`: `EmbeddingRanker`, vectors from an injected async `embed(texts)`.
+- `hybrid`: `HybridRanker`, the blend of the two.
+- `cache`: `VectorCache`, document vectors on disk keyed by text hash and ranker identity.
+- `context`: the recent conversation as a query of weighted parts.
+- `tooltext`: the text a tool is ranked by.
+- `selection`: `build_ranker` and `rank_turn`, what the tool selector calls.
+- `evaluate`: recall@k, all-gold@k and MRR over JSONL tools and cases.
+"""
+
+from ctxchat.ranking.base import Progress, Ranker, Scored
+from ctxchat.ranking.context import ContextFn, Query, Turn, build_query, weighted_context
+from ctxchat.ranking.evaluate import EvalResult, RankingDataError, evaluate, load_cases, load_tools
+from ctxchat.ranking.lexical import LexicalIndex, LexicalRanker
+from ctxchat.ranking.selection import RANKER_KINDS, RankerKind, build_ranker, rank_turn
+from ctxchat.ranking.terms import split_words, terms
+from ctxchat.ranking.tooltext import ToolDoc, ToolLike, ToolTextFn, default_tool_text
+
+__all__ = [
+    "RANKER_KINDS",
+    "ContextFn",
+    "EvalResult",
+    "LexicalIndex",
+    "LexicalRanker",
+    "Progress",
+    "Query",
+    "Ranker",
+    "RankerKind",
+    "RankingDataError",
+    "Scored",
+    "ToolDoc",
+    "ToolLike",
+    "ToolTextFn",
+    "Turn",
+    "build_query",
+    "build_ranker",
+    "default_tool_text",
+    "evaluate",
+    "load_cases",
+    "load_tools",
+    "rank_turn",
+    "split_words",
+    "terms",
+    "weighted_context",
+]

@@ -1,0 +1,237 @@
+"""Cosine ranking over vectors from an injected async `embed(texts) -> vectors` callable.
+
+numpy is imported inside the functions that need it, never at module import, so importing
+this module (or any of `ctxchat.ranking`) costs nothing until vectors are actually compared.
+
+Vectors are normalised once, when the index is built, so ranking is one matrix-vector
+product. Query vectors are memoised by text: on each turn only the new message is
+embedded, the earlier messages of the context window were embedded on their own turns.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ctxchat.ranking.base import Progress, Scored
+from ctxchat.ranking.context import Query
+from ctxchat.ranking.terms import mask_quoted
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from ctxchat.ranking.cache import VectorCache
+
+    Matrix = NDArray[np.float32]
+
+EmbedFn = Callable[[list[str]], Awaitable[list[list[float]]]]
+
+DEFAULT_BATCH = 64
+DEFAULT_MEMO = 1024
+
+
+class EmbeddingError(RuntimeError):
+    """The embeddings endpoint answered something unusable (count or size mismatch)."""
+
+
+async def embed_texts(
+    embed: EmbedFn,
+    texts: Sequence[str],
+    *,
+    batch_size: int = DEFAULT_BATCH,
+    progress: Progress | None = None,
+) -> Matrix:
+    """Embed `texts` in batches; rows are L2-normalised float32, in the order given."""
+    import numpy as np
+
+    rows: list[list[float]] = []
+    total = len(texts)
+    for start in range(0, total, batch_size):
+        batch = list(texts[start : start + batch_size])
+        vectors = await embed(batch)
+        if len(vectors) != len(batch):
+            raise EmbeddingError(f"asked for {len(batch)} embeddings, got {len(vectors)}")
+        rows.extend(vectors)
+        if progress is not None:
+            progress(len(rows), total)
+    if not rows:
+        return np.zeros((0, 0), dtype=np.float32)
+    width = len(rows[0])
+    if width == 0 or any(len(row) != width for row in rows):
+        raise EmbeddingError("the embeddings endpoint returned vectors of different sizes")
+    return normalise(np.asarray(rows, dtype=np.float32))
+
+
+def normalise(matrix: Matrix) -> Matrix:
+    """Rows scaled to unit length (zero rows stay zero)."""
+    import numpy as np
+
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    norms[norms == 0.0] = 1.0
+    result: Matrix = (matrix / norms).astype(np.float32, copy=False)
+    return result
+
+
+class VectorIndex:
+    """Document ids and their unit vectors, one row each."""
+
+    __slots__ = ("ids", "matrix")
+
+    def __init__(self, ids: Sequence[str], matrix: Matrix) -> None:
+        if len(ids) != matrix.shape[0]:
+            raise ValueError("one vector per id is needed")
+        self.ids: tuple[str, ...] = tuple(ids)
+        self.matrix = matrix
+
+    @property
+    def dimensions(self) -> int:
+        return int(self.matrix.shape[1]) if self.matrix.ndim == 2 else 0
+
+    def cosines(self, vector: Matrix) -> Matrix:
+        """Cosine of every document with a unit query vector."""
+        result: Matrix = self.matrix @ vector
+        return result
+
+
+async def build_vector_index(
+    documents: Sequence[tuple[str, str]],
+    embed: EmbedFn,
+    *,
+    cache: VectorCache | None = None,
+    batch_size: int = DEFAULT_BATCH,
+    progress: Progress | None = None,
+) -> VectorIndex:
+    """Vectors for `(id, text)` documents, embedding only texts the cache lacks.
+
+    The cache is keyed by a hash of each text (under the ranker's identity), so a changed
+    text is embedded again, an unchanged one is not, and what is saved back holds exactly
+    the current documents: removed ones disappear from it.
+    """
+    import numpy as np
+
+    from ctxchat.ranking.cache import text_key
+
+    keys = [text_key(text) for _, text in documents]
+    known = cache.load() if cache is not None else {}
+    missing: dict[str, str] = {}
+    for key, (_, text) in zip(keys, documents, strict=True):
+        if key not in known:
+            missing.setdefault(key, text)
+    if missing:
+        fresh = await embed_texts(
+            embed, list(missing.values()), batch_size=batch_size, progress=progress
+        )
+        width = fresh.shape[1]
+        if any(vector.shape[0] != width for vector in known.values()):
+            # The model behind the same name changed size: nothing cached is usable.
+            return await build_vector_index(
+                documents, embed, cache=None, batch_size=batch_size, progress=progress
+            )
+        known = {**known, **dict(zip(missing, fresh, strict=True))}
+    if documents:
+        matrix = np.stack([known[key] for key in keys]).astype(np.float32, copy=False)
+    else:
+        matrix = np.zeros((0, 0), dtype=np.float32)
+    if cache is not None and (missing or set(known) != set(keys) or not cache.path.exists()):
+        cache.save(keys, matrix)
+    return VectorIndex([doc_id for doc_id, _ in documents], matrix)
+
+
+class EmbeddingRanker:
+    """Ranks by the cosine between a document's vector and the query's.
+
+    A query of several weighted parts is ranked by the weighted sum of each part's cosine,
+    which is the cosine with the weighted sum of the parts' unit vectors (up to a factor
+    that changes no ranking): one product per turn whatever the window. Quoted values in
+    a query are masked before it is embedded (`mask_quoted`).
+    """
+
+    kind = "embedding"
+
+    def __init__(
+        self, index: VectorIndex, embed: EmbedFn, *, memo_size: int = DEFAULT_MEMO
+    ) -> None:
+        self.index = index
+        self.embed = embed
+        self.memo_size = memo_size
+        self._memo: OrderedDict[str, Matrix] = OrderedDict()
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return self.index.ids
+
+    async def prefetch(self, texts: Sequence[str], *, batch_size: int = DEFAULT_BATCH) -> None:
+        """Embed the texts not memoised yet, in batches (the memo may then evict older
+        entries, so prefetch no more than `memo_size` texts at a time)."""
+        wanted = [t for t in dict.fromkeys(texts) if t not in self._memo]
+        if not wanted:
+            return
+        masked = [mask_quoted(text) for text in wanted]
+        matrix = await embed_texts(self.embed, masked, batch_size=batch_size)
+        for text, vector in zip(wanted, matrix, strict=True):
+            self._remember(text, vector)
+
+    def _remember(self, text: str, vector: Matrix) -> None:
+        self._memo[text] = vector
+        self._memo.move_to_end(text)
+        while len(self._memo) > self.memo_size:
+            self._memo.popitem(last=False)
+
+    async def query_vector(self, query: Query) -> Matrix | None:
+        """The weighted sum of the parts' unit vectors, or None for an empty query."""
+        if not query or not self.index.ids:
+            return None
+        await self.prefetch([text for text, _ in query])
+        total: Any = None
+        for text, weight in query:
+            vector = self._memo.get(text)
+            if vector is None:  # evicted meanwhile by a tiny memo: embed it alone
+                await self.prefetch([text])
+                vector = self._memo[text]
+            total = vector * weight if total is None else total + vector * weight
+        result: Matrix = total
+        return result
+
+    async def scores(self, query: Query) -> Matrix | None:
+        """Cosine-like score of every document, in index order (None for an empty query)."""
+        vector = await self.query_vector(query)
+        return None if vector is None else self.index.cosines(vector)
+
+    async def rank(self, query: Query, k: int | None = None) -> list[Scored]:
+        scores = await self.scores(query)
+        if scores is None:
+            return []
+        return [Scored(self.ids[i], float(scores[i])) for i in top_positions(scores, k)]
+
+
+def top_positions(scores: Matrix, k: int | None) -> list[int]:
+    """Positions of the `k` highest scores (all when None), best first, ties by position."""
+    import numpy as np
+
+    count = int(scores.shape[0])
+    if k is None or k >= count:
+        order = np.lexsort((np.arange(count), -scores))
+        return [int(i) for i in order]
+    # argpartition finds the k best in O(n); only those are sorted.
+    part = np.argpartition(-scores, k - 1)[:k]
+    return [int(i) for i in heapq.nsmallest(k, part, key=lambda i: (-scores[i], i))]
+
+
+def openai_embedder(client: Any, model: str, *, dimensions: int | None = None) -> EmbedFn:
+    """An `EmbedFn` over an `openai.AsyncOpenAI` client's embeddings endpoint.
+
+    Typed loosely so this module does not import `openai`: any object whose
+    `embeddings.create(model=..., input=[...])` is awaitable and answers with `.data`
+    items carrying `.index` and `.embedding` will do.
+    """
+
+    async def embed(texts: list[str]) -> list[list[float]]:
+        extra: dict[str, Any] = {} if dimensions is None else {"dimensions": dimensions}
+        response = await client.embeddings.create(model=model, input=texts, **extra)
+        data = sorted(response.data, key=lambda item: item.index)
+        return [list(item.embedding) for item in data]
+
+    return embed

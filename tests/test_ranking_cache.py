@@ -1,0 +1,146 @@
+"""The tool vectors cached on disk: change, remove, add, restart, corruption, privacy."""
+
+from __future__ import annotations
+
+import asyncio
+import stat
+from pathlib import Path
+
+import pytest
+from fakeopenai import fake_embedding
+
+from ctxchat.ranking import ToolDoc, build_ranker
+from ctxchat.ranking.cache import VectorCache, endpoint_identity, ranker_identity, text_key
+from ctxchat.ranking.embedding import EmbeddingRanker
+from ctxchat.ranking.selection import tool_documents
+
+IDENTITY = ranker_identity("fake-model", "http://127.0.0.1:1/v1")
+TOOLS = [
+    ToolDoc("get_weather", "Current weather and forecast for a city."),
+    ToolDoc("send_email", "Send an email message to a recipient."),
+    ToolDoc("book_flight", "Book a flight between two airports."),
+]
+
+
+class CountingEmbed:
+    """A deterministic embed function (hashed bag of words) that counts the texts it gets."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    async def __call__(self, texts: list[str]) -> list[list[float]]:
+        self.texts.extend(texts)
+        return [fake_embedding(text, 32) for text in texts]
+
+
+def build(tools: list[ToolDoc], cache_dir: Path, embed: CountingEmbed) -> EmbeddingRanker:
+    ranker = asyncio.run(
+        build_ranker("embedding", tools, embed=embed, identity=IDENTITY, cache_dir=cache_dir)
+    )
+    assert isinstance(ranker, EmbeddingRanker)
+    return ranker
+
+
+def cached_keys(cache_dir: Path) -> set[str]:
+    return set(VectorCache(cache_dir, IDENTITY).load())
+
+
+def test_restart_embeds_nothing(tmp_path: Path) -> None:
+    first = CountingEmbed()
+    build(TOOLS, tmp_path, first)
+    assert len(first.texts) == len(TOOLS)
+    again = CountingEmbed()
+    ranker = build(TOOLS, tmp_path, again)
+    assert again.texts == []
+    assert ranker.ids == tuple(tool.name for tool in TOOLS)
+
+
+def test_a_changed_tool_is_embedded_again_and_only_it(tmp_path: Path) -> None:
+    build(TOOLS, tmp_path, CountingEmbed())
+    changed = [*TOOLS[:2], ToolDoc("book_flight", "Reserve seats on a plane.")]
+    embed = CountingEmbed()
+    ranker = build(changed, tmp_path, embed)
+    assert len(embed.texts) == 1
+    assert "Reserve seats" in embed.texts[0]
+    new_text = dict(tool_documents(changed))["book_flight"]
+    old_text = dict(tool_documents(TOOLS))["book_flight"]
+    assert cached_keys(tmp_path) == {text_key(text) for _, text in tool_documents(changed)}
+    assert text_key(old_text) not in cached_keys(tmp_path)
+    assert text_key(new_text) in cached_keys(tmp_path)
+    found = asyncio.run(ranker.rank((("reserve seats plane", 1.0),), k=1))
+    assert found[0].id == "book_flight"
+
+
+def test_a_removed_tool_disappears_and_an_added_one_is_embedded(tmp_path: Path) -> None:
+    build(TOOLS, tmp_path, CountingEmbed())
+    embed = CountingEmbed()
+    build(TOOLS[:2], tmp_path, embed)
+    assert embed.texts == []
+    assert cached_keys(tmp_path) == {text_key(text) for _, text in tool_documents(TOOLS[:2])}
+    added = [*TOOLS[:2], ToolDoc("translate", "Translate text into another language.")]
+    embed = CountingEmbed()
+    ranker = build(added, tmp_path, embed)
+    assert len(embed.texts) == 1
+    assert "Translate" in embed.texts[0]
+    assert "translate" in ranker.ids
+    assert "book_flight" not in ranker.ids
+
+
+def test_another_model_or_endpoint_does_not_reuse_vectors(tmp_path: Path) -> None:
+    build(TOOLS, tmp_path, CountingEmbed())
+    embed = CountingEmbed()
+    other = ranker_identity("other-model", "http://127.0.0.1:1/v1")
+    asyncio.run(build_ranker("embedding", TOOLS, embed=embed, identity=other, cache_dir=tmp_path))
+    assert len(embed.texts) == len(TOOLS)
+    assert endpoint_identity("HTTP://User:pw@LocalHost:8080/v1/?x=1") == (
+        "http://localhost:8080/v1"
+    )
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        b"",
+        b"not json at all",
+        b'{"format": "ctxchat-vectors", "version": 1}\n',
+        b"[1, 2]\n",
+        b"\xff\xfe garbage\n\x00\x01",
+    ],
+)
+def test_a_corrupt_cache_is_ignored_and_rebuilt(tmp_path: Path, damage: bytes) -> None:
+    build(TOOLS, tmp_path, CountingEmbed())
+    (path,) = tmp_path.glob("*.vectors")
+    path.write_bytes(damage)
+    embed = CountingEmbed()
+    build(TOOLS, tmp_path, embed)
+    assert len(embed.texts) == len(TOOLS)
+    again = CountingEmbed()
+    build(TOOLS, tmp_path, again)
+    assert again.texts == []
+
+
+def test_a_truncated_or_foreign_cache_is_ignored(tmp_path: Path) -> None:
+    build(TOOLS, tmp_path, CountingEmbed())
+    (path,) = tmp_path.glob("*.vectors")
+    raw = path.read_bytes()
+    path.write_bytes(raw[:-5])  # rows cut short
+    assert VectorCache(tmp_path, IDENTITY).load() == {}
+    path.write_bytes(raw.replace(b"fake-model", b"fake-modeX", 1))  # another identity
+    assert VectorCache(tmp_path, IDENTITY).load() == {}
+
+
+def test_cache_files_are_private(tmp_path: Path) -> None:
+    cache_dir = tmp_path / "cache" / "vectors"
+    build(TOOLS, cache_dir, CountingEmbed())
+    (path,) = cache_dir.glob("*.vectors")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(cache_dir.stat().st_mode) == 0o700
+    assert stat.S_IMODE((tmp_path / "cache").stat().st_mode) == 0o700
+    assert [p.name for p in cache_dir.iterdir()] == [path.name]  # no temp files left
+
+
+def test_without_a_cache_dir_nothing_is_written(tmp_path: Path) -> None:
+    embed = CountingEmbed()
+    asyncio.run(build_ranker("embedding", TOOLS, embed=embed))
+    assert len(embed.texts) == len(TOOLS)
+    assert list(tmp_path.iterdir()) == []
