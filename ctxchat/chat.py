@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ctxchat.agent import Agent, TurnFailed
+from ctxchat.catalog import SessionCatalog
 from ctxchat.context import RunContext
 from ctxchat.errors import CtxchatError, SessionError, SessionNotFound, UsageError
 from ctxchat.messages import Message
@@ -22,6 +23,7 @@ from ctxchat.model_types import ChatModel, EventSink, ignore_events
 from ctxchat.provider import HistoryProvider, HistoryUnsupported
 from ctxchat.session import Session
 from ctxchat.store import SessionStore, SessionSummary
+from ctxchat.text import preview
 
 if TYPE_CHECKING:
     from ctxchat.context_report import ContextReport
@@ -31,8 +33,7 @@ TITLE_LENGTH = 60
 
 
 def title_from(text: str) -> str:
-    words = " ".join(text.split())
-    return words if len(words) <= TITLE_LENGTH else words[: TITLE_LENGTH - 1].rstrip() + "…"
+    return preview(text, TITLE_LENGTH)
 
 
 def clean_title(title: str) -> str:
@@ -129,7 +130,7 @@ class ChatService:
     # -- listing ------------------------------------------------------------------------------
     def sessions(self, limit: int | None = None) -> list[SessionSummary]:
         """Saved sessions, most recently used first."""
-        return self.store.list(limit=limit)
+        return SessionCatalog(self.store).list(limit=limit)
 
     # -- turns --------------------------------------------------------------------------------
     async def send(
@@ -329,13 +330,36 @@ class ChatService:
             error.exit_code = failures[0][1].exit_code
             raise error
 
-    async def delete(self, session_id: str) -> None:
-        """Remove a session and what its providers keep elsewhere (SQL rows...)."""
+    async def prune(
+        self,
+        ids: Sequence[str],
+        cutoff: datetime,
+        *,
+        on_deleted: Callable[[str], None] | None = None,
+    ) -> list[str]:
+        """Delete those of `ids` still last used before `cutoff`; the ones kept. The age is
+        checked again under each session's lock: one used since it was listed (a turn that
+        was under way, say) is kept."""
+        kept: list[str] = []
+        for session_id in ids:
+            deleted = await self.delete(session_id, unless_used_since=cutoff)
+            if not deleted:
+                kept.append(session_id)
+            elif on_deleted is not None:
+                on_deleted(session_id)
+        return kept
+
+    async def delete(self, session_id: str, *, unless_used_since: datetime | None = None) -> bool:
+        """Remove a session and what its providers keep elsewhere (SQL rows...); False when
+        it was used at or after `unless_used_since` and so kept."""
         async with self._locked_async(session_id):
             session = self.store.load(session_id)
+            if unless_used_since is not None and session.updated_at >= unless_used_since:
+                return False
             for provider in self.agent.run_providers():
                 await provider.forget_session(session, session.provider_state(provider.source_id))
             self.store.delete(session_id)
+        return True
 
 
 def _kept_state(session: Session) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ctxchat.context import RunContext
 from ctxchat.messages import Message, Usage
-from ctxchat.text import plural
+from ctxchat.text import plural, preview
 from ctxchat.tokens import count_message_tokens, count_messages_tokens, count_text_tokens
 
 PREVIEW_CHARS = 72
@@ -54,11 +54,6 @@ class ContextReport:
         return (
             self.base_instruction_tokens + sum(s.tokens for s in self.sources) + self.input_tokens
         )
-
-
-def preview(text: str, limit: int = PREVIEW_CHARS) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
 def _message_preview(message: Message) -> str:

@@ -1,13 +1,11 @@
-"""Choosing sessions to prune: ages like `30d` and the sessions last used before them."""
+"""Ages for `sessions prune --older-than`: `30d`, `12h`, `6mo`..."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from ctxchat.errors import UsageError
-from ctxchat.store import SessionSummary
 
 # Calendar units are fixed lengths: "older than 1mo" is a cut-off, not a date calculation.
 _UNITS = {
@@ -39,16 +37,3 @@ def parse_age(text: str) -> timedelta:
         return amount * _UNITS[found.group(2).lower()]
     except OverflowError:
         raise UsageError(f"--older-than: '{text}' is too long ago") from None
-
-
-def older_than(
-    sessions: Sequence[SessionSummary], age: timedelta, *, now: datetime | None = None
-) -> list[SessionSummary]:
-    """Sessions last used more than `age` ago, oldest first."""
-    now = now or datetime.now(UTC)
-    try:
-        cutoff = now - age
-    except OverflowError:
-        return []
-    chosen = [s for s in sessions if s.updated_at < cutoff]
-    return sorted(chosen, key=lambda s: s.updated_at)

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ctxchat.ids import new_id
+from ctxchat.text import title_or_untitled
 
 SESSION_VERSION = 2
 
@@ -43,7 +44,7 @@ class Session:
         return value
 
     def display_title(self) -> str:
-        return self.title or "(untitled)"
+        return title_or_untitled(self.title)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from ctxchat.catalog import SessionCatalog, cutoff_for
 from ctxchat.cli.render import stable_length, tail_source
 from ctxchat.config import config_from_dict
 from ctxchat.config_report import describe_config, masked
@@ -14,8 +15,9 @@ from ctxchat.context import RunContext, RunResponse
 from ctxchat.context_report import context_report, format_report, format_status, turn_stats
 from ctxchat.errors import UsageError
 from ctxchat.messages import Message, Usage
-from ctxchat.prune import older_than, parse_age
-from ctxchat.store import SessionSummary
+from ctxchat.prune import parse_age
+from ctxchat.session import Session
+from ctxchat.store import SessionStore
 from ctxchat.tools import Tool
 
 
@@ -106,19 +108,15 @@ def test_parse_age_rejects(text: str) -> None:
         parse_age(text)
 
 
-def test_older_than_selects_by_last_use_oldest_first() -> None:
-    now = datetime(2026, 1, 31, tzinfo=UTC)
-
-    def summary(session_id: str, days: int) -> SessionSummary:
+def test_prune_chooses_by_last_use_oldest_first(tmp_path: Path) -> None:
+    now = datetime.now(UTC)
+    store = SessionStore(tmp_path / "sessions")
+    for title, days in (("new", 1), ("old", 40), ("older", 400), ("edge", 29)):
         moment = now - timedelta(days=days)
-        return SessionSummary(session_id, None, None, 1, moment - timedelta(days=99), moment)
-
-    chosen = older_than(
-        [summary("new", 1), summary("old", 40), summary("older", 400), summary("edge", 30)],
-        timedelta(days=30),
-        now=now,
-    )
-    assert [s.id for s in chosen] == ["older", "old"]
+        store.save(Session(title=title, created_at=moment, updated_at=moment))
+    chosen = SessionCatalog(store).last_used_before(cutoff_for(timedelta(days=30), now))
+    assert [s.title for s in chosen] == ["older", "old"]
+    assert cutoff_for(timedelta(days=10**8), now).year == 1  # no overflow for absurd ages
 
 
 def test_masking() -> None:

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ctxchat.audit import AuditRecord
-from ctxchat.cli.render import one_line, preview, terminal_safe, tool_call_line, tool_result_line
-from ctxchat.text import plural
+from ctxchat.cli.render import one_line, terminal_safe, tool_call_line, tool_result_line
+from ctxchat.text import plural, preview
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -21,7 +21,7 @@ def _message_line(message: Message) -> str:
         return "; ".join(tool_call_line(c) for c in message.tool_calls)
     if message.tool_results:
         return "; ".join(tool_result_line(r) for r in message.tool_results)
-    return f"{message.role}: {preview(message.text)}"
+    return f"{message.role}: {preview(message.text, 100)}"
 
 
 def record_lines(number: int, record: AuditRecord) -> list[tuple[str, str]]:
@@ -32,7 +32,7 @@ def record_lines(number: int, record: AuditRecord) -> list[tuple[str, str]]:
     if record.instructions:
         lines.append(("instructions", "cyan"))
         for source_id, text in record.instructions.items():
-            lines.append((f"  [{source_id}] {preview(text)}", ""))
+            lines.append((f"  [{source_id}] {preview(text, 100)}", ""))
     if record.context_messages:
         lines.append(("context messages", "cyan"))
         for source_id, messages in record.context_messages.items():

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 
 if TYPE_CHECKING:
+    from ctxchat.catalog import SessionCatalog
     from ctxchat.chat import ChatService
     from ctxchat.config import Config
     from ctxchat.store import SessionStore
@@ -20,7 +21,7 @@ T = TypeVar("T")
 def complete_session(incomplete: str) -> list[tuple[str, str]]:
     """Shell completion for session references: ids and titles that start with the text."""
     try:
-        summaries = session_store().list(limit=200)
+        summaries = session_catalog().list(limit=200)
     except Exception:  # completion must never print a traceback into the shell
         return []
     found: list[tuple[str, str]] = []
@@ -69,6 +70,13 @@ def session_store() -> SessionStore:
     from ctxchat.store import SessionStore
 
     return SessionStore(sessions_dir())
+
+
+def session_catalog() -> SessionCatalog:
+    """The saved sessions, for commands that only list them (no agent is built)."""
+    from ctxchat.catalog import SessionCatalog
+
+    return SessionCatalog(session_store())
 
 
 _open_services: list[ChatService] = []

@@ -130,19 +130,18 @@ def providers() -> None:
 
 
 def option_lines(options_cls: type[Any]) -> list[str]:
-    from dataclasses import MISSING
-
     from ctxchat.config_report import toml_value
-    from ctxchat.options import describe_type, option_fields
+    from ctxchat.options import describe_type, option_defaults, option_fields
 
+    defaults = option_defaults(options_cls)
     lines = []
     for f, tp in option_fields(options_cls):
-        if f.default is not MISSING:
-            default = "omitted" if f.default is None else toml_value(f.default)
-        elif f.default_factory is not MISSING:
-            default = toml_value(f.default_factory())
-        else:
+        if f.name not in defaults:
             default = "required"
+        elif defaults[f.name] is None:
+            default = "omitted"
+        else:
+            default = toml_value(defaults[f.name])
         lines.append(f"  {f.name} ({describe_type(tp)}; default {default})")
         help_text = f.metadata.get("help")
         if help_text:

@@ -9,6 +9,8 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
+from ctxchat.text import preview
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -140,11 +142,6 @@ def tail_source(text: str, max_lines: int) -> str:
     return tail if fence is None else f"{fence}\n{tail}"
 
 
-def preview(text: str, limit: int = 100) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
 def tool_call_line(call: ToolCallPart) -> str:
     """How every view shows a tool call: `→ name(arguments…)`."""
     return f"→ {call.name}({preview(call.arguments, 80)})"
@@ -152,7 +149,7 @@ def tool_call_line(call: ToolCallPart) -> str:
 
 def tool_result_line(result: ToolResultPart) -> str:
     """How every view shows a tool's answer: `← result: …` or `← error: …`."""
-    return f"← {'error' if result.is_error else 'result'}: {preview(result.content)}"
+    return f"← {'error' if result.is_error else 'result'}: {preview(result.content, 100)}"
 
 
 def print_turns(console: Console, turns: Sequence[Sequence[Message]], *, markdown: bool) -> None:
@@ -181,5 +178,5 @@ def print_turns(console: Console, turns: Sequence[Sequence[Message]], *, markdow
                 for result in message.tool_results:
                     line(tool_result_line(result), "dim")
             elif message.role == "system":
-                line(f"[system] {preview(message.text)}", "dim")
+                line(f"[system] {preview(message.text, 100)}", "dim")
         console.print()

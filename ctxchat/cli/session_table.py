@@ -1,14 +1,15 @@
 """`sessions list` as a table: ids always whole (they are what gets copied), headers never
 cut, and on a narrow terminal the title keeps a readable width; the `created` column gives
-way first, shortened to a date, then left out."""
+way first, shortened to a date, then left out. A model that is a file path keeps its file
+name: it is cut from the start of the path."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import TYPE_CHECKING
 
 from ctxchat.cli.render import one_line
+from ctxchat.text import local_date, local_time, title_or_untitled
 
 if TYPE_CHECKING:
     from ctxchat.store import SessionSummary
@@ -18,21 +19,6 @@ ID, TITLE, MODEL, TURNS, CREATED, LAST_USED = range(len(HEADER))
 GAP = "  "
 # Below this many cells a title stops saying what the session was about.
 MIN_TITLE = 16
-
-
-def short_time(moment: datetime) -> str:
-    """As `ls -l` does: the time for this year's dates, the year for older ones."""
-    local = moment.astimezone()
-    if local.year == datetime.now().year:
-        return local.strftime("%b %d %H:%M")
-    return local.strftime("%b %d  %Y")
-
-
-def short_date(moment: datetime) -> str:
-    local = moment.astimezone()
-    if local.year == datetime.now().year:
-        return local.strftime("%b %d")
-    return local.strftime("%b %Y")
 
 
 def _width(text: str) -> int:
@@ -48,6 +34,16 @@ def _fit(text: str, width: int) -> str:
     if _width(text) <= width:
         return text + " " * (width - _width(text))
     return set_cell_size(text, max(0, width - 1)) + "…"
+
+
+def _fit_end(text: str, width: int) -> str:
+    """`_fit`, but a text too long loses its start: the end of a path names the model."""
+    if _width(text) <= width:
+        return _fit(text, width)
+    kept = text
+    while kept and _width(kept) > max(0, width - 1):
+        kept = kept[1:]
+    return "…" + kept
 
 
 def _natural(cells: Sequence[Sequence[str]], column: int) -> int:
@@ -92,16 +88,16 @@ def table_lines(summaries: Sequence[SessionSummary], width: int | None) -> list[
         cells.append(
             [
                 s.id,
-                one_line(s.title or "(untitled)"),
+                one_line(title_or_untitled(s.title)),
                 one_line(s.model or ""),
                 str(s.turns),
-                short_time(s.created_at),
-                short_time(s.updated_at),
+                local_time(s.created_at),
+                local_time(s.updated_at),
             ]
         )
     widths = {c: _natural(cells, c) for c in range(len(HEADER))}
     if width is not None:
-        widths.update(_fitted(cells, [short_date(s.created_at) for s in summaries], width))
+        widths.update(_fitted(cells, [local_date(s.created_at) for s in summaries], width))
     shown = [c for c in range(len(HEADER)) if widths[c] > 0]
     lines = []
     for row in cells:
@@ -109,6 +105,8 @@ def table_lines(summaries: Sequence[SessionSummary], width: int | None) -> list[
         for column in shown:
             if column == TURNS:
                 parts.append(row[column].rjust(widths[column]))
+            elif column == MODEL and row is not cells[0]:
+                parts.append(_fit_end(row[column], widths[column]))
             else:
                 parts.append(_fit(row[column], widths[column]))
         lines.append(GAP.join(parts).rstrip())

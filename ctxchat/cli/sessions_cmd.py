@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -18,9 +17,9 @@ from ctxchat.cli.common import (
     confirm,
     load_config,
     run_sync,
-    session_store,
+    session_catalog,
 )
-from ctxchat.text import plural
+from ctxchat.text import local_time, plural, title_or_untitled
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -40,10 +39,6 @@ class Format(StrEnum):
     md = "md"
     json = "json"
     jsonl = "jsonl"
-
-
-def _local(moment: datetime) -> str:
-    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
 def _reading_console() -> Console:
@@ -76,7 +71,7 @@ def list_sessions(
     json_output: Annotated[bool, typer.Option("--json", help="A JSON array.")] = False,
 ) -> None:
     """Saved sessions, most recently used first."""
-    summaries = session_store().list(limit=limit)
+    summaries = session_catalog().list(limit=limit)
     if json_output:
         print(json.dumps([_summary_dict(s) for s in summaries], ensure_ascii=False, indent=2))
         return
@@ -130,7 +125,7 @@ def show(
     console.print(
         Text(
             f"{session.id} · {model} · {plural(session.turns, 'turn')} · "
-            f"last used {_local(session.updated_at)}",
+            f"last used {local_time(session.updated_at)}",
             style="dim",
         )
     )
@@ -216,8 +211,8 @@ def _delete_question(service: ChatService, ids: list[str]) -> str:
     """Ids alone do not say which conversation goes: each comes with its title."""
     from ctxchat.cli.render import one_line
 
-    titles = {s.id: s.title for s in service.store.list()}
-    named = ", ".join(f'{i} "{one_line(titles.get(i) or "(untitled)")}"' for i in ids)
+    titles = {s.id: s.title for s in service.sessions()}
+    named = ", ".join(f'{i} "{one_line(title_or_untitled(titles.get(i)))}"' for i in ids)
     noun = "session" if len(ids) == 1 else f"{len(ids)} sessions:"
     return f"Delete {noun} {named}?"
 
@@ -261,18 +256,17 @@ def prune(
     config: ConfigOption = None,
 ) -> None:
     """Delete sessions not used for a while."""
-    from ctxchat.prune import older_than as select_older
+    from ctxchat.catalog import cutoff_for
+    from ctxchat.cli.render import one_line
     from ctxchat.prune import parse_age
 
-    age = parse_age(older_than)
-    chosen = select_older(session_store().list(), age)
+    cutoff = cutoff_for(parse_age(older_than))
+    chosen = session_catalog().last_used_before(cutoff)
     if not chosen:
         sys.stderr.write(f"no session was last used more than {older_than} ago\n")
         return
-    from ctxchat.cli.render import one_line
-
     for s in chosen:
-        print(f"{s.id}  {_local(s.updated_at)}  {one_line(s.title or '(untitled)')}")
+        print(f"{s.id}  {local_time(s.updated_at)}  {one_line(title_or_untitled(s.title))}")
     counted = plural(len(chosen), "session")
     if dry_run:
         sys.stderr.write(f"{counted} would be deleted (dry run)\n")
@@ -283,4 +277,6 @@ def prune(
         sys.stderr.write("nothing deleted\n")
         return
     ids = [s.id for s in chosen]
-    run_sync(service.delete_many(ids, on_deleted=lambda i: print(f"deleted {i}")))
+    kept = run_sync(service.prune(ids, cutoff, on_deleted=lambda i: print(f"deleted {i}")))
+    for session_id in kept:
+        sys.stderr.write(f"kept {session_id}: it was used while prune waited for it\n")
