@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import sysconfig
-import textwrap
 import venv
 from pathlib import Path
 
 import pytest
+from conftest import ctxchat_executable
 from fakeopenai import FakeOpenAI
 
 pytestmark = pytest.mark.slow
@@ -75,86 +76,52 @@ def test_wheel_installs_into_a_fresh_venv_and_runs(wheel: Path, tmp_path: Path) 
     assert version.stdout.strip() == f"ctxchat {__version__}"
 
 
-PLUGIN_MODULE = textwrap.dedent(
-    '''
-    """A third-party provider: adds one instruction block."""
-    from dataclasses import dataclass
-    from typing import Any
-
-    from ctxchat.options import option
-    from ctxchat.provider import ContextProvider
+README = ROOT / "README.md"
 
 
-    @dataclass(frozen=True)
-    class Options:
-        motto: str = option("be kind", help="what to say")
+def readme_blocks(section: str) -> list[tuple[str, str]]:
+    """The fenced code blocks of a README section, as (language, code), in order."""
+    text = README.read_text("utf-8")
+    body = text.split(f"### {section}\n", 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
+    return re.findall(r"^```(\w+)\n(.*?)^```$", body, flags=re.DOTALL | re.MULTILINE)
 
 
-    class MottoProvider(ContextProvider):
-        Options = Options
-
-        async def before_run(self, *, agent: Any, session: Any, context: Any, state: Any) -> None:
-            context.extend_instructions(self.source_id, "Motto: " + self.options.motto)
-    '''
-)
-PLUGIN_PYPROJECT = textwrap.dedent(
-    """
-    [build-system]
-    requires = ["setuptools"]
-    build-backend = "setuptools.build_meta"
-
-    [project]
-    name = "ctxchat-motto"
-    version = "0.0.1"
-
-    [project.entry-points."ctxchat.providers"]
-    motto = "ctxchat_motto:MottoProvider"
-
-    [tool.setuptools]
-    py-modules = ["ctxchat_motto"]
-    """
-)
-RUN_ONE_TURN = textwrap.dedent(
-    """
-    import asyncio
-    from ctxchat.build import build_agent
-    from ctxchat.config import load_config
-    from ctxchat.registry import provider_entry_points
-    from ctxchat.session import Session
-
-    assert "motto" in provider_entry_points()
-    agent = build_agent(load_config())
-    asyncio.run(agent.run(Session(), "hello"))
-    """
-)
-
-
-def test_third_party_provider_is_found_by_entry_point(
+def test_the_readme_provider_installs_by_entry_point_and_runs_as_written(
     tmp_path: Path, fake_openai: FakeOpenAI, cli_env: dict[str, str], ctxchat_home: Path
 ) -> None:
-    source = tmp_path / "plugin"
+    blocks = readme_blocks("Writing a provider")
+    assert [language for language, _ in blocks] == ["toml", "python", "toml", "python"]
+    (pyproject, module), (config, check) = (b for _, b in blocks[:2]), (b for _, b in blocks[2:])
+    source = tmp_path / "ctxchat-motto"
     source.mkdir()
-    (source / "pyproject.toml").write_text(PLUGIN_PYPROJECT)
-    (source / "ctxchat_motto.py").write_text(PLUGIN_MODULE)
+    (source / "pyproject.toml").write_text(pyproject)
+    (source / "ctxchat_motto.py").write_text(module)
     target = tmp_path / "site"
     pip("install", "--no-deps", "--no-build-isolation", "--target", str(target), str(source))
-
-    ctxchat_home.mkdir(parents=True, exist_ok=True)
-    (ctxchat_home / "config.toml").write_text(
-        '[[providers]]\ntype = "in_memory_history"\nsource_id = "history"\n\n'
-        '[[providers]]\ntype = "motto"\nsource_id = "mine"\nmotto = "measure twice"\n'
-    )
     env = {**cli_env, "PYTHONPATH": os.pathsep.join([str(target), cli_env.get("PYTHONPATH", "")])}
+
+    # The README's own test of it, run as written.
+    done = subprocess.run([sys.executable, "-c", check], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+    # Installed, configured as the README says, in a real `ctxchat run`.
+    ctxchat_home.mkdir(parents=True, exist_ok=True)
+    (ctxchat_home / "config.toml").write_text('[[providers]]\ntype = "sql_history"\n\n' + config)
     done = subprocess.run(
-        [sys.executable, "-c", RUN_ONE_TURN], env=env, capture_output=True, text=True
+        [ctxchat_executable(), "run", "hello"], env=env, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
     system = fake_openai.chat_requests()[0].messages[0]["content"]
-    assert '<context source="mine">\nMotto: measure twice\n</context>' in system
+    assert '<context source="motto">\nMotto: measure twice\n</context>' in system
+    listed = subprocess.run(
+        [ctxchat_executable(), "providers"], env=env, capture_output=True, text=True
+    )
+    assert "motto  (ctxchat_motto:MottoProvider)" in listed.stdout
+    assert "every (an integer; default 10)" in listed.stdout
 
     # A typo in the plugin's option is caught with the nearest name, like a built-in's.
     (ctxchat_home / "config.toml").write_text('[[providers]]\ntype = "motto"\nmoto = "x"\n')
     done = subprocess.run(
-        [sys.executable, "-c", RUN_ONE_TURN], env=env, capture_output=True, text=True
+        [ctxchat_executable(), "run", "hello"], env=env, capture_output=True, text=True
     )
     assert "providers[0].moto: unknown option (did you mean 'motto'?)" in done.stderr
