@@ -290,7 +290,9 @@ class Agent:
                 on_event(ToolCallStarted(call))
                 result = await tool_call(by_name.get(call.name), call)
                 on_event(ToolCallFinished(call, result))
-                answer = Message("tool", (result,))
+                answer = Message.tool_result(
+                    result.call_id, result.content, is_error=result.is_error
+                )
                 produced.append(answer.attributed("tool", owners.get(call.name)))
         raise ToolLoopLimit(rounds)
 

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 from ctxchat.errors import ConfigError
 from ctxchat.messages import AttributionKind, Message, ToolCallPart, Usage
 from ctxchat.model_types import (
-    Event,
     EventSink,
     Middleware,
     ProviderNotice,
@@ -139,9 +138,6 @@ class RunContext:
     def warn(self, source_id: str, text: str) -> None:
         """Something the provider could not do; the turn itself stands."""
         self._on_event(ProviderWarning(source_id, text))
-
-    def emit(self, event: Event) -> None:
-        self._on_event(event)
 
     def mark_kept(self, source_id: str) -> None:
         """Say that this provider kept something of the turn outside the session file (a

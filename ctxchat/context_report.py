@@ -15,7 +15,6 @@ from ctxchat.messages import Message, Usage
 from ctxchat.text import plural, preview
 from ctxchat.tokens import count_message_tokens, count_messages_tokens, count_text_tokens
 
-PREVIEW_CHARS = 72
 MESSAGES_SHOWN = 8  # per source; a long history is summarised, not dumped
 
 

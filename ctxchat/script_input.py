@@ -69,10 +69,6 @@ def _turns(lines: Iterable[str], separator: str | None) -> Iterator[str]:
         yield turn
 
 
-def split_turns(text: str, separator: str | None = None) -> list[str]:
-    return list(_turns(text.split("\n"), separator))
-
-
 def check_size(text: str, limit: int, what: str = "the message") -> None:
     # Exact byte counts, both in the unit --max-input takes: a rounded "1.0 kB" beside a
     # limit of 1,000 bytes reads as if the message fitted.

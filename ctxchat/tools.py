@@ -12,8 +12,6 @@ from typing import Any
 from ctxchat.errors import ConfigError
 from ctxchat.messages import ToolCallPart, ToolResultPart
 
-DEFAULT_TOOL_TIMEOUT = 30.0
-
 
 @dataclass(frozen=True)
 class Tool:
@@ -92,7 +90,7 @@ def _render_result(value: Any) -> str:
 
 
 async def invoke_tool(
-    tool: Tool | None, call: ToolCallPart, *, default_timeout: float = DEFAULT_TOOL_TIMEOUT
+    tool: Tool | None, call: ToolCallPart, *, default_timeout: float
 ) -> ToolResultPart:
     """Run one tool call; every failure becomes an error result the model can read."""
 

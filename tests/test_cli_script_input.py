@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from ctxchat.errors import UsageError
-from ctxchat.script_input import StdinTurns, decode_input, prompt_turn, split_turns
+from ctxchat.script_input import StdinTurns, decode_input, prompt_turn
 
 
 def test_valid_utf8_passes_through_without_warning() -> None:
@@ -34,19 +34,19 @@ def test_a_real_replacement_character_is_not_counted_as_invalid() -> None:
     assert "1 invalid sequence replaced" in warning
 
 
-def test_lines_are_turns_and_blank_lines_are_skipped() -> None:
-    assert split_turns("a\n\n  \n b \nc") == ["a", " b", "c"]
-
-
-def test_separator_blocks() -> None:
-    text = "---\n\nfirst\n  indented\n\n --- \nsecond\n---\n---\n"
-    assert split_turns(text, "---") == ["first\n  indented", "second"]
-
-
 def turns_of(raw: bytes, separator: str | None = None) -> tuple[list[str], list[str]]:
     warnings: list[str] = []
     lines = raw.splitlines(keepends=True)
     return list(StdinTurns(lines, separator=separator, on_warning=warnings.append)), warnings
+
+
+def test_lines_are_turns_and_blank_lines_are_skipped() -> None:
+    assert turns_of(b"a\n\n  \n b \nc") == (["a", " b", "c"], [])
+
+
+def test_separator_blocks() -> None:
+    text = b"---\n\nfirst\n  indented\n\n --- \nsecond\n---\n---\n"
+    assert turns_of(text, "---") == (["first\n  indented", "second"], [])
 
 
 def test_stdin_lines_become_turns() -> None:

@@ -48,12 +48,16 @@ def test_spec_is_the_chat_completions_tool_form() -> None:
 @pytest.mark.parametrize("function", [weather, weather_async])
 def test_sync_and_async_tools_run_with_checked_arguments(function: Any) -> None:
     tool = Tool("weather", "forecast", function, SCHEMA)
-    ok = asyncio.run(invoke_tool(tool, ToolCallPart("c1", "weather", '{"city": "Oslo"}')))
+    ok = asyncio.run(
+        invoke_tool(tool, ToolCallPart("c1", "weather", '{"city": "Oslo"}'), default_timeout=5)
+    )
     assert not ok.is_error
     assert "Oslo" in ok.content
     assert ok.call_id == "c1"
     bad = asyncio.run(
-        invoke_tool(tool, ToolCallPart("c2", "weather", '{"city": "Oslo", "days": 0}'))
+        invoke_tool(
+            tool, ToolCallPart("c2", "weather", '{"city": "Oslo", "days": 0}'), default_timeout=5
+        )
     )
     assert bad.is_error
     assert bad.content == "invalid arguments for 'weather': days: 0 is less than the minimum of 1"
@@ -61,13 +65,17 @@ def test_sync_and_async_tools_run_with_checked_arguments(function: Any) -> None:
 
 def test_non_string_results_are_sent_as_json() -> None:
     tool = Tool("weather", "forecast", weather, SCHEMA)
-    result = asyncio.run(invoke_tool(tool, ToolCallPart("c", "weather", '{"city": "Zürich"}')))
+    result = asyncio.run(
+        invoke_tool(tool, ToolCallPart("c", "weather", '{"city": "Zürich"}'), default_timeout=5)
+    )
     assert result.content == '{"city": "Zürich", "days": 1, "sky": "clear"}'
 
 
 def test_arguments_must_be_an_object() -> None:
     tool = Tool("weather", "forecast", weather, SCHEMA)
-    result = asyncio.run(invoke_tool(tool, ToolCallPart("c", "weather", '["Oslo"]')))
+    result = asyncio.run(
+        invoke_tool(tool, ToolCallPart("c", "weather", '["Oslo"]'), default_timeout=5)
+    )
     assert (result.is_error, result.content) == (
         True,
         "invalid arguments for 'weather': arguments must be a JSON object",
