@@ -110,3 +110,32 @@ def test_the_waiting_indicator_goes_when_ctrl_c_cancels(
     finally:
         release.set()
     assert "waiting for" not in screen
+
+
+HAIKU = "Snow is a sight I've never seen,\nA moment of joy in the cold,\nThen it melts away."
+
+
+def test_single_newlines_stay_line_breaks_in_replies_and_in_show(
+    terminal: OpenTerminal, fake_openai: FakeOpenAI, cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    fake_openai.enqueue(Text(HAIKU + "\n\n```\ncode line 1\ncode line 2\n```", chunk_size=7))
+    term = terminal(width=80, height=24)
+    send(term, "a haiku please")
+    screen = term.wait_for("tokens ")
+    for line in (*HAIKU.splitlines(), "code line 1", "code line 2"):
+        assert any(row.strip() == line for row in screen.splitlines()), (line, screen)
+    # A stored reply shown again keeps its lines too.
+    term.press("C-d")
+    shown = Terminal(
+        [ctxchat_executable(), "sessions", "show", "a haiku please"],
+        cli_env,
+        tmp_path / "show",
+        width=80,
+        height=24,
+    )
+    try:
+        screen = shown.wait_for("Then it melts away.")
+        for line in HAIKU.splitlines():
+            assert any(row.strip() == line for row in screen.splitlines()), (line, screen)
+    finally:
+        shown.close()

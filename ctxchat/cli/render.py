@@ -113,6 +113,34 @@ def _fence_after(fence: str | None, line: str) -> str | None:
     return fence
 
 
+_TABLE_ROW = re.compile(r"^\s*\|")
+
+
+def keep_line_breaks(text: str) -> str:
+    """Markdown whose single newlines stay line breaks, as in a chat: a poem, an address,
+    lines without bullets. Markdown joins them into one paragraph; two trailing spaces
+    make each a hard break. Code blocks and tables keep their lines already and are left
+    as they are, and a break before a block of its own (a list item, a heading) changes
+    nothing, since Markdown ignores a hard break at the end of a block."""
+    lines = text.split("\n")
+    fence: str | None = None
+    for number, line in enumerate(lines[:-1]):
+        after = _fence_after(fence, line)
+        inside = fence is not None or after is not None
+        fence = after
+        following = lines[number + 1]
+        if (
+            inside
+            or not line.strip()
+            or not following.strip()
+            or _TABLE_ROW.match(line)
+            or line.endswith(("  ", "\\"))
+        ):
+            continue
+        lines[number] = line + "  "
+    return "\n".join(lines)
+
+
 def stable_length(text: str) -> int:
     """How much of a growing Markdown text later deltas cannot change: everything up to the
     last blank line or closing code fence that lies outside a code block."""
@@ -171,7 +199,8 @@ def print_turns(console: Console, turns: Sequence[Sequence[Message]], *, markdow
                 if message.text and markdown:
                     from rich.markdown import Markdown
 
-                    console.print(Markdown(terminal_safe(message.text), code_theme=CODE_THEME))
+                    source = keep_line_breaks(terminal_safe(message.text))
+                    console.print(Markdown(source, code_theme=CODE_THEME))
                 elif message.text:
                     line(message.text)
             elif message.role == "tool":

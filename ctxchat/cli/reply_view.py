@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from ctxchat.cli.render import (
     CODE_THEME,
+    keep_line_breaks,
     SafeStream,
     stable_length,
     tail_source,
@@ -138,7 +139,7 @@ class ReplyView:
     def _markdown(self, text: str) -> RenderableType:
         from rich.markdown import Markdown
 
-        return Markdown(terminal_safe(text), code_theme=CODE_THEME)
+        return Markdown(keep_line_breaks(terminal_safe(text)), code_theme=CODE_THEME)
 
     def _print_block(self, text: str) -> None:
         if not text.strip():
