@@ -236,7 +236,8 @@ class Agent:
         except Exception as exc:
             error = exc
         context.error = error
-        usage = sum((m.usage for m in produced if m.usage), Usage())
+        reported = [m.usage for m in produced if m.usage is not None]
+        usage = sum(reported, Usage()) if reported else None
         context._set_response(
             RunResponse(tuple(produced), usage, complete=error is None, finish_reason=finish_reason)
         )

@@ -13,7 +13,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from ctxchat.messages import Message, MessageFormatError, Usage
 
-RECORD_VERSION = 1
+# 2: usage keys are input_tokens/output_tokens (1 said input/output; still read).
+RECORD_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -46,11 +47,7 @@ class AuditRecord:
             "context": {k: _dicts(v) for k, v in self.context_messages.items()},
             "tools": {k: list(v) for k, v in self.tools.items()},
             "response": _dicts(self.response_messages),
-            "usage": (
-                {"input": self.usage.input_tokens, "output": self.usage.output_tokens}
-                if self.usage is not None
-                else None
-            ),
+            "usage": self.usage.to_dict() if self.usage is not None else None,
         }
 
     @classmethod
@@ -70,7 +67,7 @@ class AuditRecord:
                 context_messages={str(k): _messages(v) for k, v in data["context"].items()},
                 tools={str(k): tuple(str(n) for n in v) for k, v in data["tools"].items()},
                 response_messages=_messages(data["response"]),
-                usage=Usage(int(usage["input"]), int(usage["output"])) if usage else None,
+                usage=Usage.from_dict(usage) if usage else None,
             )
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise MessageFormatError(f"malformed audit record: {exc!r}") from exc

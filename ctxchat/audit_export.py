@@ -80,8 +80,8 @@ def _record_markdown(number: int, record: AuditRecord) -> list[str]:
     lines += ["", "### Output" if record.ok else "### Output (not stored)"]
     lines += labelled_markdown(record.response_messages, 4)
     if record.usage is not None:
-        lines += [
-            "",
-            f"Usage: {record.usage.input_tokens:,} in · {record.usage.output_tokens:,} out",
-        ]
+        usage = f"{record.usage.input_tokens:,} in · {record.usage.output_tokens:,} out"
+    else:
+        usage = "unknown (the endpoint reported none)"
+    lines += ["", f"Usage: {usage}"]
     return lines

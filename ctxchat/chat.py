@@ -300,6 +300,7 @@ class ChatService:
         agent = self.agent
         return context_report(
             context,
+            agent.assemble(context),
             base_instructions=agent.settings.instructions,
             source_ids=[p.source_id for p in agent.run_providers()],
             context_window=self.context_window,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ctxchat.errors import ConfigError
@@ -29,7 +29,8 @@ class RunResponse:
     """What the model produced in one turn: every message, in order, and the usage."""
 
     messages: tuple[Message, ...] = ()
-    usage: Usage = field(default_factory=Usage)
+    # Summed over the model calls of the turn; None when the endpoint reported none.
+    usage: Usage | None = None
     complete: bool = True  # False when the turn failed part-way
     # Why the model stopped its last reply, as the endpoint said: "stop", "tool_calls",
     # "length" (max_tokens reached), "content_filter"... None when no reply came.

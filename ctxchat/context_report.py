@@ -13,7 +13,12 @@ from dataclasses import dataclass, field
 from ctxchat.context import RunContext
 from ctxchat.messages import Message, Usage
 from ctxchat.text import plural, preview
-from ctxchat.tokens import count_message_tokens, count_messages_tokens, count_text_tokens
+from ctxchat.tokens import (
+    count_message_tokens,
+    count_messages_tokens,
+    count_request_tokens,
+    count_text_tokens,
+)
 
 MESSAGES_SHOWN = 8  # per source; a long history is summarised, not dumped
 
@@ -47,12 +52,14 @@ class ContextReport:
     sources: list[SourceReport]
     input_tokens: int
     context_window: int | None
+    # The whole request as the status line counts it (`count_request_tokens`): the parts
+    # above plus what joins them (the system message's labels, each message's framing).
+    total_tokens: int = 0
 
     @property
-    def total_tokens(self) -> int:
-        return (
-            self.base_instruction_tokens + sum(s.tokens for s in self.sources) + self.input_tokens
-        )
+    def framing_tokens(self) -> int:
+        parts = self.base_instruction_tokens + sum(s.tokens for s in self.sources)
+        return max(0, self.total_tokens - parts - self.input_tokens)
 
 
 def _message_preview(message: Message) -> str:
@@ -69,12 +76,14 @@ def _message_preview(message: Message) -> str:
 
 def context_report(
     context: RunContext,
+    assembled: Sequence[Message],
     *,
     base_instructions: str = "",
     source_ids: Sequence[str] = (),
     context_window: int | None = None,
 ) -> ContextReport:
-    """`source_ids` lists the pipeline in order, so silent providers show up as silent."""
+    """`assembled` is what the model was shown (`Agent.assemble`); `source_ids` lists the
+    pipeline in order, so silent providers show up as silent."""
     order = list(
         dict.fromkeys(
             [*source_ids, *context.instructions, *context.context_messages, *context.tools]
@@ -100,6 +109,7 @@ def context_report(
         sources=sources,
         input_tokens=count_messages_tokens(context.input_messages),
         context_window=context_window,
+        total_tokens=count_request_tokens(assembled, context.all_tools()),
     )
 
 
@@ -116,6 +126,8 @@ def format_report(report: ContextReport) -> str:
     ]
     if report.base_instruction_tokens:
         lines.append(f"  system prompt: {report.base_instruction_tokens:,} tokens")
+    if report.framing_tokens:
+        lines.append(f"  labels and message framing: {report.framing_tokens:,} tokens")
     for source in report.sources:
         if source.empty:
             lines.append(f"  {source.source_id}: nothing this turn")
@@ -162,17 +174,19 @@ def compact(n: int) -> str:
 def turn_stats(
     context: RunContext, assembled: Sequence[Message], context_window: int | None
 ) -> TurnStats:
-    """`assembled` is what the model was shown at the start of the turn (`Agent.assemble`)."""
+    """`assembled` is what the model was shown at the start of the turn (`Agent.assemble`).
+    Without usage from the endpoint, the request is counted as /context counts it."""
     response = context.response
     produced = list(response.messages) if response else []
-    usage = response.usage if response else Usage()
     last = next((m.usage for m in reversed(produced) if m.usage is not None), None)
-    if last is not None and (last.input_tokens or last.output_tokens):
-        return TurnStats(usage, last.input_tokens + last.output_tokens, context_window, False)
-    shown = count_messages_tokens(assembled)
+    if response is not None and response.usage is not None and last is not None:
+        held = last.input_tokens + last.output_tokens
+        return TurnStats(response.usage, held, context_window, False)
+    shown = count_request_tokens(assembled, context.all_tools())
     out = count_messages_tokens(m for m in produced if m.role == "assistant")
-    held = count_messages_tokens([*assembled, *produced])
-    return TurnStats(Usage(shown, out), held, context_window, True)
+    return TurnStats(
+        Usage(shown, out), shown + count_messages_tokens(produced), context_window, True
+    )
 
 
 def format_status(stats: TurnStats) -> str:

@@ -10,7 +10,8 @@ from typing import Any, Literal, TypeAlias, cast, get_args
 
 from ctxchat.ids import new_id
 
-MESSAGE_VERSION = 1
+# 2: usage keys are input_tokens/output_tokens, as everywhere else (1 said input/output).
+MESSAGE_VERSION = 2
 
 Role: TypeAlias = Literal["system", "user", "assistant", "tool"]
 # Where a message the model sees came from. "response" marks what the model itself
@@ -66,6 +67,17 @@ class Usage:
     def __add__(self, other: Usage) -> Usage:
         return Usage(
             self.input_tokens + other.input_tokens, self.output_tokens + other.output_tokens
+        )
+
+    def to_dict(self) -> dict[str, int]:
+        return {"input_tokens": self.input_tokens, "output_tokens": self.output_tokens}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Usage:
+        """Reads the keys of every version (`input`/`output` were written before)."""
+        return cls(
+            int(data.get("input_tokens", data.get("input", 0))),
+            int(data.get("output_tokens", data.get("output", 0))),
         )
 
 
@@ -181,7 +193,7 @@ class Message:
         if self.name is not None:
             data["name"] = self.name
         if self.usage is not None:
-            data["usage"] = {"input": self.usage.input_tokens, "output": self.usage.output_tokens}
+            data["usage"] = self.usage.to_dict()
         if self.attribution is not None:
             data["attribution"] = {"kind": self.attribution.kind}
             if self.attribution.source_id is not None:
@@ -214,7 +226,7 @@ class Message:
                 name=data.get("name"),
                 id=str(data["id"]),
                 created_at=created,
-                usage=Usage(int(usage["input"]), int(usage["output"])) if usage else None,
+                usage=Usage.from_dict(usage) if usage else None,
                 attribution=(
                     Attribution(
                         attribution["kind"],

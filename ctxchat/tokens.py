@@ -71,3 +71,12 @@ def count_message_tokens(message: Message) -> int:
 
 def count_messages_tokens(messages: Iterable[Message]) -> int:
     return sum(count_message_tokens(m) for m in messages)
+
+
+def count_request_tokens(messages: Iterable[Message], tools: Iterable[Any] = ()) -> int:
+    """A whole request: its messages and the specs of the tools it advertises (anything
+    with a `spec()`, as `ctxchat.tools.Tool`)."""
+    import json
+
+    specs = sum(count_text_tokens(json.dumps(tool.spec())) for tool in tools)
+    return count_messages_tokens(messages) + specs

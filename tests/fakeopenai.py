@@ -771,7 +771,7 @@ class _Handler(BaseHTTPRequestHandler):
                     delta = {"tool_calls": [{"index": index, "function": {"arguments": piece}}]}
                     self._write_event(self._chunk(request, cid, delta))
         self._write_event(self._chunk(request, cid, {}, reply.finish_reason))
-        if request.include_usage:
+        if request.include_usage and self.fake.report_usage:
             payload = self._chunk(request, cid, None)
             payload["usage"] = self._usage(request, counted, reply.usage)
             self._write_event(payload)
@@ -889,6 +889,8 @@ class FakeOpenAI:
         self._initial_api_key = api_key
         self.embedding_dim = embedding_dim
         self.fail_embeddings_with: int | None = None
+        # False: streams never carry usage, as llama.cpp's server sends none.
+        self.report_usage = True
         self.default: Callable[[RecordedRequest], Reply] = echo_reply
         self.requests: list[RecordedRequest] = []
         self._port = port

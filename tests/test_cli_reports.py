@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from ctxchat.agent import Agent
 from ctxchat.catalog import SessionCatalog, cutoff_for
 from ctxchat.cli.render import stable_length, tail_source
 from ctxchat.config import config_from_dict
@@ -17,7 +18,10 @@ from ctxchat.errors import UsageError
 from ctxchat.messages import Message, Usage
 from ctxchat.prune import parse_age
 from ctxchat.session import Session
+from ctxchat.settings import AgentSettings
 from ctxchat.store import SessionStore
+from ctxchat.testing import ScriptedModel
+from ctxchat.tokens import count_request_tokens
 from ctxchat.tools import Tool
 
 
@@ -34,8 +38,12 @@ def _context() -> RunContext:
 
 
 def test_context_report_by_source() -> None:
+    context = _context()
+    agent = Agent(model=ScriptedModel(), settings=AgentSettings(instructions="Be brief."))
+    assembled = agent.assemble(context)
     report = context_report(
-        _context(),
+        context,
+        assembled,
         base_instructions="Be brief.",
         source_ids=["history", "memory", "files", "silent"],
         context_window=1000,
@@ -47,9 +55,18 @@ def test_context_report_by_source() -> None:
     assert by_id["files"].tools[0].preview == "read_file"
     assert by_id["silent"].empty
     assert all(s.tokens > 0 for s in report.sources if not s.empty)
+    # The total is the request as the status line counts it, the framing included.
+    assert report.total_tokens == count_request_tokens(assembled, context.all_tools())
     assert report.total_tokens == (
-        report.base_instruction_tokens + sum(s.tokens for s in report.sources) + report.input_tokens
+        report.base_instruction_tokens
+        + sum(s.tokens for s in report.sources)
+        + report.input_tokens
+        + report.framing_tokens
     )
+    assert report.framing_tokens > 0
+    stats = turn_stats(context, assembled, 1000)
+    assert stats.estimated
+    assert stats.usage.input_tokens == report.total_tokens  # one counter for both
 
     text = format_report(report)
     assert "history:" in text
@@ -65,7 +82,7 @@ def test_context_report_by_source() -> None:
 def test_long_histories_are_summarised_in_the_report() -> None:
     context = RunContext(session_id="s", input_messages=[Message.user("q")])
     context.extend_messages("history", [Message.user(f"m{i}") for i in range(30)], kind="history")
-    text = format_report(context_report(context))
+    text = format_report(context_report(context, []))
     assert "… 22 earlier messages" in text
     assert "m29" in text
     assert "m5" not in text

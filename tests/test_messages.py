@@ -60,7 +60,7 @@ messages = st.builds(
 @given(messages)
 def test_round_trip_is_exact(message: Message) -> None:
     data = message.to_dict()
-    assert data["v"] == 1
+    assert data["v"] == 2
     through_json = json.loads(json.dumps(data, ensure_ascii=False))
     assert Message.from_dict(through_json) == message
     assert Message.from_dict(data).to_dict() == data

@@ -55,6 +55,8 @@ def record_lines(number: int, record: AuditRecord) -> list[tuple[str, str]]:
     if record.usage is not None:
         usage = record.usage
         lines.append((f"usage: {usage.input_tokens:,} in · {usage.output_tokens:,} out", "dim"))
+    elif record.ok:
+        lines.append(("usage: unknown (the endpoint reported none)", "dim"))
     return lines
 
 

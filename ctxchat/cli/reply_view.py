@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 from ctxchat.cli.render import (
     CODE_THEME,
-    keep_line_breaks,
     SafeStream,
+    keep_line_breaks,
     stable_length,
     tail_source,
     terminal_safe,

@@ -50,9 +50,10 @@ def turn_record(conversation: Conversation, text: str, outcome: TurnOutcome) -> 
         "output": outcome.text,
         "model": conversation.session.model,
         "finish_reason": response.finish_reason if response else None,
+        # Unknown (the endpoint reported none) is null, never a made-up 0.
         "usage": {
-            "input_tokens": usage.input_tokens if usage else 0,
-            "output_tokens": usage.output_tokens if usage else 0,
+            "input_tokens": usage.input_tokens if usage else None,
+            "output_tokens": usage.output_tokens if usage else None,
         },
         "tools": tools,
     }

@@ -1,0 +1,56 @@
+"""What a new user meets in the first hour against a local model server (the first-hour
+issue): each behaviour through the real `ctxchat` command and the local test server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cli_support import ctxchat, write_config
+from fakeopenai import FakeOpenAI
+
+from ctxchat.messages import Message, Usage
+
+AUDITED = """
+[[providers]]
+type = "sql_history"
+
+[[providers]]
+type = "audit"
+"""
+
+
+def test_usage_the_endpoint_did_not_report_is_unknown_not_zero(
+    cli_env: dict[str, str], ctxchat_home: Path, fake_openai: FakeOpenAI
+) -> None:
+    write_config(ctxchat_home, AUDITED)
+    fake_openai.report_usage = False  # llama.cpp's server sends none in streams
+    done = ctxchat("run", "--json", "hello", env=cli_env)
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    assert record["usage"] == {"input_tokens": None, "output_tokens": None}
+    shown = ctxchat("sessions", "show", record["session"], "--audit", env=cli_env)
+    assert "usage: unknown" in shown.stdout
+    assert "0 in" not in shown.stdout
+    exported = ctxchat(
+        "sessions", "export", record["session"], "--audit", "-f", "json", env=cli_env
+    )
+    (turn,) = json.loads(exported.stdout)["audit"]["audit"]
+    assert turn["usage"] is None
+
+    fake_openai.report_usage = True
+    done = ctxchat("run", "--json", "-c", "again", env=cli_env)
+    usage = json.loads(done.stdout)["usage"]
+    assert usage["input_tokens"] > 0
+    exported = ctxchat(
+        "sessions", "export", record["session"], "--audit", "-f", "json", env=cli_env
+    )
+    second = json.loads(exported.stdout)["audit"]["audit"][1]
+    assert set(second["usage"]) == {"input_tokens", "output_tokens"}  # one naming everywhere
+
+
+def test_messages_stored_with_the_old_usage_keys_still_read() -> None:
+    old = Message.assistant("hi", usage=Usage(3, 4)).to_dict()
+    old["v"] = 1
+    old["usage"] = {"input": 3, "output": 4}
+    assert Message.from_dict(old).usage == Usage(3, 4)
