@@ -21,8 +21,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from ctxchat.providers.memory.evaluate import Case, EvalResult, evaluate, load_cases
-from ctxchat.providers.memory.factset import InMemoryFactSet
 from ctxchat.providers.memory.facts import Fact
+from ctxchat.providers.memory.factset import InMemoryFactSet
 from ctxchat.providers.memory.recall import render_recall
 from ctxchat.providers.memory.rules import extract_rules
 from ctxchat.providers.memory.update import apply_ops
@@ -52,8 +52,13 @@ def speed(facts_count: int = 10_000, turns: int = 300) -> float:
     now = datetime(2025, 1, 1, tzinfo=UTC)
     facts = InMemoryFactSet(
         [
-            Fact(f"F{i:06d}", "likes" if i % 3 else None, f"thing number {i} of kind {i % 97}",
-                 now, now + timedelta(seconds=i))
+            Fact(
+                f"F{i:06d}",
+                "likes" if i % 3 else None,
+                f"thing number {i} of kind {i % 97}",
+                now,
+                now + timedelta(seconds=i),
+            )
             for i in range(facts_count)
         ]
     )

@@ -10,9 +10,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ctxchat.providers.memory.grammar import Build, Cleaner, acceptable, op, split_items
-from ctxchat.providers.memory.ops import Op
-from ctxchat.providers.memory.slots import slot_info
+from .grammar import Build, Cleaner, acceptable, op, split_items
+from .ops import Op
+from .slots import slot_info
 
 Classifier = Callable[[str], list[tuple[str, str]]]
 
@@ -34,9 +34,7 @@ class Builders:
             return [i for i in items if self.ok(i, max_words)]
         return [value] if self.ok(value, max_words) else []
 
-    def one(
-        self, slot: str | None, group: str = "v", fmt: str = "{}", max_words: int = 8
-    ) -> Build:
+    def one(self, slot: str | None, group: str = "v", fmt: str = "{}", max_words: int = 8) -> Build:
         def build(m: re.Match[str], evidence: str) -> list[Op]:
             value = self.clean(m.group(group) or "")
             if not self.ok(value, max_words):

@@ -17,12 +17,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from ctxchat.providers.memory.factset import InMemoryFactSet
-from ctxchat.providers.memory.facts import Provenance
-from ctxchat.providers.memory.ops import Extraction
-from ctxchat.providers.memory.recall import render_recall
-from ctxchat.providers.memory.rules import extract_rules
-from ctxchat.providers.memory.update import apply_ops
+from .facts import Provenance
+from .factset import InMemoryFactSet
+from .ops import Extraction
+from .recall import render_recall
+from .rules import extract_rules
+from .update import apply_ops
 
 Extractor = Callable[[str], Extraction]
 Progress = Callable[[int, int], None]  # (cases done, cases in all)
@@ -101,7 +101,7 @@ def load_cases(path: str | Path) -> list[Case]:
         where = f"{path}:{number}"
         try:
             data = json.loads(line)
-        except ValueError as exc:
+        except json.JSONDecodeError as exc:
             raise CaseFileError(f"{where}: not valid JSON ({exc.msg})") from exc
         case = parse_case(data, where)
         if case.id in seen:

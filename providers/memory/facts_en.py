@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import re
 
-from ctxchat.providers.memory.build import Builders
-from ctxchat.providers.memory.grammar import (
-    Build,
+from .build import Builders
+from .grammar import (
     FLAGS,
     NAME,
+    SUBJECT,
     VALUE,
     VALUES,
+    Build,
     Rule,
     compile_words,
     make_cleaner,
@@ -22,10 +23,10 @@ from ctxchat.providers.memory.grammar import (
     rule,
     tidy,
 )
-from ctxchat.providers.memory.ops import Op
-from ctxchat.providers.memory.predicates_en import classify, job_parts
-from ctxchat.providers.memory.topics import favourite_for
-from ctxchat.providers.memory.vocab_en import (
+from .ops import Op
+from .predicates_en import classify, job_parts
+from .topics import favourite_for
+from .vocab_en import (
     BUSINESSES,
     CAR_BRANDS,
     CONDITION_PHRASES,
@@ -38,7 +39,8 @@ from ctxchat.providers.memory.vocab_en import (
     VEHICLE_WORDS,
 )
 
-S = r"i\s+"  # the subject of elidable rules
+S = SUBJECT  # where the subject goes in elidable rules
+I_ = r"i\s+"  # the subject itself
 ADV = (
     r"(?:(?:really|actually|now|currently|also|just|still|finally|officially|totally|"
     r"absolutely|truly|genuinely|definitely|mostly|mainly|usually|generally|honestly|"
@@ -235,11 +237,26 @@ def _attribute(m: re.Match[str], evidence: str) -> list[Op]:
 
 
 _ATTRIBUTE_SLOTS = {
-    "phone": "phone", "mobile": "phone", "cell": "phone", "telephone": "phone",
-    "email": "email", "e-mail": "email", "birthday": "birthday", "date of birth": "birthday",
-    "birth date": "birthday", "pronouns": "pronouns", "job": "job", "profession": "job",
-    "occupation": "job", "employer": "workplace", "company": "workplace", "car": "vehicle",
-    "school": "study", "university": "study", "uni": "study", "major": "study",
+    "phone": "phone",
+    "mobile": "phone",
+    "cell": "phone",
+    "telephone": "phone",
+    "email": "email",
+    "e-mail": "email",
+    "birthday": "birthday",
+    "date of birth": "birthday",
+    "birth date": "birthday",
+    "pronouns": "pronouns",
+    "job": "job",
+    "profession": "job",
+    "occupation": "job",
+    "employer": "workplace",
+    "company": "workplace",
+    "car": "vehicle",
+    "school": "study",
+    "university": "study",
+    "uni": "study",
+    "major": "study",
     "degree": "study",
 }
 ATTRIBUTES = (
@@ -253,7 +270,10 @@ ATTRIBUTES = (
     r"ssn|passport\s+number|login|secret)"
 )
 LIVE = (
-    r"(?:(?:i|we)\s+" + ADV + r"(?:live|reside|stay)|(?:i'm|i\s+am|we're|we\s+are)\s+" + ADV
+    r"(?:(?:i|we)\s+"
+    + ADV
+    + r"(?:live|reside|stay)|(?:i'm|i\s+am|we're|we\s+are)\s+"
+    + ADV
     + r"(?:living|based|located|settled|residing))"
 )
 MOVE = r"(?:i|we)\s+(?:have\s+|'ve\s+)?" + ADV + r"(?:moved|relocated|emigrated)"
@@ -271,138 +291,292 @@ LIKE = (
 )
 
 FACTS: tuple[Rule, ...] = (
-    rule(rf"(?:my|our)\s+(?P<attr>{ATTRIBUTES})\s+(?:is|are|'s|=|:)\s+(?P<v>[^,;!?\x00]+?)"
-         r"(?=\.\s|\.?\s*$|[,;!?])", _attribute),
-    rule(r"(?:no,?\s+|sorry,?\s+)?(?:it's|it\s+is|its|it\s+was|that's|that\s+should\s+be|"
-         r"i\s+meant|i\s+mean|make\s+that|the\s+correct\s+\w+\s+is)\s+"
-         r"(?P<new>[^,;.!?\x00]+?),?\s+not\s+(?P<old>[^,;.!?\x00]+)", _correction),
+    rule(
+        rf"(?:my|our)\s+(?P<attr>{ATTRIBUTES})\s+(?:is|are|'s|=|:)\s+(?P<v>[^,;!?\x00]+?)"
+        r"(?=\.\s|\.?\s*$|[,;!?])",
+        _attribute,
+    ),
+    rule(
+        r"(?:no,?\s+|sorry,?\s+)?(?:it's|it\s+is|its|it\s+was|that's|that\s+should\s+be|"
+        r"i\s+meant|i\s+mean|make\s+that|the\s+correct\s+\w+\s+is)\s+"
+        r"(?P<new>[^,;.!?\x00]+?),?\s+not\s+(?P<old>[^,;.!?\x00]+)",
+        _correction,
+    ),
     rule(r"not\s+(?P<old>[^,;.!?\x00]+?),?\s+but\s+(?P<new>[^,;.!?\x00]+)", _correction),
-    rule(r"(?:my\s+(?:first\s+|full\s+|real\s+|given\s+)?name(?:\s+is|'s)|name's|"
-         r"(?:you\s+can\s+|please\s+|just\s+)?call\s+me|i\s+go\s+by|"
-         rf"(?:people|everyone|friends)\s+call\s+me)\s+(?P<n>{NAME})", _name),
-    rule(rf"{S}(?:just\s+)?turned\s+(?P<a>\d{{1,3}})\b", _age, subject=S, elidable=True),
+    rule(
+        r"(?:my\s+(?:first\s+|full\s+|real\s+|given\s+)?name(?:\s+is|'s)|name's|"
+        r"(?:you\s+can\s+|please\s+|just\s+)?call\s+me|i\s+go\s+by|"
+        rf"(?:people|everyone|friends)\s+call\s+me)\s+(?P<n>{NAME})",
+        _name,
+    ),
+    rule(rf"{S}(?:just\s+)?turned\s+(?P<a>\d{{1,3}})\b", _age, subject=I_, elidable=True),
     rule(r"my\s+age\s+is\s+(?P<a>\d{1,3})\b", _age),
     # where
     rule(LIVE + r"\s+at\s+(?P<v>\d+[^,;.!?\x00]*)", b.one("address")),
-    rule(LIVE + r"\s+(?P<p>in|near|outside(?:\s+of)?|just\s+outside|close\s+to|around)\s+"
-         + VALUE, _place("location")),
-    rule(MOVE + r"(?:\s+(?:back|house|home|away|over))?(?:\s+from\s+[^,;.!?\x00]+?)?"
-         r"\s+(?:to|into)\s+" + VALUE, _place("location")),
-    rule(r"(?:my|our)\s+(?:new\s+|current\s+|home\s+|postal\s+|street\s+)*address\s+"
-         r"(?:is|'s)\s+" + VALUE, b.one("address")),
-    rule(r"(?:i'm|i\s+am|i\s+come|we're|we\s+come)\s+(?:originally\s+)?from\s+"
-         r"(?P<v>(?:the\s+)?(?-i:[A-Z])[^,;.!?\x00]*)", b.one("origin", max_words=5)),
+    rule(
+        LIVE + r"\s+(?P<p>in|near|outside(?:\s+of)?|just\s+outside|close\s+to|around)\s+" + VALUE,
+        _place("location"),
+    ),
+    rule(
+        MOVE + r"(?:\s+(?:back|house|home|away|over))?(?:\s+from\s+[^,;.!?\x00]+?)?"
+        r"\s+(?:to|into)\s+" + VALUE,
+        _place("location"),
+    ),
+    rule(
+        r"(?:my|our)\s+(?:new\s+|current\s+|home\s+|postal\s+|street\s+)*address\s+"
+        r"(?:is|'s)\s+" + VALUE,
+        b.one("address"),
+    ),
+    rule(
+        r"(?:i'm|i\s+am|i\s+come|we're|we\s+come)\s+(?:originally\s+)?from\s+"
+        r"(?P<v>(?:the\s+)?(?-i:[A-Z])[^,;.!?\x00]*)",
+        b.one("origin", max_words=5),
+    ),
     rule(r"(?:my|our)\s+home\s*town\s+is\s+" + VALUE, b.one("origin")),
-    rule(r"(?:my|our)\s+time\s*zone\s+is\s+(?P<v>[^,;!?\x00]+?)(?=\.\s|\.?\s*$|[,;!?])",
-         b.one("timezone", max_words=4)),
-    rule(IM + r"(?:in|on)\s+(?P<v>(?:UTC|GMT)\s*[+-−]\s*\d{1,2}(?::?\d\d)?|(?-i:[A-Z]{2,5}T)\b|"
-         r"[\w ]{3,20}?\s+time\b)", b.one("timezone", max_words=4)),
+    rule(
+        r"(?:my|our)\s+time\s*zone\s+is\s+(?P<v>[^,;!?\x00]+?)(?=\.\s|\.?\s*$|[,;!?])",
+        b.one("timezone", max_words=4),
+    ),
+    rule(
+        IM + r"(?:in|on)\s+(?P<v>(?:UTC|GMT)\s*[+-−]\s*\d{1,2}(?::?\d\d)?|(?-i:[A-Z]{2,5}T)\b|"
+        r"[\w ]{3,20}?\s+time\b)",
+        b.one("timezone", max_words=4),
+    ),
     # work
-    rule(S + ADV + r"(?:work|am\s+working|'m\s+working)\s+as\s+(?:an?\s+)?" + VALUE,
-         _job_phrase, subject=S, elidable=True),
-    rule(S + ADV + r"(?:code|program|develop|write\s+code|work)\s+(?:mostly\s+|mainly\s+)?in\s+"
-         rf"(?P<v>{PROG}(?![\w+#])(?:\s*(?:,|and|or)\s*{PROG}(?![\w+#]))*)",
-         b.many("skills"), subject=S, elidable=True),
-    rule(S + r"(?:usually\s+|always\s+|normally\s+|typically\s+|generally\s+|often\s+)?"
-         r"(?P<v>(?:work|start\s+work|finish\s+work|get\s+up|wake\s+up|go\s+to\s+(?:bed|sleep|"
-         r"the\s+gym|work|church|school|class)|train|run|swim|commute|have\s+(?:classes|class|"
-         r"lectures|meetings|therapy|practice|training)|am\s+(?:free|off|busy|available)|"
-         r"work\s+out|exercise|volunteer|teach)\b[^,;.!?\x00]*)", _schedule,
-         subject=S, elidable=True),
-    rule(S + ADV + r"(?:work|am\s+working|'m\s+working)\s+(?P<p>at|for|in)\s+" + VALUE,
-         _workplace, subject=S, elidable=True),
-    rule(r"(?:i|we|(?:my|our)\s+[\w-]+(?:\s+" + NAME + r")?\s+and\s+i|" + NAME
-         + r"\s+and\s+i)\s+" + ADV + r"(?P<verb>run|own|manage|co-own|co-run|founded|co-founded|"
-         r"started|set\s+up|opened)\s+(?P<v>(?:an?|my|our|the)\s+[^,;.!?\x00]+)", _business),
-    rule(S + ADV + r"(?:teach|lecture(?:\s+in)?|tutor)\s+" + VALUE, _teach, subject=S,
-         elidable=True),
-    rule(S + r"(?:have\s+|'ve\s+)?(?:just\s+)?(?:quit|left|lost|resigned\s+from|retired\s+from|"
-         r"(?:was|got)\s+(?:fired|laid\s+off|let\s+go)\s+from)\s+(?:my|the)\s+(?:[\w-]+\s+){0,2}?"
-         r"(?:job|position|role|work)\b", _quit_job, subject=S, elidable=True),
-    rule(S + r"(?:got|was|have\s+been|'ve\s+been)\s+promoted\s+to\s+(?:an?\s+)?" + VALUE,
-         _job_phrase, subject=S, elidable=True),
-    rule(S + ADV + r"(?:study|am\s+studying|'m\s+studying|major\s+in|am\s+majoring\s+in|"
-         r"'m\s+majoring\s+in)\s+" + VALUE, b.one("study"), subject=S, elidable=True),
+    rule(
+        S + ADV + r"(?:work|am\s+working|'m\s+working)\s+as\s+(?:an?\s+)?" + VALUE,
+        _job_phrase,
+        subject=I_,
+        elidable=True,
+    ),
+    rule(
+        S + ADV + r"(?:code|program|develop|write\s+code|work)\s+(?:mostly\s+|mainly\s+)?in\s+"
+        rf"(?P<v>{PROG}(?![\w+#])(?:\s*(?:,|and|or)\s*{PROG}(?![\w+#]))*)",
+        b.many("skills"),
+        subject=I_,
+        elidable=True,
+    ),
+    rule(
+        S + r"(?:usually\s+|always\s+|normally\s+|typically\s+|generally\s+|often\s+)?"
+        r"(?P<v>(?:work|start\s+work|finish\s+work|get\s+up|wake\s+up|go\s+to\s+(?:bed|sleep|"
+        r"the\s+gym|work|church|school|class)|train|run|swim|commute|have\s+(?:classes|class|"
+        r"lectures|meetings|therapy|practice|training)|am\s+(?:free|off|busy|available)|"
+        r"work\s+out|exercise|volunteer|teach)\b[^,;.!?\x00]*)",
+        _schedule,
+        subject=I_,
+        elidable=True,
+    ),
+    rule(
+        S + ADV + r"(?:work|am\s+working|'m\s+working)\s+(?P<p>at|for|in)\s+" + VALUE,
+        _workplace,
+        subject=I_,
+        elidable=True,
+    ),
+    rule(
+        r"(?:i|we|(?:my|our)\s+[\w-]+(?:\s+"
+        + NAME
+        + r")?\s+and\s+i|"
+        + NAME
+        + r"\s+and\s+i)\s+"
+        + ADV
+        + r"(?P<verb>run|own|manage|co-own|co-run|founded|co-founded|"
+        r"started|set\s+up|opened)\s+(?P<v>(?:an?|my|our|the)\s+[^,;.!?\x00]+)",
+        _business,
+    ),
+    rule(
+        S + ADV + r"(?:teach|lecture(?:\s+in)?|tutor)\s+" + VALUE, _teach, subject=I_, elidable=True
+    ),
+    rule(
+        S + r"(?:have\s+|'ve\s+)?(?:just\s+)?(?:quit|left|lost|resigned\s+from|retired\s+from|"
+        r"(?:was|got)\s+(?:fired|laid\s+off|let\s+go)\s+from)\s+(?:my|the)\s+(?:[\w-]+\s+){0,2}?"
+        r"(?:job|position|role|work)\b",
+        _quit_job,
+        subject=I_,
+        elidable=True,
+    ),
+    rule(
+        S + r"(?:got|was|have\s+been|'ve\s+been)\s+promoted\s+to\s+(?:an?\s+)?" + VALUE,
+        _job_phrase,
+        subject=I_,
+        elidable=True,
+    ),
+    rule(
+        S + ADV + r"(?:study|am\s+studying|'m\s+studying|major\s+in|am\s+majoring\s+in|"
+        r"'m\s+majoring\s+in)\s+" + VALUE,
+        b.one("study"),
+        subject=I_,
+        elidable=True,
+    ),
     # food and health
-    rule(r"(?:i'm|i\s+am|i)\s+" + ADV + r"(?:on|following|follow|doing|do|eat|stick\s+to|"
-         r"keep\s+to)\s+(?:an?\s+)?(?:strict\s+|mostly\s+)?(?P<v>[\w\s-]+?)\s+diet\b",
-         b.one("diet", max_words=4)),
-    rule(S + r"(?:keep|eat)\s+(?P<v>kosher|halal)\b", b.one("diet"), subject=S, elidable=True),
-    rule(S + GOT + r"\s+(?:an?\s+)?(?:severe\s+|mild\s+|serious\s+|bad\s+|slight\s+|"
-         r"life-threatening\s+)?(?P<v>[\w\s-]+?)\s+(?:allergy|allergies|intolerance)\b",
-         b.many("allergies"), subject=S, elidable=True),
-    rule(S + GOT + r"\s+(?:an?\s+)?(?:allergy|allergies|intolerance)\s+to\s+" + VALUES,
-         b.many("allergies"), subject=S, elidable=True),
+    rule(
+        r"(?:i'm|i\s+am|i)\s+" + ADV + r"(?:on|following|follow|doing|do|eat|stick\s+to|"
+        r"keep\s+to)\s+(?:an?\s+)?(?:strict\s+|mostly\s+)?(?P<v>[\w\s-]+?)\s+diet\b",
+        b.one("diet", max_words=4),
+    ),
+    rule(S + r"(?:keep|eat)\s+(?P<v>kosher|halal)\b", b.one("diet"), subject=I_, elidable=True),
+    rule(
+        S + GOT + r"\s+(?:an?\s+)?(?:severe\s+|mild\s+|serious\s+|bad\s+|slight\s+|"
+        r"life-threatening\s+)?(?P<v>[\w\s-]+?)\s+(?:allergy|allergies|intolerance)\b",
+        b.many("allergies"),
+        subject=I_,
+        elidable=True,
+    ),
+    rule(
+        S + GOT + r"\s+(?:an?\s+)?(?:allergy|allergies|intolerance)\s+to\s+" + VALUES,
+        b.many("allergies"),
+        subject=I_,
+        elidable=True,
+    ),
     rule(r"my\s+allerg(?:y|ies)\s+(?:is|are|include)\s+" + VALUES, b.many("allergies")),
-    rule(S + r"(?:don't|do\s+not|no\s+longer|never|can't|cannot|can\s+no\s+longer)\s+"
-         r"(?:eat|drink|touch|have|consume)\s+" + VALUES, b.many("avoids"), subject=S,
-         elidable=True),
-    rule(S + r"(?:have\s+|'ve\s+)?(?:stopped|quit|given\s+up|gave\s+up|cut\s+out|avoid)\s+"
-         r"(?:eating\s+|drinking\s+)" + VALUES, b.many("avoids"), subject=S, elidable=True),
-    rule(S + r"(?:do\s+)?(?:eat|drink)\s+(?P<v>[\w\s-]+?)(?:\s+again)?\s*$", b.many("eats", max_words=3),
-         subject=S, elidable=True),
-    rule(S + GOT + rf"\s+(?P<v>{CONDITION})\b", b.one("health"), subject=S, elidable=True),
-    rule(S + ADV + r"(?:suffer\s+from|live\s+with|am\s+living\s+with|'m\s+living\s+with|"
-         r"struggle\s+with|was\s+diagnosed\s+with|'ve\s+been\s+diagnosed\s+with|"
-         r"have\s+been\s+diagnosed\s+with|got\s+diagnosed\s+with)\s+" + VALUE,
-         b.one("health", max_words=5), subject=S, elidable=True),
-    rule(S + r"(?:no\s+longer\s+(?:have|own)|don't\s+(?:have|own)|do\s+not\s+(?:have|own))\s+"
-         r"(?:an?\s+|my\s+|the\s+|any\s+)?(?P<v>[^,;.!?\x00]+?)\s+any\s*more\b",
-         b.retract(None), subject=S, elidable=True),
-    rule(S + r"no\s+longer\s+(?:have|own)\s+(?:an?\s+|my\s+|the\s+|any\s+)?" + VALUE,
-         b.retract(None), subject=S, elidable=True),
+    rule(
+        S + r"(?:don't|do\s+not|no\s+longer|never|can't|cannot|can\s+no\s+longer)\s+"
+        r"(?:eat|drink|touch|have|consume)\s+" + VALUES,
+        b.many("avoids"),
+        subject=I_,
+        elidable=True,
+    ),
+    rule(
+        S + r"(?:have\s+|'ve\s+)?(?:stopped|quit|given\s+up|gave\s+up|cut\s+out|avoid)\s+"
+        r"(?:eating\s+|drinking\s+)" + VALUES,
+        b.many("avoids"),
+        subject=I_,
+        elidable=True,
+    ),
+    rule(
+        S + r"(?:do\s+)?(?:eat|drink)\s+(?P<v>[\w\s-]+?)(?:\s+again)?\s*$",
+        b.many("eats", max_words=3),
+        subject=I_,
+        elidable=True,
+    ),
+    rule(S + GOT + rf"\s+(?P<v>{CONDITION})\b", b.one("health"), subject=I_, elidable=True),
+    rule(
+        S + ADV + r"(?:suffer\s+from|live\s+with|am\s+living\s+with|'m\s+living\s+with|"
+        r"struggle\s+with|was\s+diagnosed\s+with|'ve\s+been\s+diagnosed\s+with|"
+        r"have\s+been\s+diagnosed\s+with|got\s+diagnosed\s+with)\s+" + VALUE,
+        b.one("health", max_words=5),
+        subject=I_,
+        elidable=True,
+    ),
+    rule(
+        S + r"(?:no\s+longer\s+(?:have|own)|don't\s+(?:have|own)|do\s+not\s+(?:have|own))\s+"
+        r"(?:an?\s+|my\s+|the\s+|any\s+)?(?P<v>[^,;.!?\x00]+?)\s+any\s*more\b",
+        b.retract(None),
+        subject=I_,
+        elidable=True,
+    ),
+    rule(
+        S + r"no\s+longer\s+(?:have|own)\s+(?:an?\s+|my\s+|the\s+|any\s+)?" + VALUE,
+        b.retract(None),
+        subject=I_,
+        elidable=True,
+    ),
     # tastes
-    rule(S + ADV + DISLIKE + r"\s+" + VALUES, b.many("dislikes"), subject=S, elidable=True),
-    rule(r"(?:my|our)\s+(?:all[- ]time\s+|absolute\s+|current\s+|new\s+)?(?:favou?rite|fave|fav)"
-         r"\s+(?P<thing>[\w\s-]+?)\s+(?:is|are|has\s+to\s+be|would\s+be|will\s+always\s+be)\s+"
-         + ADV + VALUE, _favourite),
-    rule(r"(?P<v>[^,;.!?\x00]+?)\s+(?:is|are)\s+(?:definitely\s+|probably\s+)?(?:my|our)\s+"
-         r"(?:all[- ]time\s+|absolute\s+|new\s+)?(?:favou?rite|fave)\s+(?P<thing>[\w\s-]+)",
-         _favourite),
-    rule(S + ADV + rf"(?:support|cheer\s+for|root\s+for)\s+(?P<v>{NAME})",
-         b.one("favourite:team"), subject=S, elidable=True),
-    rule(r"(?:my|our)\s+(?:hobb(?:y|ies)|interests|passions?)\s+(?:is|are|include)\s+" + VALUES,
-         b.many("likes")),
-    rule(S + ADV + LIKE + r"\s+" + VALUES, b.many("likes"), subject=S, elidable=True),
+    rule(S + ADV + DISLIKE + r"\s+" + VALUES, b.many("dislikes"), subject=I_, elidable=True),
+    rule(
+        r"(?:my|our)\s+(?:all[- ]time\s+|absolute\s+|current\s+|new\s+)?(?:favou?rite|fave|fav)"
+        r"\s+(?P<thing>[\w\s-]+?)\s+(?:is|are|has\s+to\s+be|would\s+be|will\s+always\s+be)\s+"
+        + ADV
+        + VALUE,
+        _favourite,
+    ),
+    rule(
+        r"(?P<v>[^,;.!?\x00]+?)\s+(?:is|are)\s+(?:definitely\s+|probably\s+)?(?:my|our)\s+"
+        r"(?:all[- ]time\s+|absolute\s+|new\s+)?(?:favou?rite|fave)\s+(?P<thing>[\w\s-]+)",
+        _favourite,
+    ),
+    rule(
+        S + ADV + rf"(?:support|cheer\s+for|root\s+for)\s+(?P<v>{NAME})",
+        b.one("favourite:team"),
+        subject=I_,
+        elidable=True,
+    ),
+    rule(
+        r"(?:my|our)\s+(?:hobb(?:y|ies)|interests|passions?)\s+(?:is|are|include)\s+" + VALUES,
+        b.many("likes"),
+    ),
+    rule(S + ADV + LIKE + r"\s+" + VALUES, b.many("likes"), subject=I_, elidable=True),
     # people and animals
-    rule(rf"(?:my|our)\s+(?P<rel>{REL})(?:'s\s+name\s+is|\s+is\s+(?:called|named)|\s+goes\s+by"
-         rf"|\s*,?\s+(?:called|named)|\s+is)\s+(?P<n>{NAME})(?=\s*$|\s*[,.;!?]|\s+and\b)",
-         _family),
-    rule(rf"(?:i|we)\s+{GOT}\s+(?P<num>an?|one|two|three|four|five|six|\d+)\s+"
-         rf"(?P<desc>(?:[\w-]+\s+){{0,3}}?)(?P<rel>{REL})\b\s*,?\s*(?:(?:called|named|whose\s+"
-         rf"names?\s+(?:is|are))\s+)?(?P<names>{NAME}(?:\s*(?:,|and|&)\s*{NAME})*)?", _family),
+    rule(
+        rf"(?:my|our)\s+(?P<rel>{REL})(?:'s\s+name\s+is|\s+is\s+(?:called|named)|\s+goes\s+by"
+        rf"|\s*,?\s+(?:called|named)|\s+is)\s+(?P<n>{NAME})(?=\s*$|\s*[,.;!?]|\s+and\b)",
+        _family,
+    ),
+    rule(
+        rf"(?:i|we)\s+{GOT}\s+(?P<num>an?|one|two|three|four|five|six|\d+)\s+"
+        rf"(?P<desc>(?:[\w-]+\s+){{0,3}}?)(?P<rel>{REL})\b\s*,?\s*(?:(?:called|named|whose\s+"
+        rf"names?\s+(?:is|are))\s+)?(?P<names>{NAME}(?:\s*(?:,|and|&)\s*{NAME})*)?",
+        _family,
+    ),
     rule(rf"my\s+(?P<rel>{REL})\s+(?P<n>{NAME})(?=\s+and\s+i\b)", _family, anywhere=True),
-    rule(rf"(?:i|we)\s+{ADV}{GOT}\s+(?:an?|one|two|three|four|five|\d+)\s+"
-         rf"(?P<desc>(?:[\w-]+\s+){{0,3}}?)(?P<pet>{PET})(?:e?s)?\b(?:\s*,?\s*(?:(?:called|named|"
-         rf"whose\s+names?\s+(?:is|are))\s+)?{PET_NAMES})?", _pets),
-    rule(rf"(?:my|our)\s+(?P<desc>(?:[\w-]+\s+){{0,2}}?)(?P<pet>{PET})(?:'s\s+name\s+is|\s+is\s+"
-         rf"(?:called|named)|\s+is|\s*,|)\s+(?P<n>{NAME})\b", _pets),
-    rule(rf"(?:my|our)\s+(?P<v>{PET}(?:\s+{NAME})?)\s+(?:died|passed\s+away|passed|ran\s+away)",
-         b.retract("pets")),
-    rule(S + ADV + r"(?:speak|can\s+speak|am\s+fluent\s+in|'m\s+fluent\s+in)\s+"
-         rf"(?P<v>{LANG}(?:\s*(?:,|and|&|or|as\s+well\s+as)\s*(?:some\s+|a\s+little\s+|basic\s+|"
-         rf"fluent\s+)?{LANG})*)", b.many("languages"), subject=S, elidable=True),
-    rule(rf"(?:my|our)\s+(?:first|native|mother)\s+(?:language|tongue)\s+is\s+(?P<v>{LANG})",
-         _native),
+    rule(
+        rf"(?:i|we)\s+{ADV}{GOT}\s+(?:an?|one|two|three|four|five|\d+)\s+"
+        rf"(?P<desc>(?:[\w-]+\s+){{0,3}}?)(?P<pet>{PET})(?:e?s)?\b(?:\s*,?\s*(?:(?:called|named|"
+        rf"whose\s+names?\s+(?:is|are))\s+)?{PET_NAMES})?",
+        _pets,
+    ),
+    rule(
+        rf"(?:my|our)\s+(?P<desc>(?:[\w-]+\s+){{0,2}}?)(?P<pet>{PET})(?:'s\s+name\s+is|\s+is\s+"
+        rf"(?:called|named)|\s+is|\s*,|)\s+(?P<n>{NAME})\b",
+        _pets,
+    ),
+    rule(
+        rf"(?:my|our)\s+(?P<v>{PET}(?:\s+{NAME})?)\s+(?:died|passed\s+away|passed|ran\s+away)",
+        b.retract("pets"),
+    ),
+    rule(
+        S + ADV + r"(?:speak|can\s+speak|am\s+fluent\s+in|'m\s+fluent\s+in)\s+"
+        rf"(?P<v>{LANG}(?:\s*(?:,|and|&|or|as\s+well\s+as)\s*(?:some\s+|a\s+little\s+|basic\s+|"
+        rf"fluent\s+)?{LANG})*)",
+        b.many("languages"),
+        subject=I_,
+        elidable=True,
+    ),
+    rule(
+        rf"(?:my|our)\s+(?:first|native|mother)\s+(?:language|tongue)\s+is\s+(?P<v>{LANG})", _native
+    ),
     rule(rf"(?P<v>{LANG})\s+is\s+my\s+(?:first|native|mother)\s+(?:language|tongue)", _native),
     rule(IM + ADV + rf"(?:a\s+)?native\s+(?P<v>{LANG})\s+speaker", _native),
-    rule(IM + ADV + rf"(?:learning|studying)\s+(?P<v>{LANG})", b.one("languages", fmt="{} (learning)")),
+    rule(
+        IM + ADV + rf"(?:learning|studying)\s+(?P<v>{LANG})",
+        b.one("languages", fmt="{} (learning)"),
+    ),
     # things
-    rule(S + ADV + r"(?:drive|ride)\s+(?:an?|my|the)\s+(?:new\s+|old\s+|used\s+)?" + VALUE,
-         b.one("vehicle", max_words=5), subject=S, elidable=True),
-    rule(S + r"(?:have\s+|'ve\s+)?(?:just\s+)?(?:sold|got\s+rid\s+of|gave\s+away|scrapped|"
-         r"traded\s+in)\s+(?:my|the|our)\s+(?:old\s+)?" + VALUE, b.retract(None), subject=S,
-         elidable=True),
-    rule(S + r"(?:have\s+|'ve\s+)?(?:just\s+)?(?:bought|got|purchased|leased|own|have)\s+"
-         r"(?:myself\s+)?(?:an?|the)\s+(?:new\s+|brand-new\s+|used\s+|second-hand\s+)?" + VALUE,
-         _vehicle, subject=S, elidable=True),
+    rule(
+        S + ADV + r"(?:drive|ride)\s+(?:an?|my|the)\s+(?:new\s+|old\s+|used\s+)?" + VALUE,
+        b.one("vehicle", max_words=5),
+        subject=I_,
+        elidable=True,
+    ),
+    rule(
+        S + r"(?:have\s+|'ve\s+)?(?:just\s+)?(?:sold|got\s+rid\s+of|gave\s+away|scrapped|"
+        r"traded\s+in)\s+(?:my|the|our)\s+(?:old\s+)?" + VALUE,
+        b.retract(None),
+        subject=I_,
+        elidable=True,
+    ),
+    rule(
+        S + r"(?:have\s+|'ve\s+)?(?:just\s+)?(?:bought|got|purchased|leased|own|have)\s+"
+        r"(?:myself\s+)?(?:an?|the)\s+(?:new\s+|brand-new\s+|used\s+|second-hand\s+)?" + VALUE,
+        _vehicle,
+        subject=I_,
+        elidable=True,
+    ),
     # "I'm X": whatever X is (a diet, a job, an age, a name...)
-    rule(IM + r"(?P<neg>not\s+(?:an?\s+)?|no\s+longer\s+(?:an?\s+)?)?" + ADV + VALUE,
-         b.classified(lambda v: classify(v, allow_name=True), negated="neg")),
+    rule(
+        IM + r"(?P<neg>not\s+(?:an?\s+)?|no\s+longer\s+(?:an?\s+)?)?" + ADV + VALUE,
+        b.classified(lambda v: classify(v, allow_name=True), negated="neg"),
+    ),
     rule(IM + r"(?:married|engaged)\s+to\s+(?P<n>" + NAME + ")", b.one("family", "n", "spouse {}")),
     # object position: "my doctor put me on a low-salt diet"
-    rule(r"\b(?:put|has\s+put|switched|moved)\s+me\s+on\s+(?:an?\s+)?(?P<v>[\w\s-]+?)\s+diet\b",
-         b.one("diet", max_words=4), anywhere=True),
-    rule(r"\b(?:took|has\s+taken|taken)\s+me\s+off\s+(?:an?\s+|the\s+|my\s+)?(?P<v>[\w-]+(?:\s+"
-         r"[\w-]+)?)(?=\s+(?:diet|and|,)|\s*$|[,.;])", b.retract("diet"), anywhere=True),
+    rule(
+        r"\b(?:put|has\s+put|switched|moved)\s+me\s+on\s+(?:an?\s+)?(?P<v>[\w\s-]+?)\s+diet\b",
+        b.one("diet", max_words=4),
+        anywhere=True,
+    ),
+    rule(
+        r"\b(?:took|has\s+taken|taken)\s+me\s+off\s+(?:an?\s+|the\s+|my\s+)?(?P<v>[\w-]+(?:\s+"
+        r"[\w-]+)?)(?=\s+(?:diet|and|,)|\s*$|[,.;])",
+        b.retract("diet"),
+        anywhere=True,
+    ),
 )

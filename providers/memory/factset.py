@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from ctxchat.providers.memory.facts import Fact
+from .facts import Fact
 
 
 class FactSet(Protocol):

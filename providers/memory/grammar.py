@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ctxchat.providers.memory.ops import Op, OpKind
+from .ops import Op, OpKind
 
 MASK = "\x00"  # stands in for quoted text: nothing inside quotes is about the user
 SUBJECT = "@S@"  # a rule's subject; dropped in the elided variant ("... und wohne in X")

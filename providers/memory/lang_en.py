@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import re
 
-from ctxchat.providers.memory.facts_en import FACTS, PET, REL, b
-from ctxchat.providers.memory.grammar import FLAGS, Grammar, Rule, rule
-from ctxchat.providers.memory.ops import Op
-from ctxchat.providers.memory.predicates_en import classify
-from ctxchat.providers.memory.style_en import STYLE
-from ctxchat.providers.memory.topics import TopicTable, category, forget_ops
-from ctxchat.providers.memory.vocab_en import PETS, RELATIVES
+from .facts_en import FACTS, PET, REL, b
+from .grammar import FLAGS, Grammar, Rule, rule
+from .ops import Op
+from .predicates_en import classify
+from .style_en import STYLE
+from .topics import TopicTable, category, forget_ops
+from .vocab_en import PETS, RELATIVES
 
 
 def _c(pattern: str) -> re.Pattern[str]:
@@ -45,31 +45,62 @@ TOPICS = TopicTable(
         (_c(r"^i'm\s+allergic\s+to\s+(?P<w>.+)"), "allergies", {}),
     ),
     entries=(
-        (_c(r"\bmy\s+(?:first\s+|full\s+|last\s+|real\s+)?name\b|\bwhat\s+(?:i'm\s+called|to\s+"
-            r"call\s+me)|\bwho\s+i\s+am\b"), ("name",)),
+        (
+            _c(
+                r"\bmy\s+(?:first\s+|full\s+|last\s+|real\s+)?name\b|\bwhat\s+(?:i'm\s+called|to\s+"
+                r"call\s+me)|\bwho\s+i\s+am\b"
+            ),
+            ("name",),
+        ),
         (_c(r"\bmy\s+(?:home\s+|postal\s+|street\s+)?address\b"), ("address",)),
-        (_c(r"\bwhere\s+i(?:'m|\s+am)\s+from|\bwhere\s+i\s+come\s+from|\bmy\s+(?:origin|home\s*"
-            r"town|nationality)"), ("origin", "nationality")),
-        (_c(r"\bwhere\s+i\s+(?:live|am\s+living|stay|reside|moved)|\bwhere\s+i(?:'m|\s+am)\s+"
-            r"(?:living|based)|\bmy\s+(?:location|city|town|country|neighbou?rhood|home)\b"),
-         ("location", "address")),
-        (_c(r"\bwhere\s+i\s+work|\bmy\s+(?:job|work|employer|workplace|company|office|"
-            r"profession|occupation|career)\b|\bwhat\s+i\s+do(?:\s+for\s+(?:a\s+)?(?:living|"
-            r"work))?\b"), ("job", "workplace")),
-        (_c(r"\bmy\s+(?:studies|degree|school|university|uni|course)\b|\bwhat\s+i\s+study"),
-         ("study",)),
-        (_c(r"\bmy\s+age\b|\bhow\s+old\s+i\s+am|\bmy\s+birthday|\bmy\s+date\s+of\s+birth"),
-         ("age", "birthday")),
-        (_c(r"\bmy\s+(?:phone|mobile|cell|telephone)(?:\s+number)?\b|\bmy\s+number\b"),
-         ("phone",)),
+        (
+            _c(
+                r"\bwhere\s+i(?:'m|\s+am)\s+from|\bwhere\s+i\s+come\s+from|\bmy\s+(?:origin|home\s*"
+                r"town|nationality)"
+            ),
+            ("origin", "nationality"),
+        ),
+        (
+            _c(
+                r"\bwhere\s+i\s+(?:live|am\s+living|stay|reside|moved)|\bwhere\s+i(?:'m|\s+am)\s+"
+                r"(?:living|based)|\bmy\s+(?:location|city|town|country|neighbou?rhood|home)\b"
+            ),
+            ("location", "address"),
+        ),
+        (
+            _c(
+                r"\bwhere\s+i\s+work|\bmy\s+(?:job|work|employer|workplace|company|office|"
+                r"profession|occupation|career)\b|\bwhat\s+i\s+do(?:\s+for\s+(?:a\s+)?(?:living|"
+                r"work))?\b"
+            ),
+            ("job", "workplace"),
+        ),
+        (
+            _c(r"\bmy\s+(?:studies|degree|school|university|uni|course)\b|\bwhat\s+i\s+study"),
+            ("study",),
+        ),
+        (
+            _c(r"\bmy\s+age\b|\bhow\s+old\s+i\s+am|\bmy\s+birthday|\bmy\s+date\s+of\s+birth"),
+            ("age", "birthday"),
+        ),
+        (_c(r"\bmy\s+(?:phone|mobile|cell|telephone)(?:\s+number)?\b|\bmy\s+number\b"), ("phone",)),
         (_c(r"\bmy\s+e-?mail"), ("email",)),
         (_c(r"\ballerg|\bintoleran"), ("allergies",)),
-        (_c(r"\bhealth|\bmedical|\bmy\s+(?:condition|illness|diagnosis|medications?|meds|"
-            r"disability)"), (category("health"),)),
-        (_c(r"\bmy\s+diet\b|\bwhat\s+i\s+(?:eat|don't\s+eat)|\bmy\s+food"),
-         ("diet", "eats", "avoids")),
-        (_c(r"\bwhat\s+i\s+(?:like|love|enjoy)|\bmy\s+(?:likes|hobbies|hobby|interests)"),
-         ("likes",)),
+        (
+            _c(
+                r"\bhealth|\bmedical|\bmy\s+(?:condition|illness|diagnosis|medications?|meds|"
+                r"disability)"
+            ),
+            (category("health"),),
+        ),
+        (
+            _c(r"\bmy\s+diet\b|\bwhat\s+i\s+(?:eat|don't\s+eat)|\bmy\s+food"),
+            ("diet", "eats", "avoids"),
+        ),
+        (
+            _c(r"\bwhat\s+i\s+(?:like|love|enjoy)|\bmy\s+(?:likes|hobbies|hobby|interests)"),
+            ("likes",),
+        ),
         (_c(r"\bwhat\s+i\s+(?:hate|dislike)|\bmy\s+dislikes"), ("dislikes",)),
         (_c(r"\bmy\s+(?:family|kids|children|relatives)\b"), ("family",)),
         (_c(r"\bmy\s+(?:pets?|animals?)\b"), ("pets",)),
@@ -77,14 +108,48 @@ TOPICS = TopicTable(
         (_c(r"\bmy\s+(?:schedule|routine|shifts?|hours|timetable)"), ("schedule",)),
         (_c(r"\bmy\s+time\s*zone"), ("timezone",)),
         (_c(r"\bmy\s+languages?|\bwhat\s+languages?\s+i\s+speak"), ("languages",)),
-        (_c(r"\bhow\s+i\s+(?:want|like|prefer)|\bmy\s+(?:style|reply|answer|format(?:ting)?)\s+"
-            r"preferences?|\bmy\s+preferences"), (category("style"),)),
+        (
+            _c(
+                r"\bhow\s+i\s+(?:want|like|prefer)|\bmy\s+(?:style|reply|answer|format(?:ting)?)\s+"
+                r"preferences?|\bmy\s+preferences"
+            ),
+            (category("style"),),
+        ),
         (_c(r"\bmy\s+relationship"), ("relationship",)),
         (_c(r"\bmy\s+pronouns"), ("pronouns",)),
     ),
     stop=frozenset(
-        "it that this my me i about the a an what you told said everything anything all "
-        "please of on to know remember thing stuff info information from memory".split()
+        [
+            "it",
+            "that",
+            "this",
+            "my",
+            "me",
+            "i",
+            "about",
+            "the",
+            "a",
+            "an",
+            "what",
+            "you",
+            "told",
+            "said",
+            "everything",
+            "anything",
+            "all",
+            "please",
+            "of",
+            "on",
+            "to",
+            "know",
+            "remember",
+            "thing",
+            "stuff",
+            "info",
+            "information",
+            "from",
+            "memory",
+        ]
     ),
 )
 
@@ -125,8 +190,37 @@ INDIRECT: tuple[Rule, ...] = (
 GRAMMAR = Grammar(
     code="en",
     markers=frozenset(
-        "i my me the and is am to a you in of i'm it's with for please what i've don't "
-        "this that have at like love work live name".split()
+        [
+            "i",
+            "my",
+            "me",
+            "the",
+            "and",
+            "is",
+            "am",
+            "to",
+            "a",
+            "you",
+            "in",
+            "of",
+            "i'm",
+            "it's",
+            "with",
+            "for",
+            "please",
+            "what",
+            "i've",
+            "don't",
+            "this",
+            "that",
+            "have",
+            "at",
+            "like",
+            "love",
+            "work",
+            "live",
+            "name",
+        ]
     ),
     question=_c(
         r"(?:what|what's|whats|how|how's|why|where|where's|when|who|who's|whom|whose|which|is|"

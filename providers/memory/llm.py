@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ctxchat.providers.memory.facts import Fact
-from ctxchat.providers.memory.ops import Extraction, Op, OpFormatError
-from ctxchat.providers.memory.secrets import screen
-from ctxchat.providers.memory.slots import SLOTS, is_known_slot, slot_info
+from .facts import Fact
+from .ops import Extraction, Op, OpFormatError
+from .secrets import screen
+from .slots import SLOTS, is_known_slot, slot_info
 
 _FENCE = re.compile(r"^\s*```(?:json)?\s*\n(?P<body>.*?)\n\s*```\s*$", re.DOTALL)
 LLM_KINDS = frozenset({"add", "update", "forget", "retract"})

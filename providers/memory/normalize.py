@@ -12,8 +12,38 @@ from functools import lru_cache
 
 _WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*", re.UNICODE)
 _ARTICLES = frozenset(
-    "a an the my our some any le la les un une des el los las unos unas der die das ein eine "
-    "mein meine mon ma mes mi mis".split()
+    [
+        "a",
+        "an",
+        "the",
+        "my",
+        "our",
+        "some",
+        "any",
+        "le",
+        "la",
+        "les",
+        "un",
+        "une",
+        "des",
+        "el",
+        "los",
+        "las",
+        "unos",
+        "unas",
+        "der",
+        "die",
+        "das",
+        "ein",
+        "eine",
+        "mein",
+        "meine",
+        "mon",
+        "ma",
+        "mes",
+        "mi",
+        "mis",
+    ]
 )
 # Words whose final "s" is not a plural.
 _NOT_PLURAL_ENDINGS = ("ss", "us", "is", "ous", "sis", "ics")

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from ctxchat.providers.memory.grammar import FLAGS, NAME, compile_words, tidy
-from ctxchat.providers.memory.vocab_en import (
+from .grammar import FLAGS, NAME, compile_words, tidy
+from .vocab_en import (
     DIET_WORDS,
     HEALTH_ADJECTIVES,
     JOB_HEADS,
@@ -29,13 +29,11 @@ _DEGREE = re.compile(
 _DIET = re.compile(rf"(?P<d>{compile_words(DIET_WORDS)})(?:\s+diet)?$", FLAGS)
 _HEALTH = re.compile(rf"(?P<h>{compile_words(HEALTH_ADJECTIVES)})$", FLAGS)
 _ALLERGIC = re.compile(r"(?:allergic|hypersensitive)\s+to\s+(?P<v>.+)$", FLAGS)
-_INTOLERANT = re.compile(
-    r"(?:(?P<a>[\w-]+)[- ]intolerant|intolerant\s+to\s+(?P<b>.+))$", FLAGS
-)
+_INTOLERANT = re.compile(r"(?:(?P<a>[\w-]+)[- ]intolerant|intolerant\s+to\s+(?P<b>.+))$", FLAGS)
 _NATION = re.compile(rf"(?P<n>{compile_words(NATIONALITIES)})$", FLAGS)
 _AGE = re.compile(r"(?P<a>\d{1,3})(?:\s*(?:years?\s+old|yrs?(?:\s+old)?|y/?o))?$", FLAGS)
 _FAN = re.compile(
-    r"(?:(?:a\s+)?(?:big|huge|massive|great|die-hard|lifelong|keen|avid|passionate|"
+    r"(?:(?:an?\s+)?(?:big|huge|massive|great|die-hard|lifelong|keen|avid|passionate|"
     r"enthusiastic|devoted|serious|total)\s+)+(?P<v>.+)$|"
     r"(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of\s+(?P<w>.+)$|(?P<x>.+?)\s+fan$|"
     r"(?:really\s+)?(?:into|passionate\s+about|obsessed\s+with|crazy\s+about)\s+(?P<y>.+)$",
@@ -54,8 +52,30 @@ _PARENT = re.compile(
 )
 _NAME = re.compile(rf"(?P<n>{NAME})$")
 _NOT_NAMES = frozenset(
-    "ok okay sorry fine good great back here done ready new not in out home free busy sure "
-    "afraid glad happy tired".split()
+    [
+        "ok",
+        "okay",
+        "sorry",
+        "fine",
+        "good",
+        "great",
+        "back",
+        "here",
+        "done",
+        "ready",
+        "new",
+        "not",
+        "in",
+        "out",
+        "home",
+        "free",
+        "busy",
+        "sure",
+        "afraid",
+        "glad",
+        "happy",
+        "tired",
+    ]
 )
 
 
@@ -103,7 +123,7 @@ def classify(predicate: str, *, allow_name: bool = False) -> Found:
         return found
     if m := _NATION.fullmatch(bare):
         return [("nationality", m.group("n"))]
-    if allow_name and (m := _NAME.fullmatch(predicate.strip())):
-        if m.group("n").casefold() not in _NOT_NAMES:
-            return [("name", m.group("n"))]
+    m = _NAME.fullmatch(predicate.strip()) if allow_name else None
+    if m and m.group("n").casefold() not in _NOT_NAMES:
+        return [("name", m.group("n"))]
     return []

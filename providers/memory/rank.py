@@ -8,13 +8,49 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ctxchat.providers.memory.normalize import words
+from .normalize import words
 
 Rank = Callable[[str, list[str]], list[float]]
 
 _STOP = frozenset(
-    "a an the and or of to in on at for with is are am was be i me my you your it this that "
-    "what how do does can could would should please about from".split()
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "for",
+        "with",
+        "is",
+        "are",
+        "am",
+        "was",
+        "be",
+        "i",
+        "me",
+        "my",
+        "you",
+        "your",
+        "it",
+        "this",
+        "that",
+        "what",
+        "how",
+        "do",
+        "does",
+        "can",
+        "could",
+        "would",
+        "should",
+        "please",
+        "about",
+        "from",
+    ]
 )
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ctxchat.providers.memory.facts import Fact
-from ctxchat.providers.memory.rank import Rank, word_overlap
-from ctxchat.providers.memory.slots import is_style, slot_info
+from .facts import Fact
+from .rank import Rank, word_overlap
+from .slots import is_style, slot_info
 
 HEADER = "What the user has told you about themselves in earlier conversations:"
 FOOTNOTE = "These notes may be out of date; if the user says otherwise, believe the user."
@@ -34,9 +34,7 @@ def order_facts(facts: Sequence[Fact], query: str, rank: Rank = word_overlap) ->
     if not query.strip() or not rest:
         return style + rest
     scores = rank(query, [f"{slot_info(f.slot).label} {f.value}" for f in rest])
-    relevant = sorted(
-        (i for i, s in enumerate(scores) if s > 0), key=lambda i: (-scores[i], i)
-    )
+    relevant = sorted((i for i, s in enumerate(scores) if s > 0), key=lambda i: (-scores[i], i))
     chosen = set(relevant)
     return style + [rest[i] for i in relevant] + [f for i, f in enumerate(rest) if i not in chosen]
 

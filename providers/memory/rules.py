@@ -25,10 +25,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ctxchat.providers.memory import lang_de, lang_en, lang_es, lang_fr
-from ctxchat.providers.memory.grammar import MASK, Grammar, Rule
-from ctxchat.providers.memory.ops import Extraction, Op
-from ctxchat.providers.memory.secrets import screen
+from . import lang_de, lang_en, lang_es, lang_fr
+from .grammar import MASK, Grammar, Rule
+from .ops import Extraction, Op
+from .secrets import screen
 
 GRAMMARS: tuple[Grammar, ...] = (lang_en.GRAMMAR, lang_de.GRAMMAR, lang_fr.GRAMMAR, lang_es.GRAMMAR)
 

@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-from ctxchat.providers.memory.ops import Extraction, Op
+from .ops import Extraction, Op
 
 _SECRET_WORDS = re.compile(
     r"\b(?:pass(?:word|wd|phrase|code)s?|pins?|pin[- ]?(?:code|number)|secret|api[- ]?keys?"

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 
-from ctxchat.providers.memory.grammar import FLAGS, Rule, compile_words, op, rule, tidy
-from ctxchat.providers.memory.ops import Op
-from ctxchat.providers.memory.vocab_en import NATURAL_LANGUAGES, PROGRAMMING_LANGUAGES
+from .grammar import FLAGS, Rule, compile_words, op, rule, tidy
+from .ops import Op
+from .vocab_en import NATURAL_LANGUAGES, PROGRAMMING_LANGUAGES
 
 _LEAD = (
     r"(?P<lead>(?:(?:please|pls|kindly|also|and|now)\s*,?\s+|(?:can|could|would|will)\s+you\s+"
@@ -29,7 +29,19 @@ _VERBS = (
     r"stop\s+using|quit\s+using)\b"
 )
 _STRONG_VERBS = frozenset(
-    "reply respond answer talk speak communicate switch change stick address be".split()
+    [
+        "reply",
+        "respond",
+        "answer",
+        "talk",
+        "speak",
+        "communicate",
+        "switch",
+        "change",
+        "stick",
+        "address",
+        "be",
+    ]
 )
 _STRONG = re.compile(
     r"\b(?:from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future|always|never|every\s+time|"
@@ -66,14 +78,16 @@ _UNITS = re.compile(
     r"litres|liters|gallons)\b",
     FLAGS,
 )
-_METRIC = frozenset("metric kilometers kilometres km kilograms kilos kg litres liters".split())
+_METRIC = frozenset(
+    ["metric", "kilometers", "kilometres", "km", "kilograms", "kilos", "kg", "litres", "liters"]
+)
 _LENGTH = re.compile(
     r"\b(?P<n>short(?:er)?|brief(?:er)?|concise|succinct|terse|to\s+the\s+point|detailed|"
     r"long(?:er)?|in[- ]depth|thorough|elaborate|verbose|wordy|long-winded|one\s+paragraph|"
     r"a\s+few\s+sentences|one\s+sentence|(?:under|fewer\s+than|less\s+than)\s+\d+\s+words)\b",
     FLAGS,
 )
-_WORDY = frozenset("verbose wordy long-winded long longer".split())
+_WORDY = frozenset(["verbose", "wordy", "long-winded", "long", "longer"])
 _FORMAT = re.compile(
     r"\b(?P<f>bullet(?:ed)?\s+(?:points|lists?)|bullets|numbered\s+lists?|tables?|markdown|"
     r"plain\s+text|prose|headings|headers|paragraphs|code\s+blocks|step[- ]by[- ]step)\b",
@@ -96,9 +110,7 @@ def style_ops(text: str, verb: str, evidence: str, *, declarative: bool = False)
     verb = verb.casefold().split()[0] if verb else ""
     standing = strong_phrase or (
         not one_off
-        and (
-            verb in _STRONG_VERBS or declarative or _GENERIC_PLURAL.search(text) is not None
-        )
+        and (verb in _STRONG_VERBS or declarative or _GENERIC_PLURAL.search(text) is not None)
     )
     if not standing:
         return []
@@ -150,7 +162,7 @@ def _noun_first(m: re.Match[str], evidence: str) -> list[Op]:
 
 STYLE: tuple[Rule, ...] = (
     rule(
-        rf"(?:i|we)\s+(?:really\s+|much\s+|would\s+|'d\s+)?(?P<verb>prefer|like|want|need|"
+        r"(?:i|we)\s+(?:really\s+|much\s+|would\s+|'d\s+)?(?P<verb>prefer|like|want|need|"
         r"appreciate|hate|dislike|don't\s+like|can't\s+stand)\s+(?P<rest>[^;.!?\x00]*)",
         _stated,
     ),

@@ -19,12 +19,14 @@ from datetime import datetime
 from typing import Literal, TypeAlias
 
 from ctxchat.ids import new_id
-from ctxchat.providers.memory.factset import FactSet
-from ctxchat.providers.memory.facts import Fact, PastValue, Provenance
-from ctxchat.providers.memory.normalize import contains_words, value_key
-from ctxchat.providers.memory.ops import CATEGORY_PREFIX, FORGET_ALL, Op
-from ctxchat.providers.memory.slots import slot_info
 
+from .facts import Fact, PastValue, Provenance
+from .factset import FactSet
+from .normalize import contains_words, value_key
+from .ops import CATEGORY_PREFIX, FORGET_ALL, Op
+from .slots import slot_info
+
+NO_PROVENANCE = Provenance()
 ChangeKind: TypeAlias = Literal["added", "changed", "retired", "forgotten"]
 
 
@@ -43,7 +45,7 @@ def apply_ops(
     ops: Iterable[Op],
     *,
     now: datetime,
-    provenance: Provenance = Provenance(),
+    provenance: Provenance = NO_PROVENANCE,
     make_id: Callable[[], str] = new_id,
 ) -> list[Change]:
     """Apply `ops` in order to `facts`; returns the changes (unchanged repeats are omitted)."""
