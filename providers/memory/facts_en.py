@@ -35,12 +35,14 @@ from .vocab_en import (
     PETS,
     PROGRAMMING_LANGUAGES,
     RELATIVE_PLURALS,
+    HOBBIES,
     RELATIVES,
     VEHICLE_WORDS,
 )
 
 S = SUBJECT  # where the subject goes in elidable rules
-I_ = r"i\s+"  # the subject itself
+I_ = r"i(?:\s+|(?='))"  # the subject itself ("I love", "I've", "I'm")
+BE = r"(?:(?:am|'m)\s+)?"  # "I'm working", "I am studying"
 ADV = (
     r"(?:(?:really|actually|now|currently|also|just|still|finally|officially|totally|"
     r"absolutely|truly|genuinely|definitely|mostly|mainly|usually|generally|honestly|"
@@ -55,14 +57,19 @@ TRAILING = (
     r"(?:last|this|next)\s+(?:week|month|year|summer|spring|autumn|fall|winter)|"
     r"(?:a\s+(?:few|couple\s+of)|two|three|four|\d+)\s+(?:days|weeks|months|years)\s+ago|"
     r"a\s+(?:week|month|year)\s+ago|(?:since|in)\s+\d{4}|please|thanks|thank\s+you|haha|lol|"
-    r"again|together|actually|already|myself|personally|i\s+think|i\s+guess|these\s+days"
+    r"again|together|actually|already|myself|personally|i\s+think|i\s+guess|these\s+days|"
+    r"for\s+(?:(?:about|over|almost|nearly)\s+)?(?:\w+\s+)?(?:years|months|weeks|ages|a\s+while|"
+    r"a\s+long\s+time|a\s+year|a\s+decade)"
 )
 clean = make_cleaner(
     cuts=r"\s+(?:and|but|so|because|since|as|though|although|while|which|who|when|if|unless|"
     r"until|whereas)\s+(?:i|i'm|i've|i'd|we|my|our|it|it's|they|he|she|you|that|this|there)\b"
     r"|\s+(?:because|since|although|though|unless|whereas|so\s+that|but|which)\b|\s+[-–—]\s+|"
     r",\s*(?:i|i'm|it|it's|we|they|he|she|you|that|this|which|but|so|because|since|and\s+i|"
-    r"just|as|if|when|my|our|who|though|although|especially|not)\b",
+    r"just|as|if|when|my|our|who|though|although|especially|not)\b|"
+    r"\s+and\s+(?:then\s+|now\s+|also\s+)?(?:bought|got|moved|started|became|switched|took|"
+    r"went|found|sold|adopted|joined|left|quit|live|work|study|have|has|am|was|love|like|hate|"
+    r"need|want|use|run|own|speak|drive|play|go)\b",
     trailing=TRAILING,
     leading=r"the|some",
 )
@@ -72,7 +79,7 @@ b = Builders(
     banned=re.compile(
         r"(?:it|that|this|them|those|these|you|him|her|us|to\s+(?:know|think|say|be|have|see|"
         r"ask|hear)|when|how|what|why|where|if|whether|the\s+idea|being|doing|my\s+life|"
-        r"everything|everyone|anything|nothing|something|someone|somebody|one)\b",
+        r"everything|everyone|anything|nothing|something|someone|somebody|one|your)\b",
         FLAGS,
     ),
 )
@@ -93,7 +100,8 @@ _RECURRING = re.compile(
     r"\b(?:on|at)\s+(?:the\s+)?weekends?\b|\bweekends\b|\bnights?\b|\bnight\s+shifts?\b|"
     r"\b(?:early|late)\s+shifts?\b|\bdaily\b|\bweekly\b|\bmornings\b|\bevenings\b|"
     r"\bfrom\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)?\s*(?:to|until|till|-)\s*\d|\b(?:full|part)[- ]time\b|"
-    r"\bfrom\s+home\b|\bremotely\b|\bshifts\b|\bmonday\s+to\s+friday\b",
+    r"\bfrom\s+home\b|\bremotely\b|\bshifts\b|\bmonday\s+to\s+friday\b|"
+    r"\bin\s+the\s+(?:mornings?|evenings?|afternoons?)\b|\bat\s+night\b",
     FLAGS,
 )
 _ONE_OFF_TIME = re.compile(r"\b(?:tomorrow|today|tonight|yesterday|next|this|later|soon)\b", FLAGS)
@@ -120,7 +128,7 @@ def _age(m: re.Match[str], evidence: str) -> list[Op]:
 
 def _place(slot: str) -> Build:
     def build(m: re.Match[str], evidence: str) -> list[Op]:
-        value = clean(m.group("v"))
+        value = re.split(r"\s+(?:with|for)\s+", clean(m.group("v")), maxsplit=1)[0]
         prep = " ".join(m.group("p").split()).lower() if "p" in m.re.groupindex else "in"
         if not b.ok(value, 7):
             return []
@@ -168,8 +176,9 @@ def _quit_job(m: re.Match[str], evidence: str) -> list[Op]:
 
 
 def _schedule(m: re.Match[str], evidence: str) -> list[Op]:
-    value = tidy(m.group("v"))
-    if not _RECURRING.search(value) or _ONE_OFF_TIME.search(value) or len(value.split()) > 12:
+    value = clean(re.sub(r"^'m\b", "am", m.group("v")))
+    habitual = bool(m.group("habit")) or _RECURRING.search(value) is not None
+    if not habitual or _ONE_OFF_TIME.search(value) or len(value.split()) > 12:
         return []
     return [op("add", "schedule", value, evidence)]
 
@@ -199,7 +208,9 @@ def _family(m: re.Match[str], evidence: str) -> list[Op]:
     made = []
     for name in re.split(r"\s*(?:,|\band\b|&)\s*", names):
         if name and name.casefold() not in _NOT_A_NAME:
-            value = f"{rel} {name}" + (f" ({desc})" if desc else "")
+            age = m.group("age") if "age" in m.re.groupindex else None
+            detail = desc or (f"{age} years old" if age else "")
+            value = f"{rel} {name}" + (f" ({detail})" if detail else "")
             made.append(op("add", "family", value, evidence))
     return made
 
@@ -217,6 +228,19 @@ def _pets(m: re.Match[str], evidence: str) -> list[Op]:
         for name in re.split(r"\s*(?:,|\band\b|&)\s*", names)
         if name
     ]
+
+
+def _languages(m: re.Match[str], evidence: str) -> list[Op]:
+    made = []
+    for item in b.values(m.group("v"), "languages", 5):
+        level = re.match(
+            r"(a\s+little|a\s+bit\s+of|some|basic|fluent|conversational)\s+", item, FLAGS
+        )
+        name = item[level.end() :] if level else item
+        made.append(
+            op("add", "languages", f"{name} ({level.group(1)})" if level else name, evidence)
+        )
+    return made
 
 
 def _native(m: re.Match[str], evidence: str) -> list[Op]:
@@ -276,8 +300,9 @@ LIVE = (
     + ADV
     + r"(?:living|based|located|settled|residing))"
 )
-MOVE = r"(?:i|we)\s+(?:have\s+|'ve\s+)?" + ADV + r"(?:moved|relocated|emigrated)"
+MOVE = r"(?:i|we)(?:\s+have|'ve)?\s+" + ADV + r"(?:moved|relocated|emigrated)"
 GOT = r"(?:have|'ve\s+got|have\s+got|got|own|adopted|rescued)"
+HAVE = rf"(?:i|we)(?:\s+|(?=')){ADV}{GOT}\s+"
 DISLIKE = (
     r"(?:hate|dislike|detest|loathe|despise|abhor|can't\s+stand|cannot\s+stand|can't\s+bear|"
     r"can't\s+stomach|don't\s+(?:really\s+)?(?:like|enjoy|care\s+for|love)|do\s+not\s+(?:like|"
@@ -344,7 +369,7 @@ FACTS: tuple[Rule, ...] = (
     ),
     # work
     rule(
-        S + ADV + r"(?:work|am\s+working|'m\s+working)\s+as\s+(?:an?\s+)?" + VALUE,
+        S + BE + ADV + r"(?:work|working)\s+as\s+(?:an?\s+)?" + VALUE,
         _job_phrase,
         subject=I_,
         elidable=True,
@@ -357,17 +382,17 @@ FACTS: tuple[Rule, ...] = (
         elidable=True,
     ),
     rule(
-        S + r"(?:usually\s+|always\s+|normally\s+|typically\s+|generally\s+|often\s+)?"
+        S + r"(?P<habit>usually\s+|always\s+|normally\s+|typically\s+|generally\s+|often\s+)?"
         r"(?P<v>(?:work|start\s+work|finish\s+work|get\s+up|wake\s+up|go\s+to\s+(?:bed|sleep|"
         r"the\s+gym|work|church|school|class)|train|run|swim|commute|have\s+(?:classes|class|"
-        r"lectures|meetings|therapy|practice|training)|am\s+(?:free|off|busy|available)|"
+        r"lectures|meetings|therapy|practice|training)|(?:am|'m)\s+(?:free|off|busy|available)|"
         r"work\s+out|exercise|volunteer|teach)\b[^,;.!?\x00]*)",
         _schedule,
         subject=I_,
         elidable=True,
     ),
     rule(
-        S + ADV + r"(?:work|am\s+working|'m\s+working)\s+(?P<p>at|for|in)\s+" + VALUE,
+        S + BE + ADV + r"(?:work|working)\s+(?P<p>at|for|in)\s+" + VALUE,
         _workplace,
         subject=I_,
         elidable=True,
@@ -401,8 +426,8 @@ FACTS: tuple[Rule, ...] = (
         elidable=True,
     ),
     rule(
-        S + ADV + r"(?:study|am\s+studying|'m\s+studying|major\s+in|am\s+majoring\s+in|"
-        r"'m\s+majoring\s+in)\s+" + VALUE,
+        S + BE + ADV + r"(?:study|studying|major\s+in|majoring\s+in|doing\s+a\s+(?:degree|phd|"
+        r"masters?)\s+in)\s+(?!(?:at|in|on|for)\b)" + VALUE,
         b.one("study"),
         subject=I_,
         elidable=True,
@@ -450,7 +475,7 @@ FACTS: tuple[Rule, ...] = (
     ),
     rule(S + GOT + rf"\s+(?P<v>{CONDITION})\b", b.one("health"), subject=I_, elidable=True),
     rule(
-        S + ADV + r"(?:suffer\s+from|live\s+with|am\s+living\s+with|'m\s+living\s+with|"
+        S + BE + ADV + r"(?:suffer\s+from|live\s+with|living\s+with|"
         r"struggle\s+with|was\s+diagnosed\s+with|'ve\s+been\s+diagnosed\s+with|"
         r"have\s+been\s+diagnosed\s+with|got\s+diagnosed\s+with)\s+" + VALUE,
         b.one("health", max_words=5),
@@ -467,6 +492,26 @@ FACTS: tuple[Rule, ...] = (
     rule(
         S + r"no\s+longer\s+(?:have|own)\s+(?:an?\s+|my\s+|the\s+|any\s+)?" + VALUE,
         b.retract(None),
+        subject=I_,
+        elidable=True,
+    ),
+    rule(
+        S + ADV + r"(?:live|reside)\s+(?P<p>in|near|outside(?:\s+of)?|close\s+to)\s+" + VALUE,
+        _place("location"),
+        subject=I_,
+        elidable=True,
+    ),
+    rule(
+        S + r"(?:grew\s+up|was\s+born(?:\s+and\s+raised)?)\s+in\s+" + VALUE,
+        b.one("origin", max_words=5),
+        subject=I_,
+        elidable=True,
+    ),
+    rule(
+        S + BE + ADV + r"(?:take|taking|on)\s+(?P<v>[\w-]+(?:\s+[\w-]+)?)\s+(?=(?:every|daily|"
+        r"each|twice|once|for\s+my|for\s+(?:\w+\s+)?(?:diabetes|asthma|blood|anxiety|"
+        r"depression|adhd|pain|epilepsy|migraines?|thyroid|heart))\b)",
+        b.one("health", fmt="takes {}", max_words=3),
         subject=I_,
         elidable=True,
     ),
@@ -502,17 +547,33 @@ FACTS: tuple[Rule, ...] = (
         _family,
     ),
     rule(
-        rf"(?:i|we)\s+{GOT}\s+(?P<num>an?|one|two|three|four|five|six|\d+)\s+"
+        S + r"(?P<num>an?|one|two|three|four|five|six|\d+)\s+"
         rf"(?P<desc>(?:[\w-]+\s+){{0,3}}?)(?P<rel>{REL})\b\s*,?\s*(?:(?:called|named|whose\s+"
         rf"names?\s+(?:is|are))\s+)?(?P<names>{NAME}(?:\s*(?:,|and|&)\s*{NAME})*)?",
         _family,
+        subject=HAVE,
+        elidable=True,
     ),
     rule(rf"my\s+(?P<rel>{REL})\s+(?P<n>{NAME})(?=\s+and\s+i\b)", _family, anywhere=True),
     rule(
-        rf"(?:i|we)\s+{ADV}{GOT}\s+(?:an?|one|two|three|four|five|\d+)\s+"
+        S + r"(?:an?|one|two|three|four|five|\d+)\s+"
         rf"(?P<desc>(?:[\w-]+\s+){{0,3}}?)(?P<pet>{PET})(?:e?s)?\b(?:\s*,?\s*(?:(?:called|named|"
         rf"whose\s+names?\s+(?:is|are))\s+)?{PET_NAMES})?",
         _pets,
+        subject=HAVE,  # "... and a hamster called Bob" leaves "we have" out
+        elidable=True,
+    ),
+    rule(
+        rf"(?:my|our)\s+(?P<rel>{REL})\s+(?P<n>{NAME})\s+is\s+(?P<age>\d{{1,2}})\b"
+        r"(?:\s+(?:years?\s+old|months?\s+old))?",
+        _family,
+    ),
+    rule(
+        S + BE + ADV + r"(?:play|playing|practi[cs]e|practi[cs]ing)\s+(?:the\s+)?"
+        rf"(?P<v>{compile_words(HOBBIES)})\b",
+        b.one("likes", fmt="plays {}"),
+        subject=I_,
+        elidable=True,
     ),
     rule(
         rf"(?:my|our)\s+(?P<desc>(?:[\w-]+\s+){{0,2}}?)(?P<pet>{PET})(?:'s\s+name\s+is|\s+is\s+"
@@ -524,10 +585,10 @@ FACTS: tuple[Rule, ...] = (
         b.retract("pets"),
     ),
     rule(
-        S + ADV + r"(?:speak|can\s+speak|am\s+fluent\s+in|'m\s+fluent\s+in)\s+"
+        S + BE + ADV + r"(?:speak|can\s+speak|fluent\s+in)\s+"
         rf"(?P<v>{LANG}(?:\s*(?:,|and|&|or|as\s+well\s+as)\s*(?:some\s+|a\s+little\s+|basic\s+|"
-        rf"fluent\s+)?{LANG})*)",
-        b.many("languages"),
+        rf"fluent\s+|conversational\s+|a\s+bit\s+of\s+)?{LANG})*)",
+        _languages,
         subject=I_,
         elidable=True,
     ),
@@ -562,6 +623,12 @@ FACTS: tuple[Rule, ...] = (
         elidable=True,
     ),
     # "I'm X": whatever X is (a diet, a job, an age, a name...)
+    rule(
+        S + r"(?:have\s+|'ve\s+)?(?:become|became|turned|gone|went|been)\s+" + VALUE,
+        b.classified(classify),
+        subject=I_,
+        elidable=True,
+    ),
     rule(
         IM + r"(?P<neg>not\s+(?:an?\s+)?|no\s+longer\s+(?:an?\s+)?)?" + ADV + VALUE,
         b.classified(lambda v: classify(v, allow_name=True), negated="neg"),

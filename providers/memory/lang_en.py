@@ -254,7 +254,7 @@ GRAMMAR = Grammar(
         r"(?P<causal>\b(?:because|since|as|given\s+that|seeing\s+as|now\s+that|cause|'cause)\b)"
     ),
     coordinator=_c(r"and|plus|&|and\s+then|but"),
-    first_person=_c(r"(?:i|i'm|i've|i'd|im|my)\b"),
+    first_person=_c(r"(?:i|i'm|i've|i'd|im|we|we're|we've)\b"),
     filler=re.compile(
         r"(?:(?i:hi|hey|hello|hiya|howdy|greetings|ok|okay|oh|ah|um|uh|well|so|and|but|also|"
         r"plus|then|anyway|anyways|btw|fyi|by\s+the\s+way|for\s+the\s+record|just\s+so\s+you\s+"

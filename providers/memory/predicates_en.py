@@ -27,14 +27,17 @@ _DEGREE = re.compile(
     FLAGS,
 )
 _DIET = re.compile(rf"(?P<d>{compile_words(DIET_WORDS)})(?:\s+diet)?$", FLAGS)
-_HEALTH = re.compile(rf"(?P<h>{compile_words(HEALTH_ADJECTIVES)})$", FLAGS)
+_HEALTH = re.compile(
+    rf"(?P<h>{compile_words(HEALTH_ADJECTIVES)})(?P<more>\s+(?:with|since|for)\s+.+)?$", FLAGS
+)
 _ALLERGIC = re.compile(r"(?:allergic|hypersensitive)\s+to\s+(?P<v>.+)$", FLAGS)
 _INTOLERANT = re.compile(r"(?:(?P<a>[\w-]+)[- ]intolerant|intolerant\s+to\s+(?P<b>.+))$", FLAGS)
 _NATION = re.compile(rf"(?P<n>{compile_words(NATIONALITIES)})$", FLAGS)
 _AGE = re.compile(r"(?P<a>\d{1,3})(?:\s*(?:years?\s+old|yrs?(?:\s+old)?|y/?o))?$", FLAGS)
 _FAN = re.compile(
     r"(?:(?:an?\s+)?(?:big|huge|massive|great|die-hard|lifelong|keen|avid|passionate|"
-    r"enthusiastic|devoted|serious|total)\s+)+(?P<v>.+)$|"
+    r"enthusiastic|devoted|serious|total)\s+)+(?P<v>.+(?:er|or|ist|ie|ian|fan|lover|"
+    r"enthusiast|buff|nerd|geek|junkie|addict|supporter|head|aholic))$|"
     r"(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of\s+(?P<w>.+)$|(?P<x>.+?)\s+fan$|"
     r"(?:really\s+)?(?:into|passionate\s+about|obsessed\s+with|crazy\s+about)\s+(?P<y>.+)$",
     FLAGS,
@@ -102,7 +105,7 @@ def classify(predicate: str, *, allow_name: bool = False) -> Found:
     if m := _DIET.fullmatch(bare):
         return [("diet", m.group("d").lower())]
     if m := _HEALTH.fullmatch(pred) or _HEALTH.fullmatch(bare):
-        return [("health", m.group("h"))]
+        return [("health", m.group("h") + (m.group("more") or ""))]
     if m := _ALLERGIC.fullmatch(bare):
         return [("allergies", m.group("v"))]
     if m := _INTOLERANT.fullmatch(bare):
