@@ -153,6 +153,18 @@ def _workplace(m: re.Match[str], evidence: str) -> list[Op]:
     return made
 
 
+def _joined(m: re.Match[str], evidence: str) -> list[Op]:
+    parts = re.split(r"\s+as\s+(?:an?\s+)?", clean(m.group("v")), maxsplit=1, flags=FLAGS)
+    if not b.ok(parts[0], 5):
+        return []
+    made = [op("add", "workplace", f"at {parts[0]}", evidence)]
+    if len(parts) > 1:
+        made.extend(op("add", slot, value, evidence) for slot, value in job_parts(parts[1]))
+        if len(made) == 1 and b.ok(parts[1], 5):
+            made.append(op("add", "job", parts[1], evidence))
+    return made
+
+
 def _teach(m: re.Match[str], evidence: str) -> list[Op]:
     text = clean(m.group("v"))
     parts = re.split(r"\s+(?=(?:at|in|for)\s+(?:an?\s+|the\s+)?[\w'-]+)", text, maxsplit=1)
@@ -330,7 +342,7 @@ FACTS: tuple[Rule, ...] = (
     rule(r"not\s+(?P<old>[^,;.!?\x00]+?),?\s+but\s+(?P<new>[^,;.!?\x00]+)", _correction),
     rule(
         r"(?:my\s+(?:first\s+|full\s+|real\s+|given\s+)?name(?:\s+is|'s)|name's|"
-        r"(?:you\s+can\s+|please\s+|just\s+)?call\s+me|i\s+go\s+by|"
+        r"(?:you\s+can\s+|please\s+|just\s+)?call\s+me|i\s+go\s+by|i'm\s+called|i\s+am\s+called|"
         rf"(?:people|everyone|friends)\s+call\s+me)\s+(?P<n>{NAME})",
         _name,
     ),
@@ -416,6 +428,20 @@ FACTS: tuple[Rule, ...] = (
         r"(?:was|got)\s+(?:fired|laid\s+off|let\s+go)\s+from)\s+(?:my|the)\s+(?:[\w-]+\s+){0,2}?"
         r"(?:job|position|role|work)\b",
         _quit_job,
+        subject=I_,
+        elidable=True,
+    ),
+    rule(
+        S + r"(?:have\s+|'ve\s+)?(?:just\s+)?(?:left|quit)\s+(?P<v>(?-i:[A-Z])[\w&.-]*"
+        r"(?:\s+(?-i:[A-Z])[\w&.-]*)*)",
+        b.retract("workplace"),
+        subject=I_,
+        elidable=True,
+    ),
+    rule(
+        S + r"(?:have\s+|'ve\s+)?(?:just\s+|recently\s+)?(?:joined|started\s+(?:working\s+)?at|"
+        r"got\s+a\s+(?:new\s+)?job\s+at|moved\s+to)\s+(?P<v>(?-i:[A-Z])[^,;.!?\x00]*)",
+        _joined,
         subject=I_,
         elidable=True,
     ),

@@ -32,7 +32,7 @@ def family(relatives: Mapping[str, str]) -> Build:
         names = _names(m)
         if not names:
             num = m.group("num") if "num" in m.re.groupindex else None
-            return [op("add", "family", f"{num} {rel}", evidence)] if num else []
+            return [op("add", "family", f"{num} {m.group('rel')}", evidence)] if num else []
         return [op("add", "family", f"{rel} {n}", evidence) for n in names]
 
     return build

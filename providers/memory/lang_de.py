@@ -138,6 +138,12 @@ FACTS: tuple[Rule, ...] = (
     rule(S + r"(?:hasse|verabscheue)\s+" + VALUES, b.many("dislikes"), subject=ICH, elidable=True),
     rule(r"ich\s+kann\s+(?P<v>[^,;.!?\x00]+?)\s+nicht\s+(?:ausstehen|leiden)", b.many("dislikes")),
     rule(
+        S + r"mag\s+(?:gar\s+)?kein(?:e|en)?\s+" + VALUES,
+        b.many("dislikes"),
+        subject=ICH,
+        elidable=True,
+    ),
+    rule(
         S + r"(?:liebe|mag)\s+(?:sehr\s+|total\s+|besonders\s+)?" + VALUES,
         _like,
         subject=ICH,
@@ -170,7 +176,8 @@ FACTS: tuple[Rule, ...] = (
         elidable=True,
     ),
     rule(
-        r"ich\s+bin\s+(?P<neg>nicht\s+mehr\s+|kein(?:e)?\s+)?(?:\w+\s+)?(?:von\s+beruf\s+)?"
+        r"ich\s+bin\s+(?P<neg>nicht\s+mehr\s+|kein(?:e)?\s+)?(?:(?:jetzt|auch|schon|seit\s+\S+|"
+        r"strenger?|strikte?r?|überzeugter?|inzwischen|mittlerweile)\s+)*(?:von\s+beruf\s+)?"
         + VALUE,
         intl.predicate([("diet", DIETS_DE), ("health", HEALTH_DE), ("job", JOBS_DE)], clean),
     ),
@@ -259,7 +266,7 @@ TOPICS = TopicTable(
 
 FORGET: tuple[Rule, ...] = (
     rule(
-        r"(?:bitte\s+)?(?:vergiss|vergessen\s+sie|lösche|lösch|entferne|streiche)\s+"
+        r"(?:bitte\s+)?(?:vergiss|vergessen\s+sie|lösche|lösch|entferne|streiche)[\s,]+"
         r"(?:bitte\s+)?(?P<t>[^.!?;\x00]*)",
         lambda m, e: forget_ops(m.group("t"), e, TOPICS),
     ),

@@ -184,7 +184,7 @@ TOPICS = TopicTable(
 FORGET: tuple[Rule, ...] = (
     rule(
         r"(?:por\s+favor,?\s+)?(?:olvida|olvide|olv[íi]date\s+de|borra|borre|elimina|"
-        r"no\s+recuerdes|no\s+guardes)\s+(?P<t>[^.!?;\x00]*)",
+        r"no\s+recuerdes|no\s+guardes)[\s,]+(?P<t>[^.!?;\x00]*)",
         lambda m, e: forget_ops(m.group("t"), e, TOPICS),
     ),
 )

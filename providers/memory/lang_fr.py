@@ -203,7 +203,7 @@ TOPICS = TopicTable(
 FORGET: tuple[Rule, ...] = (
     rule(
         r"(?:s'il\s+te\s+pla[iî]t,?\s+)?(?:oublie|oubliez|efface|effacez|supprime|supprimez|"
-        r"ne\s+(?:retiens|retenez|m[ée]morise|garde|gardez)\s+pas)\s+(?P<t>[^.!?;\x00]*)",
+        r"ne\s+(?:retiens|retenez|m[ée]morise|garde|gardez)\s+pas)[\s,]+(?P<t>[^.!?;\x00]*)",
         lambda m, e: forget_ops(m.group("t"), e, TOPICS),
     ),
 )

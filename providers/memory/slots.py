@@ -53,7 +53,7 @@ _TABLE: tuple[Slot, ...] = (
     Slot("email", "single", "contact", "email"),
     # work
     Slot("job", "single", "work", "job"),
-    Slot("workplace", "single", "work", "works at"),
+    Slot("workplace", "single", "work", "workplace"),
     Slot("study", "single", "work", "studies"),
     Slot("skills", "list", "work", "uses"),
     # food and health
