@@ -84,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("cases", nargs="?", default=str(DEFAULT_CASES))
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--speed", action="store_true")
+    parser.add_argument("--facts", type=int, default=10_000, help="stored facts for --speed")
+    parser.add_argument("--turns", type=int, default=300, help="turns timed for --speed")
     args = parser.parse_args(argv)
     cases = load_cases(args.cases)
     tuning = [c for c in cases if not set_aside(c)]
@@ -94,8 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     if aside:
         show("set-aside part", evaluate(aside), False)  # never shown case by case
     if args.speed:
-        ms = speed()
-        print(f"one turn with 10,000 facts: median {ms:.2f} ms (extract + update + render)")
+        ms = speed(args.facts, args.turns)
+        print(f"one turn with {args.facts:,} facts: median {ms:.2f} ms (extract + update + render)")
     return 0
 
 

@@ -395,7 +395,7 @@ FACTS: tuple[Rule, ...] = (
     ),
     rule(
         S + r"(?P<habit>usually\s+|always\s+|normally\s+|typically\s+|generally\s+|often\s+)?"
-        r"(?P<v>(?:work|start\s+work|finish\s+work|get\s+up|wake\s+up|go\s+to\s+(?:bed|sleep|"
+        r"(?P<v>(?:work|start\s+work|finish\s+work|get\s+up|wake\s+up|go\s+\w+ing|go\s+to\s+(?:bed|sleep|"
         r"the\s+gym|work|church|school|class)|train|run|swim|commute|have\s+(?:classes|class|"
         r"lectures|meetings|therapy|practice|training)|(?:am|'m)\s+(?:free|off|busy|available)|"
         r"work\s+out|exercise|volunteer|teach)\b[^,;.!?\x00]*)",

@@ -48,15 +48,17 @@ def mask_quotes(text: str) -> str:
     return _QUOTE.sub(lambda m: MASK * len(m.group()), text)
 
 
+def ranked(text: str) -> list[tuple[int, Grammar]]:
+    """Grammars with how many of their function words the text uses, best first (English
+    first on a tie)."""
+    tokens = [w.casefold() for w in _WORD.findall(text)]
+    scores = [(sum(1 for t in tokens if t in g.markers), g) for g in GRAMMARS]
+    return sorted(scores, key=lambda pair: -pair[0])
+
+
 def detect(text: str) -> Grammar:
     """The grammar whose function words the text uses most; English on a tie."""
-    tokens = [w.casefold() for w in _WORD.findall(text)]
-    best, best_score = GRAMMARS[0], 0
-    for grammar in GRAMMARS:
-        score = sum(1 for t in tokens if t in grammar.markers)
-        if score > best_score:
-            best, best_score = grammar, score
-    return best
+    return ranked(text)[0][1]
 
 
 def _spans(pattern: re.Pattern[str], text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
@@ -195,5 +197,15 @@ def extract_rules(message: str) -> Extraction:
     """The ops the rules find in one user message, secrets screened out."""
     if not message.strip():
         return Extraction()
-    reader = _Reader(message, detect(mask_quotes(message)))
-    return screen(reader.run())
+    candidates = ranked(mask_quotes(message))
+    best = candidates[0][0]
+    ops: list[Op] = []
+    # A short message may use no telling function word ("J'adore la randonnée"): every
+    # grammar that ties for best gets a turn, in order, until one finds something.
+    for score, grammar in candidates:
+        if score < best:
+            break
+        ops = _Reader(message, grammar).run()
+        if ops:
+            break
+    return screen(ops)

@@ -74,6 +74,7 @@ _TABLE: tuple[Slot, ...] = (
 )
 
 SLOTS: dict[str, Slot] = {s.name: s for s in _TABLE}
+STYLE_SLOTS: frozenset[str | None] = frozenset(s.name for s in _TABLE if s.category == STYLE)
 CATEGORIES: frozenset[str] = frozenset(s.category for s in _TABLE) | {"preferences"}
 FREE_TEXT = Slot("", "list", "other", "note")
 
