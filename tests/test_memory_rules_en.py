@@ -136,6 +136,14 @@ def test_indirect_facts_inside_requests() -> None:
     assert ("add", "allergies", "nuts") in ops_of(
         "Suggest snacks for a hike, since I'm allergic to nuts."
     )
+    assert ("add", "health", "celiac disease") in ops_of(
+        "As someone with celiac disease, which beers are safe?"
+    )
+    assert ("add", "allergies", "nut") in ops_of("As someone who has a nut allergy, what now?")
+    assert ("add", "health", "diabetes") in ops_of("For my diabetes, what snacks are okay?")
+    assert ("add", "allergies", "lactose (intolerant)") in ops_of(
+        "I'm lactose intolerant so what cheeses can I eat?"
+    )
 
 
 def test_evidence_is_an_exact_span_of_the_message() -> None:

@@ -67,6 +67,8 @@ clean = make_cleaner(
     r"|\s+(?:because|since|although|though|unless|whereas|so\s+that|but|which)\b|\s+[-–—]\s+|"
     r",\s*(?:i|i'm|it|it's|we|they|he|she|you|that|this|which|but|so|because|since|and\s+i|"
     r"just|as|if|when|my|our|who|though|although|especially|not)\b|"
+    r"\s+(?:so|and|but)\s+(?=(?:what|how|which|where|when|why|who|can|could|would|should|do|"
+    r"does|is|are|any|please)\b)|"
     r"\s+and\s+(?:then\s+|now\s+|also\s+)?(?:bought|got|moved|started|became|switched|took|"
     r"went|found|sold|adopted|joined|left|quit|live|work|study|have|has|am|was|love|like|hate|"
     r"need|want|use|run|own|speak|drive|play|go)\b",

@@ -70,6 +70,12 @@ class Grammar:
     style: tuple[Rule, ...]
     facts: tuple[Rule, ...]
     indirect: tuple[Rule, ...] = field(default=())  # "Being diabetic, ..." even in requests
+    # In a task sentence: what follows is the content ("Summarise the following email.")
+    forward: re.Pattern[str] = re.compile(
+        r"\b(?:following|below|as\s+follows|folgenden?|folgendes|unten|suivante?s?|"
+        r"ci-dessous|siguientes?|abajo)\b|\b(?:this|these|dies(?:e|en|es)?|ceci|esto)\s*[.:]?\s*$",
+        re.IGNORECASE,
+    )
 
 
 def compile_words(words: Sequence[str]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .facts_en import FACTS, PET, REL, b
+from .facts_en import CONDITION, FACTS, PET, REL, b
 from .grammar import FLAGS, Grammar, Rule, rule
 from .ops import Op
 from .predicates_en import classify
@@ -180,10 +180,22 @@ FORGET: tuple[Rule, ...] = (
 
 INDIRECT: tuple[Rule, ...] = (
     rule(
-        r"(?:being|as)\s+(?:an?\s+|someone\s+(?:who(?:'s|\s+is)\s+|with\s+)?|somebody\s+"
-        r"(?:who(?:'s|\s+is)\s+|with\s+)|a\s+person\s+(?:who(?:'s|\s+is)\s+|with\s+))?"
-        r"(?P<v>[^,;.!?\x00]+?)\s*,(?=[^\x00]*?\b(?:i|i'm|i've|i'd|me|my)\b)",
+        r"(?:being|as)\s+(?:an?\s+)?(?P<v>[^,;.!?\x00]+?)\s*,"
+        r"(?=[^\x00]*?\b(?:i|i'm|i've|i'd|me|my)\b)",
         b.classified(classify),
+    ),
+    # "As someone with coeliac disease, ...": only ever said of oneself
+    rule(
+        r"as\s+(?:someone|somebody|a\s+person)\s+(?:who(?:'s|\s+is|\s+has)\s+|with\s+)"
+        r"(?P<v>[^,;.!?\x00]+?)\s*,",
+        b.classified(classify),
+    ),
+    # "my diabetes", "my peanut allergy": a possessive that only the user's own fact explains
+    rule(rf"\bmy\s+(?P<v>{CONDITION})\b", b.one("health"), anywhere=True),
+    rule(
+        r"\bmy\s+(?P<v>[\w-]+(?:\s+[\w-]+)?)\s+(?:allergy|intolerance)\b",
+        b.many("allergies"),
+        anywhere=True,
     ),
 )
 

@@ -11,7 +11,9 @@ import re
 
 from .grammar import FLAGS, NAME, compile_words, tidy
 from .vocab_en import (
+    CONDITION_PHRASES,
     DIET_WORDS,
+    HOBBYISTS,
     HEALTH_ADJECTIVES,
     JOB_HEADS,
     NATIONALITIES,
@@ -30,7 +32,12 @@ _DIET = re.compile(rf"(?P<d>{compile_words(DIET_WORDS)})(?:\s+diet)?$", FLAGS)
 _HEALTH = re.compile(
     rf"(?P<h>{compile_words(HEALTH_ADJECTIVES)})(?P<more>\s+(?:with|since|for)\s+.+)?$", FLAGS
 )
-_ALLERGIC = re.compile(r"(?:allergic|hypersensitive)\s+to\s+(?P<v>.+)$", FLAGS)
+_CONDITION = re.compile(rf"(?P<c>{compile_words(CONDITION_PHRASES)})$", FLAGS)
+_HOBBYIST = re.compile(rf"(?:[\w-]+\s+){{0,2}}{compile_words(HOBBYISTS)}$", FLAGS)
+_ALLERGIC = re.compile(
+    r"(?:allergic|hypersensitive)\s+to\s+(?P<v>.+)|(?P<w>[\w\s-]+?)\s+(?:allergy|intolerance)$",
+    FLAGS,
+)
 _INTOLERANT = re.compile(r"(?:(?P<a>[\w-]+)[- ]intolerant|intolerant\s+to\s+(?P<b>.+))$", FLAGS)
 _NATION = re.compile(rf"(?P<n>{compile_words(NATIONALITIES)})$", FLAGS)
 _AGE = re.compile(r"(?P<a>\d{1,3})(?:\s*(?:years?\s+old|yrs?(?:\s+old)?|y/?o))?$", FLAGS)
@@ -106,8 +113,10 @@ def classify(predicate: str, *, allow_name: bool = False) -> Found:
         return [("diet", m.group("d").lower())]
     if m := _HEALTH.fullmatch(pred) or _HEALTH.fullmatch(bare):
         return [("health", m.group("h") + (m.group("more") or ""))]
+    if m := _CONDITION.fullmatch(bare):
+        return [("health", m.group("c"))]
     if m := _ALLERGIC.fullmatch(bare):
-        return [("allergies", m.group("v"))]
+        return [("allergies", m.group("v") or m.group("w"))]
     if m := _INTOLERANT.fullmatch(bare):
         return [("allergies", f"{m.group('a')} (intolerant)" if m.group("a") else m.group("b"))]
     if m := _AGE.fullmatch(bare):
@@ -124,6 +133,8 @@ def classify(predicate: str, *, allow_name: bool = False) -> Found:
         return [("likes", _ARTICLE.sub("", pred) if m.group("v") else value)]
     if found := job_parts(pred):
         return found
+    if _HOBBYIST.fullmatch(bare):
+        return [("likes", bare)]
     if m := _NATION.fullmatch(bare):
         return [("nationality", m.group("n"))]
     m = _NAME.fullmatch(predicate.strip()) if allow_name else None

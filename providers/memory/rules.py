@@ -151,6 +151,8 @@ class _Reader:
             if self.try_rules(g.forget, clause.pos, end, elided=False):
                 return False
         is_task = g.task.match(text, first, end) is not None
+        if is_task and g.forward.search(text, start, limit if limit < end else end):
+            return True  # "Translate this. ..." / "Summarise the following email. ..."
         pasted = False
         seg_spans = list(_spans(_SEGMENT_BREAK, text, start, end))
         for seg_start, seg_end in seg_spans:
@@ -191,6 +193,7 @@ class _Reader:
                 self.try_rules(g.facts, clause.pos, limit, elided=True)
         if not is_task and asked is None:
             self.try_anywhere(g.facts, start, limit)
+        self.try_anywhere(g.indirect, start, limit)
 
 
 def extract_rules(message: str) -> Extraction:
