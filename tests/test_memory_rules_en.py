@@ -119,6 +119,18 @@ def test_pattern_families(text: str, expected: tuple[str, str, str] | None) -> N
         "I'd love to visit Japan someday.",
         "I'm thinking about becoming vegetarian.",
         'He said "I\'m allergic to nuts" at dinner.',
+        "Summarise the following email. Hi team, I'm Mark and I live in Leeds.",
+        "Translate this. I love cats and I live in Rome.",
+        "I used to live in Oslo.",
+        "When I was a kid I lived in Cairo.",
+        "I'm going to Berlin tomorrow.",
+        "My friend's diabetes is getting worse.",
+        "If my asthma gets worse, what should I do?",
+        "Generate a fake profile: name Jane Doe, lives in Austin, likes tennis.",
+        "Act as a vegan nutritionist.",
+        "My girlfriend is allergic to cats, should we get a dog instead?",
+        "My brother just moved to Denver.",
+        "Help me write a cover letter: I'm a data analyst with five years of experience.",
     ],
 )
 def test_nothing_is_remembered_from(text: str) -> None:

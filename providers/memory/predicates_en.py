@@ -13,8 +13,8 @@ from .grammar import FLAGS, NAME, compile_words, tidy
 from .vocab_en import (
     CONDITION_PHRASES,
     DIET_WORDS,
-    HOBBYISTS,
     HEALTH_ADJECTIVES,
+    HOBBYISTS,
     JOB_HEADS,
     NATIONALITIES,
 )
