@@ -26,7 +26,7 @@ from .llm import ExtractionPrompt, build_prompt, parse_reply
 from .ops import Extraction, Op, OpFormatError, merge
 from .rank import Rank, word_overlap
 from .recall import render_recall
-from .rules import extract_rules
+from .rules import extract_rules, grammars
 from .secrets import looks_secret
 from .slots import SLOTS, Slot, slot_info
 from .update import Change, apply_ops
@@ -54,6 +54,7 @@ __all__ = [
     "evaluate",
     "evaluate_file",
     "extract_rules",
+    "grammars",
     "load_cases",
     "looks_secret",
     "merge",

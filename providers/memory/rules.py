@@ -24,13 +24,21 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 
-from . import lang_de, lang_en, lang_es, lang_fr
 from .grammar import MASK, Grammar, Rule
 from .ops import Extraction, Op
 from .secrets import screen
 
-GRAMMARS: tuple[Grammar, ...] = (lang_en.GRAMMAR, lang_de.GRAMMAR, lang_fr.GRAMMAR, lang_es.GRAMMAR)
+
+@cache
+def grammars() -> tuple[Grammar, ...]:
+    """The languages' grammars, compiled on first use (about 0.1 s, once per process) so that
+    a command which never extracts does not pay for it. Call it ahead of time to warm up."""
+    from . import lang_de, lang_en, lang_es, lang_fr
+
+    return (lang_en.GRAMMAR, lang_de.GRAMMAR, lang_fr.GRAMMAR, lang_es.GRAMMAR)
+
 
 # A quotation: opened after a non-letter, closed before one (so "I'm" and "children's"
 # are not quotes).
@@ -52,7 +60,7 @@ def ranked(text: str) -> list[tuple[int, Grammar]]:
     """Grammars with how many of their function words the text uses, best first (English
     first on a tie)."""
     tokens = [w.casefold() for w in _WORD.findall(text)]
-    scores = [(sum(1 for t in tokens if t in g.markers), g) for g in GRAMMARS]
+    scores = [(sum(1 for t in tokens if t in g.markers), g) for g in grammars()]
     return sorted(scores, key=lambda pair: -pair[0])
 
 
