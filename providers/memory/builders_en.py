@@ -217,3 +217,11 @@ ATTRIBUTE_SLOTS = {
     "major": "study",
     "degree": "study",
 }
+
+
+def build_gave_up(m: re.Match[str], evidence: str) -> list[Op]:
+    """ "I gave up coffee": whatever fact names coffee is retired, and the change is noted."""
+    value = clean(m.group("v"))
+    if not b.ok(value, 4):
+        return []
+    return [op("retract", None, value, evidence), op("add", None, f"gave up {value}", evidence)]

@@ -42,7 +42,7 @@ TRAILING = (
     r"(?:last|this|next)\s+(?:week|month|year|summer|spring|autumn|fall|winter)|"
     r"(?:a\s+(?:few|couple\s+of)|two|three|four|\d+)\s+(?:days|weeks|months|years)\s+ago|"
     r"a\s+(?:week|month|year)\s+ago|(?:since|in)\s+\d{4}|please|thanks|thank\s+you|haha|lol|"
-    r"again|together|actually|already|myself|personally|i\s+think|i\s+guess|these\s+days|"
+    r"again|together|actually|after\s+all|sadly|already|myself|personally|i\s+think|i\s+guess|these\s+days|"
     r"for\s+(?:(?:about|over|almost|nearly)\s+)?(?:\w+\s+)?(?:years|months|weeks|ages|a\s+while|"
     r"a\s+long\s+time|a\s+year|a\s+decade)"
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from .builders_en import (
     build_family,
     build_favourite,
+    build_gave_up,
     build_languages,
     build_native,
     build_pets,
@@ -75,6 +76,21 @@ LIFE: tuple[Rule, ...] = (
         S + r"(?:have\s+|'ve\s+)?(?:stopped|quit|given\s+up|gave\s+up|cut\s+out|avoid)\s+"
         r"(?:eating\s+|drinking\s+)" + VALUES,
         b.many("avoids"),
+        subject=I_,
+        elidable=True,
+    ),
+    rule(
+        S
+        + r"(?:have\s+|'ve\s+)?(?:just\s+)?(?:stopped|quit|given\s+up|gave\s+up|cut\s+out)\s+"
+        + VALUE,
+        build_gave_up,
+        subject=I_,
+        elidable=True,
+    ),
+    rule(
+        S + r"(?:have\s+|'ve\s+)?(?:just\s+)?(?:switched|changed|moved|gone|went)\s+(?:over\s+)?"
+        r"to\s+" + VALUE,
+        b.classified(classify),
         subject=I_,
         elidable=True,
     ),
@@ -190,6 +206,24 @@ LIFE: tuple[Rule, ...] = (
         rf"(?:my|our)\s+(?P<desc>(?:[\w-]+\s+){{0,2}}?)(?P<pet>{PET})(?:'s\s+name\s+is|\s+is\s+"
         rf"(?:called|named)|\s+is|\s*,|)\s+(?P<n>{NAME})\b",
         build_pets,
+    ),
+    # someone or something gone: whatever fact holds that name is retired
+    rule(
+        rf"(?P<v>{NAME})\s+" + ADV + r"(?:sadly\s+)?(?:died|passed\s+away|passed|ran\s+away|"
+        r"is\s+no\s+longer\s+with\s+us)\b",
+        b.retract(None),
+    ),
+    rule(
+        rf"(?:(?P<v>{NAME})\s+and\s+i|we)\s+(?:have\s+|'ve\s+)?(?:broke\s+up|split\s+up|"
+        r"separated|divorced|got\s+divorced)\b",
+        b.retract(None),
+    ),
+    rule(
+        S + r"(?:have\s+|'ve\s+)?(?:broke\s+up|split\s+up|separated)\s+(?:with|from)\s+"
+        rf"(?:my\s+[\w-]+\s+)?(?P<v>{NAME})",
+        b.retract(None),
+        subject=I_,
+        elidable=True,
     ),
     rule(
         rf"(?:my|our)\s+(?P<v>{PET}(?:\s+{NAME})?)\s+(?:died|passed\s+away|passed|ran\s+away)",

@@ -274,6 +274,7 @@ GRAMMAR = Grammar(
         r"oops|whoops|good\s+news|bad\s+news|update|quick\s+update|correction|typo|there|"
         r"one\s+more\s+thing|p\.?s\.?|now|these\s+days|nowadays|fun\s+fact|side\s+note|note|"
         r"actually|honestly|basically|ironically|funnily\s+enough|frankly|seriously|obviously|"
+        r"(?:it\s+)?turns\s+out|as\s+it\s+turns\s+out|good\s+to\s+know|update|"
         r"apparently|luckily|unfortunately|fortunately|sadly|currently|recently|personally|"
         r"really|incidentally|lastly|finally|additionally|importantly|alright|all\s+right)\b|"
         r"[a-z]{3,}ly\b)[\s,!:.-]*"

@@ -110,7 +110,7 @@ def classify(predicate: str, *, allow_name: bool = False) -> Found:
     pred = _DEGREE.sub("", tidy(predicate))
     bare = _DEGREE.sub("", _ARTICLE.sub("", pred))
     if m := _DIET.fullmatch(bare):
-        return [("diet", m.group("d").lower())]
+        return [("diet", m.group("d"))]
     if m := _HEALTH.fullmatch(pred) or _HEALTH.fullmatch(bare):
         return [("health", m.group("h") + (m.group("more") or ""))]
     if m := _CONDITION.fullmatch(bare):

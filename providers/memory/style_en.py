@@ -162,7 +162,7 @@ def _noun_first(m: re.Match[str], evidence: str) -> list[Op]:
 
 STYLE: tuple[Rule, ...] = (
     rule(
-        r"(?:i|we)\s+(?:really\s+|much\s+|would\s+|'d\s+)?(?P<verb>prefer|like|want|need|"
+        r"(?:i|we)(?:\s+|(?='))(?:really\s+|much\s+|would\s+|'d\s+)?(?P<verb>prefer|like|want|need|"
         r"appreciate|hate|dislike|don't\s+like|can't\s+stand)\s+(?P<rest>[^;.!?\x00]*)",
         _stated,
     ),
