@@ -131,6 +131,9 @@ def test_pattern_families(text: str, expected: tuple[str, str, str] | None) -> N
         "My girlfriend is allergic to cats, should we get a dog instead?",
         "My brother just moved to Denver.",
         "Help me write a cover letter: I'm a data analyst with five years of experience.",
+        "I like the second option better.",
+        "I moved to the next chapter.",
+        "I have a cold.",
     ],
 )
 def test_nothing_is_remembered_from(text: str) -> None:
@@ -156,6 +159,12 @@ def test_indirect_facts_inside_requests() -> None:
     assert ("add", "allergies", "lactose (intolerant)") in ops_of(
         "I'm lactose intolerant so what cheeses can I eat?"
     )
+
+
+def test_asking_to_be_remembered_is_no_obstacle() -> None:
+    assert ("add", "allergies", "shellfish") in ops_of("Remember that I'm allergic to shellfish.")
+    assert ("add", "location", "Derby") in ops_of("Please remember I live in Derby.")
+    assert ("add", "reply_language", "German") in ops_of("Please reply in German.")
 
 
 def test_evidence_is_an_exact_span_of_the_message() -> None:

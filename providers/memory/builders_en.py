@@ -15,6 +15,7 @@ from .en_base import (
 )
 from .grammar import (
     FLAGS,
+    UPPER,
     Build,
     op,
     tidy,
@@ -48,11 +49,23 @@ def build_age(m: re.Match[str], evidence: str) -> list[Op]:
     return [op("add", "age", str(age), evidence)] if 3 <= age <= 120 else []
 
 
-def build_place(slot: str) -> Build:
+_PLACE_NOUN = re.compile(
+    r"\b(?:town|city|village|country|countryside|house|flat|apartment|suburbs?|area|coast|"
+    r"island|state|province|region|capital|abroad|overseas|north|south|east|west)\b",
+    FLAGS,
+)
+
+
+def build_place(slot: str, *, somewhere: bool = False) -> Build:
+    """A place; with `somewhere`, only a value that names one ("moved to Leeds", "moved to a
+    small town"), since "moved to the next chapter" is not a home."""
+
     def build(m: re.Match[str], evidence: str) -> list[Op]:
         value = re.split(r"\s+(?:with|for)\s+", clean(m.group("v")), maxsplit=1)[0]
         prep = " ".join(m.group("p").split()).lower() if "p" in m.re.groupindex else "in"
         if not b.ok(value, 7):
+            return []
+        if somewhere and not (re.search(rf"[{UPPER}]", value) or _PLACE_NOUN.search(value)):
             return []
         return [op("add", slot, value if prep == "in" else f"{prep} {value}", evidence)]
 

@@ -66,7 +66,8 @@ b = Builders(
     banned=re.compile(
         r"(?:it|that|this|them|those|these|you|him|her|us|to\s+(?:know|think|say|be|have|see|"
         r"ask|hear)|when|how|what|why|where|if|whether|the\s+idea|being|doing|my\s+life|"
-        r"everything|everyone|anything|nothing|something|someone|somebody|one|your)\b",
+        r"everything|everyone|anything|nothing|something|someone|somebody|one|your|first|second|"
+        r"third|last|other|previous|next|latter|former)\b",
         FLAGS,
     ),
 )

@@ -65,7 +65,7 @@ SELF: tuple[Rule, ...] = (
     rule(
         MOVE + r"(?:\s+(?:back|house|home|away|over))?(?:\s+from\s+[^,;.!?\x00]+?)?"
         r"\s+(?:to|into)\s+" + VALUE,
-        build_place("location"),
+        build_place("location", somewhere=True),
     ),
     rule(
         r"(?:my|our)\s+(?:new\s+|current\s+|home\s+|postal\s+|street\s+)*address\s+"
@@ -106,7 +106,7 @@ SELF: tuple[Rule, ...] = (
         r"(?P<v>(?:work|start\s+work|finish\s+work|get\s+up|wake\s+up|go\s+\w+ing|go\s+to\s+(?:bed|sleep|"
         r"the\s+gym|work|church|school|class)|train|run|swim|commute|have\s+(?:classes|class|"
         r"lectures|meetings|therapy|practice|training)|(?:am|'m)\s+(?:free|off|busy|available)|"
-        r"work\s+out|exercise|volunteer|teach)\b[^,;.!?\x00]*)",
+        r"work\s+out|exercise|volunteer|teach|study)\b[^,;.!?\x00]*)",
         build_schedule,
         subject=I_,
         elidable=True,

@@ -275,9 +275,12 @@ GRAMMAR = Grammar(
         r"one\s+more\s+thing|p\.?s\.?|now|these\s+days|nowadays|fun\s+fact|side\s+note|note|"
         r"actually|honestly|basically|ironically|funnily\s+enough|frankly|seriously|obviously|"
         r"(?:it\s+)?turns\s+out|as\s+it\s+turns\s+out|good\s+to\s+know|update|"
+        r"please|pls|kindly|(?:just\s+)?remember(?:\s+that)?|keep\s+in\s+mind(?:\s+that)?|note\s+that|"
+        r"for\s+future\s+reference|bear\s+in\s+mind(?:\s+that)?|"
         r"apparently|luckily|unfortunately|fortunately|sadly|currently|recently|personally|"
         r"really|incidentally|lastly|finally|additionally|importantly|alright|all\s+right)\b|"
-        r"[a-z]{3,}ly\b)[\s,!:.-]*"
+        r"[a-z]{2,}(?:ally|ously|ently|antly|ively|fully|lessly|ably|ibly|edly|ingly|ately|ually)\b)"
+        r"[\s,!:.-]*"
     ),
     forget=FORGET,
     style=STYLE,
