@@ -51,6 +51,16 @@ def test_language_detection(text: str, code: str) -> None:
         ("Odio el cilantro.", ("add", "dislikes", "cilantro")),
         ("Mi hermana se llama Rocío.", ("add", "family", "sister Rocío")),
         ("Tengo 35 años.", ("add", "age", "35")),
+        ("Ich spiele gern Tennis.", ("add", "likes", "Tennis")),
+        ("Ich arbeite bei Bosch als Ingenieur.", ("add", "job", "Ingenieur")),
+        ("Ich habe zwei Kinder, Paul und Emma.", ("add", "family", "child Emma")),
+        ("Ich bin gegen Nüsse allergisch.", ("add", "allergies", "Nüsse")),
+        ("Wir haben einen Hund.", ("add", "pets", "dog")),
+        ("J'ai deux chats, Tigrou et Félix.", ("add", "pets", "cat Félix")),
+        ("Je ne mange plus de viande.", ("add", "avoids", "viande")),
+        ("Me mudé a Valencia el año pasado.", ("add", "location", "Valencia")),
+        ("Tengo dos hijos que se llaman Leo y Hugo.", ("add", "family", "child Hugo")),
+        ("Hablo español e inglés.", ("add", "languages", "English")),
     ],
 )
 def test_pattern_families(text: str, expected: tuple[str, str, str] | None) -> None:

@@ -20,6 +20,7 @@ from .grammar import (
     op,
     tidy,
 )
+from .intl import ONE_OF
 from .ops import Op
 from .predicates_en import job_parts
 from .topics import favourite_for
@@ -152,6 +153,7 @@ def build_family(m: re.Match[str], evidence: str) -> list[Op]:
     if not names:
         num = m.group("num") if "num" in m.re.groupindex else ""
         return [op("add", "family", f"{num} {rel}".strip(), evidence)] if num else []
+    rel = ONE_OF.get(rel, rel)
     made = []
     for name in re.split(r"\s*(?:,|\band\b|&)\s*", names):
         if name and name.casefold() not in NOT_A_NAME:

@@ -10,6 +10,17 @@ from .grammar import FLAGS, Build, Cleaner, compile_words, op, tidy
 from .ops import Op
 from .topics import favourite_for
 
+# A plural relation said with names is one relation per name: "two kids, Sam and Jo".
+ONE_OF = {
+    "children": "child",
+    "sons": "son",
+    "daughters": "daughter",
+    "brothers": "brother",
+    "sisters": "sister",
+    "siblings": "sibling",
+    "grandchildren": "grandchild",
+    "twins": "twin",
+}
 NAME_SPLIT = re.compile(r"\s*(?:,|\bund\b|\bet\b|\by\b|\be\b|&)\s*", FLAGS)
 
 
@@ -33,6 +44,7 @@ def family(relatives: Mapping[str, str]) -> Build:
         if not names:
             num = m.group("num") if "num" in m.re.groupindex else None
             return [op("add", "family", f"{num} {m.group('rel')}", evidence)] if num else []
+        rel = ONE_OF.get(rel, rel)
         return [op("add", "family", f"{rel} {n}", evidence) for n in names]
 
     return build

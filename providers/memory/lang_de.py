@@ -67,6 +67,14 @@ def _like(m: re.Match[str], evidence: str) -> list[Op]:
     return [op("add", slot, v, evidence) for v in b.values(value, slot, 6)]
 
 
+def _workplace(m: re.Match[str], evidence: str) -> list[Op]:
+    place, _, job = clean(m.group("v")).partition(" als ")
+    made = [op("add", "workplace", f"{m.group('p')} {place}", evidence)] if b.ok(place, 6) else []
+    if made and b.ok(job.strip(), 4):
+        made.append(op("add", "job", job.strip(), evidence))
+    return made
+
+
 def _place(m: re.Match[str], evidence: str) -> list[Op]:
     value = clean(m.group("v"))
     if not b.ok(value, 6):
@@ -109,7 +117,7 @@ FACTS: tuple[Rule, ...] = (
     ),
     rule(
         S + r"arbeite\s+(?:jetzt\s+|seit\s+\S+\s+)?(?P<p>bei|für|in|an|im)\s+" + VALUE,
-        b.one("workplace", fmt="bei {}"),
+        _workplace,
         subject=ICH,
         elidable=True,
     ),
@@ -118,6 +126,7 @@ FACTS: tuple[Rule, ...] = (
         r"ich\s+(?:bin|reagiere)\s+(?:\w+\s+)?allergisch\s+(?:gegen|auf)\s+" + VALUES,
         b.many("allergies"),
     ),
+    rule(r"ich\s+bin\s+gegen\s+(?P<v>[^,;.!?\x00]+?)\s+allergisch\b", b.many("allergies")),
     rule(r"ich\s+habe\s+eine\s+(?P<v>\w+?)-?allergie\b", b.many("allergies")),
     rule(r"ich\s+habe\s+eine\s+allergie\s+gegen\s+" + VALUES, b.many("allergies")),
     rule(r"ich\s+bin\s+(?P<v>\w+?)-?intolerant\b", b.many("allergies", fmt="{} (intolerant)")),
@@ -138,6 +147,12 @@ FACTS: tuple[Rule, ...] = (
     rule(S + r"(?:hasse|verabscheue)\s+" + VALUES, b.many("dislikes"), subject=ICH, elidable=True),
     rule(r"ich\s+kann\s+(?P<v>[^,;.!?\x00]+?)\s+nicht\s+(?:ausstehen|leiden)", b.many("dislikes")),
     rule(
+        S + r"(?-i:[a-zäöüß]+e)\s+(?:sehr\s+|total\s+|besonders\s+)?gerne?\s+" + VALUES,
+        b.many("likes"),
+        subject=ICH,
+        elidable=True,
+    ),
+    rule(
         S + r"mag\s+(?:gar\s+)?kein(?:e|en)?\s+" + VALUES,
         b.many("dislikes"),
         subject=ICH,
@@ -156,16 +171,16 @@ FACTS: tuple[Rule, ...] = (
     rule(rf"mein(?:e)?\s+(?P<rel>{REL})\s+heißt\s+(?P<n>{NAME})", intl.family(RELATIVES_DE)),
     rule(
         S + rf"habe\s+(?P<num>einen|eine|ein|zwei|drei|vier|\d+)\s+(?P<rel>{REL})\b"
-        rf"(?:\s*,?\s*(?:der|die|namens)\s+{NAMES}(?:\s+hei(?:ß|ss)(?:t|en))?)?",
+        rf"(?:\s*,?\s*(?:(?:der|die|namens)\s+)?{NAMES}(?:\s+hei(?:ß|ss)(?:t|en))?)?",
         intl.family(RELATIVES_DE),
         subject=ICH,
         elidable=True,
     ),
     rule(
-        S + rf"habe\s+(?:einen|eine|ein|zwei|drei|vier|\d+)\s+(?P<pet>{PET})\b"
-        rf"(?:\s*,?\s*(?:der|die|das|namens)\s+{NAMES}(?:\s+hei(?:ß|ss)(?:t|en))?)?",
+        S + rf"(?:habe|haben)\s+(?:einen|eine|ein|zwei|drei|vier|\d+)\s+(?P<pet>{PET})\b"
+        rf"(?:\s*,?\s*(?:(?:der|die|das|namens)\s+)?{NAMES}(?:\s+hei(?:ß|ss)(?:t|en))?)?",
         intl.pets(PETS_DE),
-        subject=ICH,
+        subject=r"(?:ich|wir)\s+",
         elidable=True,
     ),
     rule(rf"mein(?:e)?\s+(?P<pet>{PET})\s+heißt\s+(?P<n>{NAME})", intl.pets(PETS_DE)),

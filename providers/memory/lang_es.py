@@ -37,7 +37,8 @@ clean = make_cleaner(
     cuts=r"\s+(?:y|e|pero|porque|que|aunque|pues)\s+(?:yo|mi|mis|él|ella|es|tengo|soy|vivo|"
     r"trabajo|me|estoy)\b|\s+(?:porque|pero|aunque)\b|,\s*(?:y|pero|porque|yo|mi|es|que)\b|"
     r"\s+[-–—]\s+",
-    trailing=r"ahora|también|ya|desde\s+\S+|por\s+favor|gracias|mucho|muchísimo|actualmente",
+    trailing=r"ahora|también|ya|desde\s+\S+|por\s+favor|gracias|mucho|muchísimo|actualmente|"
+    r"(?:el|la)\s+(?:año|mes|semana)\s+pasad[oa]|hace\s+\S+\s+(?:años|meses|semanas|días)",
     leading=r"el|la|los|las|un|una",
 )
 b = Builders(
