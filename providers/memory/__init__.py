@@ -1,0 +1,65 @@
+"""User memory: durable facts and preferences learnt from the user's own words.
+
+The core a provider builds on, with no dependency on the engine's provider contract:
+
+    extraction = extract_rules(text)              # or parse_reply(model_reply, text)
+    changes = apply_ops(facts, extraction.ops, now=..., provenance=Provenance(sid, mid))
+    block = render_recall(facts.active(), current_input, max_facts=..., max_chars=...)
+
+- `extract_rules` reads one user message (English, German, French, Spanish) and proposes
+  `Op`s, each with the exact evidence span; `Extraction.secret_dropped` says a secret was
+  refused (tell the user once).
+- `build_prompt` / `parse_reply` are the two ends of the LLM extractor; `merge` combines two
+  extractors' results (`extractor = "both"`).
+- `apply_ops` is the one deterministic update step over any `FactSet` (`InMemoryFactSet`
+  here; a SQL store implements the same protocol) and returns the `Change`s to announce.
+- `render_recall` is the instruction block, ranked by any `rank(query, docs)` callable.
+- `evaluate` / `load_cases` run the evaluation cases (`ctxchat memory eval`).
+"""
+
+from __future__ import annotations
+
+from .evaluate import Case, CaseFileError, EvalResult, evaluate, evaluate_file, load_cases
+from .facts import Fact, FactFormatError, PastValue, Provenance
+from .factset import FactSet, InMemoryFactSet
+from .llm import ExtractionPrompt, build_prompt, parse_reply
+from .ops import Extraction, Op, OpFormatError, merge
+from .rank import Rank, word_overlap
+from .recall import render_recall
+from .rules import extract_rules, grammars
+from .secrets import looks_secret
+from .slots import SLOTS, Slot, slot_info
+from .update import Change, apply_ops
+
+__all__ = [
+    "SLOTS",
+    "Case",
+    "CaseFileError",
+    "Change",
+    "EvalResult",
+    "Extraction",
+    "ExtractionPrompt",
+    "Fact",
+    "FactFormatError",
+    "FactSet",
+    "InMemoryFactSet",
+    "Op",
+    "OpFormatError",
+    "PastValue",
+    "Provenance",
+    "Rank",
+    "Slot",
+    "apply_ops",
+    "build_prompt",
+    "evaluate",
+    "evaluate_file",
+    "extract_rules",
+    "grammars",
+    "load_cases",
+    "looks_secret",
+    "merge",
+    "parse_reply",
+    "render_recall",
+    "slot_info",
+    "word_overlap",
+]

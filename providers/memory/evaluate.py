@@ -1,0 +1,163 @@
+"""The evaluation harness: replay each case's turns into a fresh fact set, render the recall
+block the next turn would get, and check the case's keywords against it.
+
+The "current input" for that render is empty: the next turn's words are unknown, and using
+the case's own last turn would let relevance ranking favour what was just said. With no
+query the block is style first, then newest first, which is also what a new session sees.
+The render uses the provider's default bounds (`max_facts`, `max_chars`); the cases are far
+below them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from .facts import Provenance
+from .factset import InMemoryFactSet
+from .ops import Extraction
+from .recall import render_recall
+from .rules import extract_rules
+from .update import apply_ops
+
+Extractor = Callable[[str], Extraction]
+Progress = Callable[[int, int], None]  # (cases done, cases in all)
+
+_EPOCH = datetime(2025, 1, 1, tzinfo=UTC)
+
+
+class CaseFileError(ValueError):
+    """A case file that cannot be read; the message is one line naming the place."""
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    id: str
+    turns: tuple[str, ...]
+    present: tuple[str, ...] = ()
+    absent: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CaseResult:
+    case: Case
+    passed: bool
+    injected: str
+    missing: tuple[str, ...] = ()
+    unwanted: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class EvalResult:
+    pass_rate: float
+    by_tag: dict[str, float]
+    failed: list[str]
+    results: list[CaseResult] = field(default_factory=list, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"pass_rate": self.pass_rate, "by_tag": self.by_tag, "failed": self.failed}
+
+
+def _strings(value: Any, key: str, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise CaseFileError(f"{where}: {key!r} must be a list of strings")
+    return tuple(value)
+
+
+def parse_case(data: Any, where: str) -> Case:
+    if not isinstance(data, Mapping):
+        raise CaseFileError(f"{where}: a case must be a JSON object")
+    case_id = data.get("id")
+    if not isinstance(case_id, str) or not case_id:
+        raise CaseFileError(f"{where}: 'id' must be a non-empty string")
+    turns = _strings(data.get("turns"), "turns", where)
+    if not turns:
+        raise CaseFileError(f"{where}: case {case_id} has no turns")
+    return Case(
+        case_id,
+        turns,
+        _strings(data.get("present", []), "present", where),
+        _strings(data.get("absent", []), "absent", where),
+        _strings(data.get("tags", []), "tags", where),
+    )
+
+
+def load_cases(path: str | Path) -> list[Case]:
+    """The cases of a JSON Lines file (blank lines skipped)."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CaseFileError(f"{path}: cannot read: {exc}") from exc
+    cases: list[Case] = []
+    seen: set[str] = set()
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise CaseFileError(f"{where}: not valid JSON ({exc.msg})") from exc
+        case = parse_case(data, where)
+        if case.id in seen:
+            raise CaseFileError(f"{where}: duplicate case id {case.id}")
+        seen.add(case.id)
+        cases.append(case)
+    if not cases:
+        raise CaseFileError(f"{path}: no cases")
+    return cases
+
+
+def run_case(case: Case, extract: Extractor = extract_rules) -> CaseResult:
+    """One case in a fresh, isolated fact set; each turn a minute after the one before."""
+    facts = InMemoryFactSet()
+    for number, turn in enumerate(case.turns):
+        extraction = extract(turn)
+        apply_ops(
+            facts,
+            extraction.ops,
+            now=_EPOCH + timedelta(minutes=number),
+            provenance=Provenance(f"eval-{case.id}", f"turn-{number}"),
+        )
+    injected = render_recall(facts.active(), "")
+    text = injected.casefold()
+    missing = tuple(k for k in case.present if k.casefold() not in text)
+    unwanted = tuple(k for k in case.absent if k.casefold() in text)
+    return CaseResult(case, not missing and not unwanted, injected, missing, unwanted)
+
+
+def evaluate(
+    cases: Iterable[Case],
+    *,
+    extract: Extractor = extract_rules,
+    progress: Progress | None = None,
+) -> EvalResult:
+    """Pass rate overall and by tag, and the failed case ids, in case order."""
+    todo = list(cases)
+    results: list[CaseResult] = []
+    for case in todo:
+        results.append(run_case(case, extract))
+        if progress is not None:
+            progress(len(results), len(todo))
+    tags: dict[str, list[bool]] = {}
+    for result in results:
+        for tag in result.case.tags:
+            tags.setdefault(tag, []).append(result.passed)
+    passed = sum(r.passed for r in results)
+    return EvalResult(
+        pass_rate=passed / len(results) if results else 0.0,
+        by_tag={t: sum(v) / len(v) for t, v in sorted(tags.items())},
+        failed=[r.case.id for r in results if not r.passed],
+        results=results,
+    )
+
+
+def evaluate_file(
+    path: str | Path, *, extract: Extractor = extract_rules, progress: Progress | None = None
+) -> EvalResult:
+    return evaluate(load_cases(path), extract=extract, progress=progress)

@@ -1,0 +1,77 @@
+"""Comparing values: "Cats", " the cat " and "cat" are one list item.
+
+Deliberately modest: case, whitespace, articles, punctuation at the edges and regular
+English/Romance plurals. Anything cleverer belongs to a model, not to a deterministic update
+step whose results the user must be able to predict.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*", re.UNICODE)
+_ARTICLES = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "my",
+        "our",
+        "some",
+        "any",
+        "le",
+        "la",
+        "les",
+        "un",
+        "une",
+        "des",
+        "el",
+        "los",
+        "las",
+        "unos",
+        "unas",
+        "der",
+        "die",
+        "das",
+        "ein",
+        "eine",
+        "mein",
+        "meine",
+        "mon",
+        "ma",
+        "mes",
+        "mi",
+        "mis",
+    ]
+)
+# Words whose final "s" is not a plural.
+_NOT_PLURAL_ENDINGS = ("ss", "us", "is", "ous", "sis", "ics")
+
+
+def singular(word: str) -> str:
+    if len(word) <= 3 or not word.endswith("s") or word.endswith(_NOT_PLURAL_ENDINGS):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "xes", "zes", "oes")):
+        return word[:-2]
+    return word[:-1]
+
+
+@lru_cache(maxsize=65536)
+def words(text: str) -> tuple[str, ...]:
+    """Lower-case words of a text, plurals made singular; cached (values repeat a lot)."""
+    return tuple(singular(w) for w in _WORD.findall(text.casefold().replace("’", "'")))
+
+
+def value_key(value: str) -> str:
+    """The identity of a value within a slot: two values with one key are duplicates."""
+    kept = [w for w in words(value) if w not in _ARTICLES]
+    return " ".join(kept or words(value))
+
+
+def contains_words(haystack: str, needle: str) -> bool:
+    """Every word of `needle` (articles aside) is a word of `haystack`."""
+    wanted = set(value_key(needle).split())
+    return bool(wanted) and wanted <= set(words(haystack))

@@ -1,0 +1,193 @@
+"""The one deterministic update step: operations in, changes out.
+
+Both extractors feed it. Given the same fact set, ops, time and ids it always does the same
+thing, so what memory does with a sentence can be tested and explained:
+
+- a single-valued slot (name, city, job...) holds one fact; a new value replaces the old one,
+  which moves into the fact's history;
+- a list slot (likes, allergies, pets...) gains values without duplicates; a value added to a
+  slot with an opposite (likes/dislikes, eats/avoids) retires the same value there;
+- `retract` retires (status superseded, kept with its history);
+- `forget` deletes the matching facts, history and all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Literal, TypeAlias
+
+from ctxchat.ids import new_id
+
+from .facts import Fact, PastValue, Provenance
+from .factset import FactSet
+from .normalize import contains_words, value_key
+from .ops import CATEGORY_PREFIX, FORGET_ALL, Op
+from .slots import slot_info
+
+NO_PROVENANCE = Provenance()
+ChangeKind: TypeAlias = Literal["added", "changed", "retired", "forgotten"]
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What one op did. `fact` is the fact as stored afterwards (for `forgotten`: as it was
+    before deletion, so the user can be told what went); `previous` the value it replaced."""
+
+    kind: ChangeKind
+    fact: Fact
+    previous: str | None = None
+
+
+def apply_ops(
+    facts: FactSet,
+    ops: Iterable[Op],
+    *,
+    now: datetime,
+    provenance: Provenance = NO_PROVENANCE,
+    make_id: Callable[[], str] = new_id,
+) -> list[Change]:
+    """Apply `ops` in order to `facts`; returns the changes (unchanged repeats are omitted)."""
+    step = _Step(facts, now, provenance, make_id)
+    changes: list[Change] = []
+    for op in ops:
+        if op.kind == "forget":
+            changes.extend(step.forget(op))
+        elif op.kind == "retract":
+            changes.extend(step.retract(op.slot, op.value))
+        elif op.kind == "update" and op.replaces:
+            changes.extend(step.correct(op))
+        else:
+            changes.extend(step.add(op.slot, op.value))
+    return changes
+
+
+class _Step:
+    def __init__(
+        self, facts: FactSet, now: datetime, provenance: Provenance, make_id: Callable[[], str]
+    ) -> None:
+        self.facts, self.now, self.provenance, self.make_id = facts, now, provenance, make_id
+
+    def new_fact(self, slot: str | None, value: str) -> Fact:
+        fact = Fact(self.make_id(), slot, value, self.now, self.now, self.provenance)
+        self.facts.add(fact)
+        return fact
+
+    def add(self, slot: str | None, value: str) -> list[Change]:
+        value = " ".join(value.split())
+        key = value_key(value)
+        if not key:
+            return []
+        info = slot_info(slot)
+        in_slot = self.facts.in_slot(slot)
+        changes: list[Change] = []
+        if info.kind == "single":
+            current = [f for f in in_slot if f.active]
+            if current:
+                fact = current[-1]
+                if value_key(fact.value) == key:
+                    self.facts.replace(replace(fact, last_seen=self.now))
+                    return []
+                changes.append(self.supersede_value(fact, value))
+                # Two active facts in a single slot can only come from outside; keep one.
+                changes.extend(self.retire(f) for f in current[:-1])
+                return changes
+            return [Change("added", self.new_fact(slot, value))]
+        if info.opposite is not None:
+            changes.extend(
+                self.retire(f)
+                for f in self.facts.in_slot(info.opposite)
+                if f.active and value_key(f.value) == key
+            )
+        same = [f for f in in_slot if value_key(f.value) == key]
+        live = [f for f in same if f.active]
+        if live:
+            self.facts.replace(replace(live[0], last_seen=self.now))
+            return changes
+        if same:  # said again after it was retired: it holds once more
+            back = replace(same[-1], status="active", last_seen=self.now, value=value)
+            self.facts.replace(back)
+            return [*changes, Change("changed", back, same[-1].value)]
+        return [*changes, Change("added", self.new_fact(slot, value))]
+
+    def supersede_value(self, fact: Fact, value: str) -> Change:
+        past = PastValue(fact.value, fact.first_seen, fact.last_seen, self.now, fact.provenance)
+        changed = replace(
+            fact,
+            value=value,
+            first_seen=self.now,
+            last_seen=self.now,
+            provenance=self.provenance,
+            history=(*fact.history, past),
+        )
+        self.facts.replace(changed)
+        return Change("changed", changed, fact.value)
+
+    def retire(self, fact: Fact) -> Change:
+        retired = replace(fact, status="superseded", last_seen=self.now)
+        self.facts.replace(retired)
+        return Change("retired", retired, fact.value)
+
+    def retract(self, slot: str | None, value: str) -> list[Change]:
+        if slot is None:
+            if not value_key(value):
+                return []
+            targets: Sequence[Fact] = [
+                f for f in self.facts.active() if contains_words(f.value, value)
+            ]
+        else:
+            targets = [
+                f
+                for f in self.facts.in_slot(slot)
+                if f.active and (not value.strip() or _same_or_within(f.value, value))
+            ]
+        return [self.retire(f) for f in targets]
+
+    def correct(self, op: Op) -> list[Change]:
+        old = op.replaces or ""
+        pool = self.facts.in_slot(op.slot) if op.slot is not None else self.facts.active()
+        matches = [f for f in pool if f.active and value_key(f.value) == value_key(old)]
+        if not matches:
+            matches = [f for f in pool if f.active and contains_words(f.value, old)]
+        if not matches:
+            return self.add(op.slot, op.value) if op.slot is not None else []
+        fact = matches[-1]
+        if slot_info(fact.slot).kind == "single" or fact.slot is None:
+            return [self.supersede_value(fact, _swap(fact.value, old, op.value))]
+        # A list item corrected: the old item is retired and the new one added.
+        return [self.retire(fact), *self.add(fact.slot, _swap(fact.value, old, op.value))]
+
+    def forget(self, op: Op) -> list[Change]:
+        selector = op.slot
+        if selector == FORGET_ALL:
+            pool = self.facts.all()
+        elif selector is not None and selector.startswith(CATEGORY_PREFIX):
+            category = selector[len(CATEGORY_PREFIX) :]
+            pool = [f for f in self.facts.all() if slot_info(f.slot).category == category]
+        elif selector is not None:
+            pool = self.facts.in_slot(selector)
+        else:
+            pool = [f for f in self.facts.all() if contains_words(_describe(f), op.value)]
+        if op.value.strip() and selector is not None:
+            pool = [f for f in pool if contains_words(_describe(f), op.value)]
+        changes = [Change("forgotten", f) for f in pool]
+        for fact in pool:
+            self.facts.delete(fact.id)
+        return changes
+
+
+def _describe(fact: Fact) -> str:
+    return f"{slot_info(fact.slot).label} {fact.slot or ''} {fact.value}"
+
+
+def _same_or_within(stored: str, said: str) -> bool:
+    return value_key(stored) == value_key(said) or contains_words(stored, said)
+
+
+def _swap(stored: str, old: str, new: str) -> str:
+    """The stored value with the corrected part replaced ("dog Rex" + Rex->Rax = "dog Rax")."""
+    index = stored.casefold().find(old.casefold())
+    if index < 0 or value_key(stored) == value_key(old):
+        return new
+    return stored[:index] + new + stored[index + len(old) :]
