@@ -18,7 +18,7 @@ from ctxchat.agent import Agent, TurnFailed
 from ctxchat.catalog import SessionCatalog
 from ctxchat.context import RunContext
 from ctxchat.errors import CtxchatError, SessionError, SessionNotFound, UsageError
-from ctxchat.messages import Message
+from ctxchat.messages import OWN_WORDS, Message
 from ctxchat.model_types import ChatModel, EventSink, ignore_events
 from ctxchat.provider import HistoryProvider, HistoryUnsupported
 from ctxchat.session import Session
@@ -142,8 +142,7 @@ class ChatService:
     ) -> TurnOutcome:
         """Run one turn and save it. On failure the session is saved without the turn and
         `TurnFailed` (carrying the input) is raised."""
-        if isinstance(inputs, str):
-            conversation.last_input = inputs
+        conversation.last_input = inputs if isinstance(inputs, str) else _text_of(inputs)
         async with self._locked_async(conversation.session.id):
             session = self._fresh(conversation)
             before = _kept_state(session)
@@ -376,7 +375,19 @@ def _kept_something(context: RunContext | None, before: dict[str, Any], session:
     return _kept_state(session) != before
 
 
+def _text_of(messages: Sequence[Message]) -> str:
+    return "\n".join(m.text for m in messages)
+
+
 def _entitle(session: Session, inputs: str | Sequence[Message]) -> None:
-    """An untitled session is named after the first thing asked in it."""
-    if session.title is None and isinstance(inputs, str):
+    """An untitled session is named after the first thing asked in it: the user's own
+    words, not a document they attached."""
+    if session.title is not None:
+        return
+    if isinstance(inputs, str):
         session.title = title_from(inputs)
+        return
+    own = " ".join(m.text_from(OWN_WORDS) for m in inputs).strip()
+    asked = own or _text_of(inputs)
+    if asked.strip():
+        session.title = title_from(asked)

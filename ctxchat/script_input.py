@@ -1,23 +1,28 @@
 """Piped input for `ctxchat run` in scripting mode: bytes in, turns out.
 
-Turns are produced as stdin delivers them, so a program can feed ctxchat a line, read the
-reply, and only then write the next line (a co-process); nothing waits for end-of-file
-except a prompt argument, which makes all of stdin part of its one turn.
+By default all of stdin is one turn (`cat notes.md | ctxchat run`: the document is the
+message). With `--lines` each line is a turn, and with `--turns-separator` each block
+between marker lines: those turns are produced as stdin delivers them, so a program can
+feed ctxchat a line, read the reply, and only then write the next (a co-process). A prompt
+argument makes stdin a document attached to it, in the one turn.
+
+Reading stops at the size limit: a message too large is refused without holding all of it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from typing import BinaryIO
 
 from ctxchat.errors import UsageError
+from ctxchat.messages import Message, TextPart
 
 # One message; about 250k tokens of English, already past most models' context windows.
 DEFAULT_MAX_INPUT_BYTES = 1_000_000
 REPLACEMENT = "\ufffd"
 BOM = b"\xef\xbb\xbf"
-EMPTY_STDIN = (
-    "nothing to send: stdin is empty (pipe text in, one turn per line, or give a prompt argument)"
-)
+EMPTY_STDIN = "nothing to send: stdin is empty (pipe text in, or give a prompt argument)"
+TOO_LARGE = "{what} is over the limit of {limit:,} bytes (raise with --max-input)"
 
 
 def _not_utf8(name: str, line: int, replaced: int) -> str:
@@ -123,14 +128,49 @@ class StdinTurns:
             raise UsageError(EMPTY_STDIN)
 
 
+def capped_lines(stream: BinaryIO, limit: int) -> Iterator[bytes]:
+    """The lines of `stream`, each read only up to `limit` bytes: a longer one is refused
+    (`UsageError`) before the rest of it is read."""
+    number = 0
+    while True:
+        line = stream.readline(limit + 2)  # room for the line's own CR LF
+        if not line:
+            return
+        number += 1
+        if len(line.rstrip(b"\r\n")) > limit:
+            raise UsageError(TOO_LARGE.format(what=f"line {number} of stdin", limit=limit))
+        yield line
+
+
+def read_capped(stream: BinaryIO, limit: int, what: str = "stdin") -> bytes:
+    """All of `stream`, or `UsageError` as soon as it holds more than `limit` bytes."""
+    raw = stream.read(limit + 1)
+    if len(raw) > limit:
+        raise UsageError(TOO_LARGE.format(what=what, limit=limit))
+    return raw
+
+
+def stdin_turn(
+    raw: bytes, *, max_bytes: int = DEFAULT_MAX_INPUT_BYTES
+) -> tuple[Message, str | None]:
+    """All of stdin as one turn, the user's message."""
+    text, warning = decode_input(raw)
+    body = text.strip("\n")
+    if not body.strip():
+        raise UsageError(EMPTY_STDIN)
+    check_size(body, max_bytes)
+    return Message.user(body, origin="stdin"), warning
+
+
 def prompt_turn(
     prompt: str,
     raw: bytes,
     *,
     separator: str | None = None,
     max_bytes: int = DEFAULT_MAX_INPUT_BYTES,
-) -> tuple[str, str | None]:
-    """The one turn of `ctxchat run PROMPT`: the prompt, then whatever stdin held."""
+) -> tuple[Message, str | None]:
+    """The one turn of `ctxchat run PROMPT`: the prompt, then whatever stdin held, as a
+    document attached to it (its own part, so providers can tell it from the prompt)."""
     if separator is not None:
         raise UsageError(
             "--turns-separator splits stdin into turns; it cannot be combined with a prompt "
@@ -140,6 +180,9 @@ def prompt_turn(
         raise UsageError("the prompt argument is empty")
     text, warning = decode_input(raw)
     body = text.strip("\n")
-    turn = f"{prompt}\n\n{body}" if body.strip() else prompt
-    check_size(turn, max_bytes)
-    return turn, warning
+    parts = [TextPart(prompt, "argument")]
+    if body.strip():
+        parts.append(TextPart(body, "document"))
+    message = Message("user", tuple(parts))
+    check_size(message.text, max_bytes)
+    return message, warning

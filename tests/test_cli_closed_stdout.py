@@ -65,7 +65,7 @@ def test_script_stops_sending_turns_once_the_reader_is_gone(
     fake_openai.enqueue(Text(BIG, chunk_size=4096), Text("never read"))
 
     first, code, stderr = read_one_line_then_close(
-        "run", env=cli_env, stdin=b"a\nb\n", tmp_path=tmp_path
+        "run", "--lines", env=cli_env, stdin=b"a\nb\n", tmp_path=tmp_path
     )
 
     assert first == "line 0 of a long reply\n"
@@ -82,7 +82,7 @@ def test_json_lines_to_a_closed_pipe(
     fake_openai.enqueue(*(Text(BIG, chunk_size=65536) for _ in range(3)))
 
     first, code, stderr = read_one_line_then_close(
-        "run", "--json", env=cli_env, stdin=b"a\nb\nc\nd\n", tmp_path=tmp_path
+        "run", "--lines", "--json", env=cli_env, stdin=b"a\nb\nc\nd\n", tmp_path=tmp_path
     )
 
     assert first.startswith('{"session": ')

@@ -137,7 +137,7 @@ def test_unwritable_export_path(
 def test_non_utf8_stdin_is_replaced_and_warned(
     cli_env: dict[str, str], fake_openai: FakeOpenAI
 ) -> None:
-    result = ctxchat("run", env=cli_env, stdin=b"caf\xe9 au lait\nplain\n")
+    result = ctxchat("run", "--lines", env=cli_env, stdin=b"caf\xe9 au lait\nplain\n")
 
     assert result.returncode == 0, result.stderr
     (warning,) = result.stderr.splitlines()
@@ -164,10 +164,9 @@ def test_a_5mb_message_is_refused_with_the_limit_named(
     big = ("x" * 99 + "\n") * 50_000  # 5 MB
     result = ctxchat("run", "read all of this", env=cli_env, stdin=big)
 
+    # Refused as soon as more than the limit was read, not after reading it all.
     assert_clean_error(
-        result,
-        2,
-        "the message is 5,000,017 bytes, over the limit of 1,000,000 (raise with --max-input)",
+        result, 2, "stdin is over the limit of 1,000,000 bytes (raise with --max-input)"
     )
     assert fake_openai.chat_requests() == []
     assert session_documents(ctxchat_home) == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -80,6 +81,27 @@ def test_bracketed_paste_is_one_message(repl: Spawn, fake_openai: FakeOpenAI) ->
     (request,) = fake_openai.chat_requests()
     assert request.last_user_text == "line1\nline2\nline3"
     assert quit_(child) == 0
+
+
+def test_typed_and_pasted_text_are_told_apart(
+    repl: Spawn, fake_openai: FakeOpenAI, ctxchat_home: Path, cli_env: dict[str, str]
+) -> None:
+    child = repl()
+    child.send("Summarise this:\x1b\r")
+    child.send("\x1b[200~I live in Rome.\nI love jazz.\x1b[201~")
+    child.send("\r")
+    child.expect_exact("tokens ")
+    (request,) = fake_openai.chat_requests()
+    assert request.last_user_text == "Summarise this:\n\nI live in Rome.\nI love jazz."
+    assert quit_(child) == 0
+    exported = ctxchat(
+        "sessions", "export", only_session(ctxchat_home)["id"], "-f", "json", env=cli_env
+    )
+    (asked,) = [m for m in json.loads(exported.stdout)["messages"] if m["role"] == "user"]
+    assert [(p["text"], p["origin"]) for p in asked["parts"]] == [
+        ("Summarise this:", "typed"),
+        ("I live in Rome.\nI love jazz.", "pasted"),
+    ]
 
 
 def test_escape_enter_and_ctrl_j_insert_newlines(repl: Spawn, fake_openai: FakeOpenAI) -> None:
@@ -174,7 +196,9 @@ def test_input_history_persists_across_runs(repl: Spawn, ctxchat_home: Path) -> 
 def test_resume_shows_the_last_turns(
     repl: Spawn, cli_env: dict[str, str], fake_openai: FakeOpenAI
 ) -> None:
-    done = ctxchat("run", "--title", "earlier", env=cli_env, stdin="oldest\nolder\nold\n")
+    done = ctxchat(
+        "run", "--lines", "--title", "earlier", env=cli_env, stdin="oldest\nolder\nold\n"
+    )
     assert done.returncode == 0, done.stderr
     child = repl("-c", "--show-last", "2", wait_for_prompt=False)
     child.expect(r"echo: old\s")  # Markdown lines are padded to the width

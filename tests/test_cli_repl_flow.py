@@ -108,7 +108,7 @@ def test_code_blocks_are_highlighted(repl: Repls, fake_openai: FakeOpenAI) -> No
 
 
 def test_resuming_shows_the_last_two_turns_by_default(repl: Repls, cli_env: dict[str, str]) -> None:
-    done = ctxchat("run", env=cli_env, stdin="turn one\nturn two\nturn three\n")
+    done = ctxchat("run", "--lines", env=cli_env, stdin="turn one\nturn two\nturn three\n")
     assert done.returncode == 0, done.stderr
     child = repl("--continue", wait_for_prompt=False)
     child.expect_exact("echo: turn three")

@@ -23,7 +23,7 @@ from fakeopenai import Error, FakeOpenAI, Text, ToolCalls
 def test_each_line_is_a_turn_in_one_session(
     cli_env: dict[str, str], fake_openai: FakeOpenAI, ctxchat_home: Path
 ) -> None:
-    result = ctxchat("run", env=cli_env, stdin="first line\n\n   \nsecond line\n")
+    result = ctxchat("run", "--lines", env=cli_env, stdin="first line\n\n   \nsecond line\n")
 
     assert result.returncode == 0, result.stderr
     assert result.stdout == "echo: first line\necho: second line\n"
@@ -83,7 +83,7 @@ def test_json_lines_one_object_per_turn_with_tools(
         ToolCalls([("lookup", {"q": "x"})]),
         Text("after the tool", usage=(20, 4)),
     )
-    result = ctxchat("run", "--json", env=cli_env, stdin="one\ntwo\n")
+    result = ctxchat("run", "--lines", "--json", env=cli_env, stdin="one\ntwo\n")
 
     assert result.returncode == 0, result.stderr
     first, second = (json.loads(line) for line in result.stdout.splitlines())
@@ -104,7 +104,7 @@ def test_failed_turn_stops_the_script_and_keeps_earlier_turns(
     cli_env: dict[str, str], fake_openai: FakeOpenAI, ctxchat_home: Path
 ) -> None:
     fake_openai.enqueue(Text("first reply"), Error(400, "this request is bad"))
-    result = ctxchat("run", env=cli_env, stdin="one\ntwo\nthree\n")
+    result = ctxchat("run", "--lines", env=cli_env, stdin="one\ntwo\nthree\n")
 
     assert_clean_error(result, 1, "HTTP 400", "this request is bad")
     assert result.stdout == "first reply\n"
@@ -176,7 +176,7 @@ def test_sigint_mid_reply_exits_130_and_keeps_completed_turns(
     cli_env: dict[str, str], fake_openai: FakeOpenAI, ctxchat_home: Path
 ) -> None:
     fake_openai.enqueue(Text("done"), Text("slow " * 40, chunk_size=5, hold=threading.Event()))
-    with coprocess("run", env=cli_env) as child:
+    with coprocess("run", "--lines", env=cli_env) as child:
         child.stdin.write(b"first\nsecond\nthird\n")
         child.stdin.close()
         assert fake_openai.wait_for_requests(2, timeout=20)
@@ -210,7 +210,7 @@ def test_each_line_is_answered_as_it_arrives(
     cli_env: dict[str, str], fake_openai: FakeOpenAI, ctxchat_home: Path
 ) -> None:
     # A co-process: it writes the next line only after reading the reply to the last one.
-    with coprocess("run", env=cli_env) as child:
+    with coprocess("run", "--lines", env=cli_env) as child:
         child.stdin.write(b"ping one\n")
         child.stdin.flush()
         assert child.stdout.readline() == b"echo: ping one\n"

@@ -7,7 +7,15 @@ from collections.abc import Iterator
 import pytest
 
 from ctxchat.errors import UsageError
-from ctxchat.script_input import StdinTurns, decode_input, prompt_turn
+from ctxchat.messages import OWN_WORDS
+from ctxchat.script_input import (
+    StdinTurns,
+    capped_lines,
+    decode_input,
+    prompt_turn,
+    read_capped,
+    stdin_turn,
+)
 
 
 def test_valid_utf8_passes_through_without_warning() -> None:
@@ -69,12 +77,35 @@ def test_invalid_utf8_is_warned_once_with_its_line() -> None:
     assert "line 2" in warning
 
 
-def test_prompt_then_stdin_is_one_turn() -> None:
-    assert prompt_turn("Summarise:", b"data 1\ndata 2\n") == ("Summarise:\n\ndata 1\ndata 2", None)
-    assert prompt_turn("alone", b"") == ("alone", None)
+def test_prompt_then_stdin_is_one_turn_with_the_stdin_a_document() -> None:
+    turn, warning = prompt_turn("Summarise:", b"data 1\ndata 2\n")
+    assert (turn.text, warning) == ("Summarise:\n\ndata 1\ndata 2", None)
+    assert [p.origin for p in turn.parts] == ["argument", "document"]
+    assert turn.text_from(OWN_WORDS) == "Summarise:"
+    alone, _ = prompt_turn("alone", b"")
+    assert [(p.text, p.origin) for p in alone.parts] == [("alone", "argument")]
     turn, warning = prompt_turn("p", b"\x80")
-    assert turn == "p\n\n\ufffd"
+    assert turn.text == "p\n\n\ufffd"
     assert warning is not None
+
+
+def test_all_of_stdin_is_one_turn_in_the_users_words() -> None:
+    turn, _ = stdin_turn(b"line one\nline two\n\n")
+    assert [(p.text, p.origin) for p in turn.parts] == [("line one\nline two", "stdin")]
+    with pytest.raises(UsageError, match="stdin is empty"):
+        stdin_turn(b"\n \n")
+
+
+def test_reading_stops_at_the_limit() -> None:
+    import io
+
+    with pytest.raises(UsageError, match="stdin is over the limit of 10 bytes"):
+        read_capped(io.BytesIO(b"x" * 11), 10)
+    assert read_capped(io.BytesIO(b"x" * 10), 10) == b"x" * 10
+    lines = capped_lines(io.BytesIO(b"short\n" + b"y" * 50 + b"\nnever read\n"), 10)
+    assert next(lines) == b"short\n"
+    with pytest.raises(UsageError, match="line 2 of stdin is over the limit of 10 bytes"):
+        next(lines)
 
 
 def test_prompt_with_separator_or_empty_prompt_is_refused() -> None:

@@ -36,7 +36,7 @@ def test_json_lines_carry_the_finish_reason(
 ) -> None:
     fake_openai.enqueue(Text("whole"), Text("cut", finish_reason="length"))
 
-    result = ctxchat("run", "--json", env=cli_env, stdin="one\ntwo\n")
+    result = ctxchat("run", "--lines", "--json", env=cli_env, stdin="one\ntwo\n")
 
     assert result.returncode == 0
     records = [json.loads(line) for line in result.stdout.splitlines()]
@@ -47,7 +47,7 @@ def test_json_lines_carry_the_finish_reason(
 def test_an_empty_reply_is_still_one_line(cli_env: dict[str, str], fake_openai: FakeOpenAI) -> None:
     fake_openai.enqueue(Text("first"), Text(""), Text("third"))
 
-    result = ctxchat("run", env=cli_env, stdin="a\nb\nc\n")
+    result = ctxchat("run", "--lines", env=cli_env, stdin="a\nb\nc\n")
 
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout.split("\n") == ["first", "", "third", ""]

@@ -67,7 +67,7 @@ def test_a_failed_first_turn_is_kept_when_an_audit_recorded_it(
 def test_a_session_deleted_by_another_process_is_not_resurrected(
     cli_env: dict[str, str], fake_openai: FakeOpenAI, ctxchat_home: Path
 ) -> None:
-    with coprocess("run", env=cli_env) as child:
+    with coprocess("run", "--lines", env=cli_env) as child:
         child.stdin.write(b"first\n")
         child.stdin.flush()
         assert child.stdout.readline() == b"echo: first\n"

@@ -32,7 +32,7 @@ def terminal(cli_env: dict[str, str]) -> Iterator[Repls]:
 
 
 def make_session(env: dict[str, str], *lines: str, title: str | None = None) -> str:
-    args = ["run", "--json"] + (["--title", title] if title else [])
+    args = ["run", "--lines", "--json"] + (["--title", title] if title else [])
     result = ctxchat(*args, env=env, stdin="".join(f"{line}\n" for line in lines))
     assert result.returncode == 0, result.stderr
     return str(json.loads(result.stdout.splitlines()[0])["session"])

@@ -54,3 +54,42 @@ def test_messages_stored_with_the_old_usage_keys_still_read() -> None:
     old["v"] = 1
     old["usage"] = {"input": 3, "output": 4}
     assert Message.from_dict(old).usage == Usage(3, 4)
+
+
+def stored_parts(env: dict[str, str], session_id: str) -> list[list[tuple[str, str | None]]]:
+    """(text, origin) of each part of each stored user message."""
+    done = ctxchat("sessions", "export", session_id, "--format", "json", env=env)
+    assert done.returncode == 0, done.stderr
+    return [
+        [(p["text"], p.get("origin")) for p in m["parts"]]
+        for m in json.loads(done.stdout)["messages"]
+        if m["role"] == "user"
+    ]
+
+
+def test_piped_stdin_is_one_turn_and_lines_asks_for_one_per_line(
+    cli_env: dict[str, str], fake_openai: FakeOpenAI
+) -> None:
+    document = "".join(f"line {i} of a long document\n" for i in range(300))
+    done = ctxchat("run", "--json", env=cli_env, stdin=document)
+    assert done.returncode == 0, done.stderr
+    (request,) = fake_openai.chat_requests()
+    assert request.last_user_text == document.strip("\n")
+    session_id = json.loads(done.stdout)["session"]
+    assert stored_parts(cli_env, session_id) == [[(document.strip("\n"), "stdin")]]
+
+    fake_openai.clear()
+    assert ctxchat("run", "--lines", env=cli_env, stdin="one\ntwo\n").returncode == 0
+    assert [r.last_user_text for r in fake_openai.chat_requests()] == ["one", "two"]
+
+
+def test_a_prompt_with_piped_stdin_keeps_the_document_apart(
+    cli_env: dict[str, str], fake_openai: FakeOpenAI
+) -> None:
+    done = ctxchat("run", "--json", "summarise this", env=cli_env, stdin="the document\n")
+    session_id = json.loads(done.stdout)["session"]
+    assert stored_parts(cli_env, session_id) == [
+        [("summarise this", "argument"), ("the document", "document")]
+    ]
+    titles = ctxchat("sessions", "list", "--json", env=cli_env)
+    assert json.loads(titles.stdout)[0]["title"] == "summarise this"

@@ -14,9 +14,11 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
 
 from ctxchat.commands import CommandContext, CommandRegistry
 from ctxchat.fsutil import touch_private
+from ctxchat.messages import Message, TextPart
 
 PROMPT = "› "
 CONTINUATION = "… "
@@ -92,8 +94,17 @@ class SlashCompleter(Completer):
                 yield Completion(word, start_position=-len(rest))
 
 
-def key_bindings() -> KeyBindings:
+def key_bindings(pasted: list[str]) -> KeyBindings:
+    """Enter sends, Esc+Enter and Ctrl+J add a line; a bracketed paste is inserted as one
+    piece of text and remembered in `pasted`, so the message can say which of its text
+    the user typed and which they pasted."""
     bindings = KeyBindings()
+
+    @bindings.add(Keys.BracketedPaste)
+    def _paste(event: KeyPressEvent) -> None:
+        data = event.data.replace("\r\n", "\n").replace("\r", "\n")
+        pasted.append(data)
+        event.current_buffer.insert_text(data)
 
     @bindings.add("enter")
     def _submit(event: KeyPressEvent) -> None:
@@ -116,15 +127,37 @@ def _continuation(width: int, line_number: int, wrap_count: int) -> str:
     return CONTINUATION.rjust(width)
 
 
+def input_message(text: str, pasted: Sequence[str]) -> Message:
+    """The user's input as a message whose parts say where each piece came from: typed at
+    the prompt, or pasted (a document the user handed over, not their own words)."""
+    parts: list[TextPart] = []
+    rest = text
+    for block in pasted:
+        at = rest.find(block) if block.strip() else -1
+        if at < 0:
+            continue
+        typed = rest[:at].strip("\n")
+        if typed.strip():
+            parts.append(TextPart(typed, "typed"))
+        parts.append(TextPart(block.strip("\n"), "pasted"))
+        rest = rest[at + len(block) :]
+    if rest.strip() or not parts:
+        parts.append(TextPart(rest.strip("\n") if parts else text, "typed"))
+    return Message("user", tuple(parts))
+
+
 def make_prompt_session(
-    registry: CommandRegistry, context: Callable[[str], CommandContext], history_path: Path
+    registry: CommandRegistry,
+    context: Callable[[str], CommandContext],
+    history_path: Path,
+    pasted: list[str],
 ) -> PromptSession[str]:
     # multiline keeps pasted newlines in the buffer; Enter is rebound to send.
     return PromptSession(
         history=LockedFileHistory(history_path),
         completer=SlashCompleter(registry, context),
         complete_while_typing=False,
-        key_bindings=key_bindings(),
+        key_bindings=key_bindings(pasted),
         multiline=True,
         prompt_continuation=_continuation,
         enable_history_search=False,

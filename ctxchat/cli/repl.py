@@ -54,6 +54,7 @@ class Repl:
         self.last_turn_failed = False
         self.exit_requested = False
         self.resend: str | None = None  # a command asked for this to be sent next
+        self.pasted: list[str] = []  # what was pasted into the line being read
 
     # -- output -------------------------------------------------------------------------------
     def say(self, text: str, style: str = "") -> None:
@@ -92,7 +93,9 @@ class Repl:
         # Refused before the user types a first message: finding out after wastes it.
         self.conversation.model.check()
         with quiet_terminal() as typed_ahead:
-            prompt = make_prompt_session(self.registry, self.command_context, self.history_path)
+            prompt = make_prompt_session(
+                self.registry, self.command_context, self.history_path, self.pasted
+            )
             queue_typeahead(prompt, typed_ahead)
             model = self.conversation.model.name
             self.say(
@@ -113,6 +116,7 @@ class Repl:
                 text, self.resend = self.resend, None
                 self.say(f"{PROMPT}{text}", "dim")
             else:
+                self.pasted.clear()
                 try:
                     text = await prompt.prompt_async(PROMPT, default=draft)
                 except KeyboardInterrupt:
@@ -189,12 +193,15 @@ class Repl:
         except CtxchatError as exc:
             self.error(exc.message)
             return ""
+        from ctxchat.cli.prompt import input_message
+
         conversation = self.conversation
+        message = input_message(text, self.pasted)
         view = ReplyView(self.console, markdown=self.markdown, model_name=conversation.model.name)
         view.wait()
         try:
             outcome = await cancellable(
-                self.service.send(conversation, text, on_event=view.on_event)
+                self.service.send(conversation, [message], on_event=view.on_event)
             )
         except TurnFailed as failed:
             self.last_turn_failed = True

@@ -13,6 +13,7 @@ from ctxchat.errors import UsageError
 from ctxchat.script_input import DEFAULT_MAX_INPUT_BYTES
 
 if TYPE_CHECKING:
+    from ctxchat.messages import Message
     from ctxchat.chat import ChatService, Conversation
 
 SESSION_PANEL = "Session"
@@ -104,11 +105,20 @@ def run(
             rich_help_panel=IO_PANEL,
         ),
     ] = False,
+    lines: Annotated[
+        bool,
+        typer.Option(
+            "--lines",
+            help="Scripting: each stdin line is a turn (sent as it arrives), instead of all "
+            "of stdin being one.",
+            rich_help_panel=IO_PANEL,
+        ),
+    ] = False,
     turns_separator: Annotated[
         str | None,
         typer.Option(
-            help="Scripting: turns are blocks between lines equal to this marker, "
-            "instead of one turn per line.",
+            help="Scripting: turns are blocks between lines equal to this marker.",
+            metavar="MARKER",
             rich_help_panel=IO_PANEL,
             show_default=False,
         ),
@@ -124,40 +134,34 @@ def run(
 ) -> None:
     """Chat: a REPL on a terminal, a script when stdin is piped.
 
-    In a script each stdin line is one turn (or, with a prompt argument, the prompt plus
-    stdin is one turn); only reply text goes to stdout, errors to stderr.
+    Piped, all of stdin is one turn (with a prompt argument, stdin is a document attached
+    to it); --lines makes each line a turn. Only reply text goes to stdout, errors to
+    stderr.
     """
     if session is not None and continue_:
         raise UsageError("--session and --continue both choose a session; give one of them")
+    if lines and turns_separator is not None:
+        raise UsageError("--lines and --turns-separator both split stdin; give one of them")
     if title is not None:
         from ctxchat.chat import clean_title
 
         title = clean_title(title)  # refused before stdin is read or a model is called
     stdin_tty = sys.stdin.isatty()
+    splitting = lines or turns_separator is not None
     interactive = (
         stdin_tty
         and sys.stdout.isatty()
-        and not (script or json_lines or turns_separator is not None or prompt is not None)
+        and not (script or json_lines or splitting or prompt is not None)
     )
-    turns: Iterable[str] = ()
-    if prompt is not None:
-        from ctxchat.cli.common import warn
-        from ctxchat.script_input import prompt_turn
-
-        # On a terminal a prompt is a one-shot question: there is no stdin to wait for.
-        raw = sys.stdin.buffer.read() if script or not stdin_tty else b""
-        turn, warning = prompt_turn(prompt, raw, separator=turns_separator, max_bytes=max_input)
-        if warning:
-            warn(warning)
-        turns = [turn]
-    elif not interactive:
-        from ctxchat.cli.common import warn
-        from ctxchat.script_input import StdinTurns
-
-        turns = StdinTurns(
-            sys.stdin.buffer, separator=turns_separator, max_bytes=max_input, on_warning=warn
+    turns: Iterable[Message] = ()
+    if not interactive:
+        turns = script_turns(
+            prompt,
+            read_stdin=script or not stdin_tty,
+            lines=lines,
+            separator=turns_separator,
+            max_input=max_input,
         )
-
     settings = load_config(config, model=model, base_url=base_url, system=system)
     service = chat_service(settings)
     conversation = open_conversation(service, session=session, latest=continue_, title=title)
@@ -174,6 +178,45 @@ def run(
     from ctxchat.cli.script import run_script
 
     run_script(service, conversation, turns, json_lines=json_lines)
+
+
+def script_turns(
+    prompt: str | None,
+    *,
+    read_stdin: bool,
+    lines: bool,
+    separator: str | None,
+    max_input: int,
+) -> Iterable[Message]:
+    """The turns a script sends: what stdin holds, as the flags cut it."""
+    from ctxchat.cli.common import warn
+    from ctxchat.messages import Message
+    from ctxchat.script_input import (
+        StdinTurns,
+        capped_lines,
+        prompt_turn,
+        read_capped,
+        stdin_turn,
+    )
+
+    stdin = sys.stdin.buffer
+    if prompt is not None:
+        # On a terminal a prompt is a one-shot question: there is no stdin to wait for.
+        raw = read_capped(stdin, max_input) if read_stdin else b""
+        turn, warning = prompt_turn(prompt, raw, separator=separator, max_bytes=max_input)
+    elif lines or separator is not None:
+        split = StdinTurns(
+            capped_lines(stdin, max_input),
+            separator=separator,
+            max_bytes=max_input,
+            on_warning=warn,
+        )
+        return (Message.user(text, origin="stdin") for text in split)
+    else:
+        turn, warning = stdin_turn(read_capped(stdin, max_input), max_bytes=max_input)
+    if warning:
+        warn(warning)
+    return [turn]
 
 
 def open_conversation(

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from ctxchat.chat import ChatService, Conversation, TurnOutcome
     from ctxchat.cli.render import SafeStream
     from ctxchat.context import RunResponse
+    from ctxchat.messages import Message
     from ctxchat.model_types import Event
 
 
@@ -134,7 +135,7 @@ class _Streamer:
 def run_script(
     service: ChatService,
     conversation: Conversation,
-    turns: Iterable[str],
+    turns: Iterable[Message],
     *,
     json_lines: bool,
     out: TextIO | None = None,
@@ -142,8 +143,8 @@ def run_script(
     """Send each turn as `turns` yields it. Reading stdin happens outside the event loop,
     where Ctrl-C interrupts a blocked read at once."""
     output = _Output(out or sys.stdout)
-    for text in turns:
-        run_sync(_send(service, conversation, text, json_lines=json_lines, output=output))
+    for turn in turns:
+        run_sync(_send(service, conversation, turn, json_lines=json_lines, output=output))
         if output.gone:
             return  # nobody reads the replies: sending more would only cost tokens
 
@@ -151,14 +152,14 @@ def run_script(
 async def _send(
     service: ChatService,
     conversation: Conversation,
-    text: str,
+    turn: Message,
     *,
     json_lines: bool,
     output: _Output,
 ) -> None:
     streamer = _Streamer(output, stream_text=not json_lines)
     try:
-        outcome = await cancellable(service.send(conversation, text, on_event=streamer.on_event))
+        outcome = await cancellable(service.send(conversation, [turn], on_event=streamer.on_event))
     except asyncio.CancelledError:  # interrupted before the turn began
         raise TurnCancelled() from None
     except BaseException:
@@ -169,7 +170,7 @@ async def _send(
     if response is not None:
         _warn_if_cut_short(response)
     if json_lines:
-        record = turn_record(conversation, text, outcome)
+        record = turn_record(conversation, turn.text, outcome)
         output.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
