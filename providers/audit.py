@@ -42,6 +42,7 @@ from ctxchat.provider import AgentView, ContextProvider
 from ctxchat.redact import mask_urls_in
 from ctxchat.session import Session
 
+from ._audit_schema import AUDIT
 from ._sqlschema import as_json, utc
 from ._sqlstore import Database, SqlBacked, mask_url
 
@@ -66,6 +67,8 @@ class AuditOptions:
 
 class AuditProvider(SqlBacked[AuditOptions], ContextProvider[AuditOptions]):
     """Records each turn, successful or failed, for `sessions show --audit`."""
+
+    stores = (AUDIT,)
 
     # -- recording ----------------------------------------------------------------------------
     async def after_run(
@@ -102,10 +105,7 @@ class AuditProvider(SqlBacked[AuditOptions], ContextProvider[AuditOptions]):
         )
 
     def _append(self, session_id: str, record: AuditRecord) -> None:
-        database = self.database()
-        table = database.tables.audit
         row = {
-            "session_key": session_id,
             "turn_id": record.turn_id,
             "created_at": record.created_at,
             "ok": record.ok,
@@ -114,16 +114,7 @@ class AuditProvider(SqlBacked[AuditOptions], ContextProvider[AuditOptions]):
             "output_tokens": record.usage.output_tokens if record.usage else None,
             "record": as_json(record.to_dict()),
         }
-
-        def write(conn: Connection) -> None:
-            import sqlalchemy as sa
-
-            last = conn.execute(
-                sa.select(sa.func.max(table.c.seq)).where(table.c.session_key == session_id)
-            ).scalar()
-            conn.execute(table.insert().values(**row, seq=int(last or 0) + 1))
-
-        database.write(write)
+        self.database().append(AUDIT.tables, "session_key", session_id, [row])
 
     # -- reading ------------------------------------------------------------------------------
     async def audit_records(
@@ -134,7 +125,7 @@ class AuditProvider(SqlBacked[AuditOptions], ContextProvider[AuditOptions]):
 
     def _records(self, session_id: str, limit: int | None) -> list[AuditRecord]:
         database = self.database()
-        table = database.tables.audit
+        table = AUDIT.tables
 
         def read(conn: Connection) -> list[Any]:
             import sqlalchemy as sa
@@ -156,7 +147,7 @@ class AuditProvider(SqlBacked[AuditOptions], ContextProvider[AuditOptions]):
 
     def _forget(self, session_id: str) -> None:
         database = self.database()
-        table = database.tables.audit
+        table = AUDIT.tables
         database.write(
             lambda conn: conn.execute(table.delete().where(table.c.session_key == session_id))
         )

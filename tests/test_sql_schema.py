@@ -24,8 +24,10 @@ from ctxchat.errors import ConfigError, StorageError
 from ctxchat.messages import Message
 from ctxchat.model_client import OpenAIChatModel
 from ctxchat.provider import ProviderEnv
-from ctxchat.providers._sqlschema import SCHEMA_VERSION
-from ctxchat.providers._sqlstore import close_all
+from ctxchat.providers._audit_schema import AUDIT
+from ctxchat.providers._history_schema import HISTORY
+from ctxchat.providers._sqlschema import LEGACY_LATEST, LEGACY_TABLE, SUPERSEDED
+from ctxchat.providers._sqlstore import close_all, mask_url
 from ctxchat.providers.audit import AuditProvider
 from ctxchat.providers.sql_history import SqlHistoryProvider
 from ctxchat.session import Session
@@ -76,6 +78,15 @@ def write_v1(url: str, extra: Sequence[str] = ()) -> list[Message]:
     return messages
 
 
+def versions(url: str) -> list[tuple[str, int]]:
+    rows = raw_query(url, "SELECT store, version FROM ctxchat_migrations ORDER BY store, version")
+    return [(str(store), int(version)) for store, version in rows]
+
+
+def legacy_versions(url: str) -> list[int]:
+    return [v for (v,) in raw_query(url, f"SELECT version FROM {LEGACY_TABLE} ORDER BY version")]
+
+
 def test_a_version_1_database_is_upgraded_on_open(sql_url: str) -> None:
     old = write_v1(sql_url)
     history = SqlHistoryProvider("history", env=ENV, url=sql_url, max_messages=0, max_tokens=60)
@@ -83,11 +94,14 @@ def test_a_version_1_database_is_upgraded_on_open(sql_url: str) -> None:
 
     got = asyncio.run(history.get_messages("s", state=state))
 
-    assert [v for (v,) in raw_query(sql_url, "SELECT version FROM ctxchat_schema_version")] == [
-        1,
-        2,
-        3,
-    ]
+    # 0.1's version 1 is the history store's step 1 (its time kept); step 2 is applied now.
+    assert versions(sql_url) == [("history", 1), ("history", 2)]
+    applied = raw_query(
+        sql_url, "SELECT applied_at FROM ctxchat_migrations WHERE store = 'history' AND version = 1"
+    )
+    assert str(applied[0][0]).startswith("2024-05-01 10:00:00")
+    # The old table stays, with a version 0.1 refuses (it knows up to 3).
+    assert legacy_versions(sql_url) == [1, SUPERSEDED]
     counts = raw_query(sql_url, "SELECT seq, token_count FROM ctxchat_history ORDER BY seq")
     assert [n for _, n in counts] == [count_message_tokens(m) for m in old]
     # The token-limited window now reads the backfilled counts.
@@ -100,51 +114,99 @@ def test_a_version_1_database_is_upgraded_on_open(sql_url: str) -> None:
     assert [m.id for m in everything[: len(old)]] == [m.id for m in old]
     assert [m.text for m in everything[len(old) :]] == ["new", "re: new"]
     assert raw_query(sql_url, "SELECT MAX(seq) FROM ctxchat_history") == [(len(old) + 2,)]
-    # Undo finds a turn by its id, through the index migration 2 added.
+    # Undo finds a turn by its id, through the index step 2 added.
     removed = asyncio.run(history.remove_last_turn("s", state=state))
     assert [m.text for m in removed] == ["new", "re: new"]
-    # The audit table came with migration 3.
+    # The audit store, which 0.1's version 1 did not have, comes with the audit provider.
     audit = AuditProvider("audit", env=ENV, url=sql_url)
     asked = exchange("audited")[:1]
     audit._append("s", AuditRecord("t", datetime.now(UTC), True, None, tuple(asked)))
     assert len(asyncio.run(audit.audit_records("s", state={}))) == 1
+    assert versions(sql_url) == [("audit", 1), ("history", 1), ("history", 2)]
 
 
 def test_an_upgrade_that_fails_leaves_the_old_version_whole(sql_url: str) -> None:
-    # Something else already took the audit table's name: migration 3 cannot create it.
-    write_v1(sql_url, extra=["CREATE TABLE ctxchat_audit (x INTEGER)"])
+    # Something else already took the name of the index step 2 creates, after its ALTER TABLE.
+    old = write_v1(sql_url, extra=["CREATE TABLE ctxchat_history_turn (x INTEGER)"])
     history = SqlHistoryProvider("history", env=ENV, url=sql_url)
 
-    with pytest.raises(StorageError, match=r"^database .*ctxchat_audit"):
+    with pytest.raises(StorageError, match=r"^database .*ctxchat_history_turn"):
         asyncio.run(history.get_messages("s", state={"history_key": "legacy"}))
 
-    assert raw_query(sql_url, "SELECT version FROM ctxchat_schema_version") == [(1,)]
-    # Migration 2 ran before 3 failed, and was rolled back with it.
+    assert versions(sql_url) == [("history", 1)]
+    # Step 2's column was added, then rolled back with the failed index.
     with pytest.raises(Exception, match="token_count"):
         raw_query(sql_url, "SELECT token_count FROM ctxchat_history")
+    # Fixed, the next open applies it.
+    raw_execute(sql_url, ["DROP TABLE ctxchat_history_turn"])
+    again = asyncio.run(history.all_messages("s", state={"history_key": "legacy"}))
+    assert [m.id for m in again] == [m.id for m in old]
+    assert versions(sql_url) == [("history", 1), ("history", 2)]
 
 
-def test_a_database_from_a_newer_ctxchat_is_refused(sql_url: str) -> None:
+def test_a_store_that_cannot_migrate_leaves_the_others_working(sql_url: str) -> None:
+    # Something else already took the audit table's name: the audit store cannot be built.
+    raw_execute(sql_url, ["CREATE TABLE ctxchat_audit (x INTEGER)"])
+    audit = AuditProvider("audit", env=ENV, url=sql_url)
+    with pytest.raises(StorageError, match=r"^database .*ctxchat_audit"):
+        audit.check()
+
+    history = SqlHistoryProvider("history", env=ENV, url=sql_url)
+    asyncio.run(history.save_messages("s", exchange("kept"), state={}))
+    assert len(asyncio.run(history.all_messages("s", state={}))) == 2
+    assert versions(sql_url) == [("history", v) for v in range(1, HISTORY.version + 1)]
+    with pytest.raises(StorageError, match=r"ctxchat_audit"):
+        audit.check()  # asked again, tried again
+
+
+def test_a_store_from_a_newer_ctxchat_is_refused_and_the_others_still_open(
+    sql_url: str,
+) -> None:
     history = SqlHistoryProvider("history", env=ENV, url=sql_url)
     asyncio.run(history.save_messages("s", exchange("kept"), state={}))
     close_all()  # as a later process would open it
-    raw_execute(sql_url, ["INSERT INTO ctxchat_schema_version VALUES (99, '2030-01-01 00:00:00')"])
+    raw_execute(sql_url, ["INSERT INTO ctxchat_migrations VALUES ('history', 99, '2030-01-01')"])
 
     with pytest.raises(StorageError) as caught:
         asyncio.run(history.get_messages("s", state={}))
     message = str(caught.value)
-    assert f"schema version 99, newer than this ctxchat understands (up to {SCHEMA_VERSION})" in (
-        message
+    assert message.startswith(f"database {mask_url(sql_url)} has history schema version 99, ")
+    assert message.endswith(
+        f"newer than this ctxchat understands (up to {HISTORY.version}); upgrade ctxchat to use it"
     )
     assert "\n" not in message
     assert raw_query(sql_url, "SELECT COUNT(*) FROM ctxchat_history") == [(2,)]
+    # Another provider's store in the same database is not held back by it.
+    AuditProvider("audit", env=ENV, url=sql_url).check()
+    assert ("audit", 1) in versions(sql_url)
 
 
-def test_a_fresh_database_gets_every_migration(sql_url: str) -> None:
+def test_a_0_1_database_newer_than_0_1_is_refused(sql_url: str) -> None:
+    write_v1(sql_url, extra=["INSERT INTO ctxchat_schema_version VALUES (4, '2025-01-01')"])
+    history = SqlHistoryProvider("history", env=ENV, url=sql_url)
+    with pytest.raises(StorageError) as caught:
+        history.check()
+    assert str(caught.value) == (
+        f"database {mask_url(sql_url)} has schema version 4, newer than this ctxchat "
+        f"understands (up to {LEGACY_LATEST}); upgrade ctxchat to use it"
+    )
+    assert legacy_versions(sql_url) == [1, 4]  # untouched
+    with pytest.raises(Exception, match="ctxchat_migrations"):
+        versions(sql_url)
+
+
+def test_a_fresh_database_gets_each_store_when_its_provider_opens_it(sql_url: str) -> None:
     history = SqlHistoryProvider("history", env=ENV, url=sql_url)
     asyncio.run(history.get_messages("s", state={}))
-    versions = raw_query(sql_url, "SELECT version FROM ctxchat_schema_version ORDER BY version")
-    assert [v for (v,) in versions] == list(range(1, SCHEMA_VERSION + 1))
+    assert versions(sql_url) == [("history", v) for v in range(1, HISTORY.version + 1)]
+    with pytest.raises(Exception, match=LEGACY_TABLE):
+        legacy_versions(sql_url)  # a new database has no 0.1 table
+
+    AuditProvider("audit", env=ENV, url=sql_url).check()
+    assert versions(sql_url) == [
+        *[("audit", v) for v in range(1, AUDIT.version + 1)],
+        *[("history", v) for v in range(1, HISTORY.version + 1)],
+    ]
 
 
 # -- failures ----------------------------------------------------------------------------------
