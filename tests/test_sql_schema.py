@@ -8,9 +8,11 @@ import asyncio
 import json
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from fakeopenai import FakeOpenAI
@@ -23,17 +25,27 @@ from ctxchat.config import config_from_dict
 from ctxchat.errors import ConfigError, StorageError
 from ctxchat.messages import Message
 from ctxchat.model_client import OpenAIChatModel
-from ctxchat.provider import ProviderEnv
+from ctxchat.options import option
+from ctxchat.provider import ContextProvider, ProviderEnv
 from ctxchat.providers._audit_schema import AUDIT
 from ctxchat.providers._history_schema import HISTORY
-from ctxchat.providers._sqlschema import LEGACY_LATEST, LEGACY_TABLE, SUPERSEDED
-from ctxchat.providers._sqlstore import close_all, mask_url
+from ctxchat.providers._sqlschema import (
+    LEGACY_LATEST,
+    LEGACY_TABLE,
+    SUPERSEDED,
+    Store,
+    create_version_table,
+)
+from ctxchat.providers._sqlstore import SqlBacked, close_all, mask_url, open_database
 from ctxchat.providers.audit import AuditProvider
 from ctxchat.providers.sql_history import SqlHistoryProvider
 from ctxchat.session import Session
 from ctxchat.settings import ModelSettings
 from ctxchat.tokens import count_message_tokens
 from ctxchat.window import window_messages
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection
 
 pytest_plugins = ["sqlfixtures"]
 ENV = ProviderEnv(data_dir=Path("/nonexistent"))
@@ -195,6 +207,17 @@ def test_a_0_1_database_newer_than_0_1_is_refused(sql_url: str) -> None:
         versions(sql_url)
 
 
+def test_a_second_process_creating_the_version_table_finds_it_done(sql_url: str) -> None:
+    # As two processes that both read "no version table" before either wrote: the second
+    # write, serialised behind the first by the lock, must record nothing twice.
+    write_v1(sql_url)
+    database = open_database(sql_url)  # the engine alone: no store asked for yet
+    database.write(create_version_table)
+    database.write(create_version_table)
+    assert versions(sql_url) == [("history", 1)]
+    assert legacy_versions(sql_url) == [1, SUPERSEDED]
+
+
 def test_a_fresh_database_gets_each_store_when_its_provider_opens_it(sql_url: str) -> None:
     history = SqlHistoryProvider("history", env=ENV, url=sql_url)
     asyncio.run(history.get_messages("s", state={}))
@@ -207,6 +230,47 @@ def test_a_fresh_database_gets_each_store_when_its_provider_opens_it(sql_url: st
         *[("audit", v) for v in range(1, AUDIT.version + 1)],
         *[("history", v) for v in range(1, HISTORY.version + 1)],
     ]
+
+
+# -- a store of one's own ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class NotesOptions:
+    url: str | None = option(None, help="database URL")
+
+
+def _notes_1(conn: Connection) -> None:
+    conn.exec_driver_sql("CREATE TABLE test_notes (id INTEGER PRIMARY KEY, title TEXT)")
+
+
+def _notes_2(conn: Connection) -> None:
+    conn.exec_driver_sql("ALTER TABLE test_notes ADD COLUMN body TEXT")
+
+
+def notes_provider(*steps: Callable[[Connection], None]) -> type[ContextProvider[NotesOptions]]:
+    """A provider with a store of its own, as the memory store or a search index will be."""
+
+    class Notes(SqlBacked[NotesOptions], ContextProvider[NotesOptions]):
+        stores = (Store("notes", dict(enumerate(steps, start=1)), lambda: None),)
+
+    return Notes
+
+
+def test_a_new_store_brings_its_own_migrations_and_leaves_the_others_alone(
+    sql_url: str,
+) -> None:
+    history = SqlHistoryProvider("history", env=ENV, url=sql_url)
+    asyncio.run(history.save_messages("s", exchange("kept"), state={}))
+    before = raw_query(sql_url, "SELECT * FROM ctxchat_migrations WHERE store = 'history'")
+
+    notes_provider(_notes_1)("notes", env=ENV, url=sql_url).check()
+    assert ("notes", 1) in versions(sql_url)
+    close_all()  # a later ctxchat, whose notes store has a second step
+    notes_provider(_notes_1, _notes_2)("notes", env=ENV, url=sql_url).check()
+
+    assert versions(sql_url) == [("history", 1), ("history", 2), ("notes", 1), ("notes", 2)]
+    assert raw_query(sql_url, "SELECT id, title, body FROM test_notes") == []
+    assert raw_query(sql_url, "SELECT * FROM ctxchat_migrations WHERE store = 'history'") == before
+    assert len(asyncio.run(history.all_messages("s", state={}))) == 2
 
 
 # -- failures ----------------------------------------------------------------------------------
