@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from ctxchat.agent import Agent
 
 
-
 @runtime_checkable
 class InDatabase(Protocol):
     """A provider that keeps its data in a SQL database (`SqlBacked`), by structure, so this

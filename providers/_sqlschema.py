@@ -7,15 +7,17 @@ never edits another's list. Every applied step is one row of `ctxchat_migrations
 (store, version), so each store moves on its own.
 
 Each store is upgraded in its own transaction, so an interrupted upgrade leaves that store
-at its old version, whole, and never touches another. Each migration spells out its own DDL
+at its old version, whole, and never touches another; `ctxchat_migrations` itself is
+created in a transaction of its own, before any store's. Each migration spells out its own DDL
 and never uses the current table definitions: those change, while a migration must do
 tomorrow exactly what it did the day it shipped.
 
 ctxchat 0.1 kept one global version in `ctxchat_schema_version` (1: the history table,
 2: its token counts and turn index, 3: the audit table). A database without
 `ctxchat_migrations` is read through that table (history at min(v, 2), audit at 1 if
-v >= 3), and the first upgrade that writes records the mapping in `ctxchat_migrations`, in
-the transaction that creates it. The old table is kept, not dropped, and given a version
+v >= 3); opening it for a provider records that mapping in `ctxchat_migrations`, in the
+transaction that creates it (a read-only file whose stores are current under the mapping is
+read as it is). The old table is kept, not dropped, and given a version
 0.1 does not know (`SUPERSEDED`): a dropped table would make 0.1 take the database for an
 empty one and fail on "table ctxchat_history already exists", while this way 0.1 refuses it
 with its own clear "newer than this ctxchat understands; upgrade ctxchat" line, before it
@@ -45,7 +47,8 @@ LEGACY_LATEST = 3  # the newest version 0.1 wrote
 SUPERSEDED = 1000  # written into the legacy table once upgraded: 0.1 refuses the database
 # The PostgreSQL advisory lock every migration transaction takes: two processes opening a
 # database at once never migrate together; the second finds the work done. One key for all
-# stores, since they share the version table and migrations are rare.
+# stores, since they share the version table and migrations are rare; 0.1's key, so a 0.1
+# process migrating the same database at that moment is kept out too.
 MIGRATION_LOCK = 7432811
 
 

@@ -11,8 +11,9 @@ It records in the second stage of `after_run`, once the histories have stored th
 failed to (see `ctxchat.provider`), so a row says `ok` only for a turn a history kept; a
 turn whose history failed is recorded with that failure.
 
-Backend: the shared SQL database (`[storage] url`, or its own `url`), its own table
-(`ctxchat_audit`), rather than JSON Lines per session, because:
+Backend: the shared SQL database (`[storage] url`, or its own `url`), its own store (the
+`ctxchat_audit` table, migrated by `_audit_schema`), rather than JSON Lines per session,
+because:
 - a row is written in one transaction, so a killed process leaves a turn recorded or not,
   never a torn line that every reader would have to learn to skip;
 - two processes on one session append safely (the same locking as the history);

@@ -7,6 +7,9 @@ window, not the history: a count-limited window is one `LIMIT n` query, a token-
 reads backwards in batches until the stored token counts cover the limit. (Counts are taken
 when a message is stored, by the tokenizer available then: see `ctxchat.tokens`.)
 
+The table and its migrations are the history store (`_history_schema`); the database is
+`url`, else `[storage] url`, else history.sqlite3 in the data dir.
+
 Deleting a session deletes the rows of its own history key only: a session pointed at
 another's history never takes that history with it.
 """
