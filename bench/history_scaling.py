@@ -42,6 +42,7 @@ from ctxchat.messages import Message, ToolCallPart
 from ctxchat.model_client import OpenAIChatModel
 from ctxchat.model_types import EventSink, ModelReply, ModelRequest
 from ctxchat.provider import ProviderEnv
+from ctxchat.providers._history_schema import HISTORY
 from ctxchat.providers._sqlstore import close_all, open_database
 from ctxchat.providers.sql_history import SqlHistoryProvider, message_row
 from ctxchat.session import Session
@@ -98,8 +99,8 @@ def history_rows(key: str, count: int) -> list[dict[str, Any]]:
 
 
 def bulk_insert(url: str, rows: list[dict[str, Any]]) -> None:
-    database = open_database(url)
-    table = database.tables.history
+    database = open_database(url, [HISTORY])
+    table = HISTORY.tables
     for start in range(0, len(rows), 5000):
         chunk = rows[start : start + 5000]
         database.write(lambda conn, chunk=chunk: conn.execute(table.insert(), chunk))

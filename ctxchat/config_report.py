@@ -8,14 +8,22 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from ctxchat.config import Config
-from ctxchat.redact import is_secret_name, is_url_name
+from ctxchat.config import Config, ProviderSpec
+from ctxchat.redact import is_secret_name, is_url_name, mask_password
 from ctxchat.settings import mask_secret, mask_url
 
 if TYPE_CHECKING:
     from ctxchat.agent import Agent
+
+
+@runtime_checkable
+class InDatabase(Protocol):
+    """A provider that keeps its data in a SQL database (`SqlBacked`), by structure, so this
+    report needs no import of the providers."""
+
+    def database_url(self) -> str: ...
 
 
 def masked(name: str, value: Any) -> Any:
@@ -61,6 +69,24 @@ def history_note(agent: Agent) -> str:
     return "history: nothing loads it; the model sees no earlier turns"
 
 
+def _storage(config: Config) -> list[str]:
+    url = config.storage.url
+    unset = "SQL-backed providers default to history.sqlite3 in the data dir"
+    return ["[storage]", _line("url", url, "file" if url else unset)]
+
+
+def _database_line(provider: InDatabase, spec: ProviderSpec, config: Config) -> str:
+    """Where the provider's tables are, resolved (the data dir's path filled in), and which
+    setting put them there: the one thing its `url` line cannot say when it is not set."""
+    if spec.options.get("url"):
+        origin = "from its own url"
+    elif config.storage.url:
+        origin = "from [storage] url"
+    else:
+        origin = "the default"
+    return f"# database: {mask_password(provider.database_url())} ({origin})"
+
+
 def describe_config(config: Config, agent: Agent) -> str:
     if config.path is not None:
         head = f"# effective configuration: {config.path}, then environment, then flags"
@@ -70,6 +96,7 @@ def describe_config(config: Config, agent: Agent) -> str:
     agent_values = dataclasses.asdict(config.agent)
     lines = [head, "", *_table("model", model, config.origins), ""]
     lines += _table("agent", agent_values, {})
+    lines += ["", *_storage(config)]
     for spec, provider in zip(config.providers, agent.providers, strict=True):
         note = "built-in default pipeline" if config.default_pipeline else spec.where
         lines += ["", f"[[providers]]  # {note}", _line("type", spec.type)]
@@ -79,5 +106,7 @@ def describe_config(config: Config, agent: Agent) -> str:
         values = dataclasses.asdict(options) if is_instance else {}
         for key, value in values.items():
             lines.append(_line(key, value, "set" if key in spec.options else "default"))
+        if isinstance(provider, InDatabase):
+            lines.append(_database_line(provider, spec, config))
     lines += ["", f"# {history_note(agent)}"]
     return "\n".join(lines) + "\n"

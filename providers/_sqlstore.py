@@ -1,8 +1,6 @@
 """The SQL machinery the SQL-backed providers share: one engine per database URL per process,
-the schema (migrated on open), transactions, and errors reported as one line.
-
-SQLAlchemy is imported on first use only: it costs about 0.2 s, which every command that
-never touches a database (`ctxchat --version`, `--help`) must not pay.
+each provider's store migrated on first use, transactions, the numbered insert, and errors
+reported as one line.
 
 Writers never race on sequence numbers. On SQLite a write transaction starts with
 `BEGIN IMMEDIATE`, so writers queue on the database's write lock (WAL lets readers go on
@@ -15,76 +13,43 @@ is retried, so a turn still lands whole and numbers stay dense.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
-from ctxchat.errors import ConfigError, CtxchatError, StorageError
-from ctxchat.fsutil import ensure_private_dir, touch_private
+from ctxchat.errors import CtxchatError, StorageError
 from ctxchat.provider import ContextProvider
-from ctxchat.redact import mask_password, scrub_password
 
-from ._sqlschema import SCHEMA_VERSION, Tables, migrate, schema_version
+from ._sqlengine import create_engine, mask_url, resolve_url, storage_error
+from ._sqlschema import SchemaTooNew, Store, create_version_table, migrate, read_versions
 
 if TYPE_CHECKING:
+    from sqlalchemy import Table
     from sqlalchemy.engine import Connection, Engine
+
+__all__ = ["Database", "SqlBacked", "close_all", "close_database", "mask_url", "open_database"]
 
 T = TypeVar("T")
 
-DEFAULT_DATABASE = "history.sqlite3"
-BUSY_TIMEOUT_MS = 30_000
-CONNECT_TIMEOUT_S = 10
 WRITE_ATTEMPTS = 20
 
 
-def mask_url(url: str) -> str:
-    """The URL with its password and query values replaced by ***, parsable or not."""
-    return mask_password(url)
-
-
-def default_url(data_dir: Path) -> str:
-    return f"sqlite:///{data_dir / DEFAULT_DATABASE}"
-
-
-def resolve_url(url: str | None, data_dir: Path) -> str:
-    """The URL to open: the default file, or `url` with a relative SQLite path placed in the
-    data dir (relative to the working directory, each directory would get its own history),
-    and a driverless PostgreSQL URL given the driver ctxchat installs."""
-    if not url:
-        return default_url(data_dir)
-    if "://" not in url:
-        raise ConfigError(
-            f"url: {mask_url(url)!r} is not a database URL "
-            "(expected e.g. sqlite:///path/history.sqlite3 or postgresql+psycopg://...)"
-        )
-    scheme, sep, rest = url.partition("://")
-    if sep and scheme in ("postgres", "postgresql"):
-        # SQLAlchemy's default PostgreSQL driver is psycopg2; ctxchat[postgres] brings psycopg 3.
-        return f"postgresql+psycopg://{rest}"
-    prefix, sep, path = url.partition(":///")
-    if sep and prefix.split("+")[0] == "sqlite" and path and not path.startswith(":memory:"):
-        expanded = Path(path.partition("?")[0]).expanduser()
-        query = path.partition("?")[2]
-        if not expanded.is_absolute():
-            expanded = data_dir / expanded
-        return f"{prefix}:///{expanded}" + (f"?{query}" if query else "")
-    return url
-
-
 class Database:
-    """An engine with the current schema in place. Shared by every provider and session of
-    the process that uses the same URL; it holds no session data."""
+    """An engine and the stores migrated in it so far. Shared by every provider and session
+    of the process that uses the same URL; it holds no session data."""
 
-    def __init__(self, url: str, engine: Engine, tables: Tables) -> None:
+    def __init__(self, url: str, engine: Engine, *, read_only: bool = False) -> None:
         self.url = url
         self.masked = mask_url(url)
         self.engine = engine
-        self.tables = tables
         self.is_sqlite = engine.dialect.name == "sqlite"
+        self.read_only = read_only
+        self._ready: set[str] = set()  # stores found or brought up to date by this process
+        self._ready_lock = threading.Lock()
 
     @contextlib.contextmanager
     def errors(self) -> Iterator[None]:
@@ -123,42 +88,55 @@ class Database:
                     time.sleep(random.uniform(0.001, 0.005 * attempt))
         raise AssertionError("unreachable")  # pragma: no cover
 
+    def append(
+        self, table: Table, key_column: str, key: str, rows: Sequence[Mapping[str, Any]]
+    ) -> None:
+        """Store `rows` under `key` after the key's last row, their `seq` numbered on from
+        the highest one, in one write transaction: the turn of a history, a turn's audit row.
 
-def storage_error(url: str, exc: BaseException) -> CtxchatError:
-    """One line naming the (masked) URL: a `ConfigError` when the URL itself is wrong (no
-    such dialect, no driver, not a URL) since no retry fixes it, else a `StorageError`."""
-    problem = _config_problem(url, exc)
-    if problem is not None:
-        return ConfigError(f"database {mask_url(url)}: {problem}")
-    return StorageError(f"database {mask_url(url)}: {_reason(url, exc)}")
+        The highest number is read in the same transaction as the insert, which is what makes
+        the numbering safe (see the module's docstring on write races)."""
+        import sqlalchemy as sa
 
+        column = table.c[key_column]
 
-def _config_problem(url: str, exc: BaseException) -> str | None:
-    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+        def insert(conn: Connection) -> None:
+            last = conn.execute(sa.select(sa.func.max(table.c.seq)).where(column == key)).scalar()
+            first = int(last or 0) + 1
+            numbered = [{**row, key_column: key, "seq": first + i} for i, row in enumerate(rows)]
+            conn.execute(table.insert(), numbered)
 
-    if isinstance(exc, NoSuchModuleError):
-        scheme = url.partition(":")[0]
-        return f"unknown database type '{scheme}'"
-    if isinstance(exc, ArgumentError):
-        return "not a database URL (expected e.g. sqlite:///path or postgresql+psycopg://...)"
-    if isinstance(exc, ModuleNotFoundError):
-        return (
-            f"its driver is not installed (No module named '{exc.name}'); for PostgreSQL "
-            "install ctxchat[postgres]"
-        )
-    return None
+        if rows:
+            self.write(insert)
 
+    def ensure(self, stores: Iterable[Store[Any]]) -> None:
+        """Bring `stores` up to date, once per process each: every store upgraded in its own
+        transaction, under the migration lock (see `_sqlschema`). A store newer than this
+        ctxchat is refused with one line, every time it is asked for.
 
-def _reason(url: str, exc: BaseException) -> str:
-    from sqlalchemy.exc import DBAPIError
-
-    if isinstance(exc, OSError):
-        where = f" ({exc.filename})" if exc.filename else ""
-        return f"{exc.strerror or exc}{where}"
-    detail = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
-    lines = [line.strip() for line in str(detail).splitlines() if line.strip()]
-    text = lines[0] if lines else type(detail).__name__
-    return scrub_password(url, text)
+        A database without `ctxchat_migrations` (new, or written by 0.1) gets it first, in a
+        transaction of its own; except a read-only one whose stores are all current, which is
+        read as it is rather than refused for want of a table it does not need."""
+        with self._ready_lock:
+            pending = [store for store in stores if store.name not in self._ready]
+            if not pending:
+                return
+            try:
+                recorded, versions = self.read(read_versions)
+                behind = []
+                for store in pending:
+                    found = versions.get(store.name, 0)
+                    if found > store.version:
+                        raise SchemaTooNew.of(store, found)
+                    if found < store.version:
+                        behind.append(store)
+                if not recorded and (behind or not self.read_only):
+                    self.write(create_version_table)
+                for store in behind:
+                    self.write(functools.partial(migrate, store=store))
+            except SchemaTooNew as exc:
+                raise StorageError(f"database {self.masked} has {exc}") from exc
+            self._ready.update(store.name for store in pending)
 
 
 # -- the process-wide engine cache ------------------------------------------------------------
@@ -167,8 +145,14 @@ _databases: dict[str, Database] = {}
 _owner_pid = os.getpid()
 
 
-def open_database(url: str) -> Database:
-    """The database at `url`, opened once per process and migrated to the current schema."""
+def open_database(url: str, stores: Iterable[Store[Any]] = ()) -> Database:
+    """The database at `url`, opened once per process, with `stores` migrated."""
+    database = _engine_for(url)
+    database.ensure(stores)
+    return database
+
+
+def _engine_for(url: str) -> Database:
     global _owner_pid
     with _lock:
         if os.getpid() != _owner_pid:
@@ -177,7 +161,13 @@ def open_database(url: str) -> Database:
             _owner_pid = os.getpid()
         database = _databases.get(url)
         if database is None:
-            database = _open(url)
+            try:
+                engine, read_only = create_engine(url)
+            except CtxchatError:
+                raise
+            except Exception as exc:
+                raise storage_error(url, exc) from exc
+            database = Database(url, engine, read_only=read_only)
             _databases[url] = database
         return database
 
@@ -198,148 +188,6 @@ def close_all() -> None:
         _databases.clear()
 
 
-def _open(url: str) -> Database:
-    engine: Engine | None = None
-    try:
-        engine = _create_engine(url)
-        tables = Tables.build()
-        database = Database(url, engine, tables)
-        _ensure_schema(database)
-        return database
-    except CtxchatError:
-        if engine is not None:
-            engine.dispose()
-        raise
-    except Exception as exc:
-        if engine is not None:
-            engine.dispose()
-        raise storage_error(url, exc) from exc
-
-
-def _create_engine(url: str) -> Engine:
-    from sqlalchemy import create_engine, event
-    from sqlalchemy.engine import make_url
-
-    parsed = make_url(url)
-    if parsed.get_backend_name() != "sqlite":
-        connect_args = {"connect_timeout": CONNECT_TIMEOUT_S} if _is_postgres(url) else {}
-        # pre_ping: a server restarted since the last turn costs a reconnect, not a failure.
-        return create_engine(url, pool_pre_ping=True, connect_args=connect_args)
-    database = parsed.database or ""
-    if not database or database.startswith(":memory:") or parsed.query.get("mode") == "memory":
-        raise ConfigError(
-            f"database {mask_url(url)}: an in-memory SQLite database forgets everything when "
-            "ctxchat exits; give a file path (or use in_memory_history)"
-        )
-    path = Path(database)
-    if path.parent.exists() and not path.parent.is_dir():
-        raise ConfigError(f"database {mask_url(url)}: {path.parent} is not a directory")
-    if path.is_file() and not os.access(path.parent, os.W_OK):
-        engine = _read_only_engine(path)
-    else:
-        try:
-            ensure_private_dir(path.parent)
-            if not path.exists():
-                touch_private(path)  # 0600 before SQLite creates it with the umask's mode
-        except OSError as exc:
-            where = exc.filename if exc.filename is not None else path
-            raise ConfigError(
-                f"database {mask_url(url)}: cannot write {where}: {exc.strerror or exc}"
-            ) from exc
-        engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
-
-    @event.listens_for(engine, "connect")
-    def _configure(dbapi_connection: Any, _record: Any) -> None:
-        # Autocommit at the driver level: transactions are begun explicitly below, so a
-        # writer can say IMMEDIATE (pysqlite's own implicit BEGIN is always deferred).
-        dbapi_connection.isolation_level = None
-        cursor = dbapi_connection.cursor()
-        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        _enter_wal(cursor)
-        cursor.close()
-
-    @event.listens_for(engine, "begin")
-    def _begin(conn: Connection) -> None:
-        write = conn.get_execution_options().get("ctxchat_write", False)
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
-
-    return engine
-
-
-def _enter_wal(cursor: Any) -> None:
-    """Switch the database to WAL (once set it stays). Switching needs the database to
-    itself, and SQLite answers "database is locked" at once instead of waiting its busy
-    timeout when another process is reading it: two processes opening a new database
-    together meet that, so the switch is tried again until the timeout has passed."""
-    import sqlite3
-
-    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
-    pause = 0.005
-    while True:
-        try:
-            cursor.execute("PRAGMA journal_mode = WAL")
-            return
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() > deadline:
-                raise
-        time.sleep(pause)
-        pause = min(pause * 2, 0.2)
-
-
-def _read_only_engine(path: Path) -> Engine:
-    """The database in a directory ctxchat cannot write (a read-only home), for reading.
-
-    A WAL database cannot even be read there: SQLite needs to create its -shm file beside
-    it. Opened immutable, it is read as the file is, which is all `sessions show` needs;
-    any write fails with SQLite's "attempt to write a readonly database".
-    """
-    import sqlite3
-    from urllib.parse import quote
-
-    from sqlalchemy import create_engine
-    from sqlalchemy.pool import NullPool
-
-    uri = f"file:{quote(str(path))}?mode=ro&immutable=1"
-
-    def connect() -> sqlite3.Connection:
-        return sqlite3.connect(uri, uri=True, check_same_thread=False)
-
-    return create_engine("sqlite://", creator=connect, poolclass=NullPool)
-
-
-def _is_postgres(url: str) -> bool:
-    return url.partition(":")[0].split("+")[0] in ("postgresql", "postgres")
-
-
-def _ensure_schema(database: Database) -> None:
-    current = database.read(schema_version)
-    if current == SCHEMA_VERSION:
-        return
-    if current is not None and current > SCHEMA_VERSION:
-        raise _too_new(database, current)
-
-    def upgrade(conn: Connection) -> None:
-        if not database.is_sqlite:
-            # Two processes opening a fresh PostgreSQL database at once: one migrates, the
-            # other waits here and then finds nothing left to do.
-            from sqlalchemy import text
-
-            conn.execute(text("SELECT pg_advisory_xact_lock(7432811)"))
-        found = schema_version(conn)
-        if found is not None and found > SCHEMA_VERSION:
-            raise _too_new(database, found)
-        migrate(conn, found or 0)
-
-    database.write(upgrade)
-
-
-def _too_new(database: Database, version: int) -> StorageError:
-    return StorageError(
-        f"database {database.masked} has schema version {version}, newer than this ctxchat "
-        f"understands (up to {SCHEMA_VERSION}); upgrade ctxchat to use it"
-    )
-
-
 class UrlOptions(Protocol):
     """Options of a SQL-backed provider: at least the database URL."""
 
@@ -355,8 +203,11 @@ class SqlBacked(ContextProvider[SqlOptionsT]):
     the pipeline's shared database ([storage] url), else the SQLite file in the data dir;
     resolved at config time, opened once per process, closed and checked here.
 
-    Put it first among the bases (`class P(SqlBacked[O], HistoryProvider[O])`)."""
+    A subclass names the stores it uses in `stores`; opening its database migrates those
+    and no others. Put it first among the bases (`class P(SqlBacked[O], HistoryProvider[O])`).
+    """
 
+    stores: ClassVar[tuple[Store[Any], ...]] = ()
     url: str
 
     def setup(self) -> None:
@@ -364,7 +215,11 @@ class SqlBacked(ContextProvider[SqlOptionsT]):
         self.url = resolve_url(self.options.url or self.env.storage_url, self.env.data_dir)
 
     def database(self) -> Database:
-        return open_database(self.url)
+        return open_database(self.url, self.stores)
+
+    def database_url(self) -> str:
+        """The database this provider uses, resolved (unmasked: mask it to show it)."""
+        return self.url
 
     def close(self) -> None:
         close_database(self.url)

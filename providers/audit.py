@@ -11,8 +11,9 @@ It records in the second stage of `after_run`, once the histories have stored th
 failed to (see `ctxchat.provider`), so a row says `ok` only for a turn a history kept; a
 turn whose history failed is recorded with that failure.
 
-Backend: the shared SQL database (`[storage] url`, or its own `url`), its own table
-(`ctxchat_audit`), rather than JSON Lines per session, because:
+Backend: the shared SQL database (`[storage] url`, or its own `url`), its own store (the
+`ctxchat_audit` table, migrated by `_audit_schema`), rather than JSON Lines per session,
+because:
 - a row is written in one transaction, so a killed process leaves a turn recorded or not,
   never a torn line that every reader would have to learn to skip;
 - two processes on one session append safely (the same locking as the history);
@@ -42,6 +43,7 @@ from ctxchat.provider import AgentView, ContextProvider
 from ctxchat.redact import mask_urls_in
 from ctxchat.session import Session
 
+from ._audit_schema import AUDIT
 from ._sqlschema import as_json, utc
 from ._sqlstore import Database, SqlBacked, mask_url
 
@@ -66,6 +68,8 @@ class AuditOptions:
 
 class AuditProvider(SqlBacked[AuditOptions], ContextProvider[AuditOptions]):
     """Records each turn, successful or failed, for `sessions show --audit`."""
+
+    stores = (AUDIT,)
 
     # -- recording ----------------------------------------------------------------------------
     async def after_run(
@@ -102,10 +106,7 @@ class AuditProvider(SqlBacked[AuditOptions], ContextProvider[AuditOptions]):
         )
 
     def _append(self, session_id: str, record: AuditRecord) -> None:
-        database = self.database()
-        table = database.tables.audit
         row = {
-            "session_key": session_id,
             "turn_id": record.turn_id,
             "created_at": record.created_at,
             "ok": record.ok,
@@ -114,16 +115,7 @@ class AuditProvider(SqlBacked[AuditOptions], ContextProvider[AuditOptions]):
             "output_tokens": record.usage.output_tokens if record.usage else None,
             "record": as_json(record.to_dict()),
         }
-
-        def write(conn: Connection) -> None:
-            import sqlalchemy as sa
-
-            last = conn.execute(
-                sa.select(sa.func.max(table.c.seq)).where(table.c.session_key == session_id)
-            ).scalar()
-            conn.execute(table.insert().values(**row, seq=int(last or 0) + 1))
-
-        database.write(write)
+        self.database().append(AUDIT.tables, "session_key", session_id, [row])
 
     # -- reading ------------------------------------------------------------------------------
     async def audit_records(
@@ -134,7 +126,7 @@ class AuditProvider(SqlBacked[AuditOptions], ContextProvider[AuditOptions]):
 
     def _records(self, session_id: str, limit: int | None) -> list[AuditRecord]:
         database = self.database()
-        table = database.tables.audit
+        table = AUDIT.tables
 
         def read(conn: Connection) -> list[Any]:
             import sqlalchemy as sa
@@ -156,7 +148,7 @@ class AuditProvider(SqlBacked[AuditOptions], ContextProvider[AuditOptions]):
 
     def _forget(self, session_id: str) -> None:
         database = self.database()
-        table = database.tables.audit
+        table = AUDIT.tables
         database.write(
             lambda conn: conn.execute(table.delete().where(table.c.session_key == session_id))
         )

@@ -7,6 +7,9 @@ window, not the history: a count-limited window is one `LIMIT n` query, a token-
 reads backwards in batches until the stored token counts cover the limit. (Counts are taken
 when a message is stored, by the tokenizer available then: see `ctxchat.tokens`.)
 
+The table and its migrations are the history store (`_history_schema`); the database is
+`url`, else `[storage] url`, else history.sqlite3 in the data dir.
+
 Deleting a session deletes the rows of its own history key only: a session pointed at
 another's history never takes that history with it.
 """
@@ -28,6 +31,7 @@ from ctxchat.session import Session
 from ctxchat.tokens import count_message_tokens
 from ctxchat.window import WindowedHistoryOptions, select_window
 
+from ._history_schema import HISTORY
 from ._sqlschema import as_json
 from ._sqlstore import Database, SqlBacked, mask_url
 
@@ -74,6 +78,8 @@ def message_row(key: str, turn_id: str, now: datetime, message: Message) -> dict
 class SqlHistoryProvider(SqlBacked[SqlHistoryOptions], HistoryProvider[SqlHistoryOptions]):
     """The conversation as rows of `ctxchat_history`, one transaction per turn."""
 
+    stores = (HISTORY,)
+
     @staticmethod
     def history_key(session_id: str, state: dict[str, Any]) -> str:
         """The key of the session's rows: its id unless the state points elsewhere."""
@@ -106,10 +112,10 @@ class SqlHistoryProvider(SqlBacked[SqlHistoryOptions], HistoryProvider[SqlHistor
 
     def _all(self, key: str) -> list[Message]:
         database = self.database()
-        table = database.tables.history
+        table = HISTORY.tables
 
         def read(conn: Connection) -> list[_Row]:
-            query = _select(database).where(table.c.history_key == key).order_by(table.c.seq)
+            query = _select().where(table.c.history_key == key).order_by(table.c.seq)
             return [_row(database, r) for r in conn.execute(query)]
 
         return [r.message for r in database.read(read)]
@@ -125,23 +131,11 @@ class SqlHistoryProvider(SqlBacked[SqlHistoryOptions], HistoryProvider[SqlHistor
         state["history_key"] = key  # where this session's rows are, said in its file
 
     def _append(self, key: str, messages: list[Message]) -> None:
-        database = self.database()
-        table = database.tables.history
         turn_id = new_id()
         now = datetime.now(UTC)
         # Serialised before the transaction opens: the write lock is held for inserts only.
         rows = [message_row(key, turn_id, now, m) for m in messages]
-
-        def write(conn: Connection) -> None:
-            import sqlalchemy as sa
-
-            last = conn.execute(
-                sa.select(sa.func.max(table.c.seq)).where(table.c.history_key == key)
-            ).scalar()
-            start = int(last or 0) + 1
-            conn.execute(table.insert(), [{**row, "seq": start + i} for i, row in enumerate(rows)])
-
-        database.write(write)
+        self.database().append(HISTORY.tables, "history_key", key, rows)
 
     async def remove_last_turn(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
         key = self.history_key(session_id, state)
@@ -149,20 +143,17 @@ class SqlHistoryProvider(SqlBacked[SqlHistoryOptions], HistoryProvider[SqlHistor
 
     def _remove_last_turn(self, key: str) -> list[Message]:
         database = self.database()
-        table = database.tables.history
+        table = HISTORY.tables
 
         def write(conn: Connection) -> list[Message]:
             last = conn.execute(
-                _select(database)
-                .where(table.c.history_key == key)
-                .order_by(table.c.seq.desc())
-                .limit(1)
+                _select().where(table.c.history_key == key).order_by(table.c.seq.desc()).limit(1)
             ).first()
             if last is None:
                 return []
             turn = last.turn_id
             where = (table.c.history_key == key) & (table.c.turn_id == turn)
-            rows = [_row(database, r) for r in conn.execute(_select(database).where(where))]
+            rows = [_row(database, r) for r in conn.execute(_select().where(where))]
             conn.execute(table.delete().where(where))
             return [r.message for r in sorted(rows)]
 
@@ -176,17 +167,17 @@ class SqlHistoryProvider(SqlBacked[SqlHistoryOptions], HistoryProvider[SqlHistor
 
     def _forget(self, key: str) -> None:
         database = self.database()
-        table = database.tables.history
+        table = HISTORY.tables
         database.write(lambda conn: conn.execute(table.delete().where(table.c.history_key == key)))
 
     def describe(self) -> str:
         return f"{super().describe()}, {mask_url(self.url)}"
 
 
-def _select(database: Database) -> Any:
+def _select() -> Any:
     import sqlalchemy as sa
 
-    table = database.tables.history
+    table = HISTORY.tables
     return sa.select(table.c.seq, table.c.turn_id, table.c.message, table.c.token_count)
 
 
@@ -208,12 +199,12 @@ def _newest(
     The window never takes a unit it cannot take whole, so once the rows read hold more
     tokens than `budget` (or as many rows as `limit`), the unit they cut into lies outside it.
     """
-    table = database.tables.history
+    table = HISTORY.tables
     newest_first: list[_Row] = []
     tokens = 0
     batch = limit if budget is None else min(FIRST_BATCH, limit or FIRST_BATCH)
     while True:
-        query = _select(database).where(table.c.history_key == key)
+        query = _select().where(table.c.history_key == key)
         if newest_first:
             query = query.where(table.c.seq < newest_first[-1].seq)
         query = query.order_by(table.c.seq.desc())

@@ -8,9 +8,11 @@ import asyncio
 import json
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from fakeopenai import FakeOpenAI
@@ -23,15 +25,27 @@ from ctxchat.config import config_from_dict
 from ctxchat.errors import ConfigError, StorageError
 from ctxchat.messages import Message
 from ctxchat.model_client import OpenAIChatModel
-from ctxchat.provider import ProviderEnv
-from ctxchat.providers._sqlschema import SCHEMA_VERSION
-from ctxchat.providers._sqlstore import close_all
+from ctxchat.options import option
+from ctxchat.provider import ContextProvider, ProviderEnv
+from ctxchat.providers._audit_schema import AUDIT
+from ctxchat.providers._history_schema import HISTORY
+from ctxchat.providers._sqlschema import (
+    LEGACY_LATEST,
+    LEGACY_TABLE,
+    SUPERSEDED,
+    Store,
+    create_version_table,
+)
+from ctxchat.providers._sqlstore import SqlBacked, close_all, mask_url, open_database
 from ctxchat.providers.audit import AuditProvider
 from ctxchat.providers.sql_history import SqlHistoryProvider
 from ctxchat.session import Session
 from ctxchat.settings import ModelSettings
 from ctxchat.tokens import count_message_tokens
 from ctxchat.window import window_messages
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection
 
 pytest_plugins = ["sqlfixtures"]
 ENV = ProviderEnv(data_dir=Path("/nonexistent"))
@@ -76,6 +90,15 @@ def write_v1(url: str, extra: Sequence[str] = ()) -> list[Message]:
     return messages
 
 
+def versions(url: str) -> list[tuple[str, int]]:
+    rows = raw_query(url, "SELECT store, version FROM ctxchat_migrations ORDER BY store, version")
+    return [(str(store), int(version)) for store, version in rows]
+
+
+def legacy_versions(url: str) -> list[int]:
+    return [v for (v,) in raw_query(url, f"SELECT version FROM {LEGACY_TABLE} ORDER BY version")]
+
+
 def test_a_version_1_database_is_upgraded_on_open(sql_url: str) -> None:
     old = write_v1(sql_url)
     history = SqlHistoryProvider("history", env=ENV, url=sql_url, max_messages=0, max_tokens=60)
@@ -83,11 +106,14 @@ def test_a_version_1_database_is_upgraded_on_open(sql_url: str) -> None:
 
     got = asyncio.run(history.get_messages("s", state=state))
 
-    assert [v for (v,) in raw_query(sql_url, "SELECT version FROM ctxchat_schema_version")] == [
-        1,
-        2,
-        3,
-    ]
+    # 0.1's version 1 is the history store's step 1 (its time kept); step 2 is applied now.
+    assert versions(sql_url) == [("history", 1), ("history", 2)]
+    applied = raw_query(
+        sql_url, "SELECT applied_at FROM ctxchat_migrations WHERE store = 'history' AND version = 1"
+    )
+    assert str(applied[0][0]).startswith("2024-05-01 10:00:00")
+    # The old table stays, with a version 0.1 refuses (it knows up to 3).
+    assert legacy_versions(sql_url) == [1, SUPERSEDED]
     counts = raw_query(sql_url, "SELECT seq, token_count FROM ctxchat_history ORDER BY seq")
     assert [n for _, n in counts] == [count_message_tokens(m) for m in old]
     # The token-limited window now reads the backfilled counts.
@@ -100,51 +126,151 @@ def test_a_version_1_database_is_upgraded_on_open(sql_url: str) -> None:
     assert [m.id for m in everything[: len(old)]] == [m.id for m in old]
     assert [m.text for m in everything[len(old) :]] == ["new", "re: new"]
     assert raw_query(sql_url, "SELECT MAX(seq) FROM ctxchat_history") == [(len(old) + 2,)]
-    # Undo finds a turn by its id, through the index migration 2 added.
+    # Undo finds a turn by its id, through the index step 2 added.
     removed = asyncio.run(history.remove_last_turn("s", state=state))
     assert [m.text for m in removed] == ["new", "re: new"]
-    # The audit table came with migration 3.
+    # The audit store, which 0.1's version 1 did not have, comes with the audit provider.
     audit = AuditProvider("audit", env=ENV, url=sql_url)
     asked = exchange("audited")[:1]
     audit._append("s", AuditRecord("t", datetime.now(UTC), True, None, tuple(asked)))
     assert len(asyncio.run(audit.audit_records("s", state={}))) == 1
+    assert versions(sql_url) == [("audit", 1), ("history", 1), ("history", 2)]
 
 
 def test_an_upgrade_that_fails_leaves_the_old_version_whole(sql_url: str) -> None:
-    # Something else already took the audit table's name: migration 3 cannot create it.
-    write_v1(sql_url, extra=["CREATE TABLE ctxchat_audit (x INTEGER)"])
+    # Something else already took the name of the index step 2 creates, after its ALTER TABLE.
+    old = write_v1(sql_url, extra=["CREATE TABLE ctxchat_history_turn (x INTEGER)"])
     history = SqlHistoryProvider("history", env=ENV, url=sql_url)
 
-    with pytest.raises(StorageError, match=r"^database .*ctxchat_audit"):
+    with pytest.raises(StorageError, match=r"^database .*ctxchat_history_turn"):
         asyncio.run(history.get_messages("s", state={"history_key": "legacy"}))
 
-    assert raw_query(sql_url, "SELECT version FROM ctxchat_schema_version") == [(1,)]
-    # Migration 2 ran before 3 failed, and was rolled back with it.
+    assert versions(sql_url) == [("history", 1)]
+    # Step 2's column was added, then rolled back with the failed index.
     with pytest.raises(Exception, match="token_count"):
         raw_query(sql_url, "SELECT token_count FROM ctxchat_history")
+    # Fixed, the next open applies it.
+    raw_execute(sql_url, ["DROP TABLE ctxchat_history_turn"])
+    again = asyncio.run(history.all_messages("s", state={"history_key": "legacy"}))
+    assert [m.id for m in again] == [m.id for m in old]
+    assert versions(sql_url) == [("history", 1), ("history", 2)]
 
 
-def test_a_database_from_a_newer_ctxchat_is_refused(sql_url: str) -> None:
+def test_a_store_that_cannot_migrate_leaves_the_others_working(sql_url: str) -> None:
+    # Something else already took the audit table's name: the audit store cannot be built.
+    raw_execute(sql_url, ["CREATE TABLE ctxchat_audit (x INTEGER)"])
+    audit = AuditProvider("audit", env=ENV, url=sql_url)
+    with pytest.raises(StorageError, match=r"^database .*ctxchat_audit"):
+        audit.check()
+
+    history = SqlHistoryProvider("history", env=ENV, url=sql_url)
+    asyncio.run(history.save_messages("s", exchange("kept"), state={}))
+    assert len(asyncio.run(history.all_messages("s", state={}))) == 2
+    assert versions(sql_url) == [("history", v) for v in range(1, HISTORY.version + 1)]
+    with pytest.raises(StorageError, match=r"ctxchat_audit"):
+        audit.check()  # asked again, tried again
+
+
+def test_a_store_from_a_newer_ctxchat_is_refused_and_the_others_still_open(
+    sql_url: str,
+) -> None:
     history = SqlHistoryProvider("history", env=ENV, url=sql_url)
     asyncio.run(history.save_messages("s", exchange("kept"), state={}))
     close_all()  # as a later process would open it
-    raw_execute(sql_url, ["INSERT INTO ctxchat_schema_version VALUES (99, '2030-01-01 00:00:00')"])
+    raw_execute(sql_url, ["INSERT INTO ctxchat_migrations VALUES ('history', 99, '2030-01-01')"])
 
     with pytest.raises(StorageError) as caught:
         asyncio.run(history.get_messages("s", state={}))
     message = str(caught.value)
-    assert f"schema version 99, newer than this ctxchat understands (up to {SCHEMA_VERSION})" in (
-        message
+    assert message.startswith(f"database {mask_url(sql_url)} has history schema version 99, ")
+    assert message.endswith(
+        f"newer than this ctxchat understands (up to {HISTORY.version}); upgrade ctxchat to use it"
     )
     assert "\n" not in message
     assert raw_query(sql_url, "SELECT COUNT(*) FROM ctxchat_history") == [(2,)]
+    # Another provider's store in the same database is not held back by it.
+    AuditProvider("audit", env=ENV, url=sql_url).check()
+    assert ("audit", 1) in versions(sql_url)
 
 
-def test_a_fresh_database_gets_every_migration(sql_url: str) -> None:
+def test_a_0_1_database_newer_than_0_1_is_refused(sql_url: str) -> None:
+    write_v1(sql_url, extra=["INSERT INTO ctxchat_schema_version VALUES (4, '2025-01-01')"])
+    history = SqlHistoryProvider("history", env=ENV, url=sql_url)
+    with pytest.raises(StorageError) as caught:
+        history.check()
+    assert str(caught.value) == (
+        f"database {mask_url(sql_url)} has schema version 4, newer than this ctxchat "
+        f"understands (up to {LEGACY_LATEST}); upgrade ctxchat to use it"
+    )
+    assert legacy_versions(sql_url) == [1, 4]  # untouched
+    with pytest.raises(Exception, match="ctxchat_migrations"):
+        versions(sql_url)
+
+
+def test_a_second_process_creating_the_version_table_finds_it_done(sql_url: str) -> None:
+    # As two processes that both read "no version table" before either wrote: the second
+    # write, serialised behind the first by the lock, must record nothing twice.
+    write_v1(sql_url)
+    database = open_database(sql_url)  # the engine alone: no store asked for yet
+    database.write(create_version_table)
+    database.write(create_version_table)
+    assert versions(sql_url) == [("history", 1)]
+    assert legacy_versions(sql_url) == [1, SUPERSEDED]
+
+
+def test_a_fresh_database_gets_each_store_when_its_provider_opens_it(sql_url: str) -> None:
     history = SqlHistoryProvider("history", env=ENV, url=sql_url)
     asyncio.run(history.get_messages("s", state={}))
-    versions = raw_query(sql_url, "SELECT version FROM ctxchat_schema_version ORDER BY version")
-    assert [v for (v,) in versions] == list(range(1, SCHEMA_VERSION + 1))
+    assert versions(sql_url) == [("history", v) for v in range(1, HISTORY.version + 1)]
+    with pytest.raises(Exception, match=LEGACY_TABLE):
+        legacy_versions(sql_url)  # a new database has no 0.1 table
+
+    AuditProvider("audit", env=ENV, url=sql_url).check()
+    assert versions(sql_url) == [
+        *[("audit", v) for v in range(1, AUDIT.version + 1)],
+        *[("history", v) for v in range(1, HISTORY.version + 1)],
+    ]
+
+
+# -- a store of one's own ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class NotesOptions:
+    url: str | None = option(None, help="database URL")
+
+
+def _notes_1(conn: Connection) -> None:
+    conn.exec_driver_sql("CREATE TABLE test_notes (id INTEGER PRIMARY KEY, title TEXT)")
+
+
+def _notes_2(conn: Connection) -> None:
+    conn.exec_driver_sql("ALTER TABLE test_notes ADD COLUMN body TEXT")
+
+
+def notes_provider(*steps: Callable[[Connection], None]) -> type[ContextProvider[NotesOptions]]:
+    """A provider with a store of its own, as the memory store or a search index will be."""
+
+    class Notes(SqlBacked[NotesOptions], ContextProvider[NotesOptions]):
+        stores = (Store("notes", dict(enumerate(steps, start=1)), lambda: None),)
+
+    return Notes
+
+
+def test_a_new_store_brings_its_own_migrations_and_leaves_the_others_alone(
+    sql_url: str,
+) -> None:
+    history = SqlHistoryProvider("history", env=ENV, url=sql_url)
+    asyncio.run(history.save_messages("s", exchange("kept"), state={}))
+    before = raw_query(sql_url, "SELECT * FROM ctxchat_migrations WHERE store = 'history'")
+
+    notes_provider(_notes_1)("notes", env=ENV, url=sql_url).check()
+    assert ("notes", 1) in versions(sql_url)
+    close_all()  # a later ctxchat, whose notes store has a second step
+    notes_provider(_notes_1, _notes_2)("notes", env=ENV, url=sql_url).check()
+
+    assert versions(sql_url) == [("history", 1), ("history", 2), ("notes", 1), ("notes", 2)]
+    assert raw_query(sql_url, "SELECT id, title, body FROM test_notes") == []
+    assert raw_query(sql_url, "SELECT * FROM ctxchat_migrations WHERE store = 'history'") == before
+    assert len(asyncio.run(history.all_messages("s", state={}))) == 2
 
 
 # -- failures ----------------------------------------------------------------------------------

@@ -1,0 +1,107 @@
+"""The history store (`sql_history`'s tables): its migrations and current definition.
+
+Steps 1 and 2 are ctxchat 0.1's schema versions 1 and 2, unchanged, so a 0.1 database maps
+onto them (see `_sqlschema`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from ctxchat.messages import Message, MessageFormatError
+from ctxchat.tokens import count_message_tokens, estimate_tokens
+
+from ._sqlschema import Store
+
+if TYPE_CHECKING:
+    from sqlalchemy import Table
+    from sqlalchemy.engine import Connection
+
+HISTORY_TABLE = "ctxchat_history"
+BACKFILL_BATCH = 500
+
+
+def _m1_history(conn: Connection) -> None:
+    """The history: one row per message, numbered per history key."""
+    import sqlalchemy as sa
+
+    sa.Table(
+        HISTORY_TABLE,
+        sa.MetaData(),
+        sa.Column("history_key", sa.Text, primary_key=True),
+        sa.Column("seq", sa.BigInteger, primary_key=True, autoincrement=False),
+        sa.Column("turn_id", sa.Text, nullable=False),
+        sa.Column("role", sa.Text, nullable=False),
+        sa.Column("kind", sa.Text),
+        sa.Column("source_id", sa.Text),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("message", sa.Text, nullable=False),
+    ).create(conn)
+
+
+def _m2_token_counts(conn: Connection) -> None:
+    """Token counts stored per message, so a token-limited window is read backwards without
+    parsing every message; and an index to find a turn's rows (undo)."""
+    import sqlalchemy as sa
+
+    conn.execute(
+        sa.text(f"ALTER TABLE {HISTORY_TABLE} ADD COLUMN token_count INTEGER NOT NULL DEFAULT 0")
+    )
+    table = sa.Table(
+        HISTORY_TABLE,
+        sa.MetaData(),
+        sa.Column("history_key", sa.Text, primary_key=True),
+        sa.Column("seq", sa.BigInteger, primary_key=True),
+        sa.Column("turn_id", sa.Text),
+        sa.Column("message", sa.Text),
+        sa.Column("token_count", sa.Integer),
+    )
+    last: tuple[str, int] | None = None
+    while True:
+        query = sa.select(table.c.history_key, table.c.seq, table.c.message)
+        if last is not None:
+            query = query.where(sa.tuple_(table.c.history_key, table.c.seq) > sa.tuple_(*last))
+        rows = conn.execute(
+            query.order_by(table.c.history_key, table.c.seq).limit(BACKFILL_BATCH)
+        ).all()
+        if not rows:
+            break
+        conn.execute(
+            table.update()
+            .where(table.c.history_key == sa.bindparam("k"), table.c.seq == sa.bindparam("s"))
+            .values(token_count=sa.bindparam("n")),
+            [{"k": r.history_key, "s": r.seq, "n": _tokens_of_json(r.message)} for r in rows],
+        )
+        last = (rows[-1].history_key, rows[-1].seq)
+    sa.Index("ctxchat_history_turn", table.c.history_key, table.c.turn_id).create(conn)
+
+
+def _tokens_of_json(text: str) -> int:
+    try:
+        return count_message_tokens(Message.from_dict(json.loads(text)))
+    except (ValueError, MessageFormatError):
+        return estimate_tokens(text)  # unreadable rows still need a plausible size
+
+
+def _history_table() -> Table:
+    """`ctxchat_history` as the migrations leave it, for queries."""
+    import sqlalchemy as sa
+
+    return sa.Table(
+        HISTORY_TABLE,
+        sa.MetaData(),
+        sa.Column("history_key", sa.Text, primary_key=True),
+        sa.Column("seq", sa.BigInteger, primary_key=True, autoincrement=False),
+        sa.Column("turn_id", sa.Text, nullable=False),
+        sa.Column("role", sa.Text, nullable=False),
+        sa.Column("kind", sa.Text),
+        sa.Column("source_id", sa.Text),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("message", sa.Text, nullable=False),
+        sa.Column("token_count", sa.Integer, nullable=False),
+    )
+
+
+# Numbered steps, applied in order; append only, never edit a step that has shipped.
+HISTORY = Store("history", {1: _m1_history, 2: _m2_token_counts}, _history_table)
