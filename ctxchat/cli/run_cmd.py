@@ -13,8 +13,8 @@ from ctxchat.errors import UsageError
 from ctxchat.script_input import DEFAULT_MAX_INPUT_BYTES
 
 if TYPE_CHECKING:
-    from ctxchat.messages import Message
     from ctxchat.chat import ChatService, Conversation
+    from ctxchat.messages import Message
 
 SESSION_PANEL = "Session"
 MODEL_PANEL = "Model"
