@@ -14,7 +14,14 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from ctxchat.agent import Agent, TurnFailed
-    from ctxchat.commands import Command, CommandContext, CommandResult, Note, Table
+    from ctxchat.commands import (
+        Command,
+        CommandContext,
+        CommandResult,
+        CommandSource,
+        Note,
+        Table,
+    )
     from ctxchat.context import RunContext, RunResponse
     from ctxchat.errors import ConfigError, CtxchatError, StorageError
     from ctxchat.messages import Message, TextPart, ToolCallPart, ToolResultPart, Usage
@@ -46,6 +53,7 @@ _EXPORTS = {
     "Command": "ctxchat.commands",
     "CommandContext": "ctxchat.commands",
     "CommandResult": "ctxchat.commands",
+    "CommandSource": "ctxchat.commands",
     "Note": "ctxchat.commands",
     "Table": "ctxchat.commands",
     "RunContext": "ctxchat.context",
@@ -84,6 +92,7 @@ __all__ = [
     "Command",
     "CommandContext",
     "CommandResult",
+    "CommandSource",
     "ConfigError",
     "ContextProvider",
     "CtxchatError",

@@ -81,6 +81,9 @@ def _messages(items: Iterable[Any]) -> tuple[Message, ...]:
     return tuple(Message.from_dict(item) for item in items)
 
 
+AuditTrail = list[tuple[str, list[AuditRecord]]]  # (source_id, records oldest first)
+
+
 @runtime_checkable
 class AuditSource(Protocol):
     source_id: str

@@ -1,39 +1,17 @@
-"""The audit trail of a session, gathered from every provider that keeps one, and written
-out for `sessions show --audit` and `sessions export --audit`."""
+"""The audit trail of a session written out for `sessions export --audit`: Markdown for
+people, JSON and JSONL for programs."""
 
 from __future__ import annotations
 
 import json
 from typing import TYPE_CHECKING
 
-from ctxchat.audit import AuditRecord, AuditSource
-from ctxchat.errors import UsageError
+from ctxchat.audit import AuditRecord, AuditTrail
 from ctxchat.export import ExportFormat, fence, labelled_markdown, message_markdown
 from ctxchat.text import plural
 
 if TYPE_CHECKING:
-    from ctxchat.agent import Agent
     from ctxchat.session import Session
-
-AuditTrail = list[tuple[str, list[AuditRecord]]]  # (source_id, records oldest first)
-
-
-def audit_sources(agent: Agent) -> list[AuditSource]:
-    return [p for p in agent.run_providers() if isinstance(p, AuditSource)]
-
-
-async def collect_audit(agent: Agent, session: Session) -> AuditTrail:
-    sources = audit_sources(agent)
-    if not sources:
-        raise UsageError(
-            "no provider in this pipeline keeps an audit record; add one to the config: "
-            '[[providers]] type = "audit"'
-        )
-    trail: AuditTrail = []
-    for source in sources:
-        state = session.provider_state(source.source_id)
-        trail.append((source.source_id, await source.audit_records(session.id, state=state)))
-    return trail
 
 
 def audit_text(session: Session, trail: AuditTrail, fmt: ExportFormat) -> str:

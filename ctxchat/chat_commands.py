@@ -12,7 +12,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ctxchat.commands import Command, CommandContext, CommandRegistry, CommandResult, Note, Table
+from ctxchat.commands import (
+    Command,
+    CommandContext,
+    CommandRegistry,
+    CommandResult,
+    CommandSource,
+    Note,
+    Table,
+)
 from ctxchat.errors import UsageError
 from ctxchat.text import plural, preview, title_or_untitled
 
@@ -185,5 +193,6 @@ def chat_commands(providers: Sequence[ContextProvider[Any]] = ()) -> CommandRegi
     registry = CommandRegistry()
     registry.add_all(BUILTIN_COMMANDS)
     for provider in providers:
-        registry.add_all(provider.commands(), provider.source_id)
+        if isinstance(provider, CommandSource):
+            registry.add_all(provider.commands(), provider.source_id)
     return registry

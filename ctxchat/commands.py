@@ -1,7 +1,7 @@
 """Slash commands for the chat: what a command is, what it may touch, what it returns.
 
-A command is declared on the engine side (built-ins in `ctxchat.chat_commands`, a
-provider's through `ContextProvider.commands()`), is handed a `CommandContext`, and returns
+A command is declared on the engine side (built-ins in `ctxchat.chat_commands`; a provider
+adds its own by implementing `CommandSource`), is handed a `CommandContext`, and returns
 a `CommandResult`: data for the user (text and tables, never terminal formatting) and what
 the chat should do next (exit, send a text, go on with another conversation). The REPL
 renders the one and carries out the other; /help and completion are built from the
@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, runtime_checkable
 
 from ctxchat.errors import UsageError
 from ctxchat.options import nearest
@@ -95,6 +95,16 @@ class Command:
     completions: tuple[str, ...] = ()  # words offered after the command name
     # Offers completions computed when asked (session titles for /switch, say).
     complete: Callable[[CommandContext, str], Sequence[str]] | None = None
+
+
+@runtime_checkable
+class CommandSource(Protocol):
+    """A provider that adds slash commands (for example /memory): its handlers get its own
+    session state as `CommandContext.state`."""
+
+    source_id: str
+
+    def commands(self) -> Sequence[Command]: ...
 
 
 class UnknownCommand(UsageError):

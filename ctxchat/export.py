@@ -76,7 +76,7 @@ def to_json(session: Session, messages: Sequence[Message]) -> str:
 
 
 def to_jsonl(messages: Sequence[Message]) -> str:
-    from ctxchat.model_client import to_openai_messages
+    from ctxchat.openai_format import to_openai_messages
 
     lines = [json.dumps(m, ensure_ascii=False) for m in to_openai_messages(messages)]
     return "".join(line + "\n" for line in lines)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ctxchat.errors import ModelError, ModelNotConfigured
 from ctxchat.messages import Message, ToolCallPart, Usage
 from ctxchat.model_types import EventSink, ModelReply, ModelRequest, TextDelta
+from ctxchat.openai_format import to_openai_messages
 from ctxchat.settings import ModelSettings
 
 if TYPE_CHECKING:
@@ -24,34 +25,6 @@ NOT_CONFIGURED = (
     "local server with OPENAI_BASE_URL=http://localhost:11434/v1 (Ollama) or "
     "[model] base_url in the config file"
 )
-
-
-def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
-    """Messages in Chat Completions form; a message with several tool results becomes several."""
-    converted: list[dict[str, Any]] = []
-    for message in messages:
-        if message.role == "tool":
-            converted.extend(
-                {"role": "tool", "tool_call_id": r.call_id, "content": r.content}
-                for r in message.tool_results
-            )
-            continue
-        item: dict[str, Any] = {"role": message.role, "content": message.text}
-        if message.name and message.role == "user":
-            item["name"] = message.name
-        calls = message.tool_calls
-        if message.role == "assistant" and calls:
-            item["content"] = message.text or None
-            item["tool_calls"] = [
-                {
-                    "id": c.id,
-                    "type": "function",
-                    "function": {"name": c.name, "arguments": c.arguments},
-                }
-                for c in calls
-            ]
-        converted.append(item)
-    return converted
 
 
 @dataclass

@@ -39,7 +39,6 @@ SOURCE_ID_PATTERN = re.compile(r"^[A-Za-z0-9_.-]+$")
 SOURCE_ID_RULE = "may hold only letters, digits, '_', '.' and '-'"
 
 if TYPE_CHECKING:
-    from ctxchat.commands import Command
     from ctxchat.context import RunContext
     from ctxchat.session import Session
     from ctxchat.settings import AgentSettings
@@ -163,10 +162,6 @@ class ContextProvider(Generic[OptionsT]):
     ) -> None:
         """Learn from a turn that completed and was stored: its input is
         `context.input_messages`, everything the model produced `context.response`."""
-
-    def commands(self) -> Sequence[Command]:
-        """REPL slash commands this provider adds (for example /memory)."""
-        return ()
 
     async def forget_session(self, session: Session, state: dict[str, Any]) -> None:
         """The session is being deleted: drop whatever this provider keeps outside it."""

@@ -112,7 +112,7 @@ def show(
     session = service.open(ref).session
     console = _reading_console()
     if audit:
-        from ctxchat.audit_export import collect_audit
+        from ctxchat.audits import collect_audit
         from ctxchat.cli.audit_view import print_audit
 
         print_audit(console, session, run_sync(collect_audit(service.agent, session)))
@@ -176,7 +176,8 @@ def export(
     else:
         fmt = format_for_path(output) if output is not None else "md"
     if audit:
-        from ctxchat.audit_export import audit_text, collect_audit
+        from ctxchat.audit_export import audit_text
+        from ctxchat.audits import collect_audit
 
         trail = run_sync(collect_audit(service.agent, session))
         text = audit_text(session, trail, fmt)
