@@ -36,17 +36,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from fakeopenai import FakeOpenAI
 
-from ctxchat.agent import Agent
-from ctxchat.ids import new_id
-from ctxchat.messages import Message, ToolCallPart
-from ctxchat.model_client import OpenAIChatModel
-from ctxchat.model_types import EventSink, ModelReply, ModelRequest
-from ctxchat.provider import ProviderEnv
+from ctxchat.core.agent import Agent
+from ctxchat.core.ids import new_id
+from ctxchat.core.messages import Message, ToolCallPart
+from ctxchat.core.model_types import EventSink, ModelReply, ModelRequest
+from ctxchat.core.provider import ProviderEnv
+from ctxchat.core.session import Session
+from ctxchat.core.settings import ModelSettings
 from ctxchat.providers._history_schema import HISTORY
 from ctxchat.providers._sqlstore import close_all, open_database
 from ctxchat.providers.sql_history import SqlHistoryProvider, message_row
-from ctxchat.session import Session
-from ctxchat.settings import ModelSettings
+from ctxchat.services.model_client import OpenAIChatModel
 
 WINDOWS: dict[str, dict[str, Any]] = {
     "max_messages=100": {"max_messages": 100},

@@ -21,8 +21,8 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from ctxchat.session import Session
-from ctxchat.store import SessionStore
+from ctxchat.core.session import Session
+from ctxchat.storage.store import SessionStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from startup import MINIMAL_TYPER, median_cpu_ms

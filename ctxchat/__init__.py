@@ -13,20 +13,11 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from ctxchat.agent import Agent, TurnFailed
-    from ctxchat.commands import (
-        Command,
-        CommandContext,
-        CommandResult,
-        CommandSource,
-        Note,
-        Table,
-    )
-    from ctxchat.context import RunContext, RunResponse
-    from ctxchat.errors import ConfigError, CtxchatError, StorageError
-    from ctxchat.messages import Message, TextPart, ToolCallPart, ToolResultPart, Usage
-    from ctxchat.model_client import OpenAIChatModel
-    from ctxchat.model_types import (
+    from ctxchat.core.agent import Agent, TurnFailed
+    from ctxchat.core.context import RunContext, RunResponse
+    from ctxchat.core.errors import ConfigError, CtxchatError, StorageError
+    from ctxchat.core.messages import Message, TextPart, ToolCallPart, ToolResultPart, Usage
+    from ctxchat.core.model_types import (
         ChatModel,
         Event,
         Middleware,
@@ -36,54 +27,63 @@ if TYPE_CHECKING:
         ProviderWarning,
         TextDelta,
     )
-    from ctxchat.options import NoOptions, option
-    from ctxchat.provider import (
+    from ctxchat.core.options import NoOptions, option
+    from ctxchat.core.provider import (
         AgentView,
         ContextProvider,
         HistoryOptions,
         HistoryProvider,
         ProviderEnv,
     )
-    from ctxchat.session import Session
-    from ctxchat.tools import Tool
+    from ctxchat.core.session import Session
+    from ctxchat.core.tools import Tool
+    from ctxchat.services.commands import (
+        Command,
+        CommandContext,
+        CommandResult,
+        CommandSource,
+        Note,
+        Table,
+    )
+    from ctxchat.services.model_client import OpenAIChatModel
 
 _EXPORTS = {
-    "Agent": "ctxchat.agent",
-    "TurnFailed": "ctxchat.agent",
-    "Command": "ctxchat.commands",
-    "CommandContext": "ctxchat.commands",
-    "CommandResult": "ctxchat.commands",
-    "CommandSource": "ctxchat.commands",
-    "Note": "ctxchat.commands",
-    "Table": "ctxchat.commands",
-    "RunContext": "ctxchat.context",
-    "RunResponse": "ctxchat.context",
-    "ConfigError": "ctxchat.errors",
-    "CtxchatError": "ctxchat.errors",
-    "StorageError": "ctxchat.errors",
-    "Message": "ctxchat.messages",
-    "TextPart": "ctxchat.messages",
-    "ToolCallPart": "ctxchat.messages",
-    "ToolResultPart": "ctxchat.messages",
-    "Usage": "ctxchat.messages",
-    "OpenAIChatModel": "ctxchat.model_client",
-    "ChatModel": "ctxchat.model_types",
-    "Event": "ctxchat.model_types",
-    "Middleware": "ctxchat.model_types",
-    "ModelReply": "ctxchat.model_types",
-    "ModelRequest": "ctxchat.model_types",
-    "ProviderNotice": "ctxchat.model_types",
-    "ProviderWarning": "ctxchat.model_types",
-    "TextDelta": "ctxchat.model_types",
-    "NoOptions": "ctxchat.options",
-    "option": "ctxchat.options",
-    "AgentView": "ctxchat.provider",
-    "ContextProvider": "ctxchat.provider",
-    "HistoryOptions": "ctxchat.provider",
-    "HistoryProvider": "ctxchat.provider",
-    "ProviderEnv": "ctxchat.provider",
-    "Session": "ctxchat.session",
-    "Tool": "ctxchat.tools",
+    "Agent": "ctxchat.core.agent",
+    "TurnFailed": "ctxchat.core.agent",
+    "Command": "ctxchat.services.commands",
+    "CommandContext": "ctxchat.services.commands",
+    "CommandResult": "ctxchat.services.commands",
+    "CommandSource": "ctxchat.services.commands",
+    "Note": "ctxchat.services.commands",
+    "Table": "ctxchat.services.commands",
+    "RunContext": "ctxchat.core.context",
+    "RunResponse": "ctxchat.core.context",
+    "ConfigError": "ctxchat.core.errors",
+    "CtxchatError": "ctxchat.core.errors",
+    "StorageError": "ctxchat.core.errors",
+    "Message": "ctxchat.core.messages",
+    "TextPart": "ctxchat.core.messages",
+    "ToolCallPart": "ctxchat.core.messages",
+    "ToolResultPart": "ctxchat.core.messages",
+    "Usage": "ctxchat.core.messages",
+    "OpenAIChatModel": "ctxchat.services.model_client",
+    "ChatModel": "ctxchat.core.model_types",
+    "Event": "ctxchat.core.model_types",
+    "Middleware": "ctxchat.core.model_types",
+    "ModelReply": "ctxchat.core.model_types",
+    "ModelRequest": "ctxchat.core.model_types",
+    "ProviderNotice": "ctxchat.core.model_types",
+    "ProviderWarning": "ctxchat.core.model_types",
+    "TextDelta": "ctxchat.core.model_types",
+    "NoOptions": "ctxchat.core.options",
+    "option": "ctxchat.core.options",
+    "AgentView": "ctxchat.core.provider",
+    "ContextProvider": "ctxchat.core.provider",
+    "HistoryOptions": "ctxchat.core.provider",
+    "HistoryProvider": "ctxchat.core.provider",
+    "ProviderEnv": "ctxchat.core.provider",
+    "Session": "ctxchat.core.session",
+    "Tool": "ctxchat.core.tools",
 }
 __all__ = [
     "Agent",

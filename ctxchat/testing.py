@@ -16,8 +16,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ctxchat.messages import Message, ToolCallPart
-from ctxchat.model_types import EventSink, ModelReply, ModelRequest, TextDelta
+from ctxchat.core.messages import Message, ToolCallPart
+from ctxchat.core.model_types import EventSink, ModelReply, ModelRequest, TextDelta
 
 Scripted = str | ModelReply | Callable[[ModelRequest], "str | ModelReply"]
 

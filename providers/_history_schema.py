@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from ctxchat.messages import Message, MessageFormatError
-from ctxchat.tokens import count_message_tokens, estimate_tokens
+from ctxchat.core.messages import Message, MessageFormatError
+from ctxchat.core.tokens import count_message_tokens, estimate_tokens
 
 from ._sqlschema import Store
 

@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ctxchat.errors import ConfigError, CtxchatError, StorageError
-from ctxchat.fsutil import ensure_private_dir, touch_private
-from ctxchat.redact import mask_password, scrub_password
+from ctxchat.core.errors import ConfigError, CtxchatError, StorageError
+from ctxchat.core.redact import mask_password, scrub_password
+from ctxchat.storage.fsutil import ensure_private_dir, touch_private
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection, Engine

@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
 
-from ctxchat.errors import StorageError
+from ctxchat.core.errors import StorageError
 
 if TYPE_CHECKING:
     from sqlalchemy import Table

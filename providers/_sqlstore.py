@@ -21,8 +21,8 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
-from ctxchat.errors import CtxchatError, StorageError
-from ctxchat.provider import ContextProvider
+from ctxchat.core.errors import CtxchatError, StorageError
+from ctxchat.core.provider import ContextProvider
 
 from ._sqlengine import create_engine, mask_url, resolve_url, storage_error
 from ._sqlschema import SchemaTooNew, Store, create_version_table, migrate, read_versions

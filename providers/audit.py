@@ -8,7 +8,7 @@ read them, everything the model produced (tool calls and results included), the 
 for a failed turn, the error. It never loads anything into the model's context.
 
 It records in the second stage of `after_run`, once the histories have stored the turn or
-failed to (see `ctxchat.provider`), so a row says `ok` only for a turn a history kept; a
+failed to (see `ctxchat.core.provider`), so a row says `ok` only for a turn a history kept; a
 turn whose history failed is recorded with that failure.
 
 Backend: the shared SQL database (`[storage] url`, or its own `url`), its own store (the
@@ -33,15 +33,15 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from ctxchat.audit import AuditRecord
-from ctxchat.context import RunContext
-from ctxchat.errors import CtxchatError, StorageError
-from ctxchat.ids import new_id
-from ctxchat.messages import MessageFormatError
-from ctxchat.options import option
-from ctxchat.provider import AgentView, ContextProvider
-from ctxchat.redact import mask_urls_in
-from ctxchat.session import Session
+from ctxchat.core.audit import AuditRecord
+from ctxchat.core.context import RunContext
+from ctxchat.core.errors import CtxchatError, StorageError
+from ctxchat.core.ids import new_id
+from ctxchat.core.messages import MessageFormatError
+from ctxchat.core.options import option
+from ctxchat.core.provider import AgentView, ContextProvider
+from ctxchat.core.redact import mask_urls_in
+from ctxchat.core.session import Session
 
 from ._audit_schema import AUDIT
 from ._sqlschema import as_json, utc

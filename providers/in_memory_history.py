@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ctxchat.ids import new_id
-from ctxchat.messages import Message
-from ctxchat.provider import HistoryProvider
-from ctxchat.tokens import count_message_tokens
-from ctxchat.window import WindowedHistoryOptions, window_messages
+from ctxchat.core.ids import new_id
+from ctxchat.core.messages import Message
+from ctxchat.core.provider import HistoryProvider
+from ctxchat.core.tokens import count_message_tokens
+from ctxchat.core.window import WindowedHistoryOptions, window_messages
 
 TURN_KEY = "turn"  # extra key on each stored message dict: the id of the turn it belongs to
 

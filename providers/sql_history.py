@@ -5,7 +5,7 @@ elsewhere, so sessions can share one history) and a per-key sequence number. A t
 transaction. Loading reads the newest rows by the (key, seq) primary key, so it costs the
 window, not the history: a count-limited window is one `LIMIT n` query, a token-limited one
 reads backwards in batches until the stored token counts cover the limit. (Counts are taken
-when a message is stored, by the tokenizer available then: see `ctxchat.tokens`.)
+when a message is stored, by the tokenizer available then: see `ctxchat.core.tokens`.)
 
 The table and its migrations are the history store (`_history_schema`); the database is
 `url`, else `[storage] url`, else history.sqlite3 in the data dir.
@@ -23,13 +23,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ctxchat.errors import StorageError
-from ctxchat.ids import new_id
-from ctxchat.messages import Message, MessageFormatError
-from ctxchat.provider import HistoryProvider
-from ctxchat.session import Session
-from ctxchat.tokens import count_message_tokens
-from ctxchat.window import WindowedHistoryOptions, select_window
+from ctxchat.core.errors import StorageError
+from ctxchat.core.ids import new_id
+from ctxchat.core.messages import Message, MessageFormatError
+from ctxchat.core.provider import HistoryProvider
+from ctxchat.core.session import Session
+from ctxchat.core.tokens import count_message_tokens
+from ctxchat.core.window import WindowedHistoryOptions, select_window
 
 from ._history_schema import HISTORY
 from ._sqlschema import as_json

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from fakeopenai import FakeOpenAI
 
-from ctxchat.settings import ModelSettings
+from ctxchat.core.settings import ModelSettings
 
 ENV_TO_CLEAR = (
     "OPENAI_API_KEY",

@@ -13,8 +13,8 @@ import sys
 import time
 from pathlib import Path
 
-from ctxchat.messages import Message
-from ctxchat.provider import ProviderEnv
+from ctxchat.core.messages import Message
+from ctxchat.core.provider import ProviderEnv
 from ctxchat.providers.sql_history import SqlHistoryProvider
 
 

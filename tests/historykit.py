@@ -12,14 +12,14 @@ from typing import Any
 
 from fakeopenai import FakeOpenAI
 
-from ctxchat.agent import Agent
-from ctxchat.context import RunContext
-from ctxchat.messages import Message, ToolCallPart
-from ctxchat.model_client import OpenAIChatModel
-from ctxchat.provider import ContextProvider, HistoryProvider, ProviderEnv
-from ctxchat.session import Session
-from ctxchat.settings import ModelSettings
-from ctxchat.tools import Tool
+from ctxchat.core.agent import Agent
+from ctxchat.core.context import RunContext
+from ctxchat.core.messages import Message, ToolCallPart
+from ctxchat.core.provider import ContextProvider, HistoryProvider, ProviderEnv
+from ctxchat.core.session import Session
+from ctxchat.core.settings import ModelSettings
+from ctxchat.core.tools import Tool
+from ctxchat.services.model_client import OpenAIChatModel
 
 
 def raw_execute(url: str, statements: Sequence[str], rows: Sequence[tuple[str, Any]] = ()) -> None:

@@ -17,7 +17,7 @@ from urllib.parse import quote
 import pytest
 from historykit import HistoryFactory
 
-from ctxchat.provider import ProviderEnv
+from ctxchat.core.provider import ProviderEnv
 from ctxchat.providers._sqlstore import close_all
 from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
 from ctxchat.providers.sql_history import SqlHistoryProvider

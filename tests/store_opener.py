@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from ctxchat.provider import ProviderEnv
+from ctxchat.core.provider import ProviderEnv
 from ctxchat.providers.audit import AuditProvider
 from ctxchat.providers.sql_history import SqlHistoryProvider
 

@@ -11,21 +11,21 @@ from conftest import TEST_API_KEY
 from fakeopenai import Cut, Error, FakeOpenAI, Text, ToolCalls
 from historykit import LOOKUP, Contributor, make_agent, raw_query, turn
 
-from ctxchat.agent import Agent, TurnFailed
-from ctxchat.audit import AuditRecord, AuditSource
-from ctxchat.build import build_agent
-from ctxchat.chat import ChatService
-from ctxchat.config import config_from_dict
-from ctxchat.errors import ConfigError
-from ctxchat.model_client import OpenAIChatModel
-from ctxchat.paths import sessions_dir
-from ctxchat.provider import ProviderEnv
+from ctxchat.config.loading import config_from_dict
+from ctxchat.core.agent import Agent, TurnFailed
+from ctxchat.core.audit import AuditRecord, AuditSource
+from ctxchat.core.errors import ConfigError
+from ctxchat.core.paths import sessions_dir
+from ctxchat.core.provider import ProviderEnv
+from ctxchat.core.session import Session
+from ctxchat.core.settings import ModelSettings
 from ctxchat.providers.audit import AuditProvider
 from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
 from ctxchat.providers.sql_history import SqlHistoryProvider
-from ctxchat.session import Session
-from ctxchat.settings import ModelSettings
-from ctxchat.store import SessionStore
+from ctxchat.services.build import build_agent
+from ctxchat.services.conversations import ChatService
+from ctxchat.services.model_client import OpenAIChatModel
+from ctxchat.storage.store import SessionStore
 
 pytest_plugins = ["sqlfixtures"]
 ENV = ProviderEnv(data_dir=Path("/nonexistent"))

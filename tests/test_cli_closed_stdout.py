@@ -14,8 +14,8 @@ from cli_support import ctxchat, only_session, session_documents, sessions_dir
 from conftest import ctxchat_executable
 from fakeopenai import FakeOpenAI, Text
 
-from ctxchat.session import Session
-from ctxchat.store import SessionStore
+from ctxchat.core.session import Session
+from ctxchat.storage.store import SessionStore
 
 BIG = "".join(f"line {n} of a long reply\n" for n in range(60_000))  # about 1.5 MB
 

@@ -13,7 +13,7 @@ from cli_support import assert_clean_error, ctxchat, write_config
 from conftest import TEST_API_KEY
 from fakeopenai import FakeOpenAI
 
-from ctxchat.defaults import default_config_document
+from ctxchat.config.defaults import default_config_document
 
 
 def test_path_follows_home_env_and_flag(

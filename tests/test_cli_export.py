@@ -1,4 +1,4 @@
-"""Export formats and writing (`ctxchat.export`), and the transcript's turns."""
+"""Export formats and writing (`ctxchat.views.export`), and the transcript's turns."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from ctxchat.errors import UsageError
-from ctxchat.export import export_format, export_text, fence, write_export
-from ctxchat.messages import Message, ToolCallPart
-from ctxchat.session import Session
-from ctxchat.transcript import group_turns, last_turns, last_user_text
+from ctxchat.core.errors import UsageError
+from ctxchat.core.messages import Message, ToolCallPart
+from ctxchat.core.session import Session
+from ctxchat.views.export import export_format, export_text, fence, write_export
+from ctxchat.views.transcript import group_turns, last_turns, last_user_text
 
 CONVERSATION = [
     Message.user("what is in a.py?"),

@@ -1,4 +1,4 @@
-"""The chat's slash commands (`ctxchat.chat_commands`) driven without a terminal, on a real
+"""The chat's slash commands (`ctxchat.services.chat_commands`) driven without a terminal, on a real
 ChatService talking to the local OpenAI-protocol server. Their results are data; the text
 asserted here is what the REPL's renderer makes of it."""
 
@@ -12,23 +12,23 @@ from pathlib import Path
 import pytest
 from fakeopenai import Error, FakeOpenAI, Text
 
-from ctxchat.agent import Agent, TurnFailed
-from ctxchat.chat import ChatService, Conversation
-from ctxchat.chat_commands import chat_commands
 from ctxchat.cli.command_view import table_lines
-from ctxchat.commands import (
+from ctxchat.core.agent import Agent, TurnFailed
+from ctxchat.core.errors import UsageError
+from ctxchat.core.provider import ContextProvider
+from ctxchat.core.settings import ModelSettings
+from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
+from ctxchat.services.chat_commands import chat_commands
+from ctxchat.services.commands import (
     Command,
     CommandContext,
     CommandResult,
     Note,
     UnknownCommand,
 )
-from ctxchat.errors import UsageError
-from ctxchat.model_client import OpenAIChatModel
-from ctxchat.provider import ContextProvider
-from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
-from ctxchat.settings import ModelSettings
-from ctxchat.store import SessionStore
+from ctxchat.services.conversations import ChatService, Conversation
+from ctxchat.services.model_client import OpenAIChatModel
+from ctxchat.storage.store import SessionStore
 
 
 class Notes(ContextProvider):
@@ -55,7 +55,7 @@ class Chat:
         self.result = CommandResult()
 
     def run(self, line: str) -> str:
-        from ctxchat.commands import split_command
+        from ctxchat.services.commands import split_command
 
         context = self.registry.context(self.service, self.conversation, split_command(line)[0])
         context.cwd = self.cwd

@@ -7,22 +7,22 @@ from pathlib import Path
 
 import pytest
 
-from ctxchat.agent import Agent
-from ctxchat.catalog import SessionCatalog, cutoff_for
 from ctxchat.cli.render import stable_length, tail_source
-from ctxchat.config import config_from_dict
-from ctxchat.config_report import describe_config, masked
-from ctxchat.context import RunContext, RunResponse
-from ctxchat.context_report import context_report, format_report, format_status, turn_stats
-from ctxchat.errors import UsageError
-from ctxchat.messages import Message, Usage
-from ctxchat.prune import parse_age
-from ctxchat.session import Session
-from ctxchat.settings import AgentSettings
-from ctxchat.store import SessionStore
+from ctxchat.config.loading import config_from_dict
+from ctxchat.core.agent import Agent
+from ctxchat.core.context import RunContext, RunResponse
+from ctxchat.core.errors import UsageError
+from ctxchat.core.messages import Message, Usage
+from ctxchat.core.session import Session
+from ctxchat.core.settings import AgentSettings
+from ctxchat.core.tokens import count_request_tokens
+from ctxchat.core.tools import Tool
+from ctxchat.services.prune import parse_age
+from ctxchat.storage.catalog import SessionCatalog, cutoff_for
+from ctxchat.storage.store import SessionStore
 from ctxchat.testing import ScriptedModel
-from ctxchat.tokens import count_request_tokens
-from ctxchat.tools import Tool
+from ctxchat.views.config_report import describe_config, masked
+from ctxchat.views.context_report import context_report, format_report, format_status, turn_stats
 
 
 def _context() -> RunContext:
@@ -145,7 +145,7 @@ def test_masking() -> None:
 
 
 def test_describe_config_masks_and_notes_origins(tmp_path: Path) -> None:
-    from ctxchat.build import build_agent
+    from ctxchat.services.build import build_agent
 
     config = config_from_dict(
         {

@@ -1,4 +1,4 @@
-"""Stdin to turns for scripting mode (`ctxchat.script_input`), without a process."""
+"""Stdin to turns for scripting mode (`ctxchat.services.script_input`), without a process."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from ctxchat.errors import UsageError
-from ctxchat.messages import OWN_WORDS
-from ctxchat.script_input import (
+from ctxchat.core.errors import UsageError
+from ctxchat.core.messages import OWN_WORDS
+from ctxchat.services.script_input import (
     StdinTurns,
     capped_lines,
     decode_input,

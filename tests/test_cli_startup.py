@@ -15,8 +15,8 @@ HEAVY = (
     "sqlalchemy",
     "prompt_toolkit",
     "rich.markdown",
-    "ctxchat.agent",
-    "ctxchat.build",
+    "ctxchat.core.agent",
+    "ctxchat.services.build",
     "httpx",
     "httpx2",
 )

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from ctxchat.build import build_agent
-from ctxchat.config import load_config
-from ctxchat.errors import ConfigError
+from ctxchat.config.loading import load_config
+from ctxchat.core.errors import ConfigError
 from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
+from ctxchat.services.build import build_agent
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -150,9 +150,9 @@ def test_example_config_loads_and_builds() -> None:
 def test_example_config_documents_every_option() -> None:
     import re
 
-    from ctxchat.options import option_fields
-    from ctxchat.registry import load_provider_class
-    from ctxchat.settings import AgentSettings, ModelSettings
+    from ctxchat.core.options import option_fields
+    from ctxchat.core.registry import load_provider_class
+    from ctxchat.core.settings import AgentSettings, ModelSettings
 
     text = EXAMPLE.read_text()
     documented = set(re.findall(r"^#? ?([a-z_]+) = ", text, flags=re.MULTILINE))

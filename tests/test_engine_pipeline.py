@@ -11,12 +11,11 @@ from typing import Any
 import pytest
 from fakeopenai import Cut, Error, FakeOpenAI, Text, ToolCalls
 
-from ctxchat.agent import Agent, TurnFailed
-from ctxchat.context import RunContext
-from ctxchat.errors import ConfigError, ProviderError, ToolLoopLimit, TurnCancelled
-from ctxchat.messages import Message, ToolCallPart, ToolResultPart
-from ctxchat.model_client import OpenAIChatModel
-from ctxchat.model_types import (
+from ctxchat.core.agent import Agent, TurnFailed
+from ctxchat.core.context import RunContext
+from ctxchat.core.errors import ConfigError, ProviderError, ToolLoopLimit, TurnCancelled
+from ctxchat.core.messages import Message, ToolCallPart, ToolResultPart
+from ctxchat.core.model_types import (
     Event,
     Middleware,
     ModelCall,
@@ -25,11 +24,12 @@ from ctxchat.model_types import (
     TextDelta,
     ToolCall,
 )
-from ctxchat.provider import ContextProvider
+from ctxchat.core.provider import ContextProvider
+from ctxchat.core.session import Session
+from ctxchat.core.settings import AgentSettings, ModelSettings
+from ctxchat.core.tools import Tool
 from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
-from ctxchat.session import Session
-from ctxchat.settings import AgentSettings, ModelSettings
-from ctxchat.tools import Tool
+from ctxchat.services.model_client import OpenAIChatModel
 
 
 class Recorder(ContextProvider):

@@ -9,7 +9,7 @@ from pathlib import Path
 from cli_support import ctxchat, write_config
 from fakeopenai import FakeOpenAI
 
-from ctxchat.messages import Message, Usage
+from ctxchat.core.messages import Message, Usage
 
 AUDITED = """
 [[providers]]

@@ -18,9 +18,9 @@ from historykit import (
     turn,
 )
 
-from ctxchat.agent import TurnFailed
-from ctxchat.session import Session
-from ctxchat.settings import ModelSettings
+from ctxchat.core.agent import TurnFailed
+from ctxchat.core.session import Session
+from ctxchat.core.settings import ModelSettings
 
 pytest_plugins = ["sqlfixtures"]
 

@@ -15,12 +15,12 @@ from historykit import HistoryFactory, exchange, make_agent, shown, tool_exchang
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ctxchat.messages import Message
-from ctxchat.provider import HistoryProvider
-from ctxchat.session import Session
-from ctxchat.settings import ModelSettings
-from ctxchat.tokens import count_message_tokens
-from ctxchat.window import window_messages
+from ctxchat.core.messages import Message
+from ctxchat.core.provider import HistoryProvider
+from ctxchat.core.session import Session
+from ctxchat.core.settings import ModelSettings
+from ctxchat.core.tokens import count_message_tokens
+from ctxchat.core.window import window_messages
 
 pytest_plugins = ["sqlfixtures"]
 

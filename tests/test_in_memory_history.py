@@ -10,18 +10,18 @@ import pytest
 from fakeopenai import FakeOpenAI, Text, ToolCalls
 from historykit import LOOKUP, Contributor, shown
 
-from ctxchat.agent import Agent, TurnFailed
-from ctxchat.build import build_agent
-from ctxchat.chat import ChatService
-from ctxchat.config import config_from_dict
-from ctxchat.errors import ConfigError
-from ctxchat.messages import Message
-from ctxchat.model_client import OpenAIChatModel
-from ctxchat.paths import sessions_dir
+from ctxchat.config.loading import config_from_dict
+from ctxchat.core.agent import Agent, TurnFailed
+from ctxchat.core.errors import ConfigError
+from ctxchat.core.messages import Message
+from ctxchat.core.paths import sessions_dir
+from ctxchat.core.session import Session
+from ctxchat.core.settings import ModelSettings
 from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
-from ctxchat.session import Session
-from ctxchat.settings import ModelSettings
-from ctxchat.store import SessionStore
+from ctxchat.services.build import build_agent
+from ctxchat.services.conversations import ChatService
+from ctxchat.services.model_client import OpenAIChatModel
+from ctxchat.storage.store import SessionStore
 
 
 def service(settings: ModelSettings, **options: object) -> ChatService:

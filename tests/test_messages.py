@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ctxchat.messages import (
+from ctxchat.core.messages import (
     Attribution,
     Message,
     MessageFormatError,

@@ -10,11 +10,11 @@ import pytest
 from conftest import TEST_API_KEY
 from fakeopenai import Cut, Error, FakeOpenAI, Hang, Text
 
-from ctxchat.errors import ModelError, ModelNotConfigured
-from ctxchat.messages import Message
-from ctxchat.model_client import OpenAIChatModel
-from ctxchat.model_types import ModelRequest, TextDelta, ignore_events
-from ctxchat.settings import ModelSettings
+from ctxchat.core.errors import ModelError, ModelNotConfigured
+from ctxchat.core.messages import Message
+from ctxchat.core.model_types import ModelRequest, TextDelta, ignore_events
+from ctxchat.core.settings import ModelSettings
+from ctxchat.services.model_client import OpenAIChatModel
 
 
 def ask(settings: ModelSettings) -> str:

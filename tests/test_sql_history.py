@@ -12,18 +12,18 @@ import pytest
 from fakeopenai import FakeOpenAI, Text, ToolCalls
 from historykit import LOOKUP, Contributor, make_agent, raw_execute, raw_query, shown, turn
 
-from ctxchat.agent import TurnFailed
-from ctxchat.build import build_agent
-from ctxchat.chat import ChatService
-from ctxchat.config import config_from_dict
-from ctxchat.errors import TurnNotStored
-from ctxchat.model_client import OpenAIChatModel
-from ctxchat.paths import sessions_dir
-from ctxchat.provider import ProviderEnv
+from ctxchat.config.loading import config_from_dict
+from ctxchat.core.agent import TurnFailed
+from ctxchat.core.errors import TurnNotStored
+from ctxchat.core.paths import sessions_dir
+from ctxchat.core.provider import ProviderEnv
+from ctxchat.core.session import Session
+from ctxchat.core.settings import ModelSettings
 from ctxchat.providers.sql_history import SqlHistoryProvider
-from ctxchat.session import Session
-from ctxchat.settings import ModelSettings
-from ctxchat.store import SessionStore
+from ctxchat.services.build import build_agent
+from ctxchat.services.conversations import ChatService
+from ctxchat.services.model_client import OpenAIChatModel
+from ctxchat.storage.store import SessionStore
 
 pytest_plugins = ["sqlfixtures"]
 WRITER = Path(__file__).with_name("history_writer.py")
@@ -224,7 +224,7 @@ def test_loading_the_window_searches_the_primary_key_never_scans(tmp_path: Path)
     SQLite's own query planner on the statements really executed."""
     import sqlalchemy as sa
 
-    from ctxchat.messages import Message
+    from ctxchat.core.messages import Message
     from ctxchat.providers._sqlstore import open_database
 
     url = f"sqlite:///{tmp_path / 'big.sqlite3'}"

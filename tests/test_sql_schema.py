@@ -18,15 +18,17 @@ import pytest
 from fakeopenai import FakeOpenAI
 from historykit import exchange, make_agent, raw_execute, raw_query, tool_exchange, turn
 
-from ctxchat.agent import TurnFailed
-from ctxchat.audit import AuditRecord
-from ctxchat.build import build_agent
-from ctxchat.config import config_from_dict
-from ctxchat.errors import ConfigError, StorageError
-from ctxchat.messages import Message
-from ctxchat.model_client import OpenAIChatModel
-from ctxchat.options import option
-from ctxchat.provider import ContextProvider, ProviderEnv
+from ctxchat.config.loading import config_from_dict
+from ctxchat.core.agent import TurnFailed
+from ctxchat.core.audit import AuditRecord
+from ctxchat.core.errors import ConfigError, StorageError
+from ctxchat.core.messages import Message
+from ctxchat.core.options import option
+from ctxchat.core.provider import ContextProvider, ProviderEnv
+from ctxchat.core.session import Session
+from ctxchat.core.settings import ModelSettings
+from ctxchat.core.tokens import count_message_tokens
+from ctxchat.core.window import window_messages
 from ctxchat.providers._audit_schema import AUDIT
 from ctxchat.providers._history_schema import HISTORY
 from ctxchat.providers._sqlschema import (
@@ -39,10 +41,8 @@ from ctxchat.providers._sqlschema import (
 from ctxchat.providers._sqlstore import SqlBacked, close_all, mask_url, open_database
 from ctxchat.providers.audit import AuditProvider
 from ctxchat.providers.sql_history import SqlHistoryProvider
-from ctxchat.session import Session
-from ctxchat.settings import ModelSettings
-from ctxchat.tokens import count_message_tokens
-from ctxchat.window import window_messages
+from ctxchat.services.build import build_agent
+from ctxchat.services.model_client import OpenAIChatModel
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
@@ -368,8 +368,8 @@ def test_a_relative_sqlite_path_is_taken_from_the_data_dir(tmp_path: Path) -> No
 def test_sqlalchemy_is_not_imported_until_a_database_is_used(ctxchat_home: Path) -> None:
     script = (
         "import sys\n"
-        "from ctxchat.build import build_agent\n"
-        "from ctxchat.config import load_config\n"
+        "from ctxchat.services.build import build_agent\n"
+        "from ctxchat.config.loading import load_config\n"
         "config = load_config()\n"
         "agent = build_agent(config)\n"
         "assert [type(p).__name__ for p in agent.providers] == "

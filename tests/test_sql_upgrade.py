@@ -23,12 +23,12 @@ from fakeopenai import FakeOpenAI
 from historykit import make_agent, raw_execute, raw_query, turn
 from test_cli_readonly_home import ctxchat_read_only, needs_read_only_mount
 
-from ctxchat.provider import ProviderEnv
+from ctxchat.core.provider import ProviderEnv
+from ctxchat.core.session import Session
+from ctxchat.core.settings import ModelSettings
 from ctxchat.providers._sqlschema import SUPERSEDED
 from ctxchat.providers.audit import AuditProvider
 from ctxchat.providers.sql_history import SqlHistoryProvider
-from ctxchat.session import Session
-from ctxchat.settings import ModelSettings
 
 pytest_plugins = ["sqlfixtures"]
 

@@ -14,14 +14,14 @@ from cli_support import ctxchat, write_config
 from fakeopenai import FakeOpenAI
 from historykit import raw_query, turn
 
-from ctxchat.agent import Agent
-from ctxchat.build import build_agent
-from ctxchat.config import config_from_dict
-from ctxchat.model_client import OpenAIChatModel
-from ctxchat.options import option_fields
+from ctxchat.config.loading import config_from_dict
+from ctxchat.core.agent import Agent
+from ctxchat.core.options import option_fields
+from ctxchat.core.session import Session
+from ctxchat.core.settings import ModelSettings, StorageSettings
 from ctxchat.providers._sqlstore import SqlBacked
-from ctxchat.session import Session
-from ctxchat.settings import ModelSettings, StorageSettings
+from ctxchat.services.build import build_agent
+from ctxchat.services.model_client import OpenAIChatModel
 
 pytest_plugins = ["sqlfixtures"]
 EXAMPLE = Path(__file__).resolve().parent.parent / "config.example.toml"

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 from fakeopenai import FakeOpenAI
 
-from ctxchat.errors import SessionCorrupt, SessionError, SessionInUse, SessionNotFound
-from ctxchat.session import SESSION_VERSION, Session
-from ctxchat.store import SessionStore
+from ctxchat.core.errors import SessionCorrupt, SessionError, SessionInUse, SessionNotFound
+from ctxchat.core.session import SESSION_VERSION, Session
+from ctxchat.storage.store import SessionStore
 
 
 @pytest.fixture
@@ -165,7 +165,7 @@ HOLD_LOCK = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
-    from ctxchat.store import SessionStore
+    from ctxchat.storage.store import SessionStore
     store = SessionStore(Path(sys.argv[1]))
     with store.locked(sys.argv[2]):
         print("locked", flush=True)
@@ -208,8 +208,8 @@ WRITE_FOREVER = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from ctxchat.session import Session
-    from ctxchat.store import SessionStore
+    from ctxchat.core.session import Session
+    from ctxchat.storage.store import SessionStore
     store = SessionStore(Path(sys.argv[1]))
     session = Session(id=sys.argv[2])
     i = 0
@@ -251,10 +251,10 @@ TURNS = textwrap.dedent(
     """
     import asyncio, sys
     from pathlib import Path
-    from ctxchat.build import build_agent
-    from ctxchat.chat import ChatService
-    from ctxchat.config import load_config
-    from ctxchat.store import SessionStore
+    from ctxchat.services.build import build_agent
+    from ctxchat.services.conversations import ChatService
+    from ctxchat.config.loading import load_config
+    from ctxchat.storage.store import SessionStore
 
     async def main() -> None:
         agent = build_agent(load_config())

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from ctxchat.errors import ConfigError
-from ctxchat.messages import ToolCallPart
-from ctxchat.tools import Tool, ToolRegistry, invoke_tool
+from ctxchat.core.errors import ConfigError
+from ctxchat.core.messages import ToolCallPart
+from ctxchat.core.tools import Tool, ToolRegistry, invoke_tool
 
 SCHEMA = {
     "type": "object",

@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ctxchat.audit import AuditRecord
 from ctxchat.cli.render import one_line, terminal_safe, tool_call_line, tool_result_line
-from ctxchat.text import plural, preview
+from ctxchat.core.audit import AuditRecord
+from ctxchat.core.text import plural, preview
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from ctxchat.messages import Message
-    from ctxchat.session import Session
+    from ctxchat.core.messages import Message
+    from ctxchat.core.session import Session
 
 
 def _message_line(message: Message) -> str:

@@ -6,12 +6,12 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from ctxchat.cli.render import one_line, terminal_safe
-from ctxchat.text import local_time
+from ctxchat.core.text import local_time
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from ctxchat.commands import Cell, CommandResult, Table
+    from ctxchat.services.commands import Cell, CommandResult, Table
 
 KEYS_HELP = (
     "keys: Enter sends · Esc+Enter or Ctrl+J adds a line · Tab completes /commands\n"
@@ -54,7 +54,7 @@ def table_lines(table: Table) -> list[str]:
 def print_result(console: Console, result: CommandResult, *, keys_help: bool = False) -> None:
     from rich.text import Text
 
-    from ctxchat.commands import Note
+    from ctxchat.services.commands import Note
 
     for block in result.blocks:
         if isinstance(block, Note):

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 
 if TYPE_CHECKING:
-    from ctxchat.catalog import SessionCatalog
-    from ctxchat.chat import ChatService
-    from ctxchat.config import Config
-    from ctxchat.store import SessionStore
+    from ctxchat.config.loading import Config
+    from ctxchat.services.conversations import ChatService
+    from ctxchat.storage.catalog import SessionCatalog
+    from ctxchat.storage.store import SessionStore
 
 T = TypeVar("T")
 
@@ -60,21 +60,21 @@ def load_config(
     base_url: str | None = None,
     system: str | None = None,
 ) -> Config:
-    from ctxchat.config import load_config as load
+    from ctxchat.config.loading import load_config as load
 
     return load(path, model_overrides={"model": model, "base_url": base_url}, instructions=system)
 
 
 def session_store() -> SessionStore:
-    from ctxchat.paths import sessions_dir
-    from ctxchat.store import SessionStore
+    from ctxchat.core.paths import sessions_dir
+    from ctxchat.storage.store import SessionStore
 
     return SessionStore(sessions_dir())
 
 
 def session_catalog() -> SessionCatalog:
     """The saved sessions, for commands that only list them (no agent is built)."""
-    from ctxchat.catalog import SessionCatalog
+    from ctxchat.storage.catalog import SessionCatalog
 
     return SessionCatalog(session_store())
 
@@ -84,8 +84,8 @@ _open_services: list[ChatService] = []
 
 def chat_service(config: Config) -> ChatService:
     """The engine for one command; `close_services` closes it when the command is over."""
-    from ctxchat.build import build_agent
-    from ctxchat.chat import ChatService
+    from ctxchat.services.build import build_agent
+    from ctxchat.services.conversations import ChatService
 
     service = ChatService(
         build_agent(config),
@@ -134,7 +134,7 @@ def confirm(question: str, *, yes: bool, stdin_tty: bool | None = None) -> bool:
         return True
     import sys
 
-    from ctxchat.errors import UsageError
+    from ctxchat.core.errors import UsageError
 
     interactive = sys.stdin.isatty() if stdin_tty is None else stdin_tty
     if not interactive:

@@ -26,7 +26,7 @@ CONFIG_HEADER = """\
 def _target(config: Path | None) -> Path:
     import os
 
-    from ctxchat.config import config_path
+    from ctxchat.config.loading import config_path
 
     return config_path(config, os.environ)[0]
 
@@ -41,9 +41,9 @@ def init(
     """Write a starter config file (the built-in default pipeline)."""
     import tomli_w
 
-    from ctxchat.defaults import default_config_document
-    from ctxchat.errors import UsageError
-    from ctxchat.fsutil import atomic_write_text
+    from ctxchat.config.defaults import default_config_document
+    from ctxchat.core.errors import UsageError
+    from ctxchat.storage.fsutil import atomic_write_text
 
     path = _target(config)
     if path.exists() and not force:
@@ -73,8 +73,8 @@ def show(
 ) -> None:
     """The effective configuration (file + environment + flags), secrets masked, and which
     provider loads the history."""
-    from ctxchat.build import build_agent
-    from ctxchat.config_report import describe_config
+    from ctxchat.services.build import build_agent
+    from ctxchat.views.config_report import describe_config
 
     settings = load_config(config, model=model, base_url=base_url, system=system)
     sys.stdout.write(describe_config(settings, build_agent(settings)))
@@ -92,7 +92,7 @@ def validate(
 ) -> None:
     """Check a config file: TOML syntax, settings, provider types and their options, and
     that each provider reaches what it needs (SQL providers open their database)."""
-    from ctxchat.build import build_agent, check_agent
+    from ctxchat.services.build import build_agent, check_agent
 
     settings = load_config(file or config)
     agent = build_agent(settings)
@@ -112,8 +112,8 @@ def path(config: ConfigOption = None) -> None:
 
 def providers() -> None:
     """Every registered provider type with its options, their types and defaults."""
-    from ctxchat.errors import ConfigError
-    from ctxchat.registry import load_provider_class, provider_entry_points
+    from ctxchat.core.errors import ConfigError
+    from ctxchat.core.registry import load_provider_class, provider_entry_points
 
     for name, entry in provider_entry_points().items():
         print(f"{name}  ({entry.value})")
@@ -130,8 +130,8 @@ def providers() -> None:
 
 
 def option_lines(options_cls: type[Any]) -> list[str]:
-    from ctxchat.config_report import toml_value
-    from ctxchat.options import describe_type, option_defaults, option_fields
+    from ctxchat.core.options import describe_type, option_defaults, option_fields
+    from ctxchat.views.config_report import toml_value
 
     defaults = option_defaults(options_cls)
     lines = []

@@ -18,7 +18,7 @@ import typer
 from ctxchat import __version__
 from ctxchat.cli import config_cmd, run_cmd, sessions_cmd
 from ctxchat.cli.common import close_services, report
-from ctxchat.errors import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CtxchatError
+from ctxchat.core.errors import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CtxchatError
 
 PROG = "ctxchat"
 EXIT_CODES = (

@@ -16,9 +16,9 @@ from prompt_toolkit.history import FileHistory
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
-from ctxchat.commands import CommandContext, CommandRegistry
-from ctxchat.fsutil import touch_private
-from ctxchat.messages import Message, TextPart
+from ctxchat.core.messages import Message, TextPart
+from ctxchat.services.commands import CommandContext, CommandRegistry
+from ctxchat.storage.fsutil import touch_private
 
 PROMPT = "› "
 CONTINUATION = "… "

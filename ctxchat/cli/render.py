@@ -9,12 +9,12 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from ctxchat.text import preview
+from ctxchat.core.text import preview
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from ctxchat.messages import Message, ToolCallPart, ToolResultPart
+    from ctxchat.core.messages import Message, ToolCallPart, ToolResultPart
 
 CODE_THEME = "monokai"
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")

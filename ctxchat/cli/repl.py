@@ -15,17 +15,17 @@ from ctxchat import __version__
 from ctxchat.cli.render import print_turns, terminal_safe
 from ctxchat.cli.reply_view import ReplyView
 from ctxchat.cli.terminal import cancellable, ctrl_c_guard, quiet_terminal, rearm_ctrl_c
-from ctxchat.commands import split_command
-from ctxchat.errors import CtxchatError, TurnCancelled
-from ctxchat.text import plural
+from ctxchat.core.errors import CtxchatError, TurnCancelled
+from ctxchat.core.text import plural
+from ctxchat.services.commands import split_command
 
 if TYPE_CHECKING:
     from prompt_toolkit import PromptSession
     from rich.console import Console
 
-    from ctxchat.chat import ChatService, Conversation
-    from ctxchat.commands import CommandContext
-    from ctxchat.context import RunContext
+    from ctxchat.core.context import RunContext
+    from ctxchat.services.commands import CommandContext
+    from ctxchat.services.conversations import ChatService, Conversation
 
 
 class Repl:
@@ -42,7 +42,7 @@ class Repl:
         max_input: int,
         history_path: Path,
     ) -> None:
-        from ctxchat.chat_commands import chat_commands
+        from ctxchat.services.chat_commands import chat_commands
 
         self.service = service
         self.conversation = conversation
@@ -73,7 +73,7 @@ class Repl:
         self.error(f"{prefix}unexpected {type(exc).__name__}: {exc}")
 
     async def show_recent(self, count: int) -> None:
-        from ctxchat.transcript import last_turns
+        from ctxchat.views.transcript import last_turns
 
         conversation = self.conversation
         session = conversation.session
@@ -159,7 +159,7 @@ class Repl:
     async def command(self, line: str) -> bool:
         """Run a /command; False when it names none (the line is likely a message)."""
         from ctxchat.cli.command_view import print_result
-        from ctxchat.commands import UnknownCommand
+        from ctxchat.services.commands import UnknownCommand
 
         name = split_command(line)[0]
         try:
@@ -185,8 +185,8 @@ class Repl:
         return True
 
     async def send(self, text: str) -> str:
-        from ctxchat.agent import TurnFailed
-        from ctxchat.script_input import check_size
+        from ctxchat.core.agent import TurnFailed
+        from ctxchat.services.script_input import check_size
 
         try:
             check_size(text, self.max_input)
@@ -232,7 +232,7 @@ class Repl:
         return ""
 
     def status(self, context: RunContext) -> None:
-        from ctxchat.context_report import format_status, turn_stats
+        from ctxchat.views.context_report import format_status, turn_stats
 
         agent = self.service.agent
         stats = turn_stats(context, agent.assemble(context), self.service.context_window)

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from rich.console import Console, RenderableType
     from rich.live import Live
 
-    from ctxchat.model_types import Event
+    from ctxchat.core.model_types import Event
 
 REFRESH_SECONDS = 0.05
 
@@ -71,7 +71,7 @@ class ReplyView:
 
     # -- events from the engine ---------------------------------------------------------------
     def on_event(self, event: Event) -> None:
-        from ctxchat.model_types import (
+        from ctxchat.core.model_types import (
             ProviderWarning,
             TextDelta,
             ToolCallFinished,

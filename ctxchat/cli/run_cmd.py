@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ctxchat.cli.common import ConfigOption, chat_service, complete_session, load_config, run_sync
-from ctxchat.errors import UsageError
-from ctxchat.script_input import DEFAULT_MAX_INPUT_BYTES
+from ctxchat.core.errors import UsageError
+from ctxchat.services.script_input import DEFAULT_MAX_INPUT_BYTES
 
 if TYPE_CHECKING:
-    from ctxchat.chat import ChatService, Conversation
-    from ctxchat.messages import Message
+    from ctxchat.core.messages import Message
+    from ctxchat.services.conversations import ChatService, Conversation
 
 SESSION_PANEL = "Session"
 MODEL_PANEL = "Model"
@@ -143,7 +143,7 @@ def run(
     if lines and turns_separator is not None:
         raise UsageError("--lines and --turns-separator both split stdin; give one of them")
     if title is not None:
-        from ctxchat.chat import clean_title
+        from ctxchat.services.conversations import clean_title
 
         title = clean_title(title)  # refused before stdin is read or a model is called
     stdin_tty = sys.stdin.isatty()
@@ -190,8 +190,8 @@ def script_turns(
 ) -> Iterable[Message]:
     """The turns a script sends: what stdin holds, as the flags cut it."""
     from ctxchat.cli.common import warn
-    from ctxchat.messages import Message
-    from ctxchat.script_input import (
+    from ctxchat.core.messages import Message
+    from ctxchat.services.script_input import (
         StdinTurns,
         capped_lines,
         prompt_turn,
@@ -244,7 +244,7 @@ def start_repl(
 ) -> None:
     from ctxchat.cli.render import make_console
     from ctxchat.cli.repl import Repl
-    from ctxchat.paths import input_history_path
+    from ctxchat.core.paths import input_history_path
 
     console = make_console()
 

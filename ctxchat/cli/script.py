@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ctxchat.cli.common import run_sync, warn
 from ctxchat.cli.terminal import cancellable
-from ctxchat.errors import TurnCancelled
+from ctxchat.core.errors import TurnCancelled
 
 if TYPE_CHECKING:
-    from ctxchat.chat import ChatService, Conversation, TurnOutcome
     from ctxchat.cli.render import SafeStream
-    from ctxchat.context import RunResponse
-    from ctxchat.messages import Message
-    from ctxchat.model_types import Event
+    from ctxchat.core.context import RunResponse
+    from ctxchat.core.messages import Message
+    from ctxchat.core.model_types import Event
+    from ctxchat.services.conversations import ChatService, Conversation, TurnOutcome
 
 
 def turn_record(conversation: Conversation, text: str, outcome: TurnOutcome) -> dict[str, Any]:
@@ -107,7 +107,7 @@ class _Streamer:
         self.wrote = False
 
     def on_event(self, event: Event) -> None:
-        from ctxchat.model_types import ProviderWarning, TextDelta, ToolCallStarted
+        from ctxchat.core.model_types import ProviderWarning, TextDelta, ToolCallStarted
 
         if isinstance(event, TextDelta) and self.stream_text:
             self.output.write_reply(event.text)

@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ctxchat.cli.render import one_line
-from ctxchat.text import local_date, local_time, title_or_untitled
+from ctxchat.core.text import local_date, local_time, title_or_untitled
 
 if TYPE_CHECKING:
-    from ctxchat.store import SessionSummary
+    from ctxchat.storage.store import SessionSummary
 
 HEADER = ("id", "title", "model", "turns", "created", "last used")
 ID, TITLE, MODEL, TURNS, CREATED, LAST_USED = range(len(HEADER))

@@ -19,13 +19,13 @@ from ctxchat.cli.common import (
     run_sync,
     session_catalog,
 )
-from ctxchat.text import local_time, plural, title_or_untitled
+from ctxchat.core.text import local_time, plural, title_or_untitled
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from ctxchat.chat import ChatService
-    from ctxchat.store import SessionSummary
+    from ctxchat.services.conversations import ChatService
+    from ctxchat.storage.store import SessionSummary
 
 app = typer.Typer(
     help="List, show, export, rename, delete and prune saved sessions.",
@@ -106,14 +106,14 @@ def show(
 ) -> None:
     """The conversation, readable; --audit for what the model was shown each turn."""
     from ctxchat.cli.render import one_line, print_turns
-    from ctxchat.transcript import group_turns
+    from ctxchat.views.transcript import group_turns
 
     service = chat_service(load_config(config))
     session = service.open(ref).session
     console = _reading_console()
     if audit:
-        from ctxchat.audits import collect_audit
         from ctxchat.cli.audit_view import print_audit
+        from ctxchat.services.audits import collect_audit
 
         print_audit(console, session, run_sync(collect_audit(service.agent, session)))
         return
@@ -165,7 +165,7 @@ def export(
     config: ConfigOption = None,
 ) -> None:
     """Write a session as Markdown, the JSON document, or OpenAI chat messages (JSONL)."""
-    from ctxchat.export import export_format, export_text, format_for_path, write_export
+    from ctxchat.views.export import export_format, export_text, format_for_path, write_export
 
     if output is not None and str(output) == "-":  # the usual name for stdout
         output = None
@@ -176,8 +176,8 @@ def export(
     else:
         fmt = format_for_path(output) if output is not None else "md"
     if audit:
-        from ctxchat.audit_export import audit_text
-        from ctxchat.audits import collect_audit
+        from ctxchat.services.audits import collect_audit
+        from ctxchat.views.audit_export import audit_text
 
         trail = run_sync(collect_audit(service.agent, session))
         text = audit_text(session, trail, fmt)
@@ -257,9 +257,9 @@ def prune(
     config: ConfigOption = None,
 ) -> None:
     """Delete sessions not used for a while."""
-    from ctxchat.catalog import cutoff_for
     from ctxchat.cli.render import one_line
-    from ctxchat.prune import parse_age
+    from ctxchat.services.prune import parse_age
+    from ctxchat.storage.catalog import cutoff_for
 
     cutoff = cutoff_for(parse_age(older_than))
     chosen = session_catalog().last_used_before(cutoff)

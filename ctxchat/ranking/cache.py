@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from ctxchat.fsutil import atomic_write_bytes
+from ctxchat.storage.fsutil import atomic_write_bytes
 
 if TYPE_CHECKING:
     import numpy as np

@@ -1,7 +1,7 @@
 """The text a tool is ranked by: its name (also as words), description and parameters.
 
 Anything with `name`, `description` and a JSON Schema `parameters` mapping is a tool here
-(`ctxchat.tools.Tool` is one, and so is `ToolDoc`, which the evaluation loads from JSONL),
+(`ctxchat.core.tools.Tool` is one, and so is `ToolDoc`, which the evaluation loads from JSONL),
 so this module depends on no engine module. The text is one string shared by the lexical
 and the embedding rankers, and the hook that replaces it (`ToolTextFn`) is a plain callable.
 """

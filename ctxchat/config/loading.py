@@ -1,0 +1,204 @@
+"""The effective configuration: TOML file, then environment, then command-line flags."""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from ctxchat.config.defaults import DEFAULT_PIPELINE
+from ctxchat.core.errors import ConfigError
+from ctxchat.core.options import build_options, did_you_mean, option_error
+from ctxchat.core.paths import default_config_path
+from ctxchat.core.provider import SOURCE_ID_PATTERN, SOURCE_ID_RULE
+from ctxchat.core.settings import AgentSettings, ModelSettings, StorageSettings
+
+TOP_LEVEL_KEYS = ["model", "agent", "storage", "providers"]
+# Environment variable -> [model] key. They override the file; flags override them.
+ENV_OVERRIDES = {
+    "OPENAI_API_KEY": "api_key",
+    "OPENAI_BASE_URL": "base_url",
+    "CTXCHAT_MODEL": "model",
+}
+
+
+@dataclass(frozen=True)
+class ProviderSpec:
+    """One `[[providers]]` entry, before its type is looked up."""
+
+    type: str
+    source_id: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    where: str = "providers[?]"
+
+
+@dataclass(frozen=True)
+class Config:
+    path: Path | None  # the file read, or None when running on built-in defaults
+    model: ModelSettings
+    agent: AgentSettings
+    providers: tuple[ProviderSpec, ...]
+    default_pipeline: bool  # True when the file lists no providers
+    origins: Mapping[str, str] = field(default_factory=dict)  # model key -> file/env/flag
+    storage: StorageSettings = field(default_factory=StorageSettings)
+
+
+def config_path(explicit: Path | None, environ: Mapping[str, str]) -> tuple[Path, bool]:
+    """The config file to read and whether the user named it (then it must exist)."""
+    if explicit is not None:
+        return explicit.expanduser(), True
+    from_env = environ.get("CTXCHAT_CONFIG")
+    if from_env:
+        return Path(from_env).expanduser(), True
+    return default_config_path(), False
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"config file {path} does not exist") from None
+    except IsADirectoryError:
+        raise ConfigError(f"config file {path} is a directory") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"config file {path} is not UTF-8 text") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from exc
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(
+            f"{path}:{_toml_position(exc, text)} invalid TOML: {_toml_reason(exc)}"
+        ) from exc
+
+
+def _toml_position(exc: tomllib.TOMLDecodeError, text: str) -> str:
+    line = getattr(exc, "lineno", None)
+    col = getattr(exc, "colno", None)
+    if line is None:
+        found = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        if found:
+            line, col = int(found.group(1)), int(found.group(2))
+        elif "(at end of document)" in str(exc):
+            lines = text.split("\n")
+            line, col = len(lines), len(lines[-1]) + 1
+    return f"{line}:{col}:" if line is not None else ""
+
+
+def _toml_reason(exc: tomllib.TOMLDecodeError) -> str:
+    message = getattr(exc, "msg", None) or str(exc)
+    return re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", message)
+
+
+def load_config(
+    explicit: Path | None = None,
+    *,
+    environ: Mapping[str, str] | None = None,
+    model_overrides: Mapping[str, Any] | None = None,
+    instructions: str | None = None,
+) -> Config:
+    environ = os.environ if environ is None else environ
+    path, named = config_path(explicit, environ)
+    if named or path.exists():
+        data = read_toml(path)
+        source: Path | None = path
+    else:
+        data, source = {}, None
+    return config_from_dict(
+        data,
+        path=source,
+        environ=environ,
+        model_overrides=model_overrides or {},
+        instructions=instructions,
+    )
+
+
+def config_from_dict(
+    data: Mapping[str, Any],
+    *,
+    path: Path | None,
+    environ: Mapping[str, str],
+    model_overrides: Mapping[str, Any],
+    instructions: str | None = None,
+) -> Config:
+    prefix = f"{path}: " if path else ""
+    try:
+        return _parse(data, path, environ, model_overrides, instructions)
+    except ConfigError as exc:
+        raise ConfigError(prefix + exc.message) from exc
+
+
+def _parse(
+    data: Mapping[str, Any],
+    path: Path | None,
+    environ: Mapping[str, str],
+    model_overrides: Mapping[str, Any],
+    instructions: str | None,
+) -> Config:
+    for key in data:
+        if key not in TOP_LEVEL_KEYS:
+            raise ConfigError(f"{key}: unknown setting{did_you_mean(key, TOP_LEVEL_KEYS)}")
+    model_table = _table(data, "model")
+    origins = dict.fromkeys(model_table, "file")
+    model = build_options(ModelSettings, model_table, "model")
+    from_env: dict[str, Any] = {
+        key: environ[var] for var, key in ENV_OVERRIDES.items() if environ.get(var)
+    }
+    origins.update({key: f"env {var}" for var, key in ENV_OVERRIDES.items() if environ.get(var)})
+    flags = {k: v for k, v in model_overrides.items() if v is not None}
+    origins.update(dict.fromkeys(flags, "flag"))
+    if from_env or flags:
+        try:
+            model = replace(model, **{**from_env, **flags})
+        except ValueError as exc:
+            raise option_error("model", exc) from exc
+        except TypeError as exc:
+            raise ConfigError(f"model: {exc}") from exc
+
+    agent_table = dict(_table(data, "agent"))
+    if instructions is not None:
+        agent_table["instructions"] = instructions
+    agent = build_options(AgentSettings, agent_table, "agent")
+    storage = build_options(StorageSettings, _table(data, "storage"), "storage")
+
+    if "providers" in data:
+        raw = data["providers"]
+        if not isinstance(raw, list):
+            raise ConfigError("providers: expected an array of tables ([[providers]])")
+        specs = tuple(_provider_spec(entry, i) for i, entry in enumerate(raw))
+        default = False
+    else:
+        specs = tuple(
+            ProviderSpec(type_name, source_id, dict(options), f"providers[{i}]")
+            for i, (type_name, source_id, options) in enumerate(DEFAULT_PIPELINE)
+        )
+        default = True
+    return Config(path, model, agent, specs, default, origins, storage)
+
+
+def _table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise ConfigError(f"{key}: expected a table ([{key}])")
+    return value
+
+
+def _provider_spec(entry: Any, index: int) -> ProviderSpec:
+    where = f"providers[{index}]"
+    if not isinstance(entry, dict):
+        raise ConfigError(f"{where}: expected a table")
+    options = dict(entry)
+    type_name = options.pop("type", None)
+    if not isinstance(type_name, str) or not type_name:
+        raise ConfigError(f"{where}.type: required, the provider type name")
+    source_id = options.pop("source_id", type_name)
+    if not isinstance(source_id, str) or not source_id.strip():
+        raise ConfigError(f"{where}.source_id: expected a non-empty string")
+    if not SOURCE_ID_PATTERN.match(source_id):
+        # Checked here too, not only by the provider, so the message carries the key path.
+        raise ConfigError(f"{where}.source_id: {source_id!r} {SOURCE_ID_RULE}")
+    return ProviderSpec(type_name, source_id, options, where)

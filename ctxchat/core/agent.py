@@ -1,0 +1,410 @@
+"""The agent: a model, instructions and a pipeline of context providers, run turn by turn.
+
+One turn (`Agent.run`):
+
+1. `before_run` of every provider, in config order. A provider that fails here fails the
+   turn before any model call.
+2. The model, with tool rounds, bounded by `max_tool_rounds`.
+3. `after_run`, first of the providers that store the turn (histories), then of the
+   others, each stage in reverse config order. The turn is *stored* when every storing
+   provider succeeded; one that fails makes the turn failed ("shown but not saved"), and
+   the providers of the second stage (the audit, memory, summaries) are told so through
+   `context.stored` and `context.error`. The first stage cannot be cut short by Ctrl-C (a
+   store is one short transaction); the second can, and the turn stands.
+
+A failed turn raises `TurnFailed`, which hands the input back. Whatever a provider puts in
+its session state must be plain JSON: a provider that leaves anything else there is named
+at once (see `_check_state`) instead of failing the session's save later.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ctxchat.core.context import RunContext, RunResponse
+from ctxchat.core.errors import (
+    ConfigError,
+    CtxchatError,
+    ProviderError,
+    ToolLoopLimit,
+    TurnCancelled,
+    TurnNotStored,
+)
+from ctxchat.core.messages import Message, ToolCallPart, ToolResultPart, Usage
+from ctxchat.core.model_types import (
+    ChatModel,
+    EventSink,
+    ModelReply,
+    ModelRequest,
+    ProviderWarning,
+    ToolCallFinished,
+    ToolCallStarted,
+    chain_model_call,
+    chain_tool_call,
+    ignore_events,
+)
+from ctxchat.core.provider import ContextProvider, HistoryProvider, ProviderEnv
+from ctxchat.core.session import Session
+from ctxchat.core.settings import AgentSettings
+from ctxchat.core.tools import Tool, invoke_tool
+
+AnyProvider = ContextProvider[Any]
+FallbackFactory = Callable[[set[str]], HistoryProvider[Any]]
+
+FALLBACK_HISTORY_TYPE = "in_memory_history"
+FALLBACK_HISTORY_ID = "session_history"
+
+
+class TurnFailed(CtxchatError):
+    """A turn that did not complete. Nothing of it was stored in any history; the input is
+    handed back so the caller can offer it again."""
+
+    def __init__(
+        self,
+        cause: BaseException,
+        input_messages: Sequence[Message],
+        warnings: Sequence[ProviderWarning] = (),
+        context: RunContext | None = None,
+    ) -> None:
+        text = str(cause) if isinstance(cause, CtxchatError) else f"{type(cause).__name__}: {cause}"
+        super().__init__(text)
+        self.cause = cause
+        self.input_messages = tuple(input_messages)
+        self.warnings = tuple(warnings)
+        self.context = context
+        self.exit_code = cause.exit_code if isinstance(cause, CtxchatError) else 1
+
+    @property
+    def input_text(self) -> str:
+        return "\n".join(m.text for m in self.input_messages)
+
+
+def validate_pipeline(providers: Sequence[AnyProvider]) -> None:
+    """The rules a provider list must satisfy, each reported with the offending entries."""
+    seen: dict[str, int] = {}
+    for index, provider in enumerate(providers):
+        if provider.source_id in seen:
+            raise ConfigError(
+                f"providers[{seen[provider.source_id]}] and providers[{index}] share "
+                f"source_id '{provider.source_id}': each provider needs its own"
+            )
+        seen[provider.source_id] = index
+    loaders = [
+        f"providers[{i}] ('{p.source_id}')"
+        for i, p in enumerate(providers)
+        if isinstance(p, HistoryProvider) and p.load_messages
+    ]
+    if len(loaders) > 1:
+        raise ConfigError(
+            f"more than one history provider loads messages: {', '.join(loaders)}; "
+            "set load_messages = false on all but one"
+        )
+
+
+def in_memory_fallback(env: ProviderEnv | None = None) -> FallbackFactory:
+    """The history a pipeline gets when none of its providers loads one: the conversation
+    kept in the session itself, found through the entry points like any provider."""
+
+    def build(taken: set[str]) -> HistoryProvider[Any]:
+        from ctxchat.core.registry import load_provider_class
+
+        cls = load_provider_class(FALLBACK_HISTORY_TYPE, "fallback history")
+        source_id, n = FALLBACK_HISTORY_ID, 2
+        while source_id in taken:
+            source_id, n = f"{FALLBACK_HISTORY_ID}_{n}", n + 1
+        provider = cls(source_id, env=env)
+        if not isinstance(provider, HistoryProvider):
+            raise ConfigError(f"'{FALLBACK_HISTORY_TYPE}' is not a history provider")
+        return provider
+
+    return build
+
+
+DEFAULT_FALLBACK = in_memory_fallback()
+
+
+class Agent:
+    """Runs turns through the providers. Shared by every session; holds no session data.
+
+    `model` is the default; a conversation passes its own to `run`. When no provider loads
+    history, an in-memory history is put in front for each run (never into `providers`),
+    so a session still remembers its conversation; `fallback_history=None` turns that off.
+    """
+
+    def __init__(
+        self,
+        *,
+        model: ChatModel,
+        providers: Sequence[AnyProvider] = (),
+        settings: AgentSettings | None = None,
+        fallback_history: FallbackFactory | None = DEFAULT_FALLBACK,
+    ) -> None:
+        validate_pipeline(providers)
+        self.model = model
+        self.providers: tuple[AnyProvider, ...] = tuple(providers)
+        self._settings = settings or AgentSettings()
+        self.fallback_history: HistoryProvider[Any] | None = None
+        if self.history_provider is None and fallback_history is not None:
+            self.fallback_history = fallback_history({p.source_id for p in providers})
+            validate_pipeline([self.fallback_history, *self.providers])
+
+    @property
+    def settings(self) -> AgentSettings:
+        return self._settings
+
+    @property
+    def history_provider(self) -> HistoryProvider[Any] | None:
+        """The configured provider that loads history, if any."""
+        for provider in self.providers:
+            if isinstance(provider, HistoryProvider) and provider.load_messages:
+                return provider
+        return None
+
+    @property
+    def loading_history(self) -> HistoryProvider[Any] | None:
+        """What loads history in a run: the configured one or the fallback."""
+        return self.history_provider or self.fallback_history
+
+    def run_providers(self) -> tuple[AnyProvider, ...]:
+        if self.fallback_history is not None:
+            return (self.fallback_history, *self.providers)
+        return self.providers
+
+    def close(self) -> None:
+        """Close every provider, each even when another fails."""
+        failures: list[str] = []
+        for provider in self.run_providers():
+            try:
+                provider.close()
+            except Exception as exc:
+                failures.append(f"{provider.source_id}: {exc}")
+        if failures:
+            raise CtxchatError("closing providers failed: " + "; ".join(failures))
+
+    def provider(self, source_id: str) -> AnyProvider | None:
+        return next((p for p in self.run_providers() if p.source_id == source_id), None)
+
+    # -- one turn -----------------------------------------------------------------------------
+    async def run(
+        self,
+        session: Session,
+        inputs: str | Message | Sequence[Message],
+        *,
+        model: ChatModel | None = None,
+        on_event: EventSink = ignore_events,
+        options: dict[str, Any] | None = None,
+    ) -> RunContext:
+        """Run one turn and return its context (with `.response`); raise `TurnFailed`."""
+        if isinstance(inputs, str):
+            input_messages: list[Message] = [Message.user(inputs)]
+        elif isinstance(inputs, Message):
+            input_messages = [inputs]
+        else:
+            input_messages = list(inputs)
+        context = RunContext(
+            session_id=session.id,
+            input_messages=input_messages,
+            options=options,
+            model=model or self.model,
+            on_event=on_event,
+        )
+        providers = self.run_providers()
+        produced: list[Message] = []
+        error: BaseException | None = None
+        finish_reason: str | None = None
+        try:
+            for provider in providers:
+                state = session.provider_state(provider.source_id)
+                try:
+                    await provider.before_run(
+                        agent=self, session=session, context=context, state=state
+                    )
+                except (asyncio.CancelledError, KeyboardInterrupt):
+                    raise
+                except Exception as exc:
+                    raise ProviderError(provider.source_id, "before_run", exc) from exc
+                problem = _check_state(state)
+                if problem is not None:
+                    raise ProviderError(provider.source_id, "before_run", ValueError(problem))
+            finish_reason = await self._model_loop(context, produced, on_event)
+        except (asyncio.CancelledError, KeyboardInterrupt):
+            error = TurnCancelled()
+        except Exception as exc:
+            error = exc
+        context.error = error
+        reported = [m.usage for m in produced if m.usage is not None]
+        usage = sum(reported, Usage()) if reported else None
+        context._set_response(
+            RunResponse(tuple(produced), usage, complete=error is None, finish_reason=finish_reason)
+        )
+        warnings = await self._after_run(session, context, providers, on_event)
+        if context.error is not None:
+            raise TurnFailed(context.error, context.input_messages, warnings, context) from (
+                context.error
+            )
+        return context
+
+    def assemble(self, context: RunContext) -> list[Message]:
+        """Exactly what the model is shown: one system message, history, context, input."""
+        instructions = self.settings.instructions.strip()
+        blocks = [instructions] if instructions else []
+        for source_id, text in context.instruction_blocks():
+            blocks.append(f'<context source="{source_id}">\n{text}\n</context>')
+        system = [Message.system("\n\n".join(blocks)).attributed("context")] if blocks else []
+        return [*system, *context.model_messages()]
+
+    async def _model_loop(
+        self, context: RunContext, produced: list[Message], on_event: EventSink
+    ) -> str | None:
+        """Model calls and tool rounds until a reply without tool calls; returns why the
+        model stopped that reply (its finish_reason)."""
+        model = context.model or self.model
+        tools = context.all_tools()
+        owners = context.tool_sources()
+        by_name = {t.name: t for t in tools}
+        middleware = context.all_middleware()
+
+        async def call_model(request: ModelRequest) -> ModelReply:
+            return await model.complete(request, on_event)
+
+        async def call_tool(tool: Tool | None, call: ToolCallPart) -> ToolResultPart:
+            return await invoke_tool(tool, call, default_timeout=self.settings.tool_timeout)
+
+        model_call = chain_model_call(middleware, call_model)
+        tool_call = chain_tool_call(middleware, call_tool)
+        base = self.assemble(context)
+        rounds = self.settings.max_tool_rounds
+        for round_number in range(1, rounds + 1):
+            request = ModelRequest(tuple(base + produced), tuple(tools), context.options)
+            reply = await model_call(request)
+            produced.append(reply.message.attributed("response"))
+            calls = reply.message.tool_calls
+            if not calls:
+                return reply.finish_reason
+            if round_number == rounds:
+                break  # no model call left to read these tools' results
+            for call in calls:
+                on_event(ToolCallStarted(call))
+                result = await tool_call(by_name.get(call.name), call)
+                on_event(ToolCallFinished(call, result))
+                answer = Message.tool_result(
+                    result.call_id, result.content, is_error=result.is_error
+                )
+                produced.append(answer.attributed("tool", owners.get(call.name)))
+        raise ToolLoopLimit(rounds)
+
+    async def _after_run(
+        self,
+        session: Session,
+        context: RunContext,
+        providers: Sequence[AnyProvider],
+        on_event: EventSink,
+    ) -> list[ProviderWarning]:
+        warnings: list[ProviderWarning] = []
+        storing = [p for p in reversed(providers) if p.stores_turn]
+        learning = [p for p in reversed(providers) if not p.stores_turn]
+        for provider in storing:
+            failure = await self._after_run_of(provider, session, context, shielded=True)
+            if failure is not None and context.error is None:
+                context.error = TurnNotStored(provider.source_id, failure)
+            elif failure is not None:
+                warnings.append(self._warn(provider, failure, on_event))
+        context.stored = context.error is None
+        try:
+            for provider in learning:
+                failure = await self._after_run_of(provider, session, context, shielded=False)
+                if failure is not None:
+                    warnings.append(self._warn(provider, failure, on_event))
+        except asyncio.CancelledError:
+            # Ctrl-C while providers learn from the turn: they stop, the turn stands.
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
+            warnings.append(
+                self._warn(learning[0], "interrupted: nothing more was learnt", on_event)
+            )
+        return warnings
+
+    async def _after_run_of(
+        self, provider: AnyProvider, session: Session, context: RunContext, *, shielded: bool
+    ) -> str | None:
+        """Run one provider's after_run; what went wrong, or None. A provider that leaves
+        non-JSON values in its state gets its state back as it was before."""
+        state = session.provider_state(provider.source_id)
+        before = _snapshot(state)
+        hook = provider.after_run(agent=self, session=session, context=context, state=state)
+        try:
+            if shielded:
+                await _finish_despite_cancel(asyncio.ensure_future(hook))
+            else:
+                await hook
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            return f"after_run failed: {str(exc) or type(exc).__name__}"
+        problem = _check_state(state)
+        if problem is None:
+            return None
+        if before is not None:
+            session.state[provider.source_id] = json.loads(before)
+        return f"after_run failed: {problem}; its state is left as it was before the turn"
+
+    @staticmethod
+    def _warn(provider: AnyProvider, message: str, on_event: EventSink) -> ProviderWarning:
+        warning = ProviderWarning(provider.source_id, message)
+        on_event(warning)
+        return warning
+
+
+def _snapshot(state: dict[str, Any]) -> str | None:
+    try:
+        return json.dumps(state, allow_nan=False)
+    except (TypeError, ValueError):
+        return None
+
+
+def _check_state(state: dict[str, Any]) -> str | None:
+    """Why `state` cannot be saved as JSON (the first bad value and where), or None."""
+    if _snapshot(state) is not None:
+        return None
+    return "its session state " + _first_non_json(state, "state")
+
+
+def _first_non_json(value: Any, path: str) -> str:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                return f"has a {type(key).__name__} key at {path}: keys must be strings"
+            found = _first_non_json(item, f"{path}[{key!r}]")
+            if found:
+                return found
+        return ""
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _first_non_json(item, f"{path}[{index}]")
+            if found:
+                return found
+        return ""
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"holds {value!r} at {path}: not a JSON number"
+    if value is None or isinstance(value, str | int | float | bool):
+        return ""
+    return f"holds a {type(value).__name__} at {path}: only JSON values can be saved"
+
+
+async def _finish_despite_cancel(task: asyncio.Future[None]) -> None:
+    """Wait for a provider's after_run even through Ctrl-C: stopping it half-way would leave
+    a turn the session counts but a history never stored (each store is one transaction, so
+    it is short)."""
+    while True:
+        try:
+            await asyncio.shield(task)
+            return
+        except asyncio.CancelledError:
+            if task.done():
+                task.result()  # re-raises the provider's own error, if it had one
+                return

@@ -1,0 +1,132 @@
+"""What passes between the engine and a chat model, and the middleware that may wrap it."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ctxchat.core.messages import Message, ToolCallPart, ToolResultPart, Usage
+from ctxchat.core.tools import Tool
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    """A piece of the reply text as it streams in."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class ToolCallStarted:
+    call: ToolCallPart
+
+
+@dataclass(frozen=True)
+class ToolCallFinished:
+    call: ToolCallPart
+    result: ToolResultPart
+
+
+@dataclass(frozen=True)
+class ProviderWarning:
+    """A provider could not do something (its after_run failed, say); the turn stands."""
+
+    source_id: str
+    message: str
+
+
+@dataclass(frozen=True)
+class ProviderNotice:
+    """A line a provider has for the user about the turn ("remembered: ...")."""
+
+    source_id: str
+    message: str
+
+
+Event = TextDelta | ToolCallStarted | ToolCallFinished | ProviderWarning | ProviderNotice
+EventSink = Callable[[Event], None]
+
+
+def ignore_events(_event: Event) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class ModelRequest:
+    messages: tuple[Message, ...]
+    tools: tuple[Tool, ...] = ()
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ModelReply:
+    message: Message  # the assistant message: text and/or tool calls
+    usage: Usage | None = None
+    finish_reason: str | None = None
+
+
+class ChatModel(Protocol):
+    """Anything that turns a request into one assistant reply, streaming deltas to `on_event`."""
+
+    @property
+    def name(self) -> str: ...
+
+    async def complete(self, request: ModelRequest, on_event: EventSink) -> ModelReply: ...
+
+    def with_model(self, name: str) -> ChatModel:
+        """The same endpoint and settings, talking to the model called `name`."""
+        ...
+
+    def check(self) -> None:
+        """Raise `ModelNotConfigured` when there is no endpoint to talk to; cheap, no
+        network (the REPL asks before the user types a first message)."""
+        ...
+
+
+ModelCall = Callable[[ModelRequest], Awaitable[ModelReply]]
+ToolCall = Callable[[Tool | None, ToolCallPart], Awaitable[ToolResultPart]]
+
+
+class Middleware:
+    """Wraps the model calls and tool calls of one run; override either hook.
+
+    Providers add middleware for the current run with `context.extend_middleware`; the
+    engine applies it in provider order, the first added being the outermost.
+    """
+
+    async def on_model_call(self, request: ModelRequest, call_next: ModelCall) -> ModelReply:
+        return await call_next(request)
+
+    async def on_tool_call(
+        self, tool: Tool | None, call: ToolCallPart, call_next: ToolCall
+    ) -> ToolResultPart:
+        return await call_next(tool, call)
+
+
+def chain_model_call(middleware: list[Middleware], innermost: ModelCall) -> ModelCall:
+    call = innermost
+    for layer in reversed(middleware):
+        call = _bind_model(layer, call)
+    return call
+
+
+def chain_tool_call(middleware: list[Middleware], innermost: ToolCall) -> ToolCall:
+    call = innermost
+    for layer in reversed(middleware):
+        call = _bind_tool(layer, call)
+    return call
+
+
+def _bind_model(layer: Middleware, call_next: ModelCall) -> ModelCall:
+    async def call(request: ModelRequest) -> ModelReply:
+        return await layer.on_model_call(request, call_next)
+
+    return call
+
+
+def _bind_tool(layer: Middleware, call_next: ToolCall) -> ToolCall:
+    async def call(tool: Tool | None, part: ToolCallPart) -> ToolResultPart:
+        return await layer.on_tool_call(tool, part, call_next)
+
+    return call

@@ -1,0 +1,281 @@
+"""The provider contract: context providers and their history-keeping specialisation.
+
+A provider object is shared by every session and holds only settings and clients. Whatever
+belongs to one session lives in `state`, the dict at `session.state[source_id]`: plain JSON
+values only (dicts, lists, strings, numbers, booleans, None), since it is saved with the
+session file.
+
+A turn, as providers see it:
+
+1. `before_run` of every provider, in config order: add instructions, messages, tools or
+   middleware to the `RunContext`.
+2. The model call (and its tool rounds).
+3. `after_run`, in two stages. First every provider that stores the turn (a history that
+   stores anything), in reverse config order; the turn counts as stored when all of them
+   succeeded (`context.stored`). Then every other provider, in reverse config order, so
+   that a provider that learns from the turn (memory, a summary) knows whether it was
+   kept. `after_run` runs for *every* turn, a failed or cancelled one too (`context.error`
+   is set): the default implementation calls `after_stored_turn` only for a stored turn,
+   which is what a provider that learns wants. Override `after_run` itself only to see
+   failed turns too (an audit does).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, get_args, get_origin
+
+from ctxchat.core.errors import ConfigError, CtxchatError
+from ctxchat.core.messages import Message
+from ctxchat.core.options import NoOptions, build_options, option
+from ctxchat.core.tools import ToolRegistry
+
+# It keys the provider's state in session files and labels its instruction block.
+SOURCE_ID_PATTERN = re.compile(r"^[A-Za-z0-9_.-]+$")
+SOURCE_ID_RULE = "may hold only letters, digits, '_', '.' and '-'"
+
+if TYPE_CHECKING:
+    from ctxchat.core.context import RunContext
+    from ctxchat.core.session import Session
+    from ctxchat.core.settings import AgentSettings
+
+OptionsT = TypeVar("OptionsT")
+
+
+def check_source_id(source_id: object) -> str:
+    """`source_id` if it is usable as one, else a `ConfigError` saying why."""
+    if not isinstance(source_id, str) or not source_id.strip():
+        raise ConfigError("a provider's source_id must be a non-empty string")
+    if not SOURCE_ID_PATTERN.match(source_id):
+        raise ConfigError(f"source_id {source_id!r} {SOURCE_ID_RULE}")
+    return source_id
+
+
+class AgentView(Protocol):
+    """What a provider may use of the agent running the turn."""
+
+    @property
+    def settings(self) -> AgentSettings: ...
+
+    def provider(self, source_id: str) -> ContextProvider[Any] | None: ...
+
+
+@dataclass
+class ProviderEnv:
+    """What the engine lends providers: where to keep files, the shared database, the tool
+    catalogue."""
+
+    data_dir: Path
+    # The database SQL-backed providers use unless their own `url` option names another
+    # ([storage] url; None: the SQLite file in `data_dir`).
+    storage_url: str | None = None
+    tools: ToolRegistry = field(default_factory=ToolRegistry)
+
+    @classmethod
+    def standalone(cls) -> ProviderEnv:
+        from ctxchat.core.paths import data_dir
+
+        return cls(data_dir=data_dir())
+
+
+class ContextProvider(Generic[OptionsT]):
+    """Adds instructions, messages, tools or middleware before a run; learns after it.
+
+    Parametrise it with the dataclass of the provider's TOML options
+    (`class Motto(ContextProvider[MottoOptions])`, see `ctxchat.core.options`): the options are
+    checked against it when the config loads and `self.options` is an instance of it.
+    """
+
+    Options: ClassVar[type[Any]] = NoOptions
+    options: OptionsT
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "Options" in cls.__dict__:
+            return
+        for base in cls.__dict__.get("__orig_bases__", ()):
+            origin = get_origin(base)
+            args = get_args(base)
+            if (
+                isinstance(origin, type)
+                and issubclass(origin, ContextProvider)
+                and args
+                and isinstance(args[0], type)
+            ):
+                cls.Options = args[0]
+                return
+
+    def __init__(
+        self,
+        source_id: str,
+        options: OptionsT | None = None,
+        *,
+        env: ProviderEnv | None = None,
+        **overrides: Any,
+    ) -> None:
+        self.source_id = check_source_id(source_id)
+        where = f"provider '{source_id}'"
+        if options is None:
+            options = build_options(self.Options, overrides, where)
+        elif overrides:
+            merged = {**_fields_of(options), **overrides}
+            options = build_options(self.Options, merged, where)
+        self.options = options
+        self.env = env if env is not None else ProviderEnv.standalone()
+        self.setup()
+
+    def setup(self) -> None:
+        """Derive what the provider needs from `self.options` and `self.env`, once, at
+        config time (so `config validate` catches it). Overrides call `super().setup()`."""
+
+    def check(self) -> None:
+        """Reach what the provider depends on (open its database, say) and raise a
+        `CtxchatError` if it cannot: `ctxchat config validate` calls this. Unlike `setup`,
+        it may be slow or touch the outside world; a normal run never calls it."""
+
+    @property
+    def stores_turn(self) -> bool:
+        """Whether this provider keeps the conversation: its `after_run` runs in the first
+        stage, and the turn counts as stored only if it succeeds."""
+        return False
+
+    async def before_run(
+        self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
+    ) -> None:
+        """Called before the model, in config order. Extend `context` here."""
+
+    async def after_run(
+        self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
+    ) -> None:
+        """Called after every turn, failed ones too (`context.error` is set then) and ones
+        whose history could not be stored (`context.stored` is False). The default calls
+        `after_stored_turn` for a stored turn only."""
+        if context.stored:
+            await self.after_stored_turn(agent=agent, session=session, context=context, state=state)
+
+    async def after_stored_turn(
+        self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
+    ) -> None:
+        """Learn from a turn that completed and was stored: its input is
+        `context.input_messages`, everything the model produced `context.response`."""
+
+    async def forget_session(self, session: Session, state: dict[str, Any]) -> None:
+        """The session is being deleted: drop whatever this provider keeps outside it."""
+
+    def close(self) -> None:
+        """Release clients and connections; the process is about to end."""
+
+    def describe(self) -> str:
+        """One line for `config show`."""
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.source_id!r})"
+
+
+def _fields_of(options: Any) -> dict[str, Any]:
+    return dataclasses.asdict(options)
+
+
+@dataclass(frozen=True)
+class HistoryOptions:
+    load_messages: bool = option(True, help="load stored messages into the model's context")
+    store_inputs: bool = option(True, help="store the user's input of each turn")
+    store_outputs: bool = option(True, help="store the model's replies, tool calls and results")
+    store_context_messages: bool = option(
+        False, help="also store messages other providers injected into the context"
+    )
+    store_context_from: list[str] | None = option(
+        None, help="source ids whose context messages are stored (omitted = all)"
+    )
+
+
+HistoryOptionsT = TypeVar("HistoryOptionsT", bound=HistoryOptions)
+
+
+class HistoryUnsupported(CtxchatError):
+    """The history provider cannot do what was asked (for example undo)."""
+
+
+class HistoryProvider(ContextProvider[HistoryOptionsT]):
+    """A provider that loads and stores the conversation.
+
+    One call to `save_messages` holds a whole turn and must store all of it or none of it.
+    A failed turn stores nothing; a history whose store fails makes the turn failed.
+    """
+
+    Options: ClassVar[type[Any]] = HistoryOptions
+
+    def setup(self) -> None:
+        super().setup()
+        options: HistoryOptions = self.options
+        self.load_messages = options.load_messages
+        self.store_inputs = options.store_inputs
+        self.store_outputs = options.store_outputs
+        self.store_context_messages = options.store_context_messages
+        sources = options.store_context_from
+        self.store_context_from = frozenset(sources) if sources is not None else None
+
+    @property
+    def stores_turn(self) -> bool:
+        return self.store_inputs or self.store_outputs or self.store_context_messages
+
+    # -- storage: implemented by each backend -------------------------------------------------
+    async def get_messages(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
+        """The messages to show the model (the provider's window over the history)."""
+        raise NotImplementedError
+
+    async def save_messages(
+        self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any]
+    ) -> None:
+        """Store one turn's messages, atomically."""
+        raise NotImplementedError
+
+    async def all_messages(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
+        """The whole stored history, for export and display."""
+        return await self.get_messages(session_id, state=state)
+
+    async def remove_last_turn(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
+        """Drop the most recent stored turn; returns what was removed."""
+        raise HistoryUnsupported(f"history provider '{self.source_id}' cannot undo a turn")
+
+    # -- the hooks ----------------------------------------------------------------------------
+    async def before_run(
+        self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
+    ) -> None:
+        if self.load_messages:
+            messages = await self.get_messages(session.id, state=state)
+            context.extend_messages(self.source_id, messages, kind="history")
+
+    async def after_run(
+        self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
+    ) -> None:
+        if context.error is not None:
+            return
+        messages = self.messages_to_store(context)
+        if messages:
+            await self.save_messages(session.id, messages, state=state)
+
+    def messages_to_store(self, context: RunContext) -> list[Message]:
+        """This turn's messages as the flags select them, in the order the model saw them."""
+        selected: list[Message] = []
+        if self.store_context_messages:
+            wanted = self.store_context_from
+            selected.extend(
+                m
+                for m in context.model_messages(include_input=False)
+                if m.source_id != self.source_id and (wanted is None or m.source_id in wanted)
+            )
+        if self.store_inputs:
+            selected.extend(context.input_messages)
+        if self.store_outputs and context.response is not None:
+            selected.extend(context.response.messages)
+        return selected
+
+    def describe(self) -> str:
+        flags = "loads history" if self.load_messages else "does not load history"
+        return f"{type(self).__name__} ({flags})"

@@ -1,0 +1,198 @@
+"""The chat's built-in slash commands, in the same open registry providers add theirs to.
+
+Each handler works on the conversation through the `ChatService` and returns data
+(`CommandResult`): what to show, and whether the chat exits, sends a text or goes on with
+another conversation. Nothing here knows about terminals.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ctxchat.core.errors import UsageError
+from ctxchat.core.text import plural, preview, title_or_untitled
+from ctxchat.services.commands import (
+    Command,
+    CommandContext,
+    CommandRegistry,
+    CommandResult,
+    CommandSource,
+    Note,
+    Table,
+)
+
+if TYPE_CHECKING:
+    from ctxchat.core.provider import ContextProvider
+
+SESSIONS_SHOWN = 15
+
+
+async def _help(ctx: CommandContext, args: str) -> CommandResult:
+    rows = []
+    for command in ctx.registry.unique():
+        usage = f"/{command.name}" + (f" {command.usage}" if command.usage else "")
+        aliases = "".join(f", /{a}" for a in command.aliases)
+        rows.append((usage + aliases, command.help))
+    return CommandResult((Table(("command", "what it does"), tuple(rows), title="commands"),))
+
+
+async def _exit(ctx: CommandContext, args: str) -> CommandResult:
+    return CommandResult(exit=True)
+
+
+async def _new(ctx: CommandContext, args: str) -> CommandResult:
+    conversation = ctx.service.new(title=args or None)
+    said = "new session" + (f" '{conversation.session.title}'" if args else "")
+    return CommandResult((Note(said + " (saved on its first reply)"),), conversation=conversation)
+
+
+async def _sessions(ctx: CommandContext, args: str) -> CommandResult:
+    limit = SESSIONS_SHOWN
+    if args:
+        if not args.isascii() or not args.isdigit() or int(args) < 1:
+            raise UsageError(f"usage: /sessions [N], N a whole number from 1 (not '{args}')")
+        limit = int(args)
+    found = ctx.service.sessions(limit=limit)
+    if not found:
+        return CommandResult.say("no saved sessions yet")
+    current = ctx.conversation.session.id
+    rows = tuple((s.id, s.updated_at, s.turns, title_or_untitled(s.title)) for s in found)
+    marked = frozenset(i for i, s in enumerate(found) if s.id == current)
+    return CommandResult((Table(("id", "last used", "turns", "title"), rows, marked),))
+
+
+def _session_references(ctx: CommandContext, typed: str) -> Sequence[str]:
+    """Ids and titles of recent sessions that start with what was typed, for Tab."""
+    found: list[str] = []
+    for s in ctx.service.sessions(limit=200):
+        if s.id.upper().startswith(typed.upper()):
+            found.append(s.id)
+        if s.title and s.title.lower().startswith(typed.lower()):
+            found.append(s.title)
+    return list(dict.fromkeys(found))
+
+
+async def _switch(ctx: CommandContext, args: str) -> CommandResult:
+    if not args:
+        raise UsageError("usage: /switch ID|PREFIX|TITLE")
+    conversation = ctx.service.open(args)
+    session = conversation.session
+    said = f"switched to {session.id} '{session.display_title()}' ({plural(session.turns, 'turn')})"
+    return CommandResult((Note(said),), conversation=conversation)
+
+
+async def _title(ctx: CommandContext, args: str) -> CommandResult:
+    if not args:
+        return CommandResult.say(f"title: {ctx.conversation.session.display_title()}")
+    ctx.service.rename(ctx.conversation, args)
+    return CommandResult.say(f"renamed to '{ctx.conversation.session.title}'")
+
+
+async def _retry(ctx: CommandContext, args: str) -> CommandResult:
+    """Resend the last input; a completed last turn is undone first so it is replaced."""
+    conversation = ctx.conversation
+    text = conversation.last_input
+    if not ctx.last_turn_failed and conversation.saved:
+        from ctxchat.views.transcript import last_user_text
+
+        stored = last_user_text(await ctx.service.transcript(conversation.session))
+        if stored is None:
+            raise UsageError("nothing to retry yet")
+        await ctx.service.undo(conversation)
+        text = stored
+    if not text:
+        raise UsageError("nothing to retry yet")
+    return CommandResult(send=text)
+
+
+async def _undo(ctx: CommandContext, args: str) -> CommandResult:
+    removed = await ctx.service.undo(ctx.conversation)
+    if not removed:
+        return CommandResult.say("nothing to undo")
+    asked = next((m.text for m in removed if m.role == "user"), "")
+    count = plural(len(removed), "message")
+    return CommandResult.say(f"removed the last turn ({count}): {preview(asked, 60)!r}")
+
+
+async def _context(ctx: CommandContext, args: str) -> CommandResult:
+    from ctxchat.views.context_report import format_report
+
+    report = ctx.service.context_report(ctx.conversation)
+    if report is None:
+        return CommandResult.say(
+            "nothing yet: /context describes the last reply received in this session"
+        )
+    return CommandResult.say(format_report(report))
+
+
+async def _export(ctx: CommandContext, args: str) -> CommandResult:
+    from ctxchat.views.export import FORMATS, choose_export_format, default_export_name
+
+    usage = "usage: /export [md|json|jsonl] [FILE]"
+    try:
+        words = shlex.split(args)
+    except ValueError as exc:
+        raise UsageError(f"{usage} ({exc})") from None
+    named = None
+    if words and words[0].lower().lstrip(".") in (*FORMATS, "markdown"):
+        named = words.pop(0)
+    if len(words) > 1:
+        raise UsageError(f"{usage} (quote a file name with spaces)")
+    path = Path(words[0]).expanduser() if words else None
+    fmt = choose_export_format(named, path)
+    conversation = ctx.conversation
+    if not conversation.saved:
+        raise UsageError("nothing to export yet: this session has no reply")
+    target = path if path is not None else Path(default_export_name(conversation.session, fmt))
+    if not target.is_absolute():
+        target = ctx.cwd / target
+    count = await ctx.service.export(conversation.session, target, fmt)
+    return CommandResult.say(f"exported {plural(count, 'message')} as {fmt} to {target}")
+
+
+async def _model(ctx: CommandContext, args: str) -> CommandResult:
+    if not args:
+        return CommandResult.say(f"model: {ctx.conversation.model.name}")
+    ctx.service.switch_model(ctx.conversation, args)
+    return CommandResult.say(f"model: {ctx.conversation.model.name} (from the next turn)")
+
+
+BUILTIN_COMMANDS: tuple[Command, ...] = (
+    Command("help", "list commands and keys", _help, aliases=("?",)),
+    Command("exit", "leave the chat (Ctrl-D does too)", _exit, aliases=("quit",)),
+    Command("new", "start a new session", _new, usage="[TITLE]"),
+    Command("sessions", "list recent sessions", _sessions, usage="[N]"),
+    Command(
+        "switch",
+        "open another session",
+        _switch,
+        usage="ID|PREFIX|TITLE",
+        complete=_session_references,
+    ),
+    Command("title", "show or set this session's title", _title, usage="[TEXT]"),
+    Command("retry", "send the last input again, replacing its reply", _retry),
+    Command("undo", "drop the last turn from the history", _undo),
+    Command("context", "what each provider put into the last turn, in tokens", _context),
+    Command(
+        "export",
+        "write this session to a file",
+        _export,
+        usage="[md|json|jsonl] [FILE]",
+        completions=("md", "json", "jsonl"),
+    ),
+    Command("model", "show or switch the model", _model, usage="[NAME]"),
+)
+
+
+def chat_commands(providers: Sequence[ContextProvider[Any]] = ()) -> CommandRegistry:
+    """The registry of a chat: the built-ins, then each provider's commands under its
+    source id (so their handlers get that provider's session state)."""
+    registry = CommandRegistry()
+    registry.add_all(BUILTIN_COMMANDS)
+    for provider in providers:
+        if isinstance(provider, CommandSource):
+            registry.add_all(provider.commands(), provider.source_id)
+    return registry

@@ -1,0 +1,393 @@
+"""Conversations: sessions on disk driven through the agent, one saved turn at a time.
+
+This is the layer the CLI calls. It holds the session lock for the length of a turn and
+reloads the session inside it, so two processes on one session take turns instead of
+overwriting each other's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ctxchat.core.agent import Agent, TurnFailed
+from ctxchat.core.context import RunContext
+from ctxchat.core.errors import CtxchatError, SessionError, SessionNotFound, UsageError
+from ctxchat.core.messages import OWN_WORDS, Message
+from ctxchat.core.model_types import ChatModel, EventSink, ignore_events
+from ctxchat.core.provider import HistoryProvider, HistoryUnsupported
+from ctxchat.core.session import Session
+from ctxchat.core.text import preview
+from ctxchat.storage.catalog import SessionCatalog
+from ctxchat.storage.store import SessionStore, SessionSummary
+
+if TYPE_CHECKING:
+    from ctxchat.views.context_report import ContextReport
+    from ctxchat.views.export import ExportFormat
+
+TITLE_LENGTH = 60
+
+
+def title_from(text: str) -> str:
+    return preview(text, TITLE_LENGTH)
+
+
+def clean_title(title: str) -> str:
+    """A title as stored: one line of single spaces; an empty one is refused."""
+    cleaned = " ".join(title.split())
+    if not cleaned:
+        raise SessionError("a title cannot be empty")
+    return cleaned
+
+
+@dataclass
+class TurnOutcome:
+    context: RunContext
+    session: Session
+
+    @property
+    def text(self) -> str:
+        return self.context.response.text if self.context.response else ""
+
+
+@dataclass
+class Conversation:
+    """An open session: the in-memory copy the REPL or a script works on, and the model it
+    talks to (each conversation its own: switching one never switches another)."""
+
+    session: Session
+    saved: bool
+    model: ChatModel
+    last_context: RunContext | None = None
+    last_input: str | None = None
+
+
+def conversation_model(session: Session, configured: ChatModel, *, chosen: bool) -> ChatModel:
+    """The model a conversation talks to. A model chosen for this run (a flag or the
+    environment) wins; else a resumed session goes on with the model it was having; else
+    the config file's. Only the name changes: the endpoint and settings are the config's."""
+    if chosen or not session.model or session.model == configured.name:
+        return configured
+    return configured.with_model(session.model)
+
+
+class ChatService:
+    def __init__(
+        self,
+        agent: Agent,
+        store: SessionStore,
+        *,
+        lock_wait: float = 30.0,
+        model_chosen: bool = False,
+        context_window: int | None = None,
+        on_lock_wait: Callable[[str], None] | None = None,
+    ) -> None:
+        self.agent = agent
+        self.store = store
+        self.lock_wait = lock_wait
+        self.context_window = context_window
+        # Whether the agent's model was chosen for this run (flag, environment) rather
+        # than read from the config file: see `conversation_model`.
+        self.model_chosen = model_chosen
+        # Told the session id when another process holds its lock and waiting begins.
+        self.on_lock_wait = on_lock_wait
+
+    def close(self) -> None:
+        self.agent.close()
+
+    # -- opening ------------------------------------------------------------------------------
+    def new(self, title: str | None = None) -> Conversation:
+        """A new session; written on its first completed turn (or rename)."""
+        if title is not None:
+            title = clean_title(title)
+        model = self.agent.model
+        return Conversation(Session(title=title, model=model.name), saved=False, model=model)
+
+    def open(self, ref: str) -> Conversation:
+        return self._resume(self.store.load(self.store.resolve(ref)))
+
+    def open_latest(self) -> Conversation:
+        latest = self.store.latest()
+        if latest is None:
+            raise SessionNotFound("there is no session to continue yet")
+        return self._resume(self.store.load(latest))
+
+    def _resume(self, session: Session) -> Conversation:
+        model = conversation_model(session, self.agent.model, chosen=self.model_chosen)
+        return Conversation(session, saved=True, model=model)
+
+    def switch_model(self, conversation: Conversation, name: str) -> None:
+        """Talk to the model `name` from the next turn of this conversation only."""
+        name = name.strip()
+        if not name:
+            raise UsageError("a model name cannot be empty")
+        conversation.model = conversation.model.with_model(name)
+
+    # -- listing ------------------------------------------------------------------------------
+    def sessions(self, limit: int | None = None) -> list[SessionSummary]:
+        """Saved sessions, most recently used first."""
+        return SessionCatalog(self.store).list(limit=limit)
+
+    # -- turns --------------------------------------------------------------------------------
+    async def send(
+        self,
+        conversation: Conversation,
+        inputs: str | Sequence[Message],
+        *,
+        on_event: EventSink = ignore_events,
+    ) -> TurnOutcome:
+        """Run one turn and save it. On failure the session is saved without the turn and
+        `TurnFailed` (carrying the input) is raised."""
+        conversation.last_input = inputs if isinstance(inputs, str) else _text_of(inputs)
+        async with self._locked_async(conversation.session.id):
+            session = self._fresh(conversation)
+            before = _kept_state(session)
+            try:
+                context = await self.agent.run(
+                    session, inputs, model=conversation.model, on_event=on_event
+                )
+            except TurnFailed as failed:
+                if conversation.saved:
+                    self._save(session)  # what after_run recorded of the failure (audit)
+                elif _kept_something(failed.context, before, session):
+                    # A failed first turn some provider kept a trace of (the audit's row,
+                    # keyed by this session's id): only a session file lets
+                    # `sessions show --audit` (and `delete`) reach it. Saved with no
+                    # turns; the title says what was asked.
+                    _entitle(session, inputs)
+                    self._save(session)
+                    conversation.saved = True
+                conversation.session = session
+                raise
+            session.turns += 1
+            session.model = conversation.model.name
+            _entitle(session, inputs)
+            self._save(session)
+        conversation.session = session
+        conversation.saved = True
+        conversation.last_context = context
+        return TurnOutcome(context, session)
+
+    @contextlib.contextmanager
+    def _locked(self, session_id: str) -> Iterator[None]:
+        """The session's lock, announcing a wait; a lock file left for a session that has
+        no file (never saved, or deleted meanwhile) is removed on the way out."""
+        with self.store.locked(
+            session_id, wait=self.lock_wait, on_wait=self._announcer(session_id)
+        ):
+            try:
+                yield
+            finally:
+                self._drop_orphan_lock(session_id)
+
+    @contextlib.asynccontextmanager
+    async def _locked_async(self, session_id: str) -> AsyncIterator[None]:
+        """`_locked` for turns: waiting for the lock can be cancelled (Ctrl-C)."""
+        lock = self.store.locked_async(
+            session_id, wait=self.lock_wait, on_wait=self._announcer(session_id)
+        )
+        async with lock:
+            try:
+                yield
+            finally:
+                self._drop_orphan_lock(session_id)
+
+    def _announcer(self, session_id: str) -> Callable[[], None]:
+        announce = self.on_lock_wait
+
+        def on_wait() -> None:
+            if announce is not None:
+                announce(session_id)
+
+        return on_wait
+
+    def _drop_orphan_lock(self, session_id: str) -> None:
+        if not self.store.exists(session_id):
+            self.store.discard_lock(session_id)
+
+    def _fresh(self, conversation: Conversation) -> Session:
+        """The session as on disk now: another process may have added turns."""
+        session_id = conversation.session.id
+        if not conversation.saved:
+            return conversation.session
+        if not self.store.exists(session_id):
+            # Writing the in-memory copy back would resurrect it with a stale turn count.
+            raise SessionNotFound(
+                f"session {session_id} was deleted by another process while open here"
+            )
+        return self.store.load(session_id)
+
+    def _save(self, session: Session, *, used: bool = True) -> None:
+        if used:
+            session.updated_at = datetime.now(UTC)
+        self.store.save(session)
+
+    # -- editing ------------------------------------------------------------------------------
+    def rename(self, conversation: Conversation, title: str) -> None:
+        title = clean_title(title)
+        with self._locked(conversation.session.id):
+            session = self._fresh(conversation)
+            session.title = title
+            # A new title is not a use: "last used" (and the order of `sessions list`)
+            # stays the last turn's.
+            self._save(session, used=False)
+        conversation.session = session
+        conversation.saved = True
+
+    def save_provider_state(self, conversation: Conversation, source_id: str) -> None:
+        """Keep what a provider's REPL command changed in its state. Only that provider's
+        namespace is written over the session as on disk, so turns another process added
+        meanwhile stay; an unsaved conversation keeps it until its first turn saves it."""
+        if not conversation.saved:
+            return
+        changed = conversation.session.provider_state(source_id)
+        with self._locked(conversation.session.id):
+            session = self._fresh(conversation)
+            session.state[source_id] = changed
+            self._save(session)
+        conversation.session = session
+
+    def history(self) -> HistoryProvider[Any]:
+        provider = self.agent.loading_history
+        if provider is None:
+            raise HistoryUnsupported("no history provider loads messages in this pipeline")
+        return provider
+
+    async def undo(self, conversation: Conversation) -> list[Message]:
+        """Drop the last turn from the loading history; returns the removed messages."""
+        if not conversation.saved:
+            return []
+        provider = self.history()
+        async with self._locked_async(conversation.session.id):
+            session = self._fresh(conversation)
+            removed = await provider.remove_last_turn(
+                session.id, state=session.provider_state(provider.source_id)
+            )
+            if removed:
+                session.turns = max(0, session.turns - 1)
+                self._save(session)
+        conversation.session = session
+        conversation.last_context = None
+        return removed
+
+    async def transcript(self, session: Session) -> list[Message]:
+        """The whole stored conversation from the loading history."""
+        provider = self.history()
+        return await provider.all_messages(
+            session.id, state=session.provider_state(provider.source_id)
+        )
+
+    async def export(self, session: Session, target: Path, fmt: ExportFormat) -> int:
+        """Write the session's conversation to `target` as `fmt`; how many messages."""
+        from ctxchat.views.export import export_text, write_export
+
+        messages = await self.transcript(session)
+        write_export(target, export_text(session, messages, fmt))
+        return len(messages)
+
+    def context_report(self, conversation: Conversation) -> ContextReport | None:
+        """What each provider put into the conversation's last turn, or None before one."""
+        from ctxchat.views.context_report import context_report
+
+        context = conversation.last_context
+        if context is None:
+            return None
+        agent = self.agent
+        return context_report(
+            context,
+            agent.assemble(context),
+            base_instructions=agent.settings.instructions,
+            source_ids=[p.source_id for p in agent.run_providers()],
+            context_window=self.context_window,
+        )
+
+    def resolve_all(self, refs: Sequence[str]) -> list[str]:
+        """Session ids for `refs`, every one resolved before anything is done with them:
+        one typo in a list given to `delete_many` deletes nothing."""
+        return list(dict.fromkeys(self.store.resolve(ref) for ref in refs))
+
+    async def delete_many(
+        self, ids: Sequence[str], *, on_deleted: Callable[[str], None] | None = None
+    ) -> None:
+        """Delete each session; one failing does not stop the others. The failures are
+        raised together afterwards, with the first one's exit code."""
+        failures: list[tuple[str, CtxchatError]] = []
+        for session_id in ids:
+            try:
+                await self.delete(session_id)
+            except CtxchatError as exc:
+                failures.append((session_id, exc))
+            else:
+                if on_deleted is not None:
+                    on_deleted(session_id)
+        if failures:
+            detail = "; ".join(f"{i}: {exc.message}" for i, exc in failures)
+            error = CtxchatError(f"{len(failures)} of {len(ids)} not deleted: {detail}")
+            error.exit_code = failures[0][1].exit_code
+            raise error
+
+    async def prune(
+        self,
+        ids: Sequence[str],
+        cutoff: datetime,
+        *,
+        on_deleted: Callable[[str], None] | None = None,
+    ) -> list[str]:
+        """Delete those of `ids` still last used before `cutoff`; the ones kept. The age is
+        checked again under each session's lock: one used since it was listed (a turn that
+        was under way, say) is kept."""
+        kept: list[str] = []
+        for session_id in ids:
+            deleted = await self.delete(session_id, unless_used_since=cutoff)
+            if not deleted:
+                kept.append(session_id)
+            elif on_deleted is not None:
+                on_deleted(session_id)
+        return kept
+
+    async def delete(self, session_id: str, *, unless_used_since: datetime | None = None) -> bool:
+        """Remove a session and what its providers keep elsewhere (SQL rows...); False when
+        it was used at or after `unless_used_since` and so kept."""
+        async with self._locked_async(session_id):
+            session = self.store.load(session_id)
+            if unless_used_since is not None and session.updated_at >= unless_used_since:
+                return False
+            for provider in self.agent.run_providers():
+                await provider.forget_session(session, session.provider_state(provider.source_id))
+            self.store.delete(session_id)
+        return True
+
+
+def _kept_state(session: Session) -> dict[str, Any]:
+    """The provider states that hold anything (an untouched provider's is empty)."""
+    return {k: v for k, v in session.state.items() if v}
+
+
+def _kept_something(context: RunContext | None, before: dict[str, Any], session: Session) -> bool:
+    """Whether any provider kept a trace of a failed turn: in its own tables (it said so)
+    or in the session's state."""
+    if context is not None and context.kept_by:
+        return True
+    return _kept_state(session) != before
+
+
+def _text_of(messages: Sequence[Message]) -> str:
+    return "\n".join(m.text for m in messages)
+
+
+def _entitle(session: Session, inputs: str | Sequence[Message]) -> None:
+    """An untitled session is named after the first thing asked in it: the user's own
+    words, not a document they attached."""
+    if session.title is not None:
+        return
+    if isinstance(inputs, str):
+        session.title = title_from(inputs)
+        return
+    own = " ".join(m.text_from(OWN_WORDS) for m in inputs).strip()
+    asked = own or _text_of(inputs)
+    if asked.strip():
+        session.title = title_from(asked)

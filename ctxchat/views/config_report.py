@@ -1,0 +1,112 @@
+"""The effective configuration as TOML-like text, secrets masked, each value's origin noted.
+
+Printed by `ctxchat config show`. It is for reading, not for pasting back: masked values and
+comments about origins are not a config file.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from ctxchat.config.loading import Config, ProviderSpec
+from ctxchat.core.redact import is_secret_name, is_url_name, mask_password
+from ctxchat.core.settings import mask_secret, mask_url
+
+if TYPE_CHECKING:
+    from ctxchat.core.agent import Agent
+
+
+@runtime_checkable
+class InDatabase(Protocol):
+    """A provider that keeps its data in a SQL database (`SqlBacked`), by structure, so this
+    report needs no import of the providers."""
+
+    def database_url(self) -> str: ...
+
+
+def masked(name: str, value: Any) -> Any:
+    """The value safe to print: secrets replaced, credentials in URLs hidden."""
+    if is_secret_name(name):
+        return mask_secret(str(value)) if value else mask_secret(None)
+    if isinstance(value, str) and is_url_name(name):
+        return mask_url(value)
+    return value
+
+
+def toml_value(value: Any) -> str:
+    import tomli_w
+
+    return tomli_w.dumps({"v": value}).split("=", 1)[1].strip()
+
+
+def _line(name: str, value: Any, note: str = "") -> str:
+    if value is None:
+        # TOML has no null: an omitted key is how a config file leaves a value unset.
+        return f"# {name}: not set" + (f" ({note})" if note and note != "default" else "")
+    text = f"{name} = {toml_value(masked(name, value))}"
+    return f"{text}  # {note}" if note else text
+
+
+def _table(name: str, values: Mapping[str, Any], origins: Mapping[str, str]) -> list[str]:
+    lines = [f"[{name}]"]
+    for key, value in values.items():
+        lines.append(_line(key, value, origins.get(key, "default")))
+    return lines
+
+
+def history_note(agent: Agent) -> str:
+    provider = agent.history_provider
+    if provider is not None:
+        return f"history: provider '{provider.source_id}' ({type(provider).__name__}) loads it"
+    fallback = agent.fallback_history
+    if fallback is not None:
+        return (
+            "history: no configured provider loads it, so an in-session history "
+            f"('{fallback.source_id}', kept in each session file) is added"
+        )
+    return "history: nothing loads it; the model sees no earlier turns"
+
+
+def _storage(config: Config) -> list[str]:
+    url = config.storage.url
+    unset = "SQL-backed providers default to history.sqlite3 in the data dir"
+    return ["[storage]", _line("url", url, "file" if url else unset)]
+
+
+def _database_line(provider: InDatabase, spec: ProviderSpec, config: Config) -> str:
+    """Where the provider's tables are, resolved (the data dir's path filled in), and which
+    setting put them there: the one thing its `url` line cannot say when it is not set."""
+    if spec.options.get("url"):
+        origin = "from its own url"
+    elif config.storage.url:
+        origin = "from [storage] url"
+    else:
+        origin = "the default"
+    return f"# database: {mask_password(provider.database_url())} ({origin})"
+
+
+def describe_config(config: Config, agent: Agent) -> str:
+    if config.path is not None:
+        head = f"# effective configuration: {config.path}, then environment, then flags"
+    else:
+        head = "# effective configuration: no config file (built-in defaults), environment, flags"
+    model = dataclasses.asdict(config.model)
+    agent_values = dataclasses.asdict(config.agent)
+    lines = [head, "", *_table("model", model, config.origins), ""]
+    lines += _table("agent", agent_values, {})
+    lines += ["", *_storage(config)]
+    for spec, provider in zip(config.providers, agent.providers, strict=True):
+        note = "built-in default pipeline" if config.default_pipeline else spec.where
+        lines += ["", f"[[providers]]  # {note}", _line("type", spec.type)]
+        lines.append(_line("source_id", spec.source_id))
+        options = provider.options
+        is_instance = dataclasses.is_dataclass(options) and not isinstance(options, type)
+        values = dataclasses.asdict(options) if is_instance else {}
+        for key, value in values.items():
+            lines.append(_line(key, value, "set" if key in spec.options else "default"))
+        if isinstance(provider, InDatabase):
+            lines.append(_database_line(provider, spec, config))
+    lines += ["", f"# {history_note(agent)}"]
+    return "\n".join(lines) + "\n"
