@@ -8,6 +8,7 @@ import subprocess
 import sys
 import sysconfig
 import venv
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -38,7 +39,32 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return built
 
 
-def test_wheel_installs_into_a_fresh_venv_and_runs(wheel: Path, tmp_path: Path) -> None:
+def source_packages() -> set[str]:
+    """Every package in the checkout, by the name it is installed under."""
+    found = {
+        ".".join(init.parent.relative_to(ROOT).parts)
+        for init in (ROOT / "ctxchat").rglob("__init__.py")
+    }
+    found |= {
+        ".".join(("ctxchat", *init.parent.relative_to(ROOT).parts))
+        for init in (ROOT / "providers").rglob("__init__.py")
+    }
+    return found
+
+
+def test_the_wheel_ships_every_package(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as archive:
+        shipped = {
+            name.removesuffix("/__init__.py").replace("/", ".")
+            for name in archive.namelist()
+            if name.endswith("/__init__.py")
+        }
+    assert source_packages() <= shipped, source_packages() - shipped
+
+
+def test_wheel_installs_into_a_fresh_venv_and_runs(
+    wheel: Path, tmp_path: Path, fake_openai: FakeOpenAI, cli_env: dict[str, str]
+) -> None:
     env_dir = tmp_path / "fresh"
     venv.create(env_dir, with_pip=False)
     python = env_dir / "bin" / "python"
@@ -74,6 +100,18 @@ def test_wheel_installs_into_a_fresh_venv_and_runs(wheel: Path, tmp_path: Path) 
     )
     assert version.returncode == 0, version.stderr
     assert version.stdout.strip() == f"ctxchat {__version__}"
+
+    # A whole turn through the default pipeline, from the installed wheel alone.
+    turn = subprocess.run(
+        [str(python), str(script), "run", "from the wheel"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=cli_env,
+    )
+    assert turn.returncode == 0, turn.stderr
+    assert turn.stdout.strip() == "echo: from the wheel"
+    assert fake_openai.chat_requests()[-1].last_user_text == "from the wheel"
 
 
 README = ROOT / "README.md"
