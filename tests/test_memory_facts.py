@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from ctxchat.providers.memory.facts import Fact, FactFormatError, PastValue, Provenance
 from ctxchat.providers.memory.ops import Op, OpFormatError
-from ctxchat.providers.memory.slots import FREE_TEXT, favourite_slot, is_style, slot_info
+from ctxchat.providers.memory.slots import FREE_TEXT, favourite_slot, slot_info
 
 texts = st.text(max_size=60)
 times = st.datetimes(
@@ -103,5 +103,3 @@ def test_slot_table_kinds_and_categories() -> None:
     assert slot_info("likes").opposite == "dislikes"
     assert slot_info(favourite_slot("Colour")).kind == "single"
     assert slot_info(None) is FREE_TEXT
-    assert is_style("reply_language")
-    assert not is_style("name")

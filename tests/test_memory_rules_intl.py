@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from memorykit import ops_of, remembered
 
-from ctxchat.providers.memory.rules import detect, extract_rules
+from ctxchat.providers.memory.rules import extract_rules, ranked
 
 
 @pytest.mark.parametrize(
@@ -18,7 +18,7 @@ from ctxchat.providers.memory.rules import detect, extract_rules
     ],
 )
 def test_language_detection(text: str, code: str) -> None:
-    assert detect(text).code == code
+    assert ranked(text)[0][1].code == code
 
 
 @pytest.mark.parametrize(

@@ -97,10 +97,6 @@ class LexicalIndex:
     def __len__(self) -> int:
         return len(self._ids)
 
-    def analyze(self, text: str) -> list[str]:
-        """The terms this index makes of `text`."""
-        return self._analyzer(text)
-
     def query_weights(self, text: str) -> dict[str, float]:
         """Query term weights for `text`: each term once per occurrence, quoted text less
         (see `ctxchat.ranking.terms.query_terms`)."""

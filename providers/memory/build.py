@@ -79,15 +79,3 @@ class Builders:
             return made
 
         return build
-
-
-def chain(*builds: Build) -> Build:
-    """All the builds' ops; empty if the first one makes none."""
-
-    def build(m: re.Match[str], evidence: str) -> list[Op]:
-        first = builds[0](m, evidence)
-        if not first:
-            return []
-        return first + [o for b in builds[1:] for o in b(m, evidence)]
-
-    return build

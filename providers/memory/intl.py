@@ -101,7 +101,3 @@ def predicate(tables: Sequence[tuple[str, Sequence[str]]], clean: Cleaner) -> Bu
         return []
 
     return build
-
-
-def allergies(b: Builders, fmt: str = "{}") -> Build:
-    return b.many("allergies", fmt=fmt)

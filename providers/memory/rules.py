@@ -64,11 +64,6 @@ def ranked(text: str) -> list[tuple[int, Grammar]]:
     return sorted(scores, key=lambda pair: -pair[0])
 
 
-def detect(text: str) -> Grammar:
-    """The grammar whose function words the text uses most; English on a tie."""
-    return ranked(text)[0][1]
-
-
 def _spans(pattern: re.Pattern[str], text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     at = start
     for m in pattern.finditer(text, start, end):

@@ -75,7 +75,6 @@ _TABLE: tuple[Slot, ...] = (
 
 SLOTS: dict[str, Slot] = {s.name: s for s in _TABLE}
 STYLE_SLOTS: frozenset[str | None] = frozenset(s.name for s in _TABLE if s.category == STYLE)
-CATEGORIES: frozenset[str] = frozenset(s.category for s in _TABLE) | {"preferences"}
 FREE_TEXT = Slot("", "list", "other", "note")
 
 
@@ -98,7 +97,3 @@ def slot_info(name: str | None) -> Slot:
 
 def is_known_slot(name: str) -> bool:
     return name in SLOTS or (name.startswith(FAVOURITE_PREFIX) and len(name) > 10)
-
-
-def is_style(name: str | None) -> bool:
-    return slot_info(name).category == STYLE

@@ -1,0 +1,58 @@
+"""Names vulture cannot see used: called by a framework, found through an entry point, or
+part of the provider-author API. Each line says which. Checked by .ci/run:
+    vulture ctxchat providers .ci/vulture_whitelist.py --min-confidence 60
+"""
+
+# ruff: noqa: B018
+from ctxchat import __init__ as package
+from ctxchat.cli import config_cmd, prompt, sessions_cmd
+from ctxchat.core.context import RunContext
+from ctxchat.ranking import cache, embedding, evaluate
+from ctxchat.services.model_client import OpenAIChatModel
+from ctxchat.providers import _sqlengine, audit, in_memory_history, sql_history
+
+# Module attribute hooks (PEP 562): the lazy public API.
+package.__getattr__
+package.__dir__
+
+# Typer commands, registered by decorator; an enum's members are its choices.
+config_cmd.show
+config_cmd.validate
+sessions_cmd.list_sessions
+sessions_cmd.show
+sessions_cmd.Format.md
+sessions_cmd.Format.jsonl
+
+# prompt-toolkit calls these: a completer's method, key bindings, the continuation prompt's
+# signature.
+prompt.SlashCompleter.get_completions
+_.complete_event
+prompt._paste
+prompt._submit
+prompt._newline
+_.line_number
+_.wrap_count
+
+# SQLAlchemy event listeners, and the DB-API attribute they set.
+_sqlengine._configure
+_sqlengine._begin
+_.isolation_level
+
+# Providers, found through the ctxchat.providers entry points.
+audit.AuditProvider
+in_memory_history.InMemoryHistoryProvider
+sql_history.SqlHistoryProvider
+
+# The provider-author API: what providers call on the run context.
+RunContext.extend_instructions
+RunContext.extend_tools
+RunContext.extend_middleware
+RunContext.notify
+
+# Kept alive so the loop closes the client as it ends (see _close_with_loop).
+OpenAIChatModel._closer
+
+# The embeddings client and evaluation the tool selector uses.
+cache.ranker_identity
+embedding.openai_embedder
+evaluate.parse_ks
