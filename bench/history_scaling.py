@@ -37,8 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from fakeopenai import FakeOpenAI
 
 from ctxchat.core.agent import Agent
-from ctxchat.core.ids import new_id
-from ctxchat.core.messages import Message, ToolCallPart
+from ctxchat.core.messages import Message, ToolCallPart, new_id
 from ctxchat.core.model_types import EventSink, ModelReply, ModelRequest
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.session import Session

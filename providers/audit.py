@@ -36,8 +36,7 @@ from typing import TYPE_CHECKING, Any
 from ctxchat.core.audit import AuditRecord
 from ctxchat.core.context import RunContext
 from ctxchat.core.errors import CtxchatError, StorageError
-from ctxchat.core.ids import new_id
-from ctxchat.core.messages import MessageFormatError
+from ctxchat.core.messages import MessageFormatError, new_id
 from ctxchat.core.options import option
 from ctxchat.core.provider import AgentView, ContextProvider
 from ctxchat.core.redact import mask_urls_in

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ctxchat.core.ids import new_id
-from ctxchat.core.messages import Message
+from ctxchat.core.messages import Message, new_id
 from ctxchat.core.provider import HistoryProvider
 from ctxchat.core.tokens import count_message_tokens
 from ctxchat.core.window import WindowedHistoryOptions, window_messages

@@ -24,8 +24,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ctxchat.core.errors import StorageError
-from ctxchat.core.ids import new_id
-from ctxchat.core.messages import Message, MessageFormatError
+from ctxchat.core.messages import Message, MessageFormatError, new_id
 from ctxchat.core.provider import HistoryProvider
 from ctxchat.core.session import Session
 from ctxchat.core.tokens import count_message_tokens

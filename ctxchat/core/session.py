@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from ctxchat.core.ids import new_id
+from ctxchat.core.messages import new_id
 from ctxchat.core.text import title_or_untitled
 
 SESSION_VERSION = 2

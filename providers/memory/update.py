@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal, TypeAlias
 
-from ctxchat.core.ids import new_id
+from ctxchat.core.messages import new_id
 
 from .facts import Fact, PastValue, Provenance
 from .factset import FactSet
