@@ -5,11 +5,11 @@ part of the provider-author API. Each line says which. Checked by .ci/run:
 
 # ruff: noqa: B018
 from ctxchat import __init__ as package
-from ctxchat.cli import config_cmd, prompt, sessions_cmd
+from ctxchat.cli import config_cmd, memory_cmd, prompt, sessions_cmd
 from ctxchat.core.context import RunContext
 from ctxchat.ranking import cache, embedding, evaluate
 from ctxchat.services.model_client import OpenAIChatModel
-from ctxchat.providers import _sqlengine, audit, in_memory_history, sql_history
+from ctxchat.providers import _sqlengine, audit, in_memory_history, sql_history, user_memory
 
 # Module attribute hooks (PEP 562): the lazy public API.
 package.__getattr__
@@ -22,6 +22,9 @@ sessions_cmd.list_sessions
 sessions_cmd.show
 sessions_cmd.Format.md
 sessions_cmd.Format.jsonl
+memory_cmd.list_facts
+memory_cmd.ExtractorName.llm
+memory_cmd.ExtractorName.both
 
 # prompt-toolkit calls these: a completer's method, key bindings, the continuation prompt's
 # signature.
@@ -39,6 +42,7 @@ _sqlengine._begin
 _.isolation_level
 
 # Providers, found through the ctxchat.providers entry points.
+user_memory.UserMemoryProvider
 audit.AuditProvider
 in_memory_history.InMemoryHistoryProvider
 sql_history.SqlHistoryProvider

@@ -210,6 +210,10 @@ class SqlBacked(ContextProvider[SqlOptionsT]):
     stores: ClassVar[tuple[Store[Any], ...]] = ()
     url: str
 
+    @property
+    def stores_outside_session(self) -> bool:
+        return True
+
     def setup(self) -> None:
         super().setup()
         self.url = resolve_url(self.options.url or self.env.storage_url, self.env.data_dir)

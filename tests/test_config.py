@@ -143,7 +143,7 @@ EXAMPLE = Path(__file__).resolve().parent.parent / "config.example.toml"
 def test_example_config_loads_and_builds() -> None:
     config = load_config(EXAMPLE, environ={})
     agent = build_agent(config)
-    assert [p.source_id for p in agent.providers] == ["history", "audit"]
+    assert [p.source_id for p in agent.providers] == ["history", "audit", "memory"]
     assert agent.history_provider is agent.providers[0]
 
 
@@ -151,13 +151,15 @@ def test_example_config_documents_every_option() -> None:
     import re
 
     from ctxchat.core.options import option_fields
-    from ctxchat.core.registry import load_provider_class
+    from ctxchat.core.registry import load_provider_class, provider_entry_points
     from ctxchat.core.settings import AgentSettings, ModelSettings
 
     text = EXAMPLE.read_text()
     documented = set(re.findall(r"^#? ?([a-z_]+) = ", text, flags=re.MULTILINE))
     expected = {f.name for f, _ in option_fields(ModelSettings)}
     expected |= {f.name for f, _ in option_fields(AgentSettings)}
-    for type_name in set(re.findall(r'^#? ?type = "([a-z_]+)"', text, flags=re.MULTILINE)):
+    types = set(re.findall(r'^#? ?type = "([a-z_]+)"', text, flags=re.MULTILINE))
+    assert set(provider_entry_points()) <= types  # every built-in provider has its table
+    for type_name in types:
         expected |= {f.name for f, _ in option_fields(load_provider_class(type_name).Options)}
     assert expected - documented == set()

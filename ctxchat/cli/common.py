@@ -82,16 +82,19 @@ def session_catalog() -> SessionCatalog:
 _open_services: list[ChatService] = []
 
 
-def chat_service(config: Config) -> ChatService:
+def chat_service(
+    config: Config, *, no_memory: bool = False, temporary: bool = False
+) -> ChatService:
     """The engine for one command; `close_services` closes it when the command is over."""
     from ctxchat.services.build import build_agent
     from ctxchat.services.conversations import ChatService
 
     service = ChatService(
-        build_agent(config),
+        build_agent(config, no_memory=no_memory, temporary=temporary),
         session_store(),
         model_chosen=config.origins.get("model", "file") != "file",
         context_window=config.model.context_window,
+        ephemeral=temporary,
     )
     service.on_lock_wait = announce_lock_wait  # the REPL puts its own console in its place
     _open_services.append(service)

@@ -72,6 +72,7 @@ class ReplyView:
     # -- events from the engine ---------------------------------------------------------------
     def on_event(self, event: Event) -> None:
         from ctxchat.core.model_types import (
+            ProviderNotice,
             ProviderWarning,
             TextDelta,
             ToolCallFinished,
@@ -90,6 +91,9 @@ class ReplyView:
         elif isinstance(event, ProviderWarning):
             self.end_text()
             self.note(f"warning: provider '{event.source_id}': {event.message}", "yellow")
+        elif isinstance(event, ProviderNotice):
+            self.end_text()
+            self.note(event.message)
 
     def note(self, text: str, style: str = "dim") -> None:
         from rich.text import Text

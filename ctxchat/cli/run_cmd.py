@@ -82,6 +82,22 @@ def run(
         ),
     ] = None,
     config: ConfigOption = None,
+    no_memory: Annotated[
+        bool,
+        typer.Option(
+            "--no-memory",
+            help="Nothing about you is recalled or learnt in this run.",
+            rich_help_panel=SESSION_PANEL,
+        ),
+    ] = False,
+    temp: Annotated[
+        bool,
+        typer.Option(
+            "--temp",
+            help="A chat that leaves nothing behind: no session, history, memory or audit.",
+            rich_help_panel=SESSION_PANEL,
+        ),
+    ] = False,
     plain: Annotated[
         bool,
         typer.Option(
@@ -162,9 +178,17 @@ def run(
             separator=turns_separator,
             max_input=max_input,
         )
+    if temp and (session is not None or continue_):
+        raise UsageError("--temp starts a chat that is never saved; it cannot resume a session")
     settings = load_config(config, model=model, base_url=base_url, system=system)
-    service = chat_service(settings)
+    service = chat_service(settings, no_memory=no_memory, temporary=temp)
     conversation = open_conversation(service, session=session, latest=continue_, title=title)
+    if temp:
+        from ctxchat.cli.common import report
+
+        report(
+            "temporary chat: nothing of it is saved (no session, history, memory or audit)", kind=""
+        )
     if interactive:
         start_repl(
             service,

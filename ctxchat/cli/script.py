@@ -16,7 +16,7 @@ import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ctxchat.cli.common import run_sync, warn
+from ctxchat.cli.common import report, run_sync, warn
 from ctxchat.cli.terminal import cancellable
 from ctxchat.core.errors import TurnCancelled
 
@@ -107,7 +107,12 @@ class _Streamer:
         self.wrote = False
 
     def on_event(self, event: Event) -> None:
-        from ctxchat.core.model_types import ProviderWarning, TextDelta, ToolCallStarted
+        from ctxchat.core.model_types import (
+            ProviderNotice,
+            ProviderWarning,
+            TextDelta,
+            ToolCallStarted,
+        )
 
         if isinstance(event, TextDelta) and self.stream_text:
             self.output.write_reply(event.text)
@@ -117,6 +122,8 @@ class _Streamer:
             self.end_line()  # text before a tool call is its own message
         elif isinstance(event, ProviderWarning):
             warn(f"provider '{event.source_id}': {event.message}")
+        elif isinstance(event, ProviderNotice):
+            report(event.message, kind="")  # stdout is the reply's alone
 
     def end_line(self) -> None:
         self.output.end_reply()

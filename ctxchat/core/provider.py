@@ -143,6 +143,12 @@ class ContextProvider(Generic[OptionsT]):
         stage, and the turn counts as stored only if it succeeds."""
         return False
 
+    @property
+    def stores_outside_session(self) -> bool:
+        """Whether it keeps anything outside the session file (rows in a database): a chat
+        that must leave nothing behind (`ctxchat run --temp`) runs without it."""
+        return False
+
     async def before_run(
         self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
     ) -> None:

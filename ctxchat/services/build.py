@@ -30,10 +30,19 @@ def build_env(config: Config) -> ProviderEnv:
     return ProviderEnv(data_dir=data_dir(), storage_url=config.storage.url)
 
 
-def build_agent(config: Config, *, model: ChatModel | None = None) -> Agent:
-    """The agent the config describes; its errors name the config file, as loading does."""
+def build_agent(
+    config: Config,
+    *,
+    model: ChatModel | None = None,
+    no_memory: bool = False,
+    temporary: bool = False,
+) -> Agent:
+    """The agent the config describes; its errors name the config file, as loading does.
+
+    `no_memory` leaves out the providers that remember the user (`run --no-memory`);
+    `temporary` also every provider that stores outside the session (`run --temp`)."""
     try:
-        return _build(config, model)
+        return _build(config, model, no_memory=no_memory, temporary=temporary)
     except ConfigError as exc:
         if config.path is None:
             raise
@@ -55,10 +64,14 @@ def check_agent(config: Config, agent: Agent) -> None:
             raise failure from exc
 
 
-def _build(config: Config, model: ChatModel | None) -> Agent:
+def _build(config: Config, model: ChatModel | None, *, no_memory: bool, temporary: bool) -> Agent:
+    from ctxchat.services.memories import without
+
     chat_model = model if model is not None else OpenAIChatModel(config.model)
     env = build_env(config)
     providers = [build_provider(spec, env) for spec in config.providers]
+    if no_memory or temporary:
+        providers = without(providers, memory=no_memory, outside=temporary)
     return Agent(
         model=chat_model,
         providers=providers,

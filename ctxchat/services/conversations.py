@@ -85,9 +85,13 @@ class ChatService:
         model_chosen: bool = False,
         context_window: int | None = None,
         on_lock_wait: Callable[[str], None] | None = None,
+        ephemeral: bool = False,
     ) -> None:
         self.agent = agent
         self.store = store
+        # A temporary chat (`run --temp`): its session lives in memory only, never locked
+        # or written, so nothing of it is left on disk.
+        self.ephemeral = ephemeral
         self.lock_wait = lock_wait
         self.context_window = context_window
         # Whether the agent's model was chosen for this run (flag, environment) rather
@@ -176,6 +180,9 @@ class ChatService:
     def _locked(self, session_id: str) -> Iterator[None]:
         """The session's lock, announcing a wait; a lock file left for a session that has
         no file (never saved, or deleted meanwhile) is removed on the way out."""
+        if self.ephemeral:
+            yield
+            return
         with self.store.locked(
             session_id, wait=self.lock_wait, on_wait=self._announcer(session_id)
         ):
@@ -187,6 +194,9 @@ class ChatService:
     @contextlib.asynccontextmanager
     async def _locked_async(self, session_id: str) -> AsyncIterator[None]:
         """`_locked` for turns: waiting for the lock can be cancelled (Ctrl-C)."""
+        if self.ephemeral:
+            yield
+            return
         lock = self.store.locked_async(
             session_id, wait=self.lock_wait, on_wait=self._announcer(session_id)
         )
@@ -212,7 +222,7 @@ class ChatService:
     def _fresh(self, conversation: Conversation) -> Session:
         """The session as on disk now: another process may have added turns."""
         session_id = conversation.session.id
-        if not conversation.saved:
+        if not conversation.saved or self.ephemeral:
             return conversation.session
         if not self.store.exists(session_id):
             # Writing the in-memory copy back would resurrect it with a stale turn count.
@@ -224,7 +234,8 @@ class ChatService:
     def _save(self, session: Session, *, used: bool = True) -> None:
         if used:
             session.updated_at = datetime.now(UTC)
-        self.store.save(session)
+        if not self.ephemeral:
+            self.store.save(session)
 
     # -- editing ------------------------------------------------------------------------------
     def rename(self, conversation: Conversation, title: str) -> None:

@@ -124,7 +124,12 @@ def run_case(case: Case, extract: Extractor = extract_rules) -> CaseResult:
             now=_EPOCH + timedelta(minutes=number),
             provenance=Provenance(f"eval-{case.id}", f"turn-{number}"),
         )
-    injected = render_recall(facts.active(), "")
+    return score_case(case, render_recall(facts.active(), ""))
+
+
+def score_case(case: Case, injected: str) -> CaseResult:
+    """Whether the text injected after the case's turns holds every `present` keyword and
+    none of the `absent` ones (case-insensitive)."""
     text = injected.casefold()
     missing = tuple(k for k in case.present if k.casefold() not in text)
     unwanted = tuple(k for k in case.absent if k.casefold() in text)
@@ -144,6 +149,10 @@ def evaluate(
         results.append(run_case(case, extract))
         if progress is not None:
             progress(len(results), len(todo))
+    return summarize(results)
+
+
+def summarize(results: list[CaseResult]) -> EvalResult:
     tags: dict[str, list[bool]] = {}
     for result in results:
         for tag in result.case.tags:

@@ -8,7 +8,7 @@ Nothing is injected when nothing is remembered.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from operator import attrgetter
 
 from .facts import Fact
@@ -26,8 +26,17 @@ def fact_line(fact: Fact) -> str:
 _RECENCY = attrgetter("last_seen", "id")
 
 
+# Scores of facts for a query, in their order: for a ranker that indexes facts by id and
+# keeps its index as the store changes, instead of ranking their values from scratch.
+FactRank = Callable[[str, Sequence[Fact]], list[float]]
+
+
 def order_facts(
-    facts: Sequence[Fact], query: str, rank: Rank = word_overlap, limit: int | None = None
+    facts: Sequence[Fact],
+    query: str,
+    rank: Rank = word_overlap,
+    limit: int | None = None,
+    relevance: FactRank | None = None,
 ) -> list[Fact]:
     """Active facts in recall order: style, relevant to `query`, then by recency.
 
@@ -47,7 +56,7 @@ def order_facts(
         # built per fact ("pets" answers "what pets do I have?").
         slots = list(dict.fromkeys(f.slot for f in rest))
         by_label = dict(zip(slots, rank(query, [slot_info(s).label for s in slots]), strict=True))
-        scores = rank(query, [f.value for f in rest])
+        scores = relevance(query, rest) if relevance else rank(query, [f.value for f in rest])
         if any(by_label.values()):
             scores = [s + by_label[f.slot] for s, f in zip(scores, rest, strict=True)]
         hits = [(s, rest[i]) for i, s in enumerate(scores) if s > 0]
@@ -67,13 +76,15 @@ def render_recall(
     max_facts: int = 30,
     max_chars: int = 2000,
     rank: Rank = word_overlap,
+    relevance: FactRank | None = None,
 ) -> str:
-    """The instruction text for the next model call, or "" when there is nothing to say."""
+    """The instruction text for the next model call, or "" when there is nothing to say.
+    `rank` scores texts (slot labels; values too unless `relevance` scores the facts)."""
     if max_facts <= 0:
         return ""
     lines: list[str] = []
     used = len(HEADER) + 1 + len(FOOTNOTE)
-    for fact in order_facts(facts, query, rank, limit=max_facts):
+    for fact in order_facts(facts, query, rank, limit=max_facts, relevance=relevance):
         line = fact_line(fact)
         if len(lines) >= max_facts or used + len(line) + 1 > max_chars:
             break

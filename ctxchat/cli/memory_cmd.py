@@ -1,0 +1,172 @@
+"""`ctxchat memory`: what ctxchat remembers about you: list, forget, export, eval."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from ctxchat.cli.common import ConfigOption, chat_service, load_config, run_sync
+
+if TYPE_CHECKING:
+    from ctxchat.services.memories import MemorySource
+
+app = typer.Typer(
+    help="What ctxchat remembers about you: list, forget, export, evaluate.",
+    no_args_is_help=True,
+)
+
+
+class MemoryFormat(StrEnum):
+    json = "json"
+    md = "md"
+
+
+class ExtractorName(StrEnum):
+    rules = "rules"
+    llm = "llm"
+    both = "both"
+
+
+def _memory(config: Path | None) -> MemorySource:
+    from ctxchat.services.memories import the_memory
+
+    return the_memory(chat_service(load_config(config)).agent)
+
+
+def _when(text: str) -> str:
+    from datetime import datetime
+
+    from ctxchat.core.text import local_time
+
+    return local_time(datetime.fromisoformat(text))
+
+
+@app.command("list")
+def list_facts(
+    json_output: Annotated[bool, typer.Option("--json", help="A JSON array.")] = False,
+    config: ConfigOption = None,
+) -> None:
+    """Every fact remembered about you, with its id."""
+    facts = _memory(config).remembered()
+    if json_output:
+        print(json.dumps(facts, ensure_ascii=False, indent=2))
+        return
+    if not facts:
+        sys.stderr.write("nothing remembered yet\n")
+        return
+    from ctxchat.cli.command_view import table_lines
+    from ctxchat.services.commands import Table
+
+    rows = tuple((f["id"], f["label"], f["value"], _when(f["last_seen"])) for f in facts)
+    for line in table_lines(Table(("id", "what", "remembered", "last said"), rows)):
+        print(line)
+
+
+@app.command()
+def forget(
+    fact_id: Annotated[str, typer.Argument(metavar="ID", help="The fact's id (memory list).")],
+    config: ConfigOption = None,
+) -> None:
+    """Forget one fact, its earlier values too; the conversation it came from stays."""
+    from ctxchat.core.errors import UsageError
+
+    memory = _memory(config)
+    if not memory.forget_fact(fact_id):
+        raise UsageError(f"no remembered fact has the id {fact_id!r} (see `ctxchat memory list`)")
+    print(f"forgot {fact_id}")
+
+
+@app.command()
+def export(
+    format: Annotated[
+        MemoryFormat, typer.Option("--format", "-f", help="json or md.")
+    ] = MemoryFormat.json,
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", metavar="FILE", help="Write here; - or none: stdout."),
+    ] = None,
+    config: ConfigOption = None,
+) -> None:
+    """Everything remembered about you, with where each fact came from."""
+    from ctxchat.views.export import write_export
+
+    facts = _memory(config).remembered()
+    text = _markdown(facts) if format is MemoryFormat.md else json.dumps(facts, indent=2) + "\n"
+    if output is None or str(output) == "-":
+        sys.stdout.write(text)
+        return
+    write_export(output, text)
+    sys.stderr.write(f"exported {len(facts)} facts to {output}\n")
+
+
+def _markdown(facts: list[dict[str, Any]]) -> str:
+    from ctxchat.cli.render import one_line
+
+    lines = ["# What ctxchat remembers about you", ""]
+    for fact in facts:
+        origin = fact.get("provenance") or {}
+        where = f" (said in session {origin['session_id']})" if origin.get("session_id") else ""
+        value = one_line(str(fact["value"]))
+        lines.append(f"- **{fact['label']}**: {value}, since {_when(fact['first_seen'])}{where}")
+        for past in fact.get("history") or []:
+            lines.append(f"  - earlier: {one_line(str(past['value']))}")
+    if not facts:
+        lines.append("Nothing yet.")
+    return "\n".join(lines) + "\n"
+
+
+@app.command("eval")
+def evaluate(
+    cases: Annotated[
+        Path, typer.Argument(metavar="CASES.jsonl", help="Cases: turns, present, absent, tags.")
+    ],
+    extractor: Annotated[
+        ExtractorName | None,
+        typer.Option(
+            help="Extractor to evaluate (default: the configured one).", show_default=False
+        ),
+    ] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
+    config: ConfigOption = None,
+) -> None:
+    """Run memory cases through the memory provider and report the pass rate."""
+    service = chat_service(load_config(config))
+    from ctxchat.services.memories import the_memory
+
+    memory = the_memory(service.agent)
+    name = extractor.value if extractor is not None else None
+    show_progress = not json_output and sys.stderr.isatty()
+    result = run_sync(_run_eval(memory, cases, name, service.agent.model, show_progress))
+    if json_output:
+        print(json.dumps(result, ensure_ascii=False))
+        return
+    print(f"pass rate: {result['pass_rate']:.1%}")
+    for tag, rate in result["by_tag"].items():
+        print(f"  {tag}: {rate:.1%}")
+    if result["failed"]:
+        print("failed: " + ", ".join(result["failed"]))
+
+
+async def _run_eval(
+    memory: MemorySource, cases: Path, extractor: str | None, model: Any, show_progress: bool
+) -> dict[str, Any]:
+    if not show_progress:
+        return await memory.evaluate_cases(cases, extractor=extractor, model=model, progress=None)
+    from rich.progress import Progress
+
+    from ctxchat.cli.render import make_console
+
+    with Progress(console=make_console(stderr=True), transient=True) as bar:
+        task = bar.add_task("cases", total=None)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return await memory.evaluate_cases(
+            cases, extractor=extractor, model=model, progress=advance
+        )

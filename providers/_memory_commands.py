@@ -1,0 +1,152 @@
+"""`/memory` in the REPL: see what is remembered, add, forget, ask where a fact came from,
+clear it all, or turn memory off for this session.
+
+Facts are numbered in one stable order (style preferences first, then by when each was
+first said), so the number `/memory` shows is the number `/memory forget N` takes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from ctxchat.core.errors import SessionNotFound, UsageError
+from ctxchat.services.commands import Command, CommandContext, CommandResult, Note, Table
+
+from .memory import Change, Fact, FactSet, Provenance, apply_ops, extract_rules, slot_info
+from .memory.ops import Op
+from .memory.slots import STYLE_SLOTS
+
+if TYPE_CHECKING:
+    from .user_memory import UserMemoryProvider
+
+USAGE = "usage: /memory [forget N | add TEXT | why N | clear | off | on]"
+
+
+def fact_document(fact: Fact) -> dict[str, Any]:
+    """A fact for people and programs: its stored form plus the label it is shown with."""
+    return {**fact.to_dict(), "label": slot_info(fact.slot).label}
+
+
+def numbered(facts: Sequence[Fact]) -> list[Fact]:
+    active = [f for f in facts if f.active]
+    return sorted(active, key=lambda f: (f.slot not in STYLE_SLOTS, f.first_seen, f.id))
+
+
+def memory_commands(provider: UserMemoryProvider) -> Sequence[Command]:
+    async def handle(ctx: CommandContext, args: str) -> CommandResult:
+        word, _, rest = args.strip().partition(" ")
+        rest = rest.strip()
+        memory = provider.memory(ctx.state)
+        if not word:
+            return await listing(memory)
+        if word in ("off", "on"):
+            ctx.state["off"] = word == "off"
+            state = "off: nothing is recalled or learnt" if word == "off" else "on"
+            return CommandResult.say(f"memory {state} in this session")
+        if word == "add" and rest:
+            return await add(ctx, memory, rest)
+        if word in ("forget", "why") and rest:
+            fact = await chosen(memory, rest)
+            if word == "why":
+                return await why(ctx, fact)
+            await asyncio.to_thread(memory.change, lambda facts: facts.delete(fact.id))
+            return CommandResult.say(f"forgot: {slot_info(fact.slot).label}: {fact.value}")
+        if word == "clear":
+            return await clear(memory, confirmed=rest == "yes")
+        raise UsageError(USAGE)
+
+    return [
+        Command(
+            "memory",
+            "what is remembered about you; forget, add, why, clear, off, on",
+            handle,
+            usage="[forget N|add TEXT|why N|clear|off|on]",
+            completions=("forget", "add", "why", "clear", "off", "on"),
+        )
+    ]
+
+
+async def listing(memory: Any) -> CommandResult:
+    facts, _ = await asyncio.to_thread(memory.facts)
+    shown = numbered(facts.all())
+    if not shown:
+        return CommandResult.say("nothing remembered yet")
+    rows = tuple(
+        (number, slot_info(f.slot).label, f.value, f.last_seen)
+        for number, f in enumerate(shown, start=1)
+    )
+    return CommandResult((Table(("#", "what", "remembered", "last said"), rows),))
+
+
+async def chosen(memory: Any, text: str) -> Fact:
+    facts, _ = await asyncio.to_thread(memory.facts)
+    shown = numbered(facts.all())
+    if not text.isdigit() or not 1 <= int(text) <= len(shown):
+        raise UsageError(f"no fact number {text!r}: /memory lists them, numbered 1 to {len(shown)}")
+    return shown[int(text) - 1]
+
+
+async def add(ctx: CommandContext, memory: Any, text: str) -> CommandResult:
+    """What the user asks to be remembered, in their words: what the extractor finds in it,
+    else the sentence as a free-text fact."""
+    extraction = extract_rules(text)
+    if extraction.secret_dropped and not extraction.ops:
+        raise UsageError("that looks like a password, key or account number: not remembered")
+    ops = extraction.ops or (Op("add", None, text.strip(), text),)
+    provenance = Provenance(ctx.conversation.session.id, None)
+    now = datetime.now(UTC)
+
+    def update(facts: FactSet) -> list[Change]:
+        return apply_ops(facts, ops, now=now, provenance=provenance)
+
+    changes = await asyncio.to_thread(memory.change, update)
+    from .user_memory import change_line
+
+    if not changes:
+        return CommandResult.say("already remembered")
+    return CommandResult(tuple(Note(change_line(c)) for c in changes))
+
+
+async def why(ctx: CommandContext, fact: Fact) -> CommandResult:
+    """Where a fact came from: the session and the message, read back when they still exist."""
+    origin = fact.provenance
+    label = f"{slot_info(fact.slot).label}: {fact.value}"
+    if origin.session_id is None:
+        return CommandResult.say(f"{label}: added by hand, first on {fact.first_seen:%Y-%m-%d}")
+    lines = [f"{label}: said in session {origin.session_id}"]
+    try:
+        conversation = ctx.service.open(origin.session_id)
+    except SessionNotFound:
+        lines.append("(that session has been deleted since)")
+        return CommandResult.say(*lines)
+    lines[0] += f" '{conversation.session.display_title()}'"
+    if origin.message_id is not None:
+        messages = await ctx.service.transcript(conversation.session)
+        said = next((m for m in messages if m.id == origin.message_id), None)
+        if said is not None:
+            lines.append(f"you said: {said.text}")
+    return CommandResult.say(*lines)
+
+
+async def clear(memory: Any, *, confirmed: bool) -> CommandResult:
+    facts, _ = await asyncio.to_thread(memory.facts)
+    count = len(facts.all())
+    if not count:
+        return CommandResult.say("nothing remembered yet")
+    if not confirmed:
+        return CommandResult.say(
+            f"this forgets all {count} facts remembered about you; to go on: /memory clear yes",
+            tone="warning",
+        )
+
+    def forget_all(facts: FactSet) -> int:
+        ids = [f.id for f in facts.all()]
+        for fact_id in ids:
+            facts.delete(fact_id)
+        return len(ids)
+
+    gone = await asyncio.to_thread(memory.change, forget_all)
+    return CommandResult.say(f"forgot everything ({gone} facts)")

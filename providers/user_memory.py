@@ -1,0 +1,253 @@
+"""User memory: durable facts and preferences learnt from the user's own words, recalled in
+every later conversation, and shown, corrected and forgotten on request.
+
+Learning (`after_stored_turn`, so only from a turn that completed and was stored): the
+input's own-words text (typed, given as the prompt argument, piped in as the message; never
+a paste, an attached document, the model's words, tool results or another provider's
+messages) goes through the extractor (`rules`: offline patterns, `llm`: the chat model
+asked for operations with their evidence, or `both`), then the one deterministic update
+step. Every change is announced in one line after the reply; nothing is stored silently.
+Secrets are never stored.
+
+Recall (`before_run`): one instruction block, bounded by `max_facts` and `max_chars`: style
+preferences first, then the facts most relevant to the input (BM25 through the engine's
+ranking module), then the newest.
+
+Scope: "user" (default) keeps one memory per user in the SQL database shared by every
+session, keyed by the user id (option `user`, else CTXCHAT_USER, else the login name), so a
+team on one PostgreSQL database never mixes memories; "session" keeps it in the session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import getpass
+import os
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from ctxchat.core.context import RunContext
+from ctxchat.core.messages import OWN_WORDS, Message
+from ctxchat.core.model_types import ModelRequest, ignore_events
+from ctxchat.core.options import OptionValueError, option
+from ctxchat.core.provider import AgentView, ContextProvider
+from ctxchat.core.session import Session
+from ctxchat.ranking.live import rank_texts
+
+from ._memory_schema import MEMORY
+from ._memory_store import SessionMemory, SqlMemory, relevance_of
+from ._sqlstore import SqlBacked
+from .memory import (
+    Change,
+    Extraction,
+    Fact,
+    FactSet,
+    Provenance,
+    apply_ops,
+    build_prompt,
+    extract_rules,
+    merge,
+    parse_reply,
+    render_recall,
+    slot_info,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ctxchat.core.model_types import ChatModel
+    from ctxchat.services.commands import Command
+    from ctxchat.services.memories import Progress
+
+Extractor = Literal["rules", "llm", "both"]
+SECRET_NOTE = "not remembered: that looked like a password, key or account number"
+
+
+@dataclass(frozen=True)
+class UserMemoryOptions:
+    url: str | None = field(
+        default=None,
+        repr=False,  # it may carry a password
+        metadata={
+            "help": "SQLAlchemy database URL (omitted = [storage] url, else "
+            "history.sqlite3 in the data dir)"
+        },
+    )
+    scope: Literal["user", "session"] = option(
+        "user", help="user: one memory shared by every session; session: each its own"
+    )
+    user: str | None = option(
+        None, help="whose memory this is (omitted = CTXCHAT_USER, else the login name)"
+    )
+    extractor: Extractor = option(
+        "rules", help="rules (offline, no model call), llm (the chat model), or both"
+    )
+    model: str | None = option(
+        None, help="the model the llm extractor asks (omitted = the chat model)"
+    )
+    max_facts: int = option(30, help="most facts recalled into a turn")
+    max_chars: int = option(2000, help="most characters of recalled facts in a turn")
+
+    def __post_init__(self) -> None:
+        if self.max_facts < 0:
+            raise OptionValueError("max_facts", "must be 0 or more")
+        if self.max_chars < 0:
+            raise OptionValueError("max_chars", "must be 0 or more")
+        if self.user is not None and not self.user.strip():
+            raise OptionValueError("user", "must name a user (or be left out)")
+
+
+def user_key_of(options: UserMemoryOptions) -> str:
+    if options.user:
+        return options.user
+    from_env = os.environ.get("CTXCHAT_USER", "").strip()
+    if from_env:
+        return from_env
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no login name (a container's bare uid)
+        return f"uid-{os.getuid()}"
+
+
+def own_words(context: RunContext) -> str:
+    """What the user said in their own words this turn (see `InputOrigin`)."""
+    return "\n".join(
+        text for m in context.input_messages if (text := m.text_from(OWN_WORDS).strip())
+    )
+
+
+def change_line(change: Change) -> str:
+    label = slot_info(change.fact.slot).label
+    if change.kind == "added":
+        return f"remembered: {label}: {change.fact.value}"
+    if change.kind == "changed":
+        was = f" (was {change.previous})" if change.previous else ""
+        return f"remembered: {label}: {change.fact.value}{was}"
+    if change.kind == "retired":
+        return f"no longer remembered: {label}: {change.fact.value}"
+    return f"forgot: {label}: {change.fact.value}"
+
+
+class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemoryOptions]):
+    """Learns durable facts about the user from their own words and recalls them."""
+
+    stores: ClassVar = (MEMORY,)
+
+    def setup(self) -> None:
+        super().setup()
+        self.user_key = user_key_of(self.options)
+        self._sql = SqlMemory(self.database, self.user_key)
+        # The commands and the CLI views live in their own module: imported when used.
+
+    @property
+    def stores_outside_session(self) -> bool:
+        return self.options.scope == "user"
+
+    def memory(self, state: dict[str, Any]) -> SqlMemory | SessionMemory:
+        return self._sql if self.options.scope == "user" else SessionMemory(state)
+
+    # -- recall -------------------------------------------------------------------------------
+    async def before_run(
+        self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
+    ) -> None:
+        if state.get("off"):
+            return
+        facts, index = await asyncio.to_thread(self.memory(state).facts)
+        block = render_recall(
+            facts.active(),
+            own_words(context),
+            max_facts=self.options.max_facts,
+            max_chars=self.options.max_chars,
+            rank=rank_texts,
+            relevance=relevance_of(index),
+        )
+        if block:
+            context.extend_instructions(self.source_id, block)
+
+    # -- learning -----------------------------------------------------------------------------
+    async def after_stored_turn(
+        self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
+    ) -> None:
+        if state.get("off"):
+            return
+        text = own_words(context)
+        if not text:
+            return
+        memory = self.memory(state)
+        extraction = await self.extract(context, text, memory)
+        if extraction.warning:
+            context.warn(self.source_id, extraction.warning)
+        if extraction.secret_dropped:
+            context.notify(self.source_id, SECRET_NOTE)
+        if not extraction.ops:
+            return
+        asked = next((m for m in context.input_messages if m.text_from(OWN_WORDS)), None)
+        provenance = Provenance(session.id, asked.id if asked is not None else None)
+        now = datetime.now(UTC)
+
+        def update(facts: FactSet) -> list[Change]:
+            return apply_ops(facts, extraction.ops, now=now, provenance=provenance)
+
+        for change in await asyncio.to_thread(memory.change, update):
+            context.notify(self.source_id, change_line(change))
+
+    async def extract(
+        self, context: RunContext, text: str, memory: SqlMemory | SessionMemory
+    ) -> Extraction:
+        """The operations the configured extractor finds in `text`. The model's failure
+        never fails the turn: it is a warning, and `both` keeps what the rules found."""
+        kind = self.options.extractor
+        found = extract_rules(text) if kind != "llm" else Extraction()
+        if kind == "rules" or context.model is None:
+            return found
+        try:
+            known, _ = await asyncio.to_thread(memory.facts)
+            asked = await self.ask_model(context.model, text, known.active())
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            detail = str(exc) or type(exc).__name__
+            return Extraction(found.ops, found.secret_dropped, f"memory extractor failed: {detail}")
+        return merge(found, asked) if kind == "both" else asked
+
+    async def ask_model(self, model: ChatModel, text: str, known: Sequence[Fact]) -> Extraction:
+        if self.options.model:
+            model = model.with_model(self.options.model)
+        prompt = build_prompt(text, known)
+        request = ModelRequest((Message.system(prompt.system), Message.user(prompt.user)))
+        reply = await model.complete(request, ignore_events)
+        return parse_reply(reply.message.text, text)
+
+    # -- the user's control over it -----------------------------------------------------------
+    def commands(self) -> Sequence[Command]:
+        from ._memory_commands import memory_commands
+
+        return memory_commands(self)
+
+    def remembered(self) -> list[dict[str, Any]]:
+        from ._memory_commands import fact_document
+
+        facts, _ = self._sql.facts()
+        return [fact_document(f) for f in facts.active()]
+
+    def forget_fact(self, fact_id: str) -> bool:
+        def forget(facts: FactSet) -> bool:
+            if not any(f.id == fact_id for f in facts.all()):
+                return False
+            facts.delete(fact_id)
+            return True
+
+        return bool(self._sql.change(forget))
+
+    async def evaluate_cases(
+        self, path: Path, *, extractor: str | None, model: ChatModel, progress: Progress | None
+    ) -> dict[str, Any]:
+        from ._memory_eval import evaluate_cases
+
+        return await evaluate_cases(self, path, extractor=extractor, model=model, progress=progress)
+
+    def describe(self) -> str:
+        where = "each session" if self.options.scope == "session" else f"user '{self.user_key}'"
+        return f"{type(self).__name__} ({where}, {self.options.extractor} extractor)"
