@@ -21,14 +21,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ctxchat.ranking.live import LiveLexicalIndex
-
 from ._memory_schema import MEMORY
 from ._sqlschema import as_json, utc
-from .memory import Fact, FactSet, InMemoryFactSet
+from .memory.facts import Fact
+from .memory.factset import FactSet, InMemoryFactSet
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
+
+    from ctxchat.ranking.live import LiveLexicalIndex
 
     from ._sqlstore import Database
 
@@ -39,9 +40,9 @@ class TrackedFacts:
     """A `FactSet` over cached facts that notes which facts a change touched (the rows to
     write) and keeps the relevance index in step with them."""
 
-    def __init__(self, facts: InMemoryFactSet, index: LiveLexicalIndex) -> None:
+    def __init__(self, facts: InMemoryFactSet, index: LiveLexicalIndex | None) -> None:
         self.facts = facts
-        self.index = index
+        self.index = index  # None: not built yet, nothing to keep in step
         self.touched: dict[str, Fact | None] = {}  # id -> fact as stored now, None: deleted
 
     def all(self) -> list[Fact]:
@@ -63,18 +64,21 @@ class TrackedFacts:
 
     def delete(self, fact_id: str) -> None:
         self.facts.delete(fact_id)
-        self.index.remove(fact_id)
+        if self.index is not None:
+            self.index.remove(fact_id)
         self.touched[fact_id] = None
 
     def _track(self, fact: Fact) -> None:
-        if fact.active:
+        if self.index is not None and fact.active:
             self.index.add(fact.id, fact.value)
-        else:
+        elif self.index is not None:
             self.index.remove(fact.id)
         self.touched[fact.id] = fact
 
 
 def build_index(facts: Iterable[Fact]) -> LiveLexicalIndex:
+    from ctxchat.ranking.live import LiveLexicalIndex
+
     index = LiveLexicalIndex()
     for fact in facts:
         if fact.active:
@@ -94,10 +98,14 @@ def relevance_of(index: LiveLexicalIndex) -> Callable[[str, Sequence[Fact]], lis
 class _Cached:
     version: int
     facts: InMemoryFactSet
-    index: LiveLexicalIndex = field(init=False)
+    _index: LiveLexicalIndex | None = field(default=None, init=False)
 
-    def __post_init__(self) -> None:
-        self.index = build_index(self.facts.all())
+    @property
+    def index(self) -> LiveLexicalIndex:
+        """Built when first asked for: a memory with nothing in it never needs one."""
+        if self._index is None:
+            self._index = build_index(self.facts.all())
+        return self._index
 
 
 class SqlMemory:
@@ -110,16 +118,16 @@ class SqlMemory:
         self._cached: _Cached | None = None
         self._lock = threading.Lock()
 
-    def facts(self) -> tuple[InMemoryFactSet, LiveLexicalIndex]:
-        """The user's facts as stored now, and the index of their values (do not change
-        them: use `change`)."""
+    def facts(self) -> tuple[InMemoryFactSet, Callable[[], LiveLexicalIndex]]:
+        """The user's facts as stored now, and how to get the index of their values (do
+        not change them: use `change`)."""
         with self._lock:
             database = self._database()
             version = database.read(self._version)
             cached = self._cached
             if cached is None or cached.version != version:
                 cached = self._cached = database.read(self._load)
-            return cached.facts, cached.index
+            return cached.facts, lambda: cached.index
 
     def change(self, work: FactsWork) -> Any:
         """Run `work` on the user's facts and store what it changed, in one transaction;
@@ -137,7 +145,7 @@ class SqlMemory:
         cached = self._cached
         if cached is None or cached.version != version:
             cached = self._cached = self._load(conn)
-        tracked = TrackedFacts(cached.facts, cached.index)
+        tracked = TrackedFacts(cached.facts, cached._index)
         result = work(tracked)
         if tracked.touched:
             self._write(database, conn, tracked.touched)
@@ -199,7 +207,6 @@ class SqlMemory:
         return version + 1
 
 
-
 class SessionMemory:
     """A session's own facts, in its provider state (scope "session")."""
 
@@ -208,13 +215,13 @@ class SessionMemory:
     def __init__(self, state: dict[str, Any]) -> None:
         self.state = state
 
-    def facts(self) -> tuple[InMemoryFactSet, LiveLexicalIndex]:
+    def facts(self) -> tuple[InMemoryFactSet, Callable[[], LiveLexicalIndex]]:
         facts = InMemoryFactSet([Fact.from_dict(d) for d in self.state.get(self.KEY, [])])
-        return facts, build_index(facts.all())
+        return facts, lambda: build_index(facts.all())
 
     def change(self, work: FactsWork) -> Any:
-        facts, index = self.facts()
-        tracked = TrackedFacts(facts, index)
+        facts, _ = self.facts()
+        tracked = TrackedFacts(facts, None)
         result = work(tracked)
         if tracked.touched:
             self.state[self.KEY] = [f.to_dict() for f in facts.all()]

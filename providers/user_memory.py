@@ -34,25 +34,9 @@ from ctxchat.core.model_types import ModelRequest, ignore_events
 from ctxchat.core.options import OptionValueError, option
 from ctxchat.core.provider import AgentView, ContextProvider
 from ctxchat.core.session import Session
-from ctxchat.ranking.live import rank_texts
 
 from ._memory_schema import MEMORY
-from ._memory_store import SessionMemory, SqlMemory, relevance_of
 from ._sqlstore import SqlBacked
-from .memory import (
-    Change,
-    Extraction,
-    Fact,
-    FactSet,
-    Provenance,
-    apply_ops,
-    build_prompt,
-    extract_rules,
-    merge,
-    parse_reply,
-    render_recall,
-    slot_info,
-)
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -60,6 +44,12 @@ if TYPE_CHECKING:
     from ctxchat.core.model_types import ChatModel
     from ctxchat.services.commands import Command
     from ctxchat.services.memories import Progress
+
+    from ._memory_store import SessionMemory, SqlMemory
+    from .memory import Change, Extraction, Fact, FactSet
+
+# The memory library (its rules, its store) is imported when a turn first needs it: a
+# command that only builds the pipeline (`sessions list`, `--help`) never pays for it.
 
 Extractor = Literal["rules", "llm", "both"]
 SECRET_NOTE = "not remembered: that looked like a password, key or account number"
@@ -119,6 +109,8 @@ def own_words(context: RunContext) -> str:
 
 
 def change_line(change: Change) -> str:
+    from .memory import slot_info
+
     label = slot_info(change.fact.slot).label
     if change.kind == "added":
         return f"remembered: {label}: {change.fact.value}"
@@ -138,14 +130,24 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
     def setup(self) -> None:
         super().setup()
         self.user_key = user_key_of(self.options)
-        self._sql = SqlMemory(self.database, self.user_key)
-        # The commands and the CLI views live in their own module: imported when used.
+        self._user_memory: SqlMemory | None = None
+
+    @property
+    def _sql(self) -> SqlMemory:
+        """The user's facts in the database (one per provider: a process has one user)."""
+        if self._user_memory is None:
+            from ._memory_store import SqlMemory
+
+            self._user_memory = SqlMemory(self.database, self.user_key)
+        return self._user_memory
 
     @property
     def stores_outside_session(self) -> bool:
         return self.options.scope == "user"
 
     def memory(self, state: dict[str, Any]) -> SqlMemory | SessionMemory:
+        from ._memory_store import SessionMemory
+
         return self._sql if self.options.scope == "user" else SessionMemory(state)
 
     # -- recall -------------------------------------------------------------------------------
@@ -155,13 +157,21 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
         if state.get("off"):
             return
         facts, index = await asyncio.to_thread(self.memory(state).facts)
+        active = facts.active()
+        if not active:
+            return  # nothing remembered: nothing to rank or render
+        from ctxchat.ranking.live import rank_texts
+
+        from ._memory_store import relevance_of
+        from .memory import render_recall
+
         block = render_recall(
-            facts.active(),
+            active,
             own_words(context),
             max_facts=self.options.max_facts,
             max_chars=self.options.max_chars,
             rank=rank_texts,
-            relevance=relevance_of(index),
+            relevance=relevance_of(index()),
         )
         if block:
             context.extend_instructions(self.source_id, block)
@@ -175,6 +185,10 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
         text = own_words(context)
         if not text:
             return
+        from .memory.gate import might_tell
+
+        if not might_tell(text) and self.options.extractor == "rules":
+            return  # nothing the rules could find: not even the store is opened
         memory = self.memory(state)
         extraction = await self.extract(context, text, memory)
         if extraction.warning:
@@ -183,6 +197,8 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
             context.notify(self.source_id, SECRET_NOTE)
         if not extraction.ops:
             return
+        from .memory import Provenance, apply_ops
+
         asked = next((m for m in context.input_messages if m.text_from(OWN_WORDS)), None)
         provenance = Provenance(session.id, asked.id if asked is not None else None)
         now = datetime.now(UTC)
@@ -198,6 +214,8 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
     ) -> Extraction:
         """The operations the configured extractor finds in `text`. The model's failure
         never fails the turn: it is a warning, and `both` keeps what the rules found."""
+        from .memory import Extraction, extract_rules, merge
+
         kind = self.options.extractor
         found = extract_rules(text) if kind != "llm" else Extraction()
         if kind == "rules" or context.model is None:
@@ -213,6 +231,8 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
         return merge(found, asked) if kind == "both" else asked
 
     async def ask_model(self, model: ChatModel, text: str, known: Sequence[Fact]) -> Extraction:
+        from .memory import build_prompt, parse_reply
+
         if self.options.model:
             model = model.with_model(self.options.model)
         prompt = build_prompt(text, known)

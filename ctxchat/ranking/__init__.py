@@ -17,13 +17,55 @@ Modules, one job each:
 - `evaluate`: recall@k, all-gold@k and MRR over JSONL tools and cases.
 """
 
-from ctxchat.ranking.base import Progress, Ranker, Scored
-from ctxchat.ranking.context import ContextFn, Query, Turn, build_query, weighted_context
-from ctxchat.ranking.evaluate import EvalResult, RankingDataError, evaluate, load_cases, load_tools
-from ctxchat.ranking.lexical import LexicalIndex, LexicalRanker
-from ctxchat.ranking.selection import RANKER_KINDS, RankerKind, build_ranker, rank_turn
-from ctxchat.ranking.terms import split_words, terms
-from ctxchat.ranking.tooltext import ToolDoc, ToolLike, ToolTextFn, default_tool_text
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# Names load on first use: the memory provider's live index needs two small modules, not
+# the evaluation or the embedding cache.
+if TYPE_CHECKING:
+    from ctxchat.ranking.base import Progress, Ranker, Scored
+    from ctxchat.ranking.context import ContextFn, Query, Turn, build_query, weighted_context
+    from ctxchat.ranking.evaluate import (
+        EvalResult,
+        RankingDataError,
+        evaluate,
+        load_cases,
+        load_tools,
+    )
+    from ctxchat.ranking.lexical import LexicalIndex, LexicalRanker
+    from ctxchat.ranking.selection import RANKER_KINDS, RankerKind, build_ranker, rank_turn
+    from ctxchat.ranking.terms import split_words, terms
+    from ctxchat.ranking.tooltext import ToolDoc, ToolLike, ToolTextFn, default_tool_text
+
+_EXPORTS = {
+    "Progress": "ctxchat.ranking.base",
+    "Ranker": "ctxchat.ranking.base",
+    "Scored": "ctxchat.ranking.base",
+    "ContextFn": "ctxchat.ranking.context",
+    "Query": "ctxchat.ranking.context",
+    "Turn": "ctxchat.ranking.context",
+    "build_query": "ctxchat.ranking.context",
+    "weighted_context": "ctxchat.ranking.context",
+    "EvalResult": "ctxchat.ranking.evaluate",
+    "RankingDataError": "ctxchat.ranking.evaluate",
+    "evaluate": "ctxchat.ranking.evaluate",
+    "load_cases": "ctxchat.ranking.evaluate",
+    "load_tools": "ctxchat.ranking.evaluate",
+    "LexicalIndex": "ctxchat.ranking.lexical",
+    "LexicalRanker": "ctxchat.ranking.lexical",
+    "RANKER_KINDS": "ctxchat.ranking.selection",
+    "RankerKind": "ctxchat.ranking.selection",
+    "build_ranker": "ctxchat.ranking.selection",
+    "rank_turn": "ctxchat.ranking.selection",
+    "split_words": "ctxchat.ranking.terms",
+    "terms": "ctxchat.ranking.terms",
+    "ToolDoc": "ctxchat.ranking.tooltext",
+    "ToolLike": "ctxchat.ranking.tooltext",
+    "ToolTextFn": "ctxchat.ranking.tooltext",
+    "default_tool_text": "ctxchat.ranking.tooltext",
+}
 
 __all__ = [
     "RANKER_KINDS",
@@ -52,3 +94,12 @@ __all__ = [
     "terms",
     "weighted_context",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

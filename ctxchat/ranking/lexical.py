@@ -31,17 +31,13 @@ from __future__ import annotations
 import heapq
 import math
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from ctxchat.ranking.base import Scored
 from ctxchat.ranking.context import Query
-from ctxchat.ranking.terms import query_terms, terms
+from ctxchat.ranking.terms import DEFAULT_B, DEFAULT_K1, Analyzer, query_terms, terms
 
-Analyzer = Callable[[str], list[str]]
-
-DEFAULT_K1 = 1.2
 DEFAULT_MEMO = 16
-DEFAULT_B = 0.75
 
 
 class LexicalIndex:

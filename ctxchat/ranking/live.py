@@ -19,8 +19,7 @@ import math
 from collections import Counter
 from collections.abc import Mapping
 
-from ctxchat.ranking.lexical import DEFAULT_B, DEFAULT_K1, Analyzer
-from ctxchat.ranking.terms import query_terms, terms
+from ctxchat.ranking.terms import DEFAULT_B, DEFAULT_K1, Analyzer, query_terms, terms
 
 
 class LiveLexicalIndex:

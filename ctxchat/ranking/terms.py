@@ -19,6 +19,11 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
+Analyzer = Callable[[str], list[str]]
+# BM25's term saturation and length normalisation, shared by both lexical indexes.
+DEFAULT_K1 = 1.2
+DEFAULT_B = 0.75
+
 # Letters and digits (any script), runs of one kind: "file_name1" -> file, name, 1.
 _WORD_RE = re.compile(r"[^\W\d_]+|\d+")
 # Case changes inside a letter run: fillFuelTank -> fill|Fuel|Tank; HTMLParser -> HTML|Parser.

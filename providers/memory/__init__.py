@@ -19,17 +19,56 @@ The core a provider builds on, with no dependency on the engine's provider contr
 
 from __future__ import annotations
 
-from .evaluate import Case, CaseFileError, EvalResult, evaluate, evaluate_file, load_cases
-from .facts import Fact, FactFormatError, PastValue, Provenance
-from .factset import FactSet, InMemoryFactSet
-from .llm import ExtractionPrompt, build_prompt, parse_reply
-from .ops import Extraction, Op, OpFormatError, merge
-from .rank import Rank, word_overlap
-from .recall import render_recall
-from .rules import extract_rules, grammars
-from .secrets import looks_secret
-from .slots import SLOTS, Slot, slot_info
-from .update import Change, apply_ops
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# Names load on first use: a turn with nothing to remember imports only what it uses (the
+# gate, the store), not the rules, the LLM prompt or the evaluation.
+if TYPE_CHECKING:
+    from .evaluate import Case, CaseFileError, EvalResult, evaluate, evaluate_file, load_cases
+    from .facts import Fact, FactFormatError, PastValue, Provenance
+    from .factset import FactSet, InMemoryFactSet
+    from .llm import ExtractionPrompt, build_prompt, parse_reply
+    from .ops import Extraction, Op, OpFormatError, merge
+    from .rank import Rank, word_overlap
+    from .recall import render_recall
+    from .rules import extract_rules, grammars
+    from .secrets import looks_secret
+    from .slots import SLOTS, Slot, slot_info
+    from .update import Change, apply_ops
+
+_EXPORTS = {
+    "Case": ".evaluate",
+    "CaseFileError": ".evaluate",
+    "EvalResult": ".evaluate",
+    "evaluate": ".evaluate",
+    "evaluate_file": ".evaluate",
+    "load_cases": ".evaluate",
+    "Fact": ".facts",
+    "FactFormatError": ".facts",
+    "PastValue": ".facts",
+    "Provenance": ".facts",
+    "FactSet": ".factset",
+    "InMemoryFactSet": ".factset",
+    "ExtractionPrompt": ".llm",
+    "build_prompt": ".llm",
+    "parse_reply": ".llm",
+    "Extraction": ".ops",
+    "Op": ".ops",
+    "OpFormatError": ".ops",
+    "merge": ".ops",
+    "Rank": ".rank",
+    "word_overlap": ".rank",
+    "render_recall": ".recall",
+    "extract_rules": ".rules",
+    "grammars": ".rules",
+    "looks_secret": ".secrets",
+    "SLOTS": ".slots",
+    "Slot": ".slots",
+    "slot_info": ".slots",
+    "Change": ".update",
+    "apply_ops": ".update",
+}
 
 __all__ = [
     "SLOTS",
@@ -63,3 +102,12 @@ __all__ = [
     "slot_info",
     "word_overlap",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value

@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 
+from .gate import might_tell
 from .grammar import MASK, Grammar, Rule
 from .ops import Extraction, Op
 from .secrets import screen
@@ -201,8 +202,8 @@ class _Reader:
 
 def extract_rules(message: str) -> Extraction:
     """The ops the rules find in one user message, secrets screened out."""
-    if not message.strip():
-        return Extraction()
+    if not message.strip() or not might_tell(message):
+        return Extraction()  # nothing here could be a fact: the rules are not even compiled
     candidates = ranked(mask_quotes(message))
     best = candidates[0][0]
     ops: list[Op] = []
