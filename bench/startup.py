@@ -10,7 +10,7 @@ Two comparisons, each against a reference measured in the same run:
   the framework's own floor. Target: ratio <= 1.25.
 - One scripted turn, `echo hi | ctxchat run` (default pipeline: SQL history on SQLite),
   against a minimal Typer script that imports openai and makes one streamed request to the
-  same local server. Target: ratio <= 1.3.
+  same local server. Target: ratio <= 1.1 (what llm pays for one prompt).
 
 The local OpenAI-protocol server runs in this process, so its CPU is not counted.
 """

@@ -207,16 +207,18 @@ def test_queue_is_fifo_then_default(server: FakeOpenAI, client: openai.OpenAI) -
 
 
 def test_slow_stream_is_delivered_incrementally(server: FakeOpenAI, client: openai.OpenAI) -> None:
-    server.enqueue(Text("aabbccdd", chunk_size=2, delay=0.1))
+    rest = threading.Event()
+    server.enqueue(Text("aabbccdd", chunk_size=2, hold=rest))
     answered_at_each_piece: list[int] = []
     pieces: list[str] = []
     for chunk in client.chat.completions.create(model="m", messages=MESSAGES, stream=True):
         if chunk.choices and chunk.choices[0].delta.content:
             pieces.append(chunk.choices[0].delta.content)
             answered_at_each_piece.append(server.answered)
+            rest.set()
     assert pieces == ["aa", "bb", "cc", "dd"]
-    # The first piece reached the client while the server was still answering (three
-    # pauses to go): not buffered until the end.
+    # The first piece reached the client while the server held the rest back: not
+    # buffered until the end.
     assert answered_at_each_piece[0] == 0
 
 

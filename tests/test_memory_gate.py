@@ -25,9 +25,9 @@ def taught_sentences() -> list[str]:
     found: set[str] = set()
     for path in TESTS.glob("test_memory*.py"):
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                if 3 < len(node.value) < 300:
-                    found.add(node.value)
+            is_text = isinstance(node, ast.Constant) and isinstance(node.value, str)
+            if is_text and 3 < len(node.value) < 300:
+                found.add(node.value)
     if DEV.exists():
         for line in DEV.read_text("utf-8").splitlines():
             found.update(json.loads(line)["turns"])

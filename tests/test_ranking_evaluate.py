@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ctxchat.ranking import RankingDataError, build_ranker, evaluate, load_cases, load_tools
-from ctxchat.ranking.evaluate import metrics, parse_ks
+from ctxchat.ranking import RankingDataError, build_ranker, load_cases, load_tools
+from ctxchat.ranking.evaluate import evaluate, metrics, parse_ks
 
 
 def test_metrics_on_a_hand_computed_example() -> None:

@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
-from ctxchat.ranking import LexicalIndex, ToolDoc, build_ranker, rank_turn, split_words, terms
-from ctxchat.ranking.terms import mask_quoted, query_terms, stem
+from ctxchat.ranking import LexicalIndex, ToolDoc, build_ranker, rank_turn, split_words
+from ctxchat.ranking.terms import mask_quoted, query_terms, stem, terms
 from ctxchat.ranking.tooltext import default_tool_text
 
 CATALOGUE = [

@@ -23,20 +23,20 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 # Names load on first use: the memory provider's live index needs two small modules, not
-# the evaluation or the embedding cache.
+# the evaluation or the embedding cache. (`terms` and `evaluate` are imported from their
+# modules: a lazily exported function would be shadowed by the module of the same name.)
 if TYPE_CHECKING:
     from ctxchat.ranking.base import Progress, Ranker, Scored
     from ctxchat.ranking.context import ContextFn, Query, Turn, build_query, weighted_context
     from ctxchat.ranking.evaluate import (
         EvalResult,
         RankingDataError,
-        evaluate,
         load_cases,
         load_tools,
     )
     from ctxchat.ranking.lexical import LexicalIndex, LexicalRanker
     from ctxchat.ranking.selection import RANKER_KINDS, RankerKind, build_ranker, rank_turn
-    from ctxchat.ranking.terms import split_words, terms
+    from ctxchat.ranking.terms import split_words
     from ctxchat.ranking.tooltext import ToolDoc, ToolLike, ToolTextFn, default_tool_text
 
 _EXPORTS = {
@@ -50,7 +50,6 @@ _EXPORTS = {
     "weighted_context": "ctxchat.ranking.context",
     "EvalResult": "ctxchat.ranking.evaluate",
     "RankingDataError": "ctxchat.ranking.evaluate",
-    "evaluate": "ctxchat.ranking.evaluate",
     "load_cases": "ctxchat.ranking.evaluate",
     "load_tools": "ctxchat.ranking.evaluate",
     "LexicalIndex": "ctxchat.ranking.lexical",
@@ -60,7 +59,6 @@ _EXPORTS = {
     "build_ranker": "ctxchat.ranking.selection",
     "rank_turn": "ctxchat.ranking.selection",
     "split_words": "ctxchat.ranking.terms",
-    "terms": "ctxchat.ranking.terms",
     "ToolDoc": "ctxchat.ranking.tooltext",
     "ToolLike": "ctxchat.ranking.tooltext",
     "ToolTextFn": "ctxchat.ranking.tooltext",
@@ -86,12 +84,10 @@ __all__ = [
     "build_query",
     "build_ranker",
     "default_tool_text",
-    "evaluate",
     "load_cases",
     "load_tools",
     "rank_turn",
     "split_words",
-    "terms",
     "weighted_context",
 ]
 
