@@ -14,17 +14,23 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ctxchat.core.messages import Message, ToolCallPart
 from ctxchat.core.model_types import EventSink, ModelReply, ModelRequest, TextDelta
+
+if TYPE_CHECKING:
+    from ctxchat.core.limits import ContextLimits
 
 Scripted = str | ModelReply | Callable[[ModelRequest], "str | ModelReply"]
 
 
 class ScriptedModel:
-    def __init__(self, *replies: Scripted, name: str = "scripted-model") -> None:
+    def __init__(
+        self, *replies: Scripted, name: str = "scripted-model", window: int = 128_000
+    ) -> None:
         self._name = name
+        self.window = window
         self.script: list[Scripted] = list(replies)
         self.requests: list[ModelRequest] = []
 
@@ -59,10 +65,16 @@ class ScriptedModel:
 
     def with_model(self, name: str) -> ScriptedModel:
         """The same script (shared: both models take turns from it), another name."""
-        other = ScriptedModel(name=name)
+        other = ScriptedModel(name=name, window=self.window)
         other.script = self.script
         other.requests = self.requests
         return other
 
     def check(self) -> None:
         """Always ready: there is no endpoint to configure."""
+
+    async def limits(self) -> ContextLimits:
+        """`window` tokens, counted by the local estimate."""
+        from ctxchat.core.limits import ContextLimits
+
+        return ContextLimits(self.window, "config")

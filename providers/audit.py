@@ -102,6 +102,7 @@ class AuditProvider(SqlBacked[AuditOptions], ContextProvider[AuditOptions]):
             },
             response_messages=response.messages if response is not None else (),
             usage=response.usage if response is not None else None,
+            budget=context.budget.to_dict() if context.budget is not None else None,
         )
 
     def _append(self, session_id: str, record: AuditRecord) -> None:

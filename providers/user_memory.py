@@ -165,16 +165,35 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
         from ._memory_store import relevance_of
         from .memory import render_recall
 
-        block = render_recall(
-            active,
-            own_words(context),
-            max_facts=self.options.max_facts,
-            max_chars=self.options.max_chars,
-            rank=rank_texts,
-            relevance=relevance_of(index()),
-        )
-        if block:
-            context.extend_instructions(self.source_id, block)
+        relevance = relevance_of(index())
+        query = own_words(context)
+
+        def recall(max_facts: int) -> str:
+            return render_recall(
+                active,
+                query,
+                max_facts=max_facts,
+                max_chars=self.options.max_chars,
+                rank=rank_texts,
+                relevance=relevance,
+            )
+
+        block = recall(self.options.max_facts)
+        if not block:
+            return
+        context.extend_instructions(self.source_id, block)
+        shown = [sum(1 for line in block.splitlines() if line.startswith("- "))]
+
+        def shrink(tokens: int) -> bool:
+            """Over the model's window: recall one fact fewer (the least relevant goes)."""
+            if shown[0] <= 0:
+                return False
+            shown[0] -= 1
+            fewer = recall(shown[0]) if shown[0] else ""
+            context.instructions[self.source_id] = [fewer] if fewer else []
+            return True
+
+        context.on_over_budget(self.source_id, shrink, priority=10)
 
     # -- learning -----------------------------------------------------------------------------
     async def after_stored_turn(

@@ -494,7 +494,20 @@ class _Handler(BaseHTTPRequestHandler):
             self._embeddings(request)
         elif method == "GET" and path == MODELS_PATH:
             models = [self._model_object(name) for name in fake.model_names()]
+            if fake.imitate == "vllm":
+                models = [{**m, "max_model_len": fake.context_size} for m in models]
             self._send_json(200, {"object": "list", "data": models})
+        elif fake.imitate == "llama.cpp" and method == "GET" and path == "/props":
+            settings = {"n_ctx": fake.context_size}
+            self._send_json(200, {"default_generation_settings": settings})
+        elif fake.imitate == "llama.cpp" and method == "POST" and path == "/tokenize":
+            # One token a word and a token a punctuation mark: not a real tokenizer, but
+            # a count that differs from any estimate, so a test can tell which was used.
+            text = str((request.body or {}).get("content", ""))
+            self._send_json(200, {"tokens": list(range(len(re.findall(r"\w+|[^\w\s]", text))))})
+        elif fake.imitate == "ollama" and method == "POST" and path == "/api/show":
+            parameters = f"num_ctx {fake.context_size}" if fake.context_size else ""
+            self._send_json(200, {"parameters": parameters, "model_info": {}})
         elif method == "GET" and path.startswith(MODELS_PATH + "/"):
             name = path[len(MODELS_PATH) + 1 :]
             if name in fake.model_names():
@@ -891,6 +904,10 @@ class FakeOpenAI:
         self.fail_embeddings_with: int | None = None
         # False: streams never carry usage, as llama.cpp's server sends none.
         self.report_usage = True
+        # Which server's report of the context size to imitate ("vllm": max_model_len in
+        # /v1/models; "llama.cpp": /props and /tokenize; "ollama": /api/show), or None.
+        self.imitate: str | None = None
+        self.context_size = 4096
         self.default: Callable[[RecordedRequest], Reply] = echo_reply
         self.requests: list[RecordedRequest] = []
         self._port = port

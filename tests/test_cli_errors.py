@@ -173,10 +173,11 @@ def test_a_5mb_message_is_refused_with_the_limit_named(
 
 
 def test_a_large_message_within_a_raised_limit_is_sent(
-    cli_env: dict[str, str], fake_openai: FakeOpenAI
+    cli_env: dict[str, str], fake_openai: FakeOpenAI, ctxchat_home: Path
 ) -> None:
     big = "y" * 1_500_000
     fake_openai.enqueue(Text("received"))  # an echo would stream 1.5 MB back, 4 bytes a chunk
+    write_config(ctxchat_home, "[model]\ncontext_window = 1000000\n")  # room for it
     result = ctxchat("run", "--max-input", "2000000", "--json", env=cli_env, stdin=f"{big}\n")
 
     assert result.returncode == 0, result.stderr

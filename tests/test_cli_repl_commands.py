@@ -23,6 +23,7 @@ from ctxchat.services.commands import (
     Command,
     CommandContext,
     CommandResult,
+    Gauge,
     Note,
     UnknownCommand,
 )
@@ -65,7 +66,12 @@ class Chat:
             self.conversation = self.result.conversation
         lines: list[str] = []
         for block in self.result.blocks:
-            lines += [block.text] if isinstance(block, Note) else table_lines(block)
+            if isinstance(block, Note):
+                lines.append(block.text)
+            elif isinstance(block, Gauge):
+                lines.append(" · ".join(f"{name} {tokens}" for name, tokens in block.parts))
+            else:
+                lines += table_lines(block)
         return "\n".join(lines)
 
     def send(self, text: str) -> str:
@@ -194,7 +200,8 @@ def test_context_describes_the_last_turn(chat: Chat) -> None:
     chat.send("hello")
     chat.send("again")
     report = chat.run("/context")
-    assert "of 1k" in report
+    assert "window 8,192 (the default: the endpoint reports none)" in report
+    assert "free " in report.splitlines()[0]  # the gauge: the window by source, then free
     assert "history:" in report
     assert "2 messages" in report
     assert "notes: nothing this turn" in report

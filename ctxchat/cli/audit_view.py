@@ -52,6 +52,9 @@ def record_lines(number: int, record: AuditRecord) -> list[tuple[str, str]]:
             lines.append((f"  {message.text}", ""))
         else:
             lines.append((f"  {_message_line(message)}", "dim"))
+    if record.budget is not None and record.budget.get("trimmed"):
+        gone = ", ".join(f"{s} {n:,}" for s, n in record.budget["trimmed"].items())
+        lines.append((f"trimmed to fit the window: {gone}", "dim"))
     if record.usage is not None:
         usage = record.usage
         lines.append((f"usage: {usage.input_tokens:,} in · {usage.output_tokens:,} out", "dim"))

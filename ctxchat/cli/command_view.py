@@ -11,7 +11,7 @@ from ctxchat.core.text import local_time
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from ctxchat.services.commands import Cell, CommandResult, Table
+    from ctxchat.services.commands import Cell, CommandResult, Gauge, Table
 
 KEYS_HELP = (
     "keys: Enter sends · Esc+Enter or Ctrl+J adds a line · Tab completes /commands\n"
@@ -51,14 +51,56 @@ def table_lines(table: Table) -> list[str]:
     return lines
 
 
+BAR_STYLES = ("cyan", "magenta", "green", "yellow", "blue", "red", "bright_cyan")
+
+
+def gauge_cells(gauge: Gauge, width: int) -> list[tuple[str, int]]:
+    """Each part's share of a bar `width` cells wide: at least one cell for a part that is
+    there at all, the widest part giving back what rounding added."""
+    total = gauge.total or 1
+    cells = [
+        (name, max(1, round(tokens * width / total)) if tokens else 0)
+        for name, tokens in gauge.parts
+    ]
+    over = sum(count for _, count in cells) - width
+    if cells and over:
+        widest = max(range(len(cells)), key=lambda i: cells[i][1])
+        name, count = cells[widest]
+        cells[widest] = (name, max(0, count - over))
+    return cells
+
+
+def print_gauge(console: Console, gauge: Gauge) -> None:
+    """One bar split by source and a legend with each part's tokens: colours on a terminal
+    that has them, each part's initial where there are none (NO_COLOR, a pipe)."""
+    from rich.text import Text
+
+    colour = console.color_system is not None and not console.no_color
+    tokens = dict(gauge.parts)
+    bar = Text("[")
+    legend = Text()
+    for number, (name, count) in enumerate(gauge_cells(gauge, max(10, min(60, console.width - 2)))):
+        style = "dim" if name == "free" else BAR_STYLES[number % len(BAR_STYLES)]
+        mark = "·" if name == "free" else ("█" if colour else name[0])
+        bar.append(mark * count, style=style if colour else "")
+        key = "■" if colour and name != "free" else mark
+        legend.append(("  " if number else "") + f"{key} {name} {tokens[name]:,}", style=style)
+    bar.append("]")
+    console.print(bar)
+    console.print(legend)
+
+
 def print_result(console: Console, result: CommandResult, *, keys_help: bool = False) -> None:
     from rich.text import Text
 
-    from ctxchat.services.commands import Note
+    from ctxchat.services.commands import Gauge, Note
 
     for block in result.blocks:
         if isinstance(block, Note):
             console.print(Text(terminal_safe(block.text), style=STYLES[block.tone]))
+            continue
+        if isinstance(block, Gauge):
+            print_gauge(console, block)
             continue
         if block.title:
             console.print(Text(f"{block.title}:"))

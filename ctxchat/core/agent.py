@@ -25,15 +25,18 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ctxchat.core.budget import fit
 from ctxchat.core.context import RunContext, RunResponse
 from ctxchat.core.errors import (
     ConfigError,
+    ContextOverflow,
     CtxchatError,
     ProviderError,
     ToolLoopLimit,
     TurnCancelled,
     TurnNotStored,
 )
+from ctxchat.core.limits import ContextLimits
 from ctxchat.core.messages import Message, ToolCallPart, ToolResultPart, Usage
 from ctxchat.core.model_types import (
     ChatModel,
@@ -276,11 +279,17 @@ class Agent:
 
         model_call = chain_model_call(middleware, call_model)
         tool_call = chain_tool_call(middleware, call_tool)
-        base = self.assemble(context)
+        limits = await model.limits()
         rounds = self.settings.max_tool_rounds
         for round_number in range(1, rounds + 1):
+            # Fitted to the window before every call: tool results may have grown it.
+            base = fit(context, limits, self.assemble, produced)
+            tools = context.all_tools()
             request = ModelRequest(tuple(base + produced), tuple(tools), context.options)
-            reply = await model_call(request)
+            try:
+                reply = await model_call(request)
+            except ContextOverflow as exc:
+                raise _overflowed(exc, context, limits) from exc
             produced.append(reply.message.attributed("response"))
             calls = reply.message.tool_calls
             if not calls:
@@ -394,6 +403,22 @@ def _first_non_json(value: Any, path: str) -> str:
     if value is None or isinstance(value, str | int | float | bool):
         return ""
     return f"holds a {type(value).__name__} at {path}: only JSON values can be saved"
+
+
+def _overflowed(
+    exc: ContextOverflow, context: RunContext, limits: ContextLimits
+) -> ContextOverflow:
+    """The server's refusal, with what was sent and what the engine took the window to be."""
+    sent = context.budget.request_tokens if context.budget else 0
+    setting = (
+        "lower [model] context_window to what the server takes"
+        if limits.source != "default"
+        else "set [model] context_window to what the server takes"
+    )
+    return ContextOverflow(
+        f"{exc.message}: ~{sent:,} tokens were sent for a window of {limits.window:,} "
+        f"({limits.source}); {setting}"
+    )
 
 
 async def _finish_despite_cancel(task: asyncio.Future[None]) -> None:

@@ -33,6 +33,8 @@ class AuditRecord:
     # everything the model produced: assistant messages, tool calls and tool results
     response_messages: tuple[Message, ...] = ()
     usage: Usage | None = None
+    # What the context budget measured and trimmed (`BudgetReport.to_dict()`), if it ran.
+    budget: Mapping[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """A versioned, JSON-ready form: what the audit stores, and what exports carry."""
@@ -48,6 +50,7 @@ class AuditRecord:
             "tools": {k: list(v) for k, v in self.tools.items()},
             "response": _dicts(self.response_messages),
             "usage": self.usage.to_dict() if self.usage is not None else None,
+            "budget": dict(self.budget) if self.budget is not None else None,
         }
 
     @classmethod
@@ -68,6 +71,7 @@ class AuditRecord:
                 tools={str(k): tuple(str(n) for n in v) for k, v in data["tools"].items()},
                 response_messages=_messages(data["response"]),
                 usage=Usage.from_dict(usage) if usage else None,
+                budget=data.get("budget"),
             )
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise MessageFormatError(f"malformed audit record: {exc!r}") from exc

@@ -18,6 +18,7 @@ from ctxchat.core.model_types import (
 from ctxchat.core.tools import Tool
 
 if TYPE_CHECKING:
+    from ctxchat.core.budget import BudgetReport, Shrink
     from ctxchat.core.model_types import ChatModel
 
 # finish_reason values that mean the reply stopped before the model finished it.
@@ -91,6 +92,9 @@ class RunContext:
         # Set by the engine after the histories' stage of after_run: whether every history
         # that keeps the conversation stored this turn.
         self.stored = False
+        # What the context budget did to this turn's request (see `ctxchat.core.budget`).
+        self.budget: BudgetReport | None = None
+        self._shrinkers: list[tuple[int, int, str, Shrink]] = []
         self._response: RunResponse | None = None
         self._on_event = on_event
         self._kept_by: set[str] = set()
@@ -139,6 +143,17 @@ class RunContext:
     def warn(self, source_id: str, text: str) -> None:
         """Something the provider could not do; the turn itself stands."""
         self._on_event(ProviderWarning(source_id, text))
+
+    def on_over_budget(self, source_id: str, shrink: Shrink, *, priority: int = 0) -> None:
+        """How this provider gives up room when the request does not fit the model's window
+        even without old history: `shrink(tokens)` removes its lowest-ranked items (facts,
+        tools) from this context and says whether it removed anything. Lower `priority`
+        gives up room first; the new input and the system prompt never do."""
+        self._shrinkers.append((priority, len(self._shrinkers), source_id, shrink))
+
+    def shrinkers(self) -> list[tuple[str, Shrink]]:
+        """(source_id, shrink) in the order they are asked: lowest priority first."""
+        return [(source_id, shrink) for _, _, source_id, shrink in sorted(self._shrinkers)]
 
     def mark_kept(self, source_id: str) -> None:
         """Say that this provider kept something of the turn outside the session file (a

@@ -67,6 +67,12 @@ class ModelError(CtxchatError):
     """The model endpoint failed; the message is already user-facing."""
 
 
+class ContextOverflow(ModelError):
+    """The server refused the request for its size (the engine says by how much)."""
+
+    exit_code = EXIT_USAGE
+
+
 class ModelNotConfigured(ModelError):
     exit_code = EXIT_USAGE
 

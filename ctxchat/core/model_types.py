@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ctxchat.core.messages import Message, ToolCallPart, ToolResultPart, Usage
 from ctxchat.core.tools import Tool
+
+if TYPE_CHECKING:
+    from ctxchat.core.limits import ContextLimits
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,11 @@ class ChatModel(Protocol):
     def check(self) -> None:
         """Raise `ModelNotConfigured` when there is no endpoint to talk to; cheap, no
         network (the REPL asks before the user types a first message)."""
+        ...
+
+    async def limits(self) -> ContextLimits:
+        """The model's context window and how to count tokens for it (see
+        `ctxchat.core.limits`); may ask the endpoint once, then remembers."""
         ...
 
 

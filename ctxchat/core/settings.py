@@ -32,8 +32,10 @@ class ModelSettings:
     max_tokens: int | None = option(None, help="cap on tokens in each reply")
     timeout: float = option(120.0, help="seconds to wait for the endpoint")
     retries: int = option(2, help="retries on rate limits, timeouts and server errors")
-    context_window: int = option(
-        128_000, help="the model's context size in tokens (for the status line)"
+    context_window: int | None = option(
+        None,
+        help="the model's context size in tokens (omitted = what the endpoint reports, "
+        "else 8192); every request is fitted to it",
     )
     embedding_model: str = option(
         "text-embedding-3-small", help="embedding model for providers that rank by meaning"
@@ -52,6 +54,8 @@ class ModelSettings:
             raise ValueError("temperature must be between 0 and 2")
         if self.max_tokens is not None and self.max_tokens <= 0:
             raise ValueError("max_tokens must be positive")
+        if self.context_window is not None and self.context_window < 256:
+            raise OptionValueError("context_window", "must be at least 256 tokens")
 
     @property
     def endpoint(self) -> str:

@@ -46,6 +46,11 @@ def _tiktoken_counter() -> Callable[[str], int] | None:
     return lambda text: len(encoding.encode(text, disallowed_special=()))
 
 
+def tiktoken_counter() -> Callable[[str], int] | None:
+    """tiktoken's exact counter for OpenAI's models, when it is installed and loads."""
+    return _tiktoken_counter()
+
+
 def estimate_tokens(text: str) -> int:
     return (len(text) + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN
 
@@ -57,26 +62,38 @@ def count_text_tokens(text: str) -> int:
     return counter(text) if counter else estimate_tokens(text)
 
 
-def count_message_tokens(message: Message) -> int:
+TextCounter = Callable[[str], int]
+
+
+def count_message_tokens(message: Message, counter: TextCounter = count_text_tokens) -> int:
     total = MESSAGE_OVERHEAD
     for part in message.parts:
         if isinstance(part, TextPart):
-            total += count_text_tokens(part.text)
+            total += counter(part.text)
         elif isinstance(part, ToolCallPart):
-            total += count_text_tokens(part.name) + count_text_tokens(part.arguments)
+            total += counter(part.name) + counter(part.arguments)
         elif isinstance(part, ToolResultPart):
-            total += count_text_tokens(part.content)
+            total += counter(part.content)
     return total
 
 
-def count_messages_tokens(messages: Iterable[Message]) -> int:
-    return sum(count_message_tokens(m) for m in messages)
+def count_messages_tokens(
+    messages: Iterable[Message], counter: TextCounter = count_text_tokens
+) -> int:
+    return sum(count_message_tokens(m, counter) for m in messages)
 
 
-def count_request_tokens(messages: Iterable[Message], tools: Iterable[Any] = ()) -> int:
-    """A whole request: its messages and the specs of the tools it advertises (anything
-    with a `spec()`, as `ctxchat.core.tools.Tool`)."""
+def count_tool_tokens(tool: Any, counter: TextCounter = count_text_tokens) -> int:
+    """A tool as advertised: the JSON of its spec (anything with a `spec()`)."""
     import json
 
-    specs = sum(count_text_tokens(json.dumps(tool.spec())) for tool in tools)
-    return count_messages_tokens(messages) + specs
+    return counter(json.dumps(tool.spec()))
+
+
+def count_request_tokens(
+    messages: Iterable[Message], tools: Iterable[Any] = (), counter: TextCounter = count_text_tokens
+) -> int:
+    """A whole request: its messages and the specs of the tools it advertises (anything
+    with a `spec()`, as `ctxchat.core.tools.Tool`)."""
+    specs = sum(count_tool_tokens(tool, counter) for tool in tools)
+    return count_messages_tokens(messages, counter) + specs

@@ -17,7 +17,8 @@ from ctxchat.core.provider import HistoryOptions
 T = TypeVar("T")
 
 
-def _units(items: Sequence[T], message_of: Callable[[T], Message]) -> list[list[T]]:
+def units(items: Sequence[T], message_of: Callable[[T], Message]) -> list[list[T]]:
+    """`items` cut into units, oldest first (see the module's docstring)."""
     units: list[list[T]] = []
     open_calls: set[str] = set()
     for item in items:
@@ -50,7 +51,7 @@ def select_window(
     """The newest whole units within both limits, oldest first."""
     chosen: list[list[T]] = []
     count = tokens = 0
-    for unit in reversed(_units(items, message_of)):
+    for unit in reversed(units(items, message_of)):
         unit_tokens = sum(tokens_of(i) for i in unit) if max_tokens is not None else 0
         if max_messages is not None and count + len(unit) > max_messages:
             break

@@ -15,11 +15,13 @@ from typing import TYPE_CHECKING, Any
 from ctxchat.core.errors import UsageError
 from ctxchat.core.text import plural, preview, title_or_untitled
 from ctxchat.services.commands import (
+    Block,
     Command,
     CommandContext,
     CommandRegistry,
     CommandResult,
     CommandSource,
+    Gauge,
     Note,
     Table,
 )
@@ -125,7 +127,11 @@ async def _context(ctx: CommandContext, args: str) -> CommandResult:
         return CommandResult.say(
             "nothing yet: /context describes the last reply received in this session"
         )
-    return CommandResult.say(format_report(report))
+    blocks: list[Block] = [Note(format_report(report))]
+    parts = report.gauge()
+    if parts:
+        blocks.insert(0, Gauge(sum(t for _, t in parts), tuple(parts), title="window"))
+    return CommandResult(tuple(blocks))
 
 
 async def _export(ctx: CommandContext, args: str) -> CommandResult:

@@ -51,7 +51,17 @@ class Table:
     title: str | None = None
 
 
-Block: TypeAlias = Note | Table
+@dataclass(frozen=True)
+class Gauge:
+    """A whole split into named parts: how the model's window is filled, by source. The
+    renderer draws one bar; `total` includes what is free."""
+
+    total: int
+    parts: tuple[tuple[str, int], ...]
+    title: str | None = None
+
+
+Block: TypeAlias = Note | Table | Gauge
 
 
 @dataclass(frozen=True)

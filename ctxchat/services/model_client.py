@@ -11,7 +11,7 @@ from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ctxchat.core.errors import ModelError, ModelNotConfigured
+from ctxchat.core.errors import ContextOverflow, ModelError, ModelNotConfigured
 from ctxchat.core.messages import Message, ToolCallPart, Usage
 from ctxchat.core.model_types import EventSink, ModelReply, ModelRequest, TextDelta
 from ctxchat.core.openai_format import to_openai_messages
@@ -19,6 +19,8 @@ from ctxchat.core.settings import ModelSettings
 
 if TYPE_CHECKING:
     import openai
+
+    from ctxchat.core.limits import ContextLimits
 
 NOT_CONFIGURED = (
     "no model endpoint configured: set OPENAI_API_KEY for OpenAI, or point ctxchat at a "
@@ -94,6 +96,7 @@ class OpenAIChatModel:
         self._client: openai.AsyncOpenAI | None = None
         self._client_loop: asyncio.AbstractEventLoop | None = None
         self._closer: Any = None
+        self._limits: ContextLimits | None = None
 
     @property
     def name(self) -> str:
@@ -125,6 +128,49 @@ class OpenAIChatModel:
             )
             self._closer = _close_with_loop(self._client)
         return self._client
+
+    async def limits(self) -> ContextLimits:
+        """The window: `[model] context_window` if set, else what the endpoint reports for
+        this model (asked once, remembered: see `model_info`), else the default; tokens
+        counted by the endpoint's tokenizer, or tiktoken for OpenAI's models, or estimated."""
+        if self._limits is None:
+            self._limits = await asyncio.to_thread(self._find_limits)
+        return self._limits
+
+    def _find_limits(self) -> ContextLimits:
+        from ctxchat.core.limits import DEFAULT_WINDOW, ContextLimits
+        from ctxchat.services import model_info
+
+        settings = self.settings
+        reserve = settings.max_tokens
+        if settings.base_url is None:  # OpenAI itself
+            from ctxchat.core.tokens import tiktoken_counter
+
+            counter = tiktoken_counter()
+            if settings.context_window:
+                return ContextLimits(settings.context_window, "config", reserve, counter)
+            known = model_info.openai_window(settings.model)
+            if known:
+                return ContextLimits(known, "endpoint", reserve, counter)
+            return ContextLimits(DEFAULT_WINDOW, "default", reserve, counter)
+        from ctxchat.core.paths import data_dir
+
+        headers = {"Authorization": f"Bearer {settings.api_key}"} if settings.api_key else {}
+        cache = model_info.EndpointCache(data_dir())
+        key = model_info.endpoint_key(settings.base_url, settings.model)
+        found = cache.get(key)
+        if found is None:
+            found = model_info.probe(settings.base_url, settings.model, headers)
+            cache.put(key, found)
+        counter = None
+        if found.get("tokenize"):
+            counter = model_info.llama_cpp_counter(settings.base_url, headers)
+        if settings.context_window:
+            return ContextLimits(settings.context_window, "config", reserve, counter)
+        reported = found.get("window")
+        if isinstance(reported, int) and reported > 0:
+            return ContextLimits(reported, "endpoint", reserve, counter)
+        return ContextLimits(DEFAULT_WINDOW, "default", reserve, counter)
 
     def with_model(self, name: str) -> OpenAIChatModel:
         return OpenAIChatModel(self.settings, model=name)
@@ -187,6 +233,10 @@ class OpenAIChatModel:
         import openai
 
         where = self.settings.endpoint
+        if _says_too_long(exc):
+            return ContextOverflow(
+                f"{where} refused the request: it is longer than the model takes"
+            )
         if streaming and not isinstance(exc, openai.APITimeoutError):
             # The connection was up and the reply had begun: whatever broke, broke mid-way.
             return ModelError(f"the reply stream from {where} was cut mid-way")
@@ -222,6 +272,29 @@ class OpenAIChatModel:
         if isinstance(exc, openai.APIError):
             return ModelError(f"the endpoint {where} failed: {exc.message}")
         return ModelError(f"unexpected failure talking to {where}: {type(exc).__name__}: {exc}")
+
+
+# How servers say a request was too long: OpenAI's error code, and the words of OpenAI,
+# vLLM and llama.cpp (whose stream ends on "...exceeds the available context size...").
+_TOO_LONG = (
+    "context_length_exceeded",
+    "context length",
+    "maximum context",
+    "context window",
+    "context size",
+    "too many tokens",
+    "exceed_context_size",
+)
+
+
+def _says_too_long(exc: Exception) -> bool:
+    body = getattr(exc, "body", None)
+    code = body.get("code") if isinstance(body, dict) else None
+    inner = body.get("error") if isinstance(body, dict) else None
+    if isinstance(inner, dict):
+        code = code or inner.get("code")
+    text = f"{code or ''} {getattr(exc, 'message', '')} {exc}".lower()
+    return any(words in text for words in _TOO_LONG)
 
 
 def _close_with_loop(client: openai.AsyncOpenAI) -> Any:

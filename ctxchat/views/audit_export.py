@@ -57,6 +57,16 @@ def _record_markdown(number: int, record: AuditRecord) -> list[str]:
     lines += [block for m in record.input_messages for block in ("", message_markdown(m))]
     lines += ["", "### Output" if record.ok else "### Output (not stored)"]
     lines += labelled_markdown(record.response_messages, 4)
+    budget = record.budget
+    if budget is not None:
+        trimmed = budget.get("trimmed") or {}
+        gone = ", ".join(f"{source} {count:,}" for source, count in trimmed.items())
+        lines += [
+            "",
+            f"Context: {budget.get('request_tokens', 0):,} of {budget.get('window', 0):,} "
+            f"tokens ({budget.get('window_source')})"
+            + (f"; trimmed to fit: {gone}" if gone else ""),
+        ]
     if record.usage is not None:
         usage = f"{record.usage.input_tokens:,} in · {record.usage.output_tokens:,} out"
     else:

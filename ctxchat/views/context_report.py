@@ -10,6 +10,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ctxchat.core.budget import BudgetReport
 from ctxchat.core.context import RunContext
 from ctxchat.core.messages import Message, Usage
 from ctxchat.core.text import plural, preview
@@ -55,6 +56,16 @@ class ContextReport:
     # The whole request as the status line counts it (`count_request_tokens`): the parts
     # above plus what joins them (the system message's labels, each message's framing).
     total_tokens: int = 0
+    # What the context budget measured and trimmed (`RunContext.budget`), when it ran.
+    budget: BudgetReport | None = None
+
+    def gauge(self) -> list[tuple[str, int]]:
+        """The window by source, as the budget counted it, then what was left free."""
+        if self.budget is None:
+            return []
+        parts = [(name, tokens) for name, tokens in self.budget.by_source.items() if tokens > 0]
+        free = self.budget.window - sum(tokens for _, tokens in parts)
+        return [*parts, ("free", max(0, free))]
 
     @property
     def framing_tokens(self) -> int:
@@ -109,7 +120,12 @@ def context_report(
         sources=sources,
         input_tokens=count_messages_tokens(context.input_messages),
         context_window=context_window,
-        total_tokens=count_request_tokens(assembled, context.all_tools()),
+        total_tokens=(
+            context.budget.request_tokens
+            if context.budget is not None
+            else count_request_tokens(assembled, context.all_tools())
+        ),
+        budget=context.budget,
     )
 
 
@@ -119,11 +135,29 @@ def _share(tokens: int, window: int | None) -> str:
     return f" ({tokens / window:.1%} of {compact(window)})"
 
 
+WINDOW_SOURCES = {
+    "config": "[model] context_window",
+    "endpoint": "reported by the endpoint",
+    "default": "the default: the endpoint reports none",
+}
+
+
 def format_report(report: ContextReport) -> str:
+    budget = report.budget
+    window = budget.window if budget is not None else report.context_window
     lines = [
         f"context of the last turn: ~{report.total_tokens:,} tokens"
-        f"{_share(report.total_tokens, report.context_window)}"
+        f"{_share(report.total_tokens, window)}"
     ]
+    if budget is not None:
+        counted = "the model's tokenizer" if budget.exact else "an estimate with a margin"
+        lines.append(
+            f"  window {budget.window:,} ({WINDOW_SOURCES[budget.source]}), "
+            f"{budget.reserve:,} kept for the reply; counted by {counted}"
+        )
+        if budget.trimmed:
+            gone = ", ".join(f"{source} {count:,}" for source, count in budget.trimmed.items())
+            lines.append(f"  trimmed to fit: {gone} (oldest history first, then ranked items)")
     if report.base_instruction_tokens:
         lines.append(f"  system prompt: {report.base_instruction_tokens:,} tokens")
     if report.framing_tokens:
@@ -161,6 +195,7 @@ class TurnStats:
     context_tokens: int  # the prompt and reply of the last model call: what the window holds
     context_window: int | None
     estimated: bool  # the endpoint reported no usage; counted locally instead
+    trimmed: int = 0  # history messages and ranked items left out to fit the window
 
 
 def compact(n: int) -> str:
@@ -175,18 +210,26 @@ def turn_stats(
     context: RunContext, assembled: Sequence[Message], context_window: int | None
 ) -> TurnStats:
     """`assembled` is what the model was shown at the start of the turn (`Agent.assemble`).
-    Without usage from the endpoint, the request is counted as /context counts it."""
+    Without usage from the endpoint, the request is counted as /context counts it. The
+    window is the one the budget fitted the request to, when it ran."""
+    budget = context.budget
+    if budget is not None:
+        context_window = budget.window
+    trimmed = sum(budget.trimmed.values()) if budget is not None else 0
     response = context.response
     produced = list(response.messages) if response else []
     last = next((m.usage for m in reversed(produced) if m.usage is not None), None)
     if response is not None and response.usage is not None and last is not None:
         held = last.input_tokens + last.output_tokens
-        return TurnStats(response.usage, held, context_window, False)
-    shown = count_request_tokens(assembled, context.all_tools())
+        return TurnStats(response.usage, held, context_window, False, trimmed)
+    # The request as /context counts it: the budget's count when it measured one.
+    if budget is not None:
+        shown = budget.request_tokens
+    else:
+        shown = count_request_tokens(assembled, context.all_tools())
     out = count_messages_tokens(m for m in produced if m.role == "assistant")
-    return TurnStats(
-        Usage(shown, out), shown + count_messages_tokens(produced), context_window, True
-    )
+    held = shown + count_messages_tokens(produced)
+    return TurnStats(Usage(shown, out), held, context_window, True, trimmed)
 
 
 def format_status(stats: TurnStats) -> str:
@@ -198,4 +241,6 @@ def format_status(stats: TurnStats) -> str:
             f" · context {mark}{compact(stats.context_tokens)}/{compact(stats.context_window)}"
             f" ({share:.0%})"
         )
+    if stats.trimmed:
+        text += f" · {stats.trimmed:,} trimmed to fit (/context)"
     return text

@@ -1,0 +1,208 @@
+"""What an OpenAI-compatible endpoint says about a model's context window and tokenizer.
+
+No standard says it, so each server is asked the way it answers:
+- vLLM: `GET /v1/models` lists each model with `max_model_len`;
+- llama.cpp's server: `GET /props` gives `default_generation_settings.n_ctx` (the context
+  it was started with), and `POST /tokenize` counts tokens with the model's tokenizer;
+- Ollama: `POST /api/show` gives the model's `num_ctx` parameter when it sets one (Ollama
+  otherwise runs a model at its own default, 4096 tokens, whatever the model could take,
+  and drops what does not fit silently: so that default is the window).
+OpenAI's own endpoint says nothing; its models' windows are large and tiktoken counts their
+tokens.
+
+The answer is asked for once per endpoint and model and remembered in the data dir
+(`endpoints.json`, written atomically, owner-only), so a later run asks nothing; the probe
+has a short timeout and any failure means "unknown", never an error.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ctxchat.core.redact import mask_url
+
+PROBE_TIMEOUT = 3.0
+OLLAMA_DEFAULT_CONTEXT = 4096
+CACHE_FILE = "endpoints.json"
+# How long an answer is trusted: a server restarted with another context size is noticed.
+CACHE_SECONDS = 24 * 3600
+
+
+def _root(base_url: str) -> str:
+    """The server's root: `http://host:8080/v1` -> `http://host:8080`."""
+    return base_url.rstrip("/").removesuffix("/v1")
+
+
+class _Http:
+    """Tiny JSON requests with the standard library: a probe needs no client library (and
+    must not depend on which HTTP package the `openai` release of the day brings)."""
+
+    def __init__(self, headers: dict[str, str]) -> None:
+        self.headers = {"Accept": "application/json", **headers}
+
+    def get(self, url: str) -> Any:
+        return self._send(urllib.request.Request(url, headers=self.headers))
+
+    def post(self, url: str, body: dict[str, Any]) -> Any:
+        data = json.dumps(body).encode()
+        headers = {**self.headers, "Content-Type": "application/json"}
+        return self._send(urllib.request.Request(url, data=data, headers=headers))
+
+    @staticmethod
+    def _send(request: urllib.request.Request) -> Any:
+        """The JSON of a 200 answer; None for anything else (an error status, no answer,
+        not JSON): a probe that finds nothing is not a failure."""
+        try:
+            with urllib.request.urlopen(request, timeout=PROBE_TIMEOUT) as response:
+                return json.loads(response.read().decode("utf-8"))
+        except (OSError, ValueError):
+            return None
+
+
+def _get(client: _Http, url: str) -> Any:
+    return client.get(url)
+
+
+def _post(client: _Http, url: str, body: dict[str, Any]) -> Any:
+    return client.post(url, body)
+
+
+def _vllm(client: Any, base_url: str, model: str) -> int | None:
+    listed = _get(client, base_url.rstrip("/") + "/models")
+    for entry in (listed or {}).get("data") or []:
+        if isinstance(entry, dict) and entry.get("id") == model:
+            value = entry.get("max_model_len")
+            return int(value) if isinstance(value, int) and value > 0 else None
+    return None
+
+
+def _llama_cpp(client: Any, base_url: str) -> int | None:
+    props = _get(client, _root(base_url) + "/props")
+    settings = (props or {}).get("default_generation_settings") or {}
+    value = settings.get("n_ctx") if isinstance(settings, dict) else None
+    return int(value) if isinstance(value, int) and value > 0 else None
+
+
+def _ollama(client: Any, base_url: str, model: str) -> int | None:
+    shown = _post(client, _root(base_url) + "/api/show", {"model": model})
+    if not isinstance(shown, dict):
+        return None
+    for line in str(shown.get("parameters") or "").splitlines():
+        name, _, value = line.strip().partition(" ")
+        if name == "num_ctx" and value.strip().isdigit():
+            return int(value.strip())
+    return OLLAMA_DEFAULT_CONTEXT
+
+
+def probe(base_url: str, model: str, headers: dict[str, str]) -> dict[str, Any]:
+    """What the endpoint says: `{"window": int | None, "tokenize": bool}`."""
+    client = _Http(headers)
+    found: dict[str, Any] = {"window": None, "tokenize": False}
+    asks: list[Callable[[], int | None]] = [
+        lambda: _vllm(client, base_url, model),
+        lambda: _llama_cpp(client, base_url),
+        lambda: _ollama(client, base_url, model),
+    ]
+    for ask in asks:
+        try:
+            window = ask()
+        except (AttributeError, TypeError, ValueError):  # an answer of another shape
+            continue
+        if window:
+            found["window"] = window
+            break
+    counted = _post(client, _root(base_url) + "/tokenize", {"content": "a b"})
+    found["tokenize"] = isinstance(counted, dict) and isinstance(counted.get("tokens"), list)
+    return found
+
+
+class EndpointCache:
+    """Probe answers by endpoint and model, kept on disk between runs."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.path = data_dir / CACHE_FILE
+        self._lock = threading.Lock()
+
+    def _read(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self.path.read_text("utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        entry = self._read().get(key)
+        if not isinstance(entry, dict) or time.time() - entry.get("at", 0) > CACHE_SECONDS:
+            return None
+        return entry
+
+    def put(self, key: str, entry: dict[str, Any]) -> None:
+        from ctxchat.storage.fsutil import atomic_write_text
+
+        with self._lock:
+            data = self._read()
+            data[key] = {**entry, "at": time.time()}
+            # A read-only home: asked again next time, nothing worse.
+            with contextlib.suppress(OSError):
+                atomic_write_text(self.path, json.dumps(data, indent=1))
+
+
+def endpoint_key(base_url: str, model: str) -> str:
+    return f"{mask_url(base_url)} {model}"
+
+
+def llama_cpp_counter(base_url: str, headers: dict[str, str]) -> Callable[[str], int]:
+    """Token counts from llama.cpp's `/tokenize`, each text asked once per process."""
+    client = _Http(headers)
+    url = _root(base_url) + "/tokenize"
+    known: dict[str, int] = {}
+
+    def count(text: str) -> int:
+        if not text:
+            return 0
+        found = known.get(text)
+        if found is None:
+            answer = client.post(url, {"content": text})
+            tokens = answer.get("tokens") if isinstance(answer, dict) else None
+            if not isinstance(tokens, list):
+                return estimated(text)  # the server went away: an estimate with a margin
+            found = known[text] = len(tokens)
+        return found
+
+    return count
+
+
+def estimated(text: str) -> int:
+    from ctxchat.core.limits import ESTIMATE_MARGIN
+    from ctxchat.core.tokens import count_text_tokens
+
+    return int(count_text_tokens(text) * ESTIMATE_MARGIN + 0.999)
+
+
+# OpenAI's endpoint reports no window; its models' windows, as OpenAI documents them, by
+# the start of the model's name (longest first). Anything else gets the default.
+OPENAI_WINDOWS = (
+    ("gpt-4.1", 1_047_576),
+    ("gpt-4o", 128_000),
+    ("gpt-4-turbo", 128_000),
+    ("gpt-4", 8_192),
+    ("gpt-3.5-turbo", 16_385),
+    ("o1", 200_000),
+    ("o3", 200_000),
+    ("o4", 200_000),
+    ("gpt-5", 400_000),
+)
+
+
+def openai_window(model: str) -> int | None:
+    for prefix, window in OPENAI_WINDOWS:
+        if model.startswith(prefix):
+            return window
+    return None
