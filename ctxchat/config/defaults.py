@@ -9,8 +9,12 @@ from typing import Any
 
 # (type, source_id, options) in pipeline order: history first, it loads what the model reads.
 # The history is SQL (a SQLite file in the data dir): loading it costs the window, not the
-# conversation, and sessions can share one.
-DEFAULT_PIPELINE: tuple[tuple[str, str, dict[str, Any]], ...] = (("sql_history", "history", {}),)
+# conversation, and sessions can share one. Then the safe built-in tools (time, time zones,
+# a calculator): none has side effects, and the file tools stay off until a root is set.
+DEFAULT_PIPELINE: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("sql_history", "history", {}),
+    ("tools", "tools", {}),
+)
 
 
 def default_config_document() -> dict[str, Any]:
