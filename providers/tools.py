@@ -37,6 +37,7 @@ from ctxchat.core.provider import AgentView, ContextProvider
 from ctxchat.core.session import Session
 from ctxchat.core.tools import Tool, ToolSource
 from ctxchat.services.commands import Command, CommandContext, CommandResult, Note, Table
+from ctxchat.services.tool_catalogue import summary
 
 from ._tools_calc import calculate
 from ._tools_files import FileTools, check_roots
@@ -222,7 +223,7 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
         advertised = set(_names(ctx.state.get("advertised")))
         always = set(_names(ctx.state.get("always")))
         rows = tuple(
-            (tool.name, tool.source or "-", _effects(tool, always), _first_line(tool.description))
+            (tool.name, tool.source or "-", _effects(tool, always), summary(tool.description))
             for tool in tools
         )
         marked = frozenset(i for i, tool in enumerate(tools) if tool.name in advertised)
@@ -268,11 +269,6 @@ def _effects(tool: Tool, always: set[str]) -> str:
     if not tool.side_effects:
         return "none"
     return "yes (allowed always)" if tool.name in always else "yes (asks)"
-
-
-def _first_line(text: str) -> str:
-    first = text.strip().split(". ")[0]
-    return first if len(first) <= 80 else first[:79] + "…"
 
 
 def _warnings(problems: list[str]) -> tuple[Note, ...]:
