@@ -176,7 +176,8 @@ def test_a_model_that_refuses_tools_is_asked_again_without_them_and_remembered(
     assert done.returncode == 0, done.stderr
     assert done.stdout == "echo: hello\n"
     with_tools, without = fake_openai.chat_requests()
-    assert with_tools.tool_names and not without.tools
+    assert with_tools.tool_names
+    assert not without.tools
     (line,) = done.stderr.splitlines()
     assert line.startswith("ctxchat: note: tools are off for fake-model at http://127.0.0.1")
     assert "does not support them" in line
