@@ -223,7 +223,7 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
         advertised = set(_names(ctx.state.get("advertised")))
         always = set(_names(ctx.state.get("always")))
         rows = tuple(
-            (tool.name, tool.source or "-", _effects(tool, always), summary(tool.description))
+            (tool.name, tool.source or "-", _effects(tool, always), summary(tool.description, 50))
             for tool in tools
         )
         marked = frozenset(i for i, tool in enumerate(tools) if tool.name in advertised)

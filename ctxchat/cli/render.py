@@ -195,12 +195,12 @@ def tool_run_line(call: ToolCallPart, result: ToolResultPart, seconds: float) ->
     arguments, the time it ran, and what went wrong when something did."""
     from ctxchat.core.approval import refusal_text
 
-    head = f"→ {call.name}({short_arguments(call.arguments)})"
+    head = f"→ {call.name}({short_arguments(call.arguments, 50)})"
     if result.is_error and result.content == refusal_text(call.name):
         return f"{head} · refused"
     took = f"{seconds:.2f}s" if seconds < 10 else f"{seconds:.0f}s"
     if result.is_error:
-        return f"{head} · {took} · error: {preview(result.content, 80)}"
+        return f"{head} · {took} · error: {preview(result.content, 60)}"
     return f"{head} · {took}"
 
 
