@@ -9,7 +9,7 @@ from ctxchat.cli import config_cmd, prompt, sessions_cmd
 from ctxchat.core.context import RunContext
 from ctxchat.ranking import cache, embedding, evaluate
 from ctxchat.services.model_client import OpenAIChatModel
-from ctxchat.providers import _sqlengine, audit, in_memory_history, sql_history
+from ctxchat.providers import _sqlengine, audit, in_memory_history, sql_history, tools
 
 # Module attribute hooks (PEP 562): the lazy public API.
 package.__getattr__
@@ -42,6 +42,7 @@ _.isolation_level
 audit.AuditProvider
 in_memory_history.InMemoryHistoryProvider
 sql_history.SqlHistoryProvider
+tools.ToolsProvider
 
 # The provider-author API: what providers call on the run context.
 RunContext.extend_instructions

@@ -24,6 +24,7 @@ advertised on the last stored turn (`advertised`, which `/tools` marks).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -41,7 +42,7 @@ from ctxchat.services.tool_catalogue import summary
 
 from ._tools_calc import calculate
 from ._tools_files import FileTools, check_roots
-from ._tools_mcp import McpHub, McpServer, parse_servers, start_all
+from ._tools_mcp import CLOSE_WAIT, McpHub, McpServer, parse_servers, start_all
 from ._tools_python import load_reference, tool_from_function
 from ._tools_time import convert_time, current_time
 
@@ -234,8 +235,11 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
     def close(self) -> None:
         for server in self._servers:
             server.close()
+        # They stop side by side, so one deadline for all: the exit waits at most
+        # CLOSE_WAIT for servers that ignore the end of their input (the SDK kills them).
+        deadline = time.monotonic() + CLOSE_WAIT
         for server in self._servers:
-            server.wait_closed(3.0)
+            server.wait_closed(max(0.0, deadline - time.monotonic()))
         self._hub.stop()
 
     def describe(self) -> str:
