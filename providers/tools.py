@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ctxchat.core.context import RunContext
-from ctxchat.core.errors import ConfigError
+from ctxchat.core.errors import ConfigError, CtxchatError
 from ctxchat.core.messages import ToolCallPart, ToolResultPart
 from ctxchat.core.model_types import Middleware, ToolCall
 from ctxchat.core.options import build_options, did_you_mean, option
@@ -182,6 +182,15 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
                 self.env.tools.remove(name)
             if gone:  # one that never started was reported by `load_tools` already
                 warn(server.failure)
+
+    def check(self) -> None:
+        """`config validate`: start the MCP servers, and fail naming each that does not."""
+        import asyncio
+
+        problems: list[str] = []
+        asyncio.run(self.load_tools(problems.append))
+        if problems:
+            raise CtxchatError("; ".join(problems))
 
     def catalogue(self) -> list[Tool]:
         """The tools this provider put in the catalogue and that are still there."""

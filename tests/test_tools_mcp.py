@@ -185,3 +185,15 @@ def test_a_bad_server_table_is_a_config_error(cli_env: dict[str, str], ctxchat_h
     done = ctxchat("tools", "list", env=cli_env)
     assert done.returncode == 2
     assert "mcp.a.b: a server name must be" in done.stderr
+
+
+def test_config_validate_starts_the_servers_and_names_one_that_fails(
+    cli_env: dict[str, str], ctxchat_home: Path
+) -> None:
+    config(ctxchat_home, server("time", time_server_command()))
+    assert ctxchat("config", "validate", env=cli_env).returncode == 0
+    config(ctxchat_home, server("time", time_server_command()), odd("quits", "--exit-at-start"))
+    done = ctxchat("config", "validate", env=cli_env)
+    assert done.returncode == 1
+    (line,) = done.stderr.splitlines()
+    assert "providers[0] ('tools'): MCP server 'quits' did not start" in line
