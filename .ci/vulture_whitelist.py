@@ -9,7 +9,14 @@ from ctxchat.cli import config_cmd, memory_cmd, prompt, sessions_cmd
 from ctxchat.core.context import RunContext
 from ctxchat.ranking import cache, embedding, evaluate
 from ctxchat.services.model_client import OpenAIChatModel
-from ctxchat.providers import _sqlengine, audit, in_memory_history, sql_history, user_memory
+from ctxchat.providers import (
+    _sqlengine,
+    audit,
+    in_memory_history,
+    sql_history,
+    tools,
+    user_memory,
+)
 
 # Module attribute hooks (PEP 562): the lazy public API.
 package.__getattr__
@@ -46,6 +53,7 @@ user_memory.UserMemoryProvider
 audit.AuditProvider
 in_memory_history.InMemoryHistoryProvider
 sql_history.SqlHistoryProvider
+tools.ToolsProvider
 
 # The provider-author API: what providers call on the run context.
 RunContext.extend_instructions

@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from fakeopenai import FakeOpenAI
 
 from ctxchat.core.agent import Agent
+from ctxchat.core.limits import ContextLimits
 from ctxchat.core.messages import Message, ToolCallPart, new_id
 from ctxchat.core.model_types import EventSink, ModelReply, ModelRequest
 from ctxchat.core.provider import ProviderEnv
@@ -68,6 +69,15 @@ class TimedModel:
             return await self.inner.complete(request, on_event)
         finally:
             self.spent += time.perf_counter() - started
+
+    async def limits(self) -> ContextLimits:
+        return await self.inner.limits()
+
+    def with_model(self, name: str) -> TimedModel:
+        return TimedModel(self.inner.with_model(name))
+
+    def check(self) -> None:
+        self.inner.check()
 
 
 def history_rows(key: str, count: int) -> list[dict[str, Any]]:

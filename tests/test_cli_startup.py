@@ -19,6 +19,7 @@ HEAVY = (
     "ctxchat.services.build",
     "httpx",
     "httpx2",
+    "mcp",  # imported only when a configured MCP server starts
 )
 
 PROBE = """
@@ -42,6 +43,7 @@ TOP_LEVEL_HEAVY = (*HEAVY, "numpy", "pydantic")
         (["--help"], TOP_LEVEL_HEAVY),
         (["run", "--help"], HEAVY),
         (["sessions", "--help"], HEAVY),
+        (["tools", "--help"], HEAVY),
     ],
 )
 def test_help_and_version_import_nothing_heavy(

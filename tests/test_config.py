@@ -143,7 +143,7 @@ EXAMPLE = Path(__file__).resolve().parent.parent / "config.example.toml"
 def test_example_config_loads_and_builds() -> None:
     config = load_config(EXAMPLE, environ={})
     agent = build_agent(config)
-    assert [p.source_id for p in agent.providers] == ["history", "audit", "memory"]
+    assert [p.source_id for p in agent.providers] == ["history", "audit", "memory", "tools"]
     assert agent.history_provider is agent.providers[0]
 
 
@@ -163,3 +163,18 @@ def test_example_config_documents_every_option() -> None:
     for type_name in types:
         expected |= {f.name for f, _ in option_fields(load_provider_class(type_name).Options)}
     assert expected - documented == set()
+
+
+def test_example_config_documents_the_tools_tables() -> None:
+    """The tables inside the tools provider's options: an MCP server's, a Python tool's."""
+    import re
+
+    from ctxchat.core.options import option_fields
+    from ctxchat.providers._tools_mcp import McpServerOptions
+    from ctxchat.providers.tools import PythonToolOptions
+
+    text = EXAMPLE.read_text()
+    documented = set(re.findall(r"^#? ?([a-z_]+) = ", text, flags=re.MULTILINE))
+    documented |= set(re.findall(r"\b([a-z_]+) = ", text))  # inline tables
+    for options in (McpServerOptions, PythonToolOptions):
+        assert {f.name for f, _ in option_fields(options)} - documented == set()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from typing import Any
 
 import pytest
@@ -80,3 +81,44 @@ def test_arguments_must_be_an_object() -> None:
         True,
         "invalid arguments for 'weather': arguments must be a JSON object",
     )
+
+
+def test_tool_names_must_be_what_the_model_apis_accept() -> None:
+    registry = ToolRegistry()
+    for bad in ("time.now", "a b", "", "x" * 65):
+        with pytest.raises(ConfigError, match="must be 1 to 64 letters"):
+            registry.register(Tool(bad, "no", lambda: None))
+    registry.register(Tool("time__now-2", "ok", lambda: None))
+    registry.remove("time__now-2")
+    registry.remove("never-there")
+    assert registry.names() == []
+
+
+def test_a_sync_tool_past_its_timeout_does_not_hold_up_the_loop_end() -> None:
+    """Issue 9, item 9: the worker is abandoned, not joined, when the tool overruns."""
+    started, release, finished = threading.Event(), threading.Event(), threading.Event()
+
+    def nap() -> str:
+        started.set()
+        release.wait(60)
+        finished.set()
+        return "late"
+
+    tool = Tool("nap", "sleeps", nap, timeout=0.2)
+    # asyncio.run ends by joining the default executor's threads: with asyncio.to_thread
+    # this would wait for `release`, which is only set after it has returned.
+    result = asyncio.run(invoke_tool(tool, ToolCallPart("c", "nap", "{}"), default_timeout=5))
+    assert result.content == "tool 'nap' timed out after 0.2s"
+    assert started.is_set()
+    assert not finished.is_set()  # still running, and nobody waited for it
+    release.set()
+    assert finished.wait(10)
+
+
+def test_a_tool_raising_timeout_error_itself_is_not_reported_as_timed_out() -> None:
+    def impatient() -> str:
+        raise TimeoutError("the remote end gave up")
+
+    tool = Tool("impatient", "fails", impatient)
+    result = asyncio.run(invoke_tool(tool, ToolCallPart("c", "impatient", "{}"), default_timeout=5))
+    assert result.content == "TimeoutError: the remote end gave up"

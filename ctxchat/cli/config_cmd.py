@@ -91,7 +91,8 @@ def validate(
     config: ConfigOption = None,
 ) -> None:
     """Check a config file: TOML syntax, settings, provider types and their options, and
-    that each provider reaches what it needs (SQL providers open their database)."""
+    that each provider reaches what it needs (SQL providers open their database, MCP
+    servers start)."""
     from ctxchat.services.build import build_agent, check_agent
 
     settings = load_config(file or config)

@@ -16,7 +16,7 @@ from typing import Annotated, NoReturn
 import typer
 
 from ctxchat import __version__
-from ctxchat.cli import config_cmd, memory_cmd, run_cmd, sessions_cmd
+from ctxchat.cli import config_cmd, memory_cmd, run_cmd, sessions_cmd, tools_cmd
 from ctxchat.cli.common import close_services, report
 from ctxchat.core.errors import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CtxchatError
 
@@ -67,6 +67,7 @@ app.command("run", epilog=EXIT_CODES)(run_cmd.run)
 app.add_typer(sessions_cmd.app, name="sessions")
 app.add_typer(config_cmd.app, name="config")
 app.add_typer(memory_cmd.app, name="memory")
+app.add_typer(tools_cmd.app, name="tools")
 app.command("providers", epilog=EXIT_CODES)(config_cmd.providers)
 
 

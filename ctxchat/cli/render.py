@@ -175,6 +175,35 @@ def tool_call_line(call: ToolCallPart) -> str:
     return f"→ {call.name}({preview(call.arguments, 80)})"
 
 
+def short_arguments(arguments: str, width: int = 60) -> str:
+    """A call's arguments in a few words: `city="Oslo", days=3`, cut to `width`."""
+    import json
+
+    try:
+        parsed = json.loads(arguments) if arguments.strip() else {}
+    except ValueError:
+        parsed = None
+    if isinstance(parsed, dict):
+        text = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in parsed.items())
+    else:
+        text = arguments
+    return preview(text, width)
+
+
+def tool_run_line(call: ToolCallPart, result: ToolResultPart, seconds: float) -> str:
+    """How the REPL shows one tool call once it is over, in one line: the name, short
+    arguments, the time it ran, and what went wrong when something did."""
+    from ctxchat.core.approval import refusal_text
+
+    head = f"→ {call.name}({short_arguments(call.arguments, 50)})"
+    if result.is_error and result.content == refusal_text(call.name):
+        return f"{head} · refused"
+    took = f"{seconds:.2f}s" if seconds < 10 else f"{seconds:.0f}s"
+    if result.is_error:
+        return f"{head} · {took} · error: {preview(result.content, 60)}"
+    return f"{head} · {took}"
+
+
 def tool_result_line(result: ToolResultPart) -> str:
     """How every view shows a tool's answer: `← result: …` or `← error: …`."""
     return f"← {'error' if result.is_error else 'result'}: {preview(result.content, 100)}"

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from prompt_toolkit import PromptSession
     from rich.console import Console
 
+    from ctxchat.cli.tool_approval import ToolPolicy
     from ctxchat.core.context import RunContext
     from ctxchat.services.commands import CommandContext
     from ctxchat.services.conversations import ChatService, Conversation
@@ -41,7 +42,9 @@ class Repl:
         markdown: bool,
         max_input: int,
         history_path: Path,
+        tool_policy: ToolPolicy | None = None,
     ) -> None:
+        from ctxchat.cli.tool_approval import ToolPolicy
         from ctxchat.services.chat_commands import chat_commands
 
         self.service = service
@@ -51,6 +54,7 @@ class Repl:
         self.markdown = markdown
         self.max_input = max_input
         self.history_path = history_path
+        self.tool_policy = tool_policy or ToolPolicy()
         self.last_turn_failed = False
         self.exit_requested = False
         self.resend: str | None = None  # a command asked for this to be sent next
@@ -194,14 +198,16 @@ class Repl:
             self.error(exc.message)
             return ""
         from ctxchat.cli.prompt import input_message
+        from ctxchat.cli.tool_approval import ReplApprover
 
         conversation = self.conversation
         message = input_message(text, self.pasted)
         view = ReplyView(self.console, markdown=self.markdown, model_name=conversation.model.name)
+        approve = ReplApprover(self.console, view, self.tool_policy)
         view.wait()
         try:
             outcome = await cancellable(
-                self.service.send(conversation, [message], on_event=view.on_event)
+                self.service.send(conversation, [message], on_event=view.on_event, approve=approve)
             )
         except TurnFailed as failed:
             self.last_turn_failed = True

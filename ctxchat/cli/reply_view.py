@@ -17,8 +17,7 @@ from ctxchat.cli.render import (
     stable_length,
     tail_source,
     terminal_safe,
-    tool_call_line,
-    tool_result_line,
+    tool_run_line,
 )
 
 if TYPE_CHECKING:
@@ -44,9 +43,10 @@ class ReplyView:
         self._last_refresh = 0.0
 
     # -- waiting for the model ----------------------------------------------------------------
-    def wait(self) -> None:
-        """Show that the model was asked and nothing came back yet: a slow endpoint must not
-        look like a frozen chat. Gone with the next event, or when the turn ends anyway."""
+    def wait(self, label: str | None = None) -> None:
+        """Show that the model was asked (or a tool runs) and nothing came back yet: a slow
+        endpoint must not look like a frozen chat. Gone with the next event, or when the
+        turn ends anyway."""
         if self._waiting is not None or not self.console.is_terminal:
             return
         if self.console.is_dumb_terminal:
@@ -55,9 +55,9 @@ class ReplyView:
         from rich.spinner import Spinner
         from rich.text import Text
 
-        label = Text(terminal_safe(f"waiting for {self.model_name}…"), style="dim")
+        said = label or f"waiting for {self.model_name}…"
         self._waiting = Live(
-            Spinner("dots", text=label, style="dim"),
+            Spinner("dots", text=Text(terminal_safe(said), style="dim"), style="dim"),
             console=self.console,
             transient=True,
             refresh_per_second=12.5,
@@ -72,6 +72,7 @@ class ReplyView:
     # -- events from the engine ---------------------------------------------------------------
     def on_event(self, event: Event) -> None:
         from ctxchat.core.model_types import (
+            ModelNotice,
             ProviderNotice,
             ProviderWarning,
             TextDelta,
@@ -84,10 +85,13 @@ class ReplyView:
             self.add_text(event.text)
         elif isinstance(event, ToolCallStarted):
             self.end_text()
-            self.note(tool_call_line(event.call))
+            self.wait(f"running {event.call.name}…")
         elif isinstance(event, ToolCallFinished):
-            self.note(tool_result_line(event.result))
+            self.note(tool_run_line(event.call, event.result, event.seconds))
             self.wait()  # the model is asked again with the result
+        elif isinstance(event, ModelNotice):
+            self.end_text()
+            self.note(event.message)
         elif isinstance(event, ProviderWarning):
             self.end_text()
             self.note(f"warning: provider '{event.source_id}': {event.message}", "yellow")
@@ -132,6 +136,10 @@ class ReplyView:
         self.pending = ""
 
     def finish(self) -> None:
+        self.end_text()
+
+    def pause(self) -> None:
+        """Clear the way for a question (a tool asks to run): no spinner, text ended."""
         self.end_text()
 
     def abort(self) -> None:

@@ -13,12 +13,14 @@ from ctxchat.core.errors import UsageError
 from ctxchat.services.script_input import DEFAULT_MAX_INPUT_BYTES
 
 if TYPE_CHECKING:
+    from ctxchat.cli.tool_approval import ToolPolicy
     from ctxchat.core.messages import Message
     from ctxchat.services.conversations import ChatService, Conversation
 
 SESSION_PANEL = "Session"
 MODEL_PANEL = "Model"
 IO_PANEL = "Input and output"
+TOOLS_PANEL = "Tools"
 
 
 def run(
@@ -147,6 +149,24 @@ def run(
             rich_help_panel=IO_PANEL,
         ),
     ] = DEFAULT_MAX_INPUT_BYTES,
+    allow_tools: Annotated[
+        str | None,
+        typer.Option(
+            help="Let these tools with side effects run without asking (comma-separated "
+            "names, as `ctxchat tools list` shows them). In a script, any other is refused.",
+            metavar="NAME,...",
+            rich_help_panel=TOOLS_PANEL,
+            show_default=False,
+        ),
+    ] = None,
+    yes_tools: Annotated[
+        bool,
+        typer.Option(
+            "--yes-tools",
+            help="Let every tool with side effects run without asking.",
+            rich_help_panel=TOOLS_PANEL,
+        ),
+    ] = False,
 ) -> None:
     """Chat: a REPL on a terminal, a script when stdin is piped.
 
@@ -158,6 +178,9 @@ def run(
         raise UsageError("--session and --continue both choose a session; give one of them")
     if lines and turns_separator is not None:
         raise UsageError("--lines and --turns-separator both split stdin; give one of them")
+    from ctxchat.cli.tool_approval import ToolPolicy
+
+    tool_policy = ToolPolicy.from_flags(allow_tools, yes_tools)
     if title is not None:
         from ctxchat.services.conversations import clean_title
 
@@ -197,11 +220,12 @@ def run(
             show_last=show_last,
             max_input=max_input,
             resumed=session is not None or continue_,
+            tool_policy=tool_policy,
         )
         return
     from ctxchat.cli.script import run_script
 
-    run_script(service, conversation, turns, json_lines=json_lines)
+    run_script(service, conversation, turns, json_lines=json_lines, tool_policy=tool_policy)
 
 
 def script_turns(
@@ -265,6 +289,7 @@ def start_repl(
     show_last: int,
     max_input: int,
     resumed: bool,
+    tool_policy: ToolPolicy,
 ) -> None:
     from ctxchat.cli.render import make_console
     from ctxchat.cli.repl import Repl
@@ -288,5 +313,6 @@ def start_repl(
         markdown=not plain and console.is_terminal,
         max_input=max_input,
         history_path=input_history_path(),
+        tool_policy=tool_policy,
     )
     run_sync(repl.run(show_last=show_last, resumed=resumed))

@@ -22,6 +22,8 @@ from ctxchat.core.errors import TurnCancelled
 
 if TYPE_CHECKING:
     from ctxchat.cli.render import SafeStream
+    from ctxchat.cli.tool_approval import ToolPolicy
+    from ctxchat.core.approval import Approver
     from ctxchat.core.context import RunResponse
     from ctxchat.core.messages import Message
     from ctxchat.core.model_types import Event
@@ -108,6 +110,7 @@ class _Streamer:
 
     def on_event(self, event: Event) -> None:
         from ctxchat.core.model_types import (
+            ModelNotice,
             ProviderNotice,
             ProviderWarning,
             TextDelta,
@@ -124,6 +127,8 @@ class _Streamer:
             warn(f"provider '{event.source_id}': {event.message}")
         elif isinstance(event, ProviderNotice):
             report(event.message, kind="")  # stdout is the reply's alone
+        elif isinstance(event, ModelNotice):
+            report(event.message, kind="note")
 
     def end_line(self) -> None:
         self.output.end_reply()
@@ -146,12 +151,21 @@ def run_script(
     *,
     json_lines: bool,
     out: TextIO | None = None,
+    tool_policy: ToolPolicy | None = None,
 ) -> None:
     """Send each turn as `turns` yields it. Reading stdin happens outside the event loop,
-    where Ctrl-C interrupts a blocked read at once."""
+    where Ctrl-C interrupts a blocked read at once. Tools with side effects run only as
+    `tool_policy` (the --allow-tools and --yes-tools flags) allows: nobody is asked."""
+    from ctxchat.cli.tool_approval import ToolPolicy, script_approver
+
     output = _Output(out or sys.stdout)
+    approve = script_approver(tool_policy or ToolPolicy(), warn)
     for turn in turns:
-        run_sync(_send(service, conversation, turn, json_lines=json_lines, output=output))
+        run_sync(
+            _send(
+                service, conversation, turn, json_lines=json_lines, output=output, approve=approve
+            )
+        )
         if output.gone:
             return  # nobody reads the replies: sending more would only cost tokens
 
@@ -163,10 +177,13 @@ async def _send(
     *,
     json_lines: bool,
     output: _Output,
+    approve: Approver,
 ) -> None:
     streamer = _Streamer(output, stream_text=not json_lines)
     try:
-        outcome = await cancellable(service.send(conversation, [turn], on_event=streamer.on_event))
+        outcome = await cancellable(
+            service.send(conversation, [turn], on_event=streamer.on_event, approve=approve)
+        )
     except asyncio.CancelledError:  # interrupted before the turn began
         raise TurnCancelled() from None
     except BaseException:

@@ -9,12 +9,15 @@ from typing import Any
 
 # (type, source_id, options) in pipeline order: history first, it loads what the model reads.
 # The history is SQL (a SQLite file in the data dir): loading it costs the window, not the
-# conversation, and sessions can share one.
-# The user's memory comes after it: what it recalls is an instruction block, and it learns
-# from a turn only once the history has stored it (the engine's rule, whatever the order).
+# conversation, and sessions can share one. The user's memory comes after it: what it
+# recalls is an instruction block, and it learns from a turn only once the history has
+# stored it (the engine's rule, whatever the order). Then the safe built-in tools (time,
+# time zones, a calculator): none has side effects, and the file tools stay off until a
+# root is set.
 DEFAULT_PIPELINE: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("sql_history", "history", {}),
     ("user_memory", "memory", {}),
+    ("tools", "tools", {}),
 )
 
 

@@ -22,9 +22,11 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ctxchat.core.approval import Approver, refusal_text, refuse_unasked
 from ctxchat.core.budget import fit
 from ctxchat.core.context import RunContext, RunResponse
 from ctxchat.core.errors import (
@@ -200,8 +202,11 @@ class Agent:
         model: ChatModel | None = None,
         on_event: EventSink = ignore_events,
         options: dict[str, Any] | None = None,
+        approve: Approver = refuse_unasked,
     ) -> RunContext:
-        """Run one turn and return its context (with `.response`); raise `TurnFailed`."""
+        """Run one turn and return its context (with `.response`); raise `TurnFailed`.
+        `approve` is asked before each call of a tool with side effects (see
+        `ctxchat.core.approval`); without one such calls are refused."""
         if isinstance(inputs, str):
             input_messages: list[Message] = [Message.user(inputs)]
         elif isinstance(inputs, Message):
@@ -214,6 +219,7 @@ class Agent:
             options=options,
             model=model or self.model,
             on_event=on_event,
+            approve=approve,
         )
         providers = self.run_providers()
         produced: list[Message] = []
@@ -274,8 +280,17 @@ class Agent:
         async def call_model(request: ModelRequest) -> ModelReply:
             return await model.complete(request, on_event)
 
+        ran: dict[str, float] = {}  # call id -> seconds the tool itself ran
+
         async def call_tool(tool: Tool | None, call: ToolCallPart) -> ToolResultPart:
-            return await invoke_tool(tool, call, default_timeout=self.settings.tool_timeout)
+            # Innermost, so no middleware can run a tool with side effects unasked.
+            if tool is not None and tool.side_effects and not await context.confirm(tool, call):
+                return ToolResultPart(call.id, refusal_text(tool.name), is_error=True)
+            started = time.monotonic()
+            try:
+                return await invoke_tool(tool, call, default_timeout=self.settings.tool_timeout)
+            finally:
+                ran[call.id] = time.monotonic() - started
 
         model_call = chain_model_call(middleware, call_model)
         tool_call = chain_tool_call(middleware, call_tool)
@@ -299,7 +314,7 @@ class Agent:
             for call in calls:
                 on_event(ToolCallStarted(call))
                 result = await tool_call(by_name.get(call.name), call)
-                on_event(ToolCallFinished(call, result))
+                on_event(ToolCallFinished(call, result, ran.get(call.id, 0.0)))
                 answer = Message.tool_result(
                     result.call_id, result.content, is_error=result.is_error
                 )

@@ -6,6 +6,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ctxchat.core.approval import Approver, ToolApproval, refuse_unasked
 from ctxchat.core.errors import ConfigError
 from ctxchat.core.messages import AttributionKind, Message, ToolCallPart, Usage
 from ctxchat.core.model_types import (
@@ -76,6 +77,7 @@ class RunContext:
         options: Mapping[str, Any] | None = None,
         model: ChatModel | None = None,
         on_event: EventSink = ignore_events,
+        approve: Approver = refuse_unasked,
     ) -> None:
         self.session_id = session_id
         self.input_messages: tuple[Message, ...] = tuple(
@@ -98,6 +100,9 @@ class RunContext:
         self._response: RunResponse | None = None
         self._on_event = on_event
         self._kept_by: set[str] = set()
+        self._approve = approve
+        self._allowed: set[str] = set()
+        self._granted: list[str] = []
 
     # -- extending ---------------------------------------------------------------------------
     def extend_messages(
@@ -164,6 +169,30 @@ class RunContext:
     @property
     def kept_by(self) -> frozenset[str]:
         return frozenset(self._kept_by)
+
+    # -- tools with side effects --------------------------------------------------------------
+    def allow_tools(self, names: Iterable[str]) -> None:
+        """Let these tools run without asking in this run (the user said "always" for
+        them in this session earlier: the tools provider keeps that in its state)."""
+        self._allowed.update(names)
+
+    @property
+    def granted_always(self) -> tuple[str, ...]:
+        """Tools the user allowed "always" during this run, in order, for a provider to
+        remember in its session state."""
+        return tuple(self._granted)
+
+    async def confirm(self, tool: Tool, call: ToolCallPart) -> bool:
+        """Whether this call of a tool with side effects may run: allowed already, or the
+        approver says yes. Called by the engine just before such a tool runs."""
+        if tool.name in self._allowed:
+            return True
+        source_id = self.tool_sources().get(tool.name)
+        decision = await self._approve(ToolApproval(tool, call, source_id))
+        if decision == "always":
+            self._allowed.add(tool.name)
+            self._granted.append(tool.name)
+        return decision in ("yes", "always")
 
     # -- reading ------------------------------------------------------------------------------
     @property

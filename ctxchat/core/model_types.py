@@ -29,6 +29,9 @@ class ToolCallStarted:
 class ToolCallFinished:
     call: ToolCallPart
     result: ToolResultPart
+    # How long the tool itself ran (not the time spent asking the user); 0 when it did
+    # not run (refused, unknown, bad arguments).
+    seconds: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -47,7 +50,17 @@ class ProviderNotice:
     message: str
 
 
-Event = TextDelta | ToolCallStarted | ToolCallFinished | ProviderWarning | ProviderNotice
+@dataclass(frozen=True)
+class ModelNotice:
+    """A line for the user from the model client about how it talks to the endpoint
+    ("tools are off for this model: it does not support them")."""
+
+    message: str
+
+
+Event = (
+    TextDelta | ToolCallStarted | ToolCallFinished | ProviderWarning | ProviderNotice | ModelNotice
+)
 EventSink = Callable[[Event], None]
 
 

@@ -3,19 +3,33 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import inspect
 import json
+import re
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from ctxchat.core.errors import ConfigError
 from ctxchat.core.messages import ToolCallPart, ToolResultPart
 
+# What the model APIs accept as a tool name (OpenAI's rule; the strictest in use).
+TOOL_NAME_PATTERN = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+TOOL_NAME_RULE = "must be 1 to 64 letters, digits, '_' or '-'"
+
 
 @dataclass(frozen=True)
 class Tool:
-    """A function the model can call, with the JSON Schema of its keyword arguments."""
+    """A function the model can call, with the JSON Schema of its keyword arguments.
+
+    `side_effects` says the call changes something outside the chat (writes a file, sends
+    a message): the engine then asks the user before running it (see `RunContext.confirm`).
+    `source` says where the tool comes from, for people (`builtin`, `python:pkg.mod:fn`,
+    `mcp:time`); the model never sees it.
+    """
 
     name: str
     description: str
@@ -24,6 +38,8 @@ class Tool:
         default_factory=lambda: {"type": "object", "properties": {}}
     )
     timeout: float | None = None  # seconds; None takes the agent's default
+    side_effects: bool = False
+    source: str = ""
 
     def spec(self) -> dict[str, Any]:
         """The tool as advertised in an OpenAI Chat Completions request."""
@@ -38,7 +54,13 @@ class Tool:
 
 
 class ToolRegistry:
-    """The catalogue of tools providers can choose from, by unique name."""
+    """The catalogue of tools providers can choose from, by unique name.
+
+    Filling it and advertising from it are separate on purpose: a tools provider puts what
+    its sources offer here (`ProviderEnv.tools` is one registry shared by the pipeline),
+    and whoever advertises (the tools provider itself, or a selector later in the
+    pipeline) picks from it for each turn.
+    """
 
     def __init__(self, tools: list[Tool] | None = None) -> None:
         self._tools: dict[str, Tool] = {}
@@ -46,9 +68,15 @@ class ToolRegistry:
             self.register(tool)
 
     def register(self, tool: Tool) -> None:
+        if not TOOL_NAME_PATTERN.match(tool.name):
+            raise ConfigError(f"tool name {tool.name!r} {TOOL_NAME_RULE}")
         if tool.name in self._tools:
             raise ConfigError(f"two tools are named '{tool.name}'")
         self._tools[tool.name] = tool
+
+    def remove(self, name: str) -> None:
+        """Take a tool out of the catalogue (its MCP server died, say); absent is fine."""
+        self._tools.pop(name, None)
 
     def get(self, name: str) -> Tool | None:
         return self._tools.get(name)
@@ -57,10 +85,23 @@ class ToolRegistry:
         return list(self._tools)
 
     def __iter__(self) -> Iterator[Tool]:
-        return iter(self._tools.values())
+        return iter(list(self._tools.values()))
 
     def __len__(self) -> int:
         return len(self._tools)
+
+
+@runtime_checkable
+class ToolSource(Protocol):
+    """A provider that fills the shared catalogue (`ProviderEnv.tools`) from sources that
+    are slow to reach (MCP servers start as processes). `load_tools` is called when the
+    catalogue is first needed (a turn, `/tools`, `ctxchat tools list`) and never before;
+    each source that cannot be reached is reported through `warn`, one line each, and left
+    out."""
+
+    source_id: str
+
+    async def load_tools(self, warn: Callable[[str], None]) -> None: ...
 
 
 def _check_arguments(tool: Tool, arguments: Any) -> str | None:
@@ -89,6 +130,42 @@ def _render_result(value: Any) -> str:
         return repr(value)
 
 
+async def run_in_daemon_thread(function: Callable[..., Any], arguments: Mapping[str, Any]) -> Any:
+    """`function(**arguments)` in a thread of its own that nothing ever waits for.
+
+    `asyncio.to_thread` uses the loop's default executor, whose threads `asyncio.run` joins
+    as it ends: a sync tool that overran its timeout (a 100 s sleep) would hold up the end
+    of the turn in a script, and the process exit, for as long as it ran. A daemon thread
+    is abandoned instead: the caller stops waiting at the timeout, the tool finishes (or
+    not) on its own, and the process may exit under it. Its late result is dropped.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[Any] = loop.create_future()
+    context = contextvars.copy_context()
+
+    def settle(value: Any, error: BaseException | None) -> None:
+        if future.done():  # the caller gave up (timeout, Ctrl-C)
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(value)
+
+    def work() -> None:
+        value: Any = None
+        error: BaseException | None = None
+        try:
+            value = context.run(function, **arguments)
+        except BaseException as exc:  # handed to the caller, whatever it is
+            error = exc
+        with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits
+            loop.call_soon_threadsafe(settle, value, error)
+
+    name = getattr(function, "__name__", "tool")
+    threading.Thread(target=work, name=f"ctxchat tool {name}", daemon=True).start()
+    return await future
+
+
 async def invoke_tool(
     tool: Tool | None, call: ToolCallPart, *, default_timeout: float
 ) -> ToolResultPart:
@@ -107,15 +184,19 @@ async def invoke_tool(
     if problem:
         return failed(f"invalid arguments for '{tool.name}': {problem}")
     timeout = tool.timeout if tool.timeout is not None else default_timeout
+    deadline = asyncio.timeout(timeout)
     try:
-        if inspect.iscoroutinefunction(tool.function):
-            value = await asyncio.wait_for(tool.function(**arguments), timeout)
-        else:
-            value = await asyncio.wait_for(asyncio.to_thread(tool.function, **arguments), timeout)
-            if inspect.isawaitable(value):
-                value = await asyncio.wait_for(value, timeout)
-    except TimeoutError:
-        return failed(f"tool '{tool.name}' timed out after {timeout:g}s")
+        async with deadline:
+            if inspect.iscoroutinefunction(tool.function):
+                value = await tool.function(**arguments)
+            else:
+                value = await run_in_daemon_thread(tool.function, arguments)
+                if inspect.isawaitable(value):
+                    value = await value
+    except TimeoutError as exc:
+        if deadline.expired():
+            return failed(f"tool '{tool.name}' timed out after {timeout:g}s")
+        return failed(f"{type(exc).__name__}: {exc}")
     except Exception as exc:  # a tool's failure is data for the model, not a crash
         return failed(f"{type(exc).__name__}: {exc}")
     return ToolResultPart(call.id, _render_result(value))

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ctxchat.core.agent import Agent, TurnFailed
+from ctxchat.core.approval import Approver, refuse_unasked
 from ctxchat.core.context import RunContext
 from ctxchat.core.errors import CtxchatError, SessionError, SessionNotFound, UsageError
 from ctxchat.core.messages import OWN_WORDS, Message
@@ -143,16 +144,18 @@ class ChatService:
         inputs: str | Sequence[Message],
         *,
         on_event: EventSink = ignore_events,
+        approve: Approver = refuse_unasked,
     ) -> TurnOutcome:
         """Run one turn and save it. On failure the session is saved without the turn and
-        `TurnFailed` (carrying the input) is raised."""
+        `TurnFailed` (carrying the input) is raised. `approve` answers for tools with side
+        effects (see `ctxchat.core.approval`)."""
         conversation.last_input = inputs if isinstance(inputs, str) else _text_of(inputs)
         async with self._locked_async(conversation.session.id):
             session = self._fresh(conversation)
             before = _kept_state(session)
             try:
                 context = await self.agent.run(
-                    session, inputs, model=conversation.model, on_event=on_event
+                    session, inputs, model=conversation.model, on_event=on_event, approve=approve
                 )
             except TurnFailed as failed:
                 if conversation.saved:

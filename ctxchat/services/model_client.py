@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ctxchat.core.errors import ContextOverflow, ModelError, ModelNotConfigured
 from ctxchat.core.messages import Message, ToolCallPart, Usage
-from ctxchat.core.model_types import EventSink, ModelReply, ModelRequest, TextDelta
+from ctxchat.core.model_types import EventSink, ModelNotice, ModelReply, ModelRequest, TextDelta
 from ctxchat.core.openai_format import to_openai_messages
 from ctxchat.core.settings import ModelSettings
 
@@ -97,6 +97,7 @@ class OpenAIChatModel:
         self._client_loop: asyncio.AbstractEventLoop | None = None
         self._closer: Any = None
         self._limits: ContextLimits | None = None
+        self._said_no_tools = False
 
     @property
     def name(self) -> str:
@@ -184,7 +185,7 @@ class OpenAIChatModel:
             "stream": True,
             "stream_options": {"include_usage": True},
         }
-        if request.tools:
+        if request.tools and self._takes_tools(on_event):
             params["tools"] = [t.spec() for t in request.tools]
         if settings.temperature is not None:
             params["temperature"] = settings.temperature
@@ -195,7 +196,14 @@ class OpenAIChatModel:
         try:
             stream = await client.chat.completions.create(**params)
         except Exception as exc:
-            raise self._translate(exc) from exc
+            if "tools" not in params or not self._refused_tools(exc, on_event):
+                raise self._translate(exc) from exc
+            # The model cannot take tools: the same request once more without them.
+            del params["tools"]
+            try:
+                stream = await client.chat.completions.create(**params)
+            except Exception as again:
+                raise self._translate(again) from again
         try:
             while True:
                 try:
@@ -216,6 +224,41 @@ class OpenAIChatModel:
                 f"the reply stream from {settings.endpoint} ended before the reply was complete"
             )
         return assembler.reply()
+
+    def _takes_tools(self, on_event: EventSink) -> bool:
+        """Whether to send tools: not to a model that refused them before (on disk)."""
+        from ctxchat.services.tool_support import takes_tools
+
+        if takes_tools(self.settings.endpoint, self.settings.model):
+            return True
+        self._say_no_tools(on_event)
+        return False
+
+    def _refused_tools(self, exc: Exception, on_event: EventSink) -> bool:
+        """Whether `exc` is the endpoint saying the model cannot take tools; if so, it is
+        remembered for this endpoint and model and said once."""
+        import openai
+
+        from ctxchat.services.tool_support import refuses_tools, remember_no_tools
+
+        if not isinstance(exc, openai.APIStatusError) or exc.status_code == 401:
+            return False
+        said = _error_detail(exc).removeprefix(": ") or str(exc.message)
+        if not refuses_tools(said):
+            return False
+        remember_no_tools(self.settings.endpoint, self.settings.model, said)
+        self._say_no_tools(on_event)
+        return True
+
+    def _say_no_tools(self, on_event: EventSink) -> None:
+        if not self._said_no_tools:
+            self._said_no_tools = True
+            on_event(
+                ModelNotice(
+                    f"tools are off for {self.settings.model} at {self.settings.endpoint}: "
+                    "the model does not support them"
+                )
+            )
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         client = self.client()

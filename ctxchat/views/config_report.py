@@ -36,9 +36,27 @@ def masked(name: str, value: Any) -> Any:
 
 
 def toml_value(value: Any) -> str:
+    """`value` as TOML writes it after `key = `; tables inline, their secrets masked (an
+    MCP server's `env` may hold a token)."""
     import tomli_w
 
+    if isinstance(value, dict):
+        items = [
+            f"{_toml_key(k)} = {toml_value(masked(k, v))}"
+            for k, v in value.items()
+            if v is not None
+        ]
+        return "{ " + ", ".join(items) + " }" if items else "{}"
+    if isinstance(value, list) and any(isinstance(v, dict) for v in value):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
     return tomli_w.dumps({"v": value}).split("=", 1)[1].strip()
+
+
+def _toml_key(key: str) -> str:
+    import json
+    import re
+
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key, ensure_ascii=False)
 
 
 def _line(name: str, value: Any, note: str = "") -> str:

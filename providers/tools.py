@@ -1,0 +1,288 @@
+"""The tools provider: fills the tool catalogue from built-ins, Python functions and MCP
+servers, and offers the model those tools.
+
+Catalogue and advertising are two steps, so that a tool selector can come between them:
+
+1. *Filling* (`ProviderEnv.tools`, the registry every provider of the pipeline shares).
+   Built-ins and Python functions are registered at `setup`, so a bad reference is a
+   config error that `config validate` reports. MCP servers are started when the
+   catalogue is first needed (`load_tools`: the first turn, `/tools`, `ctxchat tools
+   list`), never for `--help` or `sessions list`.
+2. *Advertising* (`context.extend_tools` in `before_run`). With `advertise = true` (the
+   default) this provider offers the model every tool it put in the catalogue, each turn.
+   With `advertise = false` it only fills the catalogue: a selector placed after it in the
+   pipeline chooses among `env.tools` for the turn and advertises those. The rule for a
+   selector: run after the tools providers (their `before_run` has loaded the catalogue
+   by then) and advertise under its own source id.
+
+Running them: every call goes through the engine (`ctxchat.core.tools.invoke_tool`: the
+arguments checked against the schema, a timeout, failures as results the model reads). A
+tool with side effects runs only once the user agrees (`ctxchat.core.approval`); "always"
+is remembered here, in this provider's state of the session (`always`), as are the names
+advertised on the last stored turn (`advertised`, which `/tools` marks).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ctxchat.core.context import RunContext
+from ctxchat.core.errors import ConfigError, CtxchatError
+from ctxchat.core.messages import ToolCallPart, ToolResultPart
+from ctxchat.core.model_types import Middleware, ToolCall
+from ctxchat.core.options import build_options, did_you_mean, option
+from ctxchat.core.provider import AgentView, ContextProvider
+from ctxchat.core.session import Session
+from ctxchat.core.tools import Tool, ToolSource
+from ctxchat.services.commands import Command, CommandContext, CommandResult, Note, Table
+from ctxchat.services.tool_catalogue import summary
+
+from ._tools_calc import calculate
+from ._tools_files import FileTools, check_roots
+from ._tools_mcp import CLOSE_WAIT, McpHub, McpServer, parse_servers, start_all
+from ._tools_python import load_reference, tool_from_function
+from ._tools_time import convert_time, current_time
+
+FILE_TOOLS = ("read_file", "list_directory")
+BUILTINS = ("current_time", "convert_time", "calculate", *FILE_TOOLS)
+
+
+@dataclass(frozen=True)
+class PythonToolOptions:
+    """One entry of `python` written as a table instead of a bare reference."""
+
+    ref: str = option(help="'package.module:function'")
+    name: str | None = option(None, help="the tool's name (omitted: the function's)")
+    side_effects: bool = option(True, help="ask before each call (omit only for read-only)")
+    timeout: float | None = option(None, help="seconds a call may take")
+
+
+@dataclass(frozen=True)
+class ToolsOptions:
+    builtins: list[str] = option(
+        default_factory=lambda: list(BUILTINS),
+        help="built-in tools to offer: " + ", ".join(BUILTINS),
+    )
+    roots: list[str] = option(
+        default_factory=list,
+        help="directories read_file and list_directory may read (absolute; ~ allowed); "
+        "none: the file tools are off",
+    )
+    max_file_bytes: int = option(100_000, help="read_file returns at most this many bytes")
+    python: list[str | dict[str, Any]] = option(
+        default_factory=list,
+        help="Python functions as tools: 'package.module:function', or a table "
+        "{ref, name, side_effects, timeout}; side effects are assumed unless "
+        "side_effects = false",
+    )
+    mcp: dict[str, Any] = option(
+        default_factory=dict,
+        help="MCP servers over stdio, one table each: [providers.mcp.NAME] with command, "
+        "args, env, cwd, side_effects, timeout, start_timeout",
+    )
+    advertise: bool = option(
+        True,
+        help="offer the model every tool of this provider on each turn; false: only fill "
+        "the catalogue, for a tool selector after this provider to choose from",
+    )
+
+    def __post_init__(self) -> None:
+        if self.max_file_bytes < 1:
+            raise ValueError("max_file_bytes must be positive")
+
+
+class ToolsProvider(ContextProvider[ToolsOptions]):
+    """Built-in, Python and MCP tools, in the shared catalogue and offered to the model."""
+
+    def setup(self) -> None:
+        super().setup()
+        options = self.options
+        self._own: list[str] = []  # names this provider put in the catalogue, in order
+        for tool in [*self._builtin_tools(), *self._python_tools()]:
+            self._register(tool)
+        hub = McpHub()
+        logs = self.env.data_dir / "mcp-logs"
+        self._servers = [
+            McpServer(config, hub, logs / f"{config.name}.log")
+            for config in parse_servers(options.mcp)
+        ]
+        self._hub = hub
+        self._reported: set[str] = set()
+
+    # -- the catalogue ------------------------------------------------------------------------
+    def _register(self, tool: Tool) -> None:
+        self.env.tools.register(tool)
+        self._own.append(tool.name)
+
+    def _builtin_tools(self) -> list[Tool]:
+        options = self.options
+        for index, name in enumerate(options.builtins):
+            if name not in BUILTINS:
+                raise ConfigError(
+                    f"builtins[{index}]: unknown built-in tool '{name}'"
+                    f"{did_you_mean(name, list(BUILTINS))}; known: {', '.join(BUILTINS)}"
+                )
+        functions: dict[str, Callable[..., Any]] = {
+            "current_time": current_time,
+            "convert_time": convert_time,
+            "calculate": calculate,
+        }
+        roots = check_roots(options.roots)
+        if roots:  # the file tools are off until a root is configured
+            files = FileTools(roots, options.max_file_bytes)
+            functions["read_file"] = files.read_file
+            functions["list_directory"] = files.list_directory
+        return [
+            tool_from_function(functions[name], source="builtin")
+            for name in dict.fromkeys(options.builtins)
+            if name in functions
+        ]
+
+    def _python_tools(self) -> list[Tool]:
+        tools = []
+        for index, entry in enumerate(self.options.python):
+            where = f"python[{index}]"
+            if isinstance(entry, str):
+                entry = {"ref": entry}
+            spec = build_options(PythonToolOptions, entry, where)
+            function = load_reference(spec.ref)
+            tools.append(
+                tool_from_function(
+                    function,
+                    source=f"python:{spec.ref}",
+                    name=spec.name,
+                    side_effects=spec.side_effects,
+                    timeout=spec.timeout,
+                    where=spec.ref,
+                )
+            )
+        return tools
+
+    async def load_tools(self, warn: Callable[[str], None]) -> None:
+        """Start the MCP servers not started yet and put their tools in the catalogue."""
+        for tool in await start_all(self._servers, warn):
+            try:
+                self._register(tool)
+            except ConfigError as exc:  # a name another source took first
+                warn(f"tool '{tool.name}' left out: {exc.message}")
+        self._report_failures(warn)
+
+    def _report_failures(self, warn: Callable[[str], None]) -> None:
+        """Servers that died since: their tools leave the catalogue, said once."""
+        for server in self._servers:
+            if server.failure is None or server.name in self._reported:
+                continue
+            self._reported.add(server.name)
+            source = f"mcp:{server.name}"
+            gone = [n for n in self._own if (t := self.env.tools.get(n)) and t.source == source]
+            for name in gone:
+                self.env.tools.remove(name)
+            if gone:  # one that never started was reported by `load_tools` already
+                warn(server.failure)
+
+    def check(self) -> None:
+        """`config validate`: start the MCP servers, and fail naming each that does not."""
+        import asyncio
+
+        problems: list[str] = []
+        asyncio.run(self.load_tools(problems.append))
+        if problems:
+            raise CtxchatError("; ".join(problems))
+
+    def catalogue(self) -> list[Tool]:
+        """The tools this provider put in the catalogue and that are still there."""
+        return [t for n in self._own if (t := self.env.tools.get(n)) is not None]
+
+    # -- a turn -------------------------------------------------------------------------------
+    async def before_run(
+        self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
+    ) -> None:
+        def warn(text: str) -> None:
+            context.warn(self.source_id, text)
+
+        await self.load_tools(warn)
+        context.allow_tools(_names(state.get("always")))
+        if self.options.advertise:
+            context.extend_tools(self.source_id, self.catalogue())
+        context.extend_middleware(self.source_id, _ReportFailures(self, warn))
+
+    async def after_stored_turn(
+        self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
+    ) -> None:
+        always = _names(state.get("always"))
+        state["always"] = list(dict.fromkeys([*always, *context.granted_always]))
+        state["advertised"] = [t.name for t in context.all_tools()]
+
+    # -- /tools -------------------------------------------------------------------------------
+    def commands(self) -> list[Command]:
+        return [
+            Command("tools", "list the tools, marking those offered on the last turn", self._list)
+        ]
+
+    async def _list(self, ctx: CommandContext, args: str) -> CommandResult:
+        problems: list[str] = []
+        sources = [p for p in ctx.service.agent.run_providers() if isinstance(p, ToolSource)]
+        for provider in sources:
+            await provider.load_tools(problems.append)
+        tools = list(self.env.tools)
+        if not tools:
+            return CommandResult((*_warnings(problems), Note("no tools in the catalogue")))
+        advertised = set(_names(ctx.state.get("advertised")))
+        always = set(_names(ctx.state.get("always")))
+        rows = tuple(
+            (tool.name, tool.source or "-", _effects(tool, always), summary(tool.description, 50))
+            for tool in tools
+        )
+        marked = frozenset(i for i, tool in enumerate(tools) if tool.name in advertised)
+        table = Table(("tool", "source", "side effects", "what it does"), rows, marked, "tools")
+        note = Note("marked: offered to the model on this session's last turn", "quiet")
+        return CommandResult((*_warnings(problems), table, note))
+
+    def close(self) -> None:
+        for server in self._servers:
+            server.close()
+        # They stop side by side, so one deadline for all: the exit waits at most
+        # CLOSE_WAIT for servers that ignore the end of their input (the SDK kills them).
+        deadline = time.monotonic() + CLOSE_WAIT
+        for server in self._servers:
+            server.wait_closed(max(0.0, deadline - time.monotonic()))
+        self._hub.stop()
+
+    def describe(self) -> str:
+        servers = (
+            f", MCP servers: {', '.join(s.name for s in self._servers)}" if self._servers else ""
+        )
+        return f"{type(self).__name__} ({len(self._own)} tools{servers})"
+
+
+class _ReportFailures(Middleware):
+    """After each tool call: a server that died during it is said at once, in one line."""
+
+    def __init__(self, provider: ToolsProvider, warn: Callable[[str], None]) -> None:
+        self.provider = provider
+        self.warn = warn
+
+    async def on_tool_call(
+        self, tool: Tool | None, call: ToolCallPart, call_next: ToolCall
+    ) -> ToolResultPart:
+        try:
+            return await call_next(tool, call)
+        finally:
+            self.provider._report_failures(self.warn)
+
+
+def _names(value: Any) -> list[str]:
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def _effects(tool: Tool, always: set[str]) -> str:
+    if not tool.side_effects:
+        return "none"
+    return "yes (allowed always)" if tool.name in always else "yes (asks)"
+
+
+def _warnings(problems: list[str]) -> tuple[Note, ...]:
+    return tuple(Note(p, "warning") for p in problems)

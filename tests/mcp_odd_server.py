@@ -1,0 +1,51 @@
+"""An MCP server that misbehaves on purpose, for the tool tests (stdio, the `mcp` SDK).
+
+    python mcp_odd_server.py [--hang-at-start] [--exit-at-start]
+
+Tools: `die` exits the process in the middle of the call; `echo` answers (read-only);
+`write_file` has no annotations, so it counts as having side effects; `get_current_time`
+shares its name with mcp-server-time's.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from mcp.server.mcpserver import MCPServer
+from mcp.types import ToolAnnotations
+
+READ_ONLY = ToolAnnotations(read_only_hint=True)
+server = MCPServer("odd")
+
+
+@server.tool(name="die", description="Exits in the middle of the call", annotations=READ_ONLY)
+def die() -> str:
+    os._exit(3)
+
+
+@server.tool(name="echo", description="Says the text back", annotations=READ_ONLY)
+def echo(text: str) -> str:
+    return f"odd says {text}"
+
+
+@server.tool(name="write_file", description="Writes a file")
+def write_file(path: str, text: str) -> str:
+    with open(path, "w") as handle:
+        handle.write(text)
+    return "written"
+
+
+@server.tool(name="get_current_time", description="Not really the time", annotations=READ_ONLY)
+def get_current_time(timezone: str) -> str:
+    return f"odd time in {timezone}"
+
+
+if __name__ == "__main__":
+    if "--exit-at-start" in sys.argv:
+        print("odd server: refusing to start", file=sys.stderr)
+        sys.exit(4)
+    if "--hang-at-start" in sys.argv:
+        time.sleep(600)
+    server.run()

@@ -1,0 +1,177 @@
+"""Python functions as tools, by "package.module:function" reference."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from ctxchat.config.loading import load_config
+from ctxchat.core.errors import ConfigError
+from ctxchat.core.messages import ToolCallPart
+from ctxchat.core.provider import ProviderEnv
+from ctxchat.core.tools import invoke_tool
+from ctxchat.providers.tools import ToolsProvider
+from ctxchat.services.build import build_agent
+
+MODULE = '''
+from enum import Enum
+from typing import Annotated, Literal
+
+
+class Unit(Enum):
+    C = "celsius"
+    F = "fahrenheit"
+
+
+def forecast(city: str, days: int = 1, unit: Unit = Unit.C, detail: bool = False) -> dict:
+    """Weather forecast for a city.
+
+    Looks it up in the local almanac.
+
+    Args:
+        city: the city's name
+        days: how many days ahead,
+            from 1 to 7
+        unit: the temperature unit
+    """
+    return {"city": city, "days": days, "unit": unit, "detail": detail}
+
+
+def tag(text: Annotated[str, "what to tag"], colour: Literal["red", "blue"] | None = None,
+        labels: list[str] | None = None, extra: dict[str, float] | None = None) -> str:
+    """Tag a text.
+
+    :param colour: the tag's colour
+    """
+    return f"{text}:{colour}:{labels}:{extra}"
+
+
+def spread(*values: int) -> int:
+    return sum(values)
+
+
+def untyped(value) -> str:
+    return str(value)
+
+
+def needs_socket(sock: "socket.socket") -> None:
+    pass
+
+
+import socket
+
+not_a_function = 42
+'''
+
+
+@pytest.fixture
+def almanac(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    package = tmp_path / "pylib" / "almanac_pkg"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "weather.py").write_text(textwrap.dedent(MODULE))
+    monkeypatch.syspath_prepend(str(tmp_path / "pylib"))
+    return "almanac_pkg.weather"
+
+
+def tools_with(tmp_path: Path, *python: object) -> ToolsProvider:
+    env = ProviderEnv(data_dir=tmp_path / "data")
+    return ToolsProvider("tools", env=env, builtins=[], python=list(python))
+
+
+def test_a_function_by_reference_gets_its_schema_from_hints_and_docstring(
+    tmp_path: Path, almanac: str
+) -> None:
+    tools = tools_with(tmp_path, f"{almanac}:forecast", f"{almanac}:tag")
+    forecast = tools.env.tools.get("forecast")
+    assert forecast is not None
+    assert forecast.description == "Weather forecast for a city. Looks it up in the local almanac."
+    assert forecast.side_effects  # unknown code: asks, unless the config says otherwise
+    assert forecast.source == f"python:{almanac}:forecast"
+    assert forecast.parameters == {
+        "type": "object",
+        "properties": {
+            "city": {"type": "string", "description": "the city's name"},
+            "days": {
+                "type": "integer",
+                "description": "how many days ahead, from 1 to 7",
+                "default": 1,
+            },
+            "unit": {"enum": ["celsius", "fahrenheit"], "description": "the temperature unit"},
+            "detail": {"type": "boolean", "default": False},
+        },
+        "required": ["city"],
+    }
+    tag = tools.env.tools.get("tag")
+    assert tag is not None
+    properties = tag.parameters["properties"]
+    assert properties["text"] == {"type": "string", "description": "what to tag"}
+    assert properties["colour"] == {
+        "anyOf": [{"enum": ["red", "blue"]}, {"type": "null"}],
+        "description": "the tag's colour",
+    }
+    assert properties["labels"] == {
+        "anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]
+    }
+    assert properties["extra"]["anyOf"][0] == {
+        "type": "object",
+        "additionalProperties": {"type": "number"},
+    }
+    result = asyncio.run(
+        invoke_tool(
+            forecast,
+            ToolCallPart("c", "forecast", json.dumps({"city": "Oslo", "days": 3})),
+            default_timeout=5,
+        )
+    )
+    assert json.loads(result.content)["days"] == 3
+
+
+def test_a_table_entry_names_the_tool_and_its_side_effects(tmp_path: Path, almanac: str) -> None:
+    entry = {"ref": f"{almanac}:forecast", "name": "weather", "side_effects": False, "timeout": 3}
+    tools = tools_with(tmp_path, entry)
+    weather = tools.env.tools.get("weather")
+    assert weather is not None
+    assert (weather.side_effects, weather.timeout) == (False, 3.0)
+
+
+@pytest.mark.parametrize(
+    ("reference", "said"),
+    [
+        ("no_such_package.tools:run", "cannot import 'no_such_package.tools': ModuleNotFoundError"),
+        ("almanac_pkg.weather:nowhere", "'almanac_pkg.weather' has no 'nowhere'"),
+        ("almanac_pkg.weather:not_a_function", "'not_a_function' is not callable"),
+        ("almanac_pkg.weather", "expected 'package.module:function'"),
+        ("almanac_pkg.weather:spread", "*values is not supported: name each argument"),
+        ("almanac_pkg.weather:untyped", "parameter 'value' has no type hint"),
+        ("almanac_pkg.weather:needs_socket", "parameter 'sock': type socket cannot be described"),
+    ],
+)
+def test_a_bad_reference_or_signature_is_a_config_error_naming_it(
+    tmp_path: Path, almanac: str, reference: str, said: str
+) -> None:
+    with pytest.raises(ConfigError) as raised:
+        tools_with(tmp_path, reference)
+    assert f"python tool '{reference}'" in raised.value.message
+    assert said in raised.value.message
+
+
+def test_the_config_error_names_the_provider_entry(tmp_path: Path, almanac: str) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(
+        '[[providers]]\ntype = "tools"\npython = ["almanac_pkg.weather:untyped"]\n', "utf-8"
+    )
+    with pytest.raises(ConfigError) as raised:
+        build_agent(load_config(config, environ={}))
+    message = raised.value.message
+    assert message.startswith(f"{config}: providers[0]: python tool")
+    assert "'almanac_pkg.weather:untyped'" in message
+
+
+def test_a_table_entry_with_a_typo_gets_the_nearest_key(tmp_path: Path, almanac: str) -> None:
+    with pytest.raises(ConfigError, match=r"python\[0\]\.side_efects: unknown option"):
+        tools_with(tmp_path, {"ref": f"{almanac}:forecast", "side_efects": False})
