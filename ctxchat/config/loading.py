@@ -15,9 +15,14 @@ from ctxchat.core.errors import ConfigError
 from ctxchat.core.options import build_options, did_you_mean, option_error
 from ctxchat.core.paths import default_config_path
 from ctxchat.core.provider import SOURCE_ID_PATTERN, SOURCE_ID_RULE
-from ctxchat.core.settings import AgentSettings, ModelSettings, StorageSettings
+from ctxchat.core.settings import (
+    AgentSettings,
+    EmbeddingSettings,
+    ModelSettings,
+    StorageSettings,
+)
 
-TOP_LEVEL_KEYS = ["model", "agent", "storage", "providers"]
+TOP_LEVEL_KEYS = ["model", "agent", "embeddings", "storage", "providers"]
 # Environment variable -> [model] key. They override the file; flags override them.
 ENV_OVERRIDES = {
     "OPENAI_API_KEY": "api_key",
@@ -45,6 +50,7 @@ class Config:
     default_pipeline: bool  # True when the file lists no providers
     origins: Mapping[str, str] = field(default_factory=dict)  # model key -> file/env/flag
     storage: StorageSettings = field(default_factory=StorageSettings)
+    embeddings: EmbeddingSettings = field(default_factory=EmbeddingSettings)
 
 
 def config_path(explicit: Path | None, environ: Mapping[str, str]) -> tuple[Path, bool]:
@@ -164,6 +170,7 @@ def _parse(
         agent_table["instructions"] = instructions
     agent = build_options(AgentSettings, agent_table, "agent")
     storage = build_options(StorageSettings, _table(data, "storage"), "storage")
+    embeddings = build_options(EmbeddingSettings, _table(data, "embeddings"), "embeddings")
 
     if "providers" in data:
         raw = data["providers"]
@@ -177,7 +184,7 @@ def _parse(
             for i, (type_name, source_id, options) in enumerate(DEFAULT_PIPELINE)
         )
         default = True
-    return Config(path, model, agent, specs, default, origins, storage)
+    return Config(path, model, agent, specs, default, origins, storage, embeddings)
 
 
 def _table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:

@@ -105,6 +105,20 @@ class ChatModel(Protocol):
         ...
 
 
+class Embeddings(Protocol):
+    """An embeddings endpoint: vectors for texts, and an identity that changes when the
+    vectors would (another model, another endpoint), for caches keyed by it."""
+
+    @property
+    def identity(self) -> str: ...
+
+    async def embed(self, texts: list[str]) -> list[list[float]]: ...
+
+    async def available(self) -> bool:
+        """Whether the endpoint serves embeddings (asked once, then remembered)."""
+        ...
+
+
 ModelCall = Callable[[ModelRequest], Awaitable[ModelReply]]
 ToolCall = Callable[[Tool | None, ToolCallPart], Awaitable[ToolResultPart]]
 

@@ -40,6 +40,7 @@ SOURCE_ID_RULE = "may hold only letters, digits, '_', '.' and '-'"
 
 if TYPE_CHECKING:
     from ctxchat.core.context import RunContext
+    from ctxchat.core.model_types import Embeddings
     from ctxchat.core.session import Session
     from ctxchat.core.settings import AgentSettings
 
@@ -74,6 +75,9 @@ class ProviderEnv:
     # ([storage] url; None: the SQLite file in `data_dir`).
     storage_url: str | None = None
     tools: ToolRegistry = field(default_factory=ToolRegistry)
+    # The embeddings endpoint, for providers that rank by meaning (the tool selector);
+    # None: there is none, rank by words.
+    embeddings: Embeddings | None = None
 
     @classmethod
     def standalone(cls) -> ProviderEnv:

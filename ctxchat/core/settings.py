@@ -8,7 +8,14 @@ from urllib.parse import urlsplit
 from ctxchat.core.options import OptionValueError, option
 from ctxchat.core.redact import mask_url
 
-__all__ = ["AgentSettings", "ModelSettings", "StorageSettings", "mask_secret", "mask_url"]
+__all__ = [
+    "AgentSettings",
+    "EmbeddingSettings",
+    "ModelSettings",
+    "StorageSettings",
+    "mask_secret",
+    "mask_url",
+]
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_INSTRUCTIONS = (
@@ -74,6 +81,28 @@ class AgentSettings:
             raise ValueError("max_tool_rounds must be at least 1")
         if self.tool_timeout <= 0:
             raise ValueError("tool_timeout must be positive")
+
+
+@dataclass(frozen=True)
+class EmbeddingSettings:
+    """The embeddings endpoint (the tool selector ranks tools by meaning through it)."""
+
+    base_url: str | None = option(
+        None, help="OpenAI-compatible endpoint for embeddings (omitted = the chat endpoint)"
+    )
+    api_key_env: str | None = option(
+        None, help="environment variable holding its API key (omitted = the chat key)"
+    )
+    model: str = option("text-embedding-3-small", help="embedding model name")
+    dimensions: int | None = option(None, help="vector size, for models that can shorten")
+
+    def __post_init__(self) -> None:
+        if self.base_url is not None:
+            check_base_url(self.base_url)
+        if not self.model.strip():
+            raise OptionValueError("model", "must name an embedding model")
+        if self.dimensions is not None and self.dimensions < 1:
+            raise OptionValueError("dimensions", "must be at least 1")
 
 
 @dataclass(frozen=True)

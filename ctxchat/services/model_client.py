@@ -110,7 +110,7 @@ class OpenAIChatModel:
     def client(self) -> openai.AsyncOpenAI:
         # The async client's connection pool belongs to the event loop it was first used
         # on; a caller that runs turns under separate asyncio.run() calls gets a new one,
-        # and the old one was closed as its loop ended (see `_close_with_loop`).
+        # and the old one was closed as its loop ended (see `close_with_loop`).
         loop = asyncio.get_running_loop()
         if self._client is not None and self._client_loop is not loop:
             self._client = None
@@ -127,7 +127,7 @@ class OpenAIChatModel:
                 timeout=settings.timeout,
                 max_retries=settings.retries,
             )
-            self._closer = _close_with_loop(self._client)
+            self._closer = close_with_loop(self._client)
         return self._client
 
     async def limits(self) -> ContextLimits:
@@ -340,7 +340,7 @@ def _says_too_long(exc: Exception) -> bool:
     return any(words in text for words in _TOO_LONG)
 
 
-def _close_with_loop(client: openai.AsyncOpenAI) -> Any:
+def close_with_loop(client: openai.AsyncOpenAI) -> Any:
     """Close `client` when the event loop it belongs to ends.
 
     `asyncio.run` ends by closing every async generator still suspended in its loop, and
