@@ -93,3 +93,16 @@ def test_a_prompt_with_piped_stdin_keeps_the_document_apart(
     ]
     titles = ctxchat("sessions", "list", "--json", env=cli_env)
     assert json.loads(titles.stdout)[0]["title"] == "summarise this"
+
+
+def test_the_default_pipeline_keeps_an_audit_so_show_audit_works_on_a_fresh_install(
+    cli_env: dict[str, str], ctxchat_home: Path
+) -> None:
+    assert not (ctxchat_home / "config.toml").exists()
+    done = ctxchat("run", "--json", "hello", env=cli_env)
+    assert done.returncode == 0, done.stderr
+    session_id = json.loads(done.stdout)["session"]
+    shown = ctxchat("sessions", "show", session_id, "--audit", env=cli_env)
+    assert shown.returncode == 0, shown.stderr
+    assert "audit by 'audit': 1 turn" in shown.stdout
+    assert "echo: hello" in shown.stdout
