@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cli_support import ctxchat, write_config
+from cli_support import assert_clean_error, ctxchat, write_config
 from fakeopenai import FakeOpenAI
 
 from ctxchat.core.messages import Message, Usage
@@ -106,3 +106,14 @@ def test_the_default_pipeline_keeps_an_audit_so_show_audit_works_on_a_fresh_inst
     assert shown.returncode == 0, shown.stderr
     assert "audit by 'audit': 1 turn" in shown.stdout
     assert "echo: hello" in shown.stdout
+
+
+def test_a_host_that_does_not_resolve_is_said_so_and_embedding_model_is_gone(
+    cli_env: dict[str, str],
+) -> None:
+    env = {**cli_env, "OPENAI_BASE_URL": "http://ctxchat-test.invalid/v1"}
+    done = ctxchat("run", "hello", env=env)
+    assert_clean_error(done, 1, "'ctxchat-test.invalid' could not be resolved")
+    shown = ctxchat("config", "show", env=cli_env)
+    assert shown.returncode == 0, shown.stderr
+    assert "embedding" not in shown.stdout  # nothing uses it yet

@@ -35,9 +35,6 @@ class ModelSettings:
     context_window: int = option(
         128_000, help="the model's context size in tokens (for the status line)"
     )
-    embedding_model: str = option(
-        "text-embedding-3-small", help="embedding model for providers that rank by meaning"
-    )
 
     def __post_init__(self) -> None:
         if not self.model.strip():

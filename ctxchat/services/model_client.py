@@ -15,7 +15,7 @@ from ctxchat.core.errors import ModelError, ModelNotConfigured
 from ctxchat.core.messages import Message, ToolCallPart, Usage
 from ctxchat.core.model_types import EventSink, ModelReply, ModelRequest, TextDelta
 from ctxchat.core.openai_format import to_openai_messages
-from ctxchat.core.settings import ModelSettings
+from ctxchat.core.settings import OPENAI_BASE_URL, ModelSettings
 
 if TYPE_CHECKING:
     import openai
@@ -171,12 +171,10 @@ class OpenAIChatModel:
             )
         return assembler.reply()
 
-    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+    async def embed(self, texts: Sequence[str], *, model: str) -> list[list[float]]:
         client = self.client()
         try:
-            result = await client.embeddings.create(
-                model=self.settings.embedding_model, input=list(texts)
-            )
+            result = await client.embeddings.create(model=model, input=list(texts))
         except Exception as exc:
             raise self._translate(exc) from exc
         ordered = sorted(result.data, key=lambda d: d.index)
@@ -214,6 +212,12 @@ class OpenAIChatModel:
                 f"({tried}raise [model] timeout to wait longer)"
             )
         if isinstance(exc, openai.APIConnectionError):
+            host = _unresolved_host(exc, self.settings)
+            if host is not None:
+                return ModelError(
+                    f"cannot reach {where}: the host '{host}' could not be resolved "
+                    "(check the host name in base_url, and the network)"
+                )
             return ModelError(f"cannot reach {where}: is the server running?")
         if isinstance(exc, openai.APIStatusError):
             detail = _error_detail(exc)
@@ -244,6 +248,22 @@ def _close_with_loop(client: openai.AsyncOpenAI) -> Any:
     with contextlib.suppress(StopIteration):
         generator.__anext__().send(None)
     return generator
+
+
+def _unresolved_host(exc: BaseException, settings: ModelSettings) -> str | None:
+    """The endpoint's host name when the connection failed because it does not resolve
+    (a typo, or no DNS): a server that is not running is a different fix."""
+    import socket
+    from urllib.parse import urlsplit
+
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, socket.gaierror):
+            return urlsplit(settings.base_url or OPENAI_BASE_URL).hostname or "?"
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return None
 
 
 def _error_detail(exc: Any) -> str:
