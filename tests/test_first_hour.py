@@ -117,3 +117,33 @@ def test_a_host_that_does_not_resolve_is_said_so_and_embedding_model_is_gone(
     shown = ctxchat("config", "show", env=cli_env)
     assert shown.returncode == 0, shown.stderr
     assert "embedding" not in shown.stdout  # nothing uses it yet
+
+
+def test_config_is_a_global_option_every_command_honours(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    path = tmp_path / "work.toml"
+    path.write_text(
+        '[[providers]]\ntype = "sql_history"\n\n[[providers]]\ntype = "audit"\n'
+        'source_id = "trail"\n'
+    )
+    done = ctxchat("--config", str(path), "run", "--json", "hello", env=cli_env)
+    assert done.returncode == 0, done.stderr
+    session_id = json.loads(done.stdout)["session"]
+    shown = ctxchat("--config", str(path), "sessions", "show", session_id, "--audit", env=cli_env)
+    assert shown.returncode == 0, shown.stderr
+    assert "audit by 'trail'" in shown.stdout
+    for args in (["sessions", "list"], ["providers"], ["config", "validate"]):
+        done = ctxchat("--config", str(path), *args, env=cli_env)
+        assert done.returncode == 0, (args, done.stderr)
+        done = ctxchat(*args, "--config", str(path), env=cli_env)  # after the name too
+        assert done.returncode == 0, (args, done.stderr)
+    assert ctxchat("--config", str(path), "config", "path", env=cli_env).stdout == f"{path}\n"
+    # The command's own --config is nearer than the global one; CTXCHAT_CONFIG still works.
+    other = tmp_path / "other.toml"
+    nearer = ctxchat("--config", str(path), "config", "path", "--config", str(other), env=cli_env)
+    assert nearer.stdout == f"{other}\n"
+    from_env = ctxchat("config", "path", env={**cli_env, "CTXCHAT_CONFIG": str(path)})
+    assert from_env.stdout == f"{path}\n"
+    missing = ctxchat("--config", str(other), "sessions", "show", session_id, env=cli_env)
+    assert_clean_error(missing, 2, f"config file {other} does not exist")

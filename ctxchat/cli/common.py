@@ -37,11 +37,30 @@ ConfigOption = Annotated[
     Path | None,
     typer.Option(
         "--config",
+        metavar="FILE",
         help="Config file to read (default: $CTXCHAT_CONFIG, else config.toml in the user "
         "config dir; see `ctxchat config path`).",
         show_default=False,
     ),
 ]
+# `ctxchat --config FILE COMMAND`: the file every command reads unless its own --config
+# names another. Set once, by the root callback, before the command runs.
+_global_config: list[Path] = []
+
+
+def use_config_file(path: Path | None) -> None:
+    """Remember the --config given before the command name."""
+    _global_config[:] = [path] if path is not None else []
+
+
+def config_file(path: Path | None) -> Path | None:
+    """The config file a command was told to read: its own --config, else the global one
+    (None: `CTXCHAT_CONFIG`, else the default path, as `config_path` decides)."""
+    if path is not None:
+        return path
+    return _global_config[0] if _global_config else None
+
+
 SessionArg = Annotated[
     str,
     typer.Argument(
@@ -62,7 +81,11 @@ def load_config(
 ) -> Config:
     from ctxchat.config.loading import load_config as load
 
-    return load(path, model_overrides={"model": model, "base_url": base_url}, instructions=system)
+    return load(
+        config_file(path),
+        model_overrides={"model": model, "base_url": base_url},
+        instructions=system,
+    )
 
 
 def session_store() -> SessionStore:

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ctxchat.cli.common import ConfigOption, load_config
+from ctxchat.cli.common import ConfigOption, config_file, load_config
 
 app = typer.Typer(
     help="Write, show, check and locate the config file.",
@@ -28,7 +28,7 @@ def _target(config: Path | None) -> Path:
 
     from ctxchat.config.loading import config_path
 
-    return config_path(config, os.environ)[0]
+    return config_path(config_file(config), os.environ)[0]
 
 
 @app.command()
@@ -110,8 +110,9 @@ def path(config: ConfigOption = None) -> None:
     print(_target(config))
 
 
-def providers() -> None:
+def providers(config: ConfigOption = None) -> None:
     """Every registered provider type with its options, their types and defaults."""
+    del config  # accepted like everywhere (an alias may carry it); the list is the same
     from ctxchat.core.errors import ConfigError
     from ctxchat.core.registry import load_provider_class, provider_entry_points
 

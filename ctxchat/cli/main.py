@@ -17,7 +17,7 @@ import typer
 
 from ctxchat import __version__
 from ctxchat.cli import config_cmd, run_cmd, sessions_cmd
-from ctxchat.cli.common import close_services, report
+from ctxchat.cli.common import ConfigOption, close_services, report, use_config_file
 from ctxchat.core.errors import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CtxchatError
 
 PROG = "ctxchat"
@@ -56,11 +56,13 @@ def root(
             help="Print the version and exit.",
         ),
     ] = False,
+    config: ConfigOption = None,
 ) -> None:
     """A terminal chat whose memory is a pipeline of context providers.
 
     Start chatting with `ctxchat run`; pipe text in to script it.
     """
+    use_config_file(config)
 
 
 app.command("run", epilog=EXIT_CODES)(run_cmd.run)

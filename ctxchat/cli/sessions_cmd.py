@@ -69,8 +69,10 @@ def list_sessions(
         int | None, typer.Option(min=1, help="Show at most this many.", show_default=False)
     ] = None,
     json_output: Annotated[bool, typer.Option("--json", help="A JSON array.")] = False,
+    config: ConfigOption = None,
 ) -> None:
     """Saved sessions, most recently used first."""
+    del config  # accepted like everywhere (an alias may carry it); the list is the same
     summaries = session_catalog().list(limit=limit)
     if json_output:
         print(json.dumps([_summary_dict(s) for s in summaries], ensure_ascii=False, indent=2))
