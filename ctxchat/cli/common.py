@@ -38,8 +38,7 @@ ConfigOption = Annotated[
     typer.Option(
         "--config",
         metavar="FILE",
-        help="Config file to read (default: $CTXCHAT_CONFIG, else config.toml in the user "
-        "config dir; see `ctxchat config path`).",
+        help="Config file to read (default: $CTXCHAT_CONFIG, else `ctxchat config path`).",
         show_default=False,
     ),
 ]

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from ctxchat.cli.common import ConfigOption, config_file, load_config
+from ctxchat.cli.help_words import WordsCommand
 
 app = typer.Typer(
     help="Write, show, check and locate the config file.",
@@ -31,7 +32,7 @@ def _target(config: Path | None) -> Path:
     return config_path(config_file(config), os.environ)[0]
 
 
-@app.command()
+@app.command(cls=WordsCommand)
 def init(
     force: Annotated[
         bool, typer.Option("--force", help="Overwrite an existing config file.")
@@ -58,21 +59,27 @@ def init(
     print(f"wrote {path}")
 
 
-@app.command()
+@app.command(cls=WordsCommand)
 def show(
     config: ConfigOption = None,
     model: Annotated[
-        str | None, typer.Option(help="Model name, as `run` takes it.", show_default=False)
+        str | None,
+        typer.Option(metavar="NAME", help="Model name, as `run` takes it.", show_default=False),
     ] = None,
     base_url: Annotated[
-        str | None, typer.Option(help="Endpoint URL, as `run` takes it.", show_default=False)
+        str | None,
+        typer.Option(metavar="URL", help="Endpoint URL, as `run` takes it.", show_default=False),
     ] = None,
     system: Annotated[
-        str | None, typer.Option(help="System prompt, as `run` takes it.", show_default=False)
+        str | None,
+        typer.Option(metavar="TEXT", help="System prompt, as `run` takes it.", show_default=False),
     ] = None,
 ) -> None:
-    """The effective configuration (file + environment + flags), secrets masked, and which
-    provider loads the history."""
+    """Print the configuration in effect, secrets masked.
+
+    The file, then the environment, then flags, each value's origin noted, and which
+    provider loads the history.
+    """
     from ctxchat.services.build import build_agent
     from ctxchat.views.config_report import describe_config
 
@@ -80,18 +87,23 @@ def show(
     sys.stdout.write(describe_config(settings, build_agent(settings)))
 
 
-@app.command()
+@app.command(cls=WordsCommand)
 def validate(
     file: Annotated[
         Path | None,
         typer.Argument(
-            help="Config file to check (default: the one `run` reads).", show_default=False
+            metavar="FILE",
+            help="Config file to check (default: the one `run` reads).",
+            show_default=False,
         ),
     ] = None,
     config: ConfigOption = None,
 ) -> None:
-    """Check a config file: TOML syntax, settings, provider types and their options, and
-    that each provider reaches what it needs (SQL providers open their database)."""
+    """Check a config file; every problem on a line.
+
+    TOML syntax, settings, provider types and their options, and that each provider
+    reaches what it needs (SQL providers open their database).
+    """
     from ctxchat.services.build import build_agent, check_agent
 
     settings = load_config(file or config)
@@ -104,14 +116,17 @@ def validate(
     print(f"ok: {where}")
 
 
-@app.command()
+@app.command(cls=WordsCommand)
 def path(config: ConfigOption = None) -> None:
     """Print the config file's path (whether or not it exists yet)."""
     print(_target(config))
 
 
 def providers(config: ConfigOption = None) -> None:
-    """Every registered provider type with its options, their types and defaults."""
+    """List provider types and their options.
+
+    Every registered provider type, with its options, their types and defaults.
+    """
     del config  # accepted like everywhere (an alias may carry it); the list is the same
     from ctxchat.core.errors import ConfigError
     from ctxchat.core.registry import load_provider_class, provider_entry_points

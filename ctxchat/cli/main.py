@@ -18,6 +18,7 @@ import typer
 from ctxchat import __version__
 from ctxchat.cli import config_cmd, run_cmd, sessions_cmd
 from ctxchat.cli.common import ConfigOption, close_services, report, use_config_file
+from ctxchat.cli.help_words import WordsCommand
 from ctxchat.core.errors import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CtxchatError
 
 PROG = "ctxchat"
@@ -65,10 +66,10 @@ def root(
     use_config_file(config)
 
 
-app.command("run", epilog=EXIT_CODES)(run_cmd.run)
+app.command("run", epilog=EXIT_CODES, cls=WordsCommand)(run_cmd.run)
 app.add_typer(sessions_cmd.app, name="sessions")
 app.add_typer(config_cmd.app, name="config")
-app.command("providers", epilog=EXIT_CODES)(config_cmd.providers)
+app.command("providers", epilog=EXIT_CODES, cls=WordsCommand)(config_cmd.providers)
 
 
 def _debug() -> bool:

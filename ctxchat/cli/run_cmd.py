@@ -25,6 +25,7 @@ def run(
     prompt: Annotated[
         str | None,
         typer.Argument(
+            metavar="PROMPT",
             help="Send this prompt and exit. Piped stdin is appended to it: one turn.",
             show_default=False,
         ),
@@ -34,6 +35,7 @@ def run(
         typer.Option(
             "--session",
             "-s",
+            metavar="SESSION",
             help="Resume a session: id, unique id prefix, or exact title.",
             autocompletion=complete_session,
             rich_help_panel=SESSION_PANEL,
@@ -52,6 +54,7 @@ def run(
     title: Annotated[
         str | None,
         typer.Option(
+            metavar="TEXT",
             help="Title for the new session (renames a resumed one).",
             rich_help_panel=SESSION_PANEL,
             show_default=False,
@@ -60,22 +63,31 @@ def run(
     show_last: Annotated[
         int,
         typer.Option(
-            min=0, help="Turns shown when resuming in the REPL.", rich_help_panel=SESSION_PANEL
+            min=0,
+            metavar="N",
+            help="Turns shown when resuming in the REPL.",
+            rich_help_panel=SESSION_PANEL,
         ),
     ] = 2,
     model: Annotated[
         str | None,
-        typer.Option(help="Model name.", rich_help_panel=MODEL_PANEL, show_default=False),
+        typer.Option(
+            metavar="NAME", help="Model name.", rich_help_panel=MODEL_PANEL, show_default=False
+        ),
     ] = None,
     base_url: Annotated[
         str | None,
         typer.Option(
-            help="OpenAI-compatible endpoint URL.", rich_help_panel=MODEL_PANEL, show_default=False
+            metavar="URL",
+            help="OpenAI-compatible endpoint URL.",
+            rich_help_panel=MODEL_PANEL,
+            show_default=False,
         ),
     ] = None,
     system: Annotated[
         str | None,
         typer.Option(
+            metavar="TEXT",
             help="System prompt (replaces [agent] instructions).",
             rich_help_panel=MODEL_PANEL,
             show_default=False,
@@ -127,6 +139,7 @@ def run(
         int,
         typer.Option(
             min=1,
+            metavar="BYTES",
             help="Largest message sent, in bytes; larger ones are refused.",
             rich_help_panel=IO_PANEL,
         ),
