@@ -28,11 +28,18 @@ EXIT_CODES = (
     "before it are saved."
 )
 
+ABOUT = (
+    "A terminal chat whose memory is a pipeline of context providers.\n\n"
+    "`ctxchat` alone is `ctxchat run`: a chat (REPL) on a terminal, a script when stdin "
+    "is piped."
+)
+
 app = typer.Typer(
     name=PROG,
-    help="A terminal chat whose memory is a pipeline of context providers.",
+    help=ABOUT,
     epilog=EXIT_CODES,
-    no_args_is_help=True,
+    invoke_without_command=True,
+    subcommand_metavar="[COMMAND [ARGS]...]",
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -45,8 +52,9 @@ def _show_version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
+@app.callback(invoke_without_command=True)
 def root(
+    ctx: typer.Context,
     version: Annotated[
         bool,
         typer.Option(
@@ -59,11 +67,10 @@ def root(
     ] = False,
     config: ConfigOption = None,
 ) -> None:
-    """A terminal chat whose memory is a pipeline of context providers.
-
-    Start chatting with `ctxchat run`; pipe text in to script it.
-    """
+    """The options before the command name; with no command, `run` with its defaults."""
     use_config_file(config)
+    if ctx.invoked_subcommand is None:
+        run_cmd.run()
 
 
 app.command("run", epilog=EXIT_CODES, cls=WordsCommand)(run_cmd.run)
