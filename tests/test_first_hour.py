@@ -147,3 +147,81 @@ def test_config_is_a_global_option_every_command_honours(
     assert from_env.stdout == f"{path}\n"
     missing = ctxchat("--config", str(other), "sessions", "show", session_id, env=cli_env)
     assert_clean_error(missing, 2, f"config file {other} does not exist")
+
+
+def test_config_init_writes_provider_tables_a_later_table_can_join(
+    cli_env: dict[str, str], ctxchat_home: Path
+) -> None:
+    assert ctxchat("config", "init", env=cli_env).returncode == 0
+    path = ctxchat_home / "config.toml"
+    text = path.read_text()
+    assert "[[providers]]" in text
+    assert "providers = [" not in text  # an inline array cannot take another table
+    lines = text.splitlines()
+    for number, line in enumerate(lines):
+        if line and not line.startswith("#") and "=" in line:
+            assert lines[number - 1].startswith("# "), f"no comment above {line!r}"
+    assert "\nmodel =" not in text  # left unset, commented
+
+    # Appending a provider as the README shows it keeps the file valid.
+    path.write_text(text + '\n[[providers]]\ntype = "in_memory_history"\nload_messages = false\n')
+    checked = ctxchat("config", "validate", env=cli_env)
+    assert checked.returncode == 0, checked.stderr
+    done = ctxchat("run", "hello", env=cli_env)
+    assert done.returncode == 0, done.stderr
+
+
+def test_config_validate_reports_every_error_a_line_each(
+    cli_env: dict[str, str], ctxchat_home: Path
+) -> None:
+    path = write_config(
+        ctxchat_home,
+        """
+colour = "blue"
+
+[model]
+temprature = 0.5
+retries = -1
+
+[agent]
+max_tool_rounds = "eight"
+
+[[providers]]
+type = "sql_history"
+source_id = "history"
+max_mesages = 10
+
+[[providers]]
+type = "no_such_provider"
+
+[[providers]]
+type = "audit"
+source_id = "history"
+
+[[providers]]
+type = "in_memory_history"
+store_inputs = "yes"
+""",
+    )
+    done = ctxchat("config", "validate", env=cli_env)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert all(line.startswith(f"ctxchat: error: {path}: ") for line in lines), lines
+    expected = [
+        "colour: unknown setting",
+        "model.temprature: unknown option (did you mean 'temperature'?)",
+        "model: retries must be 0 or more",
+        "agent.max_tool_rounds: expected an integer",
+        "providers[0] and providers[2] share source_id 'history'",
+        "providers[0].max_mesages: unknown option (did you mean 'max_messages'?)",
+        "providers[1].type: unknown provider type 'no_such_provider'",
+        "providers[3].store_inputs: expected a boolean",
+    ]
+    for fragment in expected:
+        assert sum(fragment in line for line in lines) == 1, (fragment, lines)
+    assert len(lines) == len(expected), lines
+    # A run stops at the same problems, each on its line too.
+    run = ctxchat("run", "hello", env=cli_env)
+    assert run.returncode == 2
+    assert run.stderr.splitlines() == lines

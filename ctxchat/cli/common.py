@@ -78,13 +78,22 @@ def load_config(
     base_url: str | None = None,
     system: str | None = None,
 ) -> Config:
-    from ctxchat.config.loading import load_config as load
+    """The config a command runs with. A wrong one is refused with every problem in it,
+    its providers' too, a line each: fixing one at a time would take as many runs."""
+    from ctxchat.config.loading import read_config
 
-    return load(
+    config, problems = read_config(
         config_file(path),
         model_overrides={"model": model, "base_url": base_url},
         instructions=system,
     )
+    if problems:
+        from ctxchat.services.build import validate_config
+
+        failure = validate_config(config, problems, check=False)
+        if failure is not None:
+            raise failure
+    return config
 
 
 def session_store() -> SessionStore:

@@ -16,13 +16,6 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-CONFIG_HEADER = """\
-# ctxchat configuration. `ctxchat providers` lists every provider type and its options;
-# `ctxchat config show` prints what is in effect (this file, then environment, then flags).
-# The API key is best kept out of here: set OPENAI_API_KEY instead.
-
-"""
-
 
 def _target(config: Path | None) -> Path:
     import os
@@ -39,10 +32,8 @@ def init(
     ] = False,
     config: ConfigOption = None,
 ) -> None:
-    """Write a starter config file (the built-in default pipeline)."""
-    import tomli_w
-
-    from ctxchat.config.defaults import default_config_document
+    """Write a starter config file (the default pipeline)."""
+    from ctxchat.config.defaults import default_config_text
     from ctxchat.core.errors import UsageError
     from ctxchat.storage.fsutil import atomic_write_text
 
@@ -51,7 +42,7 @@ def init(
         raise UsageError(f"{path} already exists; pass --force to overwrite it")
     if path.is_dir():
         raise UsageError(f"{path} is a directory")
-    text = CONFIG_HEADER + tomli_w.dumps(default_config_document())
+    text = default_config_text()
     try:
         atomic_write_text(path, text)
     except OSError as exc:
@@ -104,14 +95,13 @@ def validate(
     TOML syntax, settings, provider types and their options, and that each provider
     reaches what it needs (SQL providers open their database).
     """
-    from ctxchat.services.build import build_agent, check_agent
+    from ctxchat.config.loading import read_config
+    from ctxchat.services.build import validate_config
 
-    settings = load_config(file or config)
-    agent = build_agent(settings)
-    try:
-        check_agent(settings, agent)
-    finally:
-        agent.close()
+    settings, problems = read_config(config_file(file or config))
+    failure = validate_config(settings, problems)
+    if failure is not None:
+        raise failure
     where = settings.path or "built-in defaults (no config file)"
     print(f"ok: {where}")
 
@@ -146,8 +136,8 @@ def providers(config: ConfigOption = None) -> None:
 
 
 def option_lines(options_cls: type[Any]) -> list[str]:
+    from ctxchat.config.defaults import toml_value
     from ctxchat.core.options import describe_type, option_defaults, option_fields
-    from ctxchat.views.config_report import toml_value
 
     defaults = option_defaults(options_cls)
     lines = []

@@ -125,7 +125,8 @@ def execute(argv: Sequence[str] | None = None) -> int:
             import traceback
 
             traceback.print_exc()
-        report(exc.message)
+        for problem in exc.problems:
+            report(problem)
         return exc.exit_code
     except KeyboardInterrupt:
         report("interrupted", kind="")

@@ -10,6 +10,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from ctxchat.config.defaults import toml_value
 from ctxchat.config.loading import Config, ProviderSpec
 from ctxchat.core.redact import is_secret_name, is_url_name, mask_password
 from ctxchat.core.settings import mask_secret, mask_url
@@ -33,12 +34,6 @@ def masked(name: str, value: Any) -> Any:
     if isinstance(value, str) and is_url_name(name):
         return mask_url(value)
     return value
-
-
-def toml_value(value: Any) -> str:
-    import tomli_w
-
-    return tomli_w.dumps({"v": value}).split("=", 1)[1].strip()
 
 
 def _line(name: str, value: Any, note: str = "") -> str:
