@@ -492,7 +492,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._chat(request)
         elif method == "POST" and path == EMBEDDINGS_PATH:
             self._embeddings(request)
-        elif method == "GET" and path == MODELS_PATH:
+        elif method == "GET" and path == MODELS_PATH and fake.list_models:
             models = [self._model_object(name) for name in fake.model_names()]
             self._send_json(200, {"object": "list", "data": models})
         elif method == "GET" and path.startswith(MODELS_PATH + "/"):
@@ -880,12 +880,22 @@ class FakeOpenAI:
     * ``default``: reply factory used when the chat queue is empty (default: echo).
     * ``fail_embeddings_with``: HTTP status every embeddings request fails with, or None.
     * ``api_key``: when set, requests without ``Authorization: Bearer <api_key>`` get 401.
+    * ``models``: when set, exactly the models ``/v1/models`` lists (a server with one model
+      loaded, or several); None lists ``fake-model`` plus every model name seen so far.
+    * ``list_models``: False makes ``/v1/models`` a 404, as on servers without the listing.
     """
 
     def __init__(
-        self, *, api_key: str | None = None, embedding_dim: int = 64, port: int = 0
+        self,
+        *,
+        api_key: str | None = None,
+        embedding_dim: int = 64,
+        port: int = 0,
+        models: Sequence[str] | None = None,
     ) -> None:
         self.api_key = api_key
+        self.models: list[str] | None = list(models) if models is not None else None
+        self.list_models = True
         self._initial_api_key = api_key
         self.embedding_dim = embedding_dim
         self.fail_embeddings_with: int | None = None
@@ -1017,9 +1027,13 @@ class FakeOpenAI:
         return self._filtered("POST", EMBEDDINGS_PATH)
 
     def model_names(self) -> list[str]:
-        """``fake-model`` plus every model name seen in a request body."""
+        """The ``models`` set, else ``fake-model`` plus every model name seen in a request."""
         with self._lock:
-            return list(self._models)
+            return list(self._models) if self.models is None else list(self.models)
+
+    def model_list_requests(self) -> list[RecordedRequest]:
+        """Recorded ``GET /v1/models`` requests, in order."""
+        return self._filtered("GET", MODELS_PATH)
 
     def wait_for_requests(
         self, count: int, *, timeout: float = 5.0, path: str | None = CHAT_PATH
@@ -1076,8 +1090,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=0, help="port (default: ephemeral)")
     parser.add_argument("--api-key", default=None, help="require this bearer token")
     parser.add_argument("--embedding-dim", type=int, default=64)
+    parser.add_argument(
+        "--model",
+        action="append",
+        dest="models",
+        help="a model /v1/models lists (repeat for several; default: fake-model and any seen)",
+    )
     args = parser.parse_args(argv)
-    server = FakeOpenAI(api_key=args.api_key, embedding_dim=args.embedding_dim, port=args.port)
+    server = FakeOpenAI(
+        api_key=args.api_key, embedding_dim=args.embedding_dim, port=args.port, models=args.models
+    )
     server.start()
     print(server.base_url, flush=True)
     try:

@@ -4,12 +4,20 @@ issue): each behaviour through the real `ctxchat` command and the local test ser
 from __future__ import annotations
 
 import json
+import stat
 from pathlib import Path
 
+import pytest
 from cli_support import assert_clean_error, ctxchat, write_config
 from fakeopenai import FakeOpenAI
 
+from ctxchat.core.errors import ModelNotConfigured
 from ctxchat.core.messages import Message, Usage
+from ctxchat.core.settings import ModelSettings
+from ctxchat.services.model_client import OpenAIChatModel
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "config.example.toml"
+DOWN = "http://127.0.0.1:9/v1"  # the discard port: nothing listens there
 
 AUDITED = """
 [[providers]]
@@ -225,3 +233,87 @@ store_inputs = "yes"
     run = ctxchat("run", "hello", env=cli_env)
     assert run.returncode == 2
     assert run.stderr.splitlines() == lines
+
+
+def unnamed(env: dict[str, str]) -> dict[str, str]:
+    """The environment with no model named anywhere."""
+    return {k: v for k, v in env.items() if k != "CTXCHAT_MODEL"}
+
+
+def test_no_model_named_uses_the_one_the_endpoint_serves(
+    cli_env: dict[str, str], ctxchat_home: Path, fake_openai: FakeOpenAI
+) -> None:
+    fake_openai.models = ["the-only-model"]
+    env = unnamed(cli_env)
+    done = ctxchat("run", "--json", "hello", env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""  # the choice is said on a terminal only
+    assert fake_openai.chat_requests()[0].model == "the-only-model"
+    assert json.loads(done.stdout)["model"] == "the-only-model"
+    assert len(fake_openai.model_list_requests()) == 1
+
+    # Asked once: the list is kept per endpoint, privately, written whole.
+    cache = ctxchat_home / "models.json"
+    assert stat.S_IMODE(cache.stat().st_mode) == 0o600
+    assert json.loads(cache.read_text())["endpoints"][fake_openai.base_url]["models"] == [
+        "the-only-model"
+    ]
+    again = ctxchat("run", "-c", "again", env=env)
+    assert again.returncode == 0, again.stderr
+    assert fake_openai.chat_requests()[1].model == "the-only-model"
+    assert len(fake_openai.model_list_requests()) == 1
+
+
+def test_several_models_and_none_named_is_one_line_listing_them(
+    cli_env: dict[str, str], ctxchat_home: Path, fake_openai: FakeOpenAI
+) -> None:
+    fake_openai.models = ["llama-3.2-3b", "qwen2.5-7b"]
+    done = ctxchat("run", "hello", env=unnamed(cli_env))
+    assert_clean_error(
+        done, 2, "no model named", "serves 2: llama-3.2-3b, qwen2.5-7b", "--model NAME"
+    )
+    assert fake_openai.chat_requests() == []
+
+    # Named once, a session goes on with its model without naming it again.
+    first = ctxchat("run", "--json", "--model", "qwen2.5-7b", "hi", env=unnamed(cli_env))
+    assert first.returncode == 0, first.stderr
+    resumed = ctxchat("run", "-c", "and again", env=unnamed(cli_env))
+    assert resumed.returncode == 0, resumed.stderr
+    assert [r.model for r in fake_openai.chat_requests()] == ["qwen2.5-7b", "qwen2.5-7b"]
+
+
+def test_a_model_the_endpoint_does_not_list_is_warned_of_with_close_matches(
+    cli_env: dict[str, str], fake_openai: FakeOpenAI
+) -> None:
+    fake_openai.models = ["llama-3.2-3b-instruct", "qwen2.5-7b"]
+    done = ctxchat("run", "hello", env={**cli_env, "CTXCHAT_MODEL": "llama-3.2-3b"})
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == (
+        f"ctxchat: warning: model 'llama-3.2-3b' is not listed by {fake_openai.base_url} "
+        "(close: llama-3.2-3b-instruct); sending it anyway\n"
+    )
+    assert fake_openai.chat_requests()[0].model == "llama-3.2-3b"  # some servers take any name
+    listed = ctxchat("run", "hello", env={**cli_env, "CTXCHAT_MODEL": "qwen2.5-7b"})
+    assert listed.stderr == ""
+
+
+def test_no_model_named_and_no_list_to_ask_says_what_to_do(
+    cli_env: dict[str, str], fake_openai: FakeOpenAI
+) -> None:
+    fake_openai.list_models = False
+    done = ctxchat("run", "hello", env=unnamed(cli_env))
+    assert_clean_error(done, 2, "does not list its models (HTTP 404)", "--model NAME")
+    down = ctxchat("run", "hello", env={**unnamed(cli_env), "OPENAI_BASE_URL": DOWN})
+    assert_clean_error(down, 1, "cannot reach", "is the server running?")
+
+
+def test_gpt_4o_mini_is_the_default_on_openai_only() -> None:
+    assert ModelSettings().model is None
+    assert OpenAIChatModel(ModelSettings(api_key="sk-x")).name == "gpt-4o-mini"
+    on_openai = ModelSettings(base_url="https://api.openai.com/v1", api_key="sk-x")
+    assert OpenAIChatModel(on_openai).name == "gpt-4o-mini"
+    local = OpenAIChatModel(ModelSettings(base_url="http://127.0.0.1:8080/v1"))
+    assert local.name == ""
+    with pytest.raises(ModelNotConfigured, match="no model named"):
+        local.check()
+    assert "\nmodel =" not in EXAMPLE.read_text()  # the example leaves it commented too

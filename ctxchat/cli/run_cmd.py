@@ -14,6 +14,7 @@ from ctxchat.services.script_input import DEFAULT_MAX_INPUT_BYTES
 
 if TYPE_CHECKING:
     from ctxchat.core.messages import Message
+    from ctxchat.core.settings import ModelSettings
     from ctxchat.services.conversations import ChatService, Conversation
 
 SESSION_PANEL = "Session"
@@ -178,6 +179,7 @@ def run(
     settings = load_config(config, model=model, base_url=base_url, system=system)
     service = chat_service(settings)
     conversation = open_conversation(service, session=session, latest=continue_, title=title)
+    settle_model(service, conversation, settings.model, interactive=interactive)
     if interactive:
         start_repl(
             service,
@@ -244,6 +246,51 @@ def open_conversation(
     if title is not None:
         service.rename(conversation, title)
     return conversation
+
+
+def settle_model(
+    service: ChatService, conversation: Conversation, settings: ModelSettings, *, interactive: bool
+) -> None:
+    """The model named, or the endpoint's only one when none is: see `model_discovery`.
+    What was chosen is said in one quiet line; a name the endpoint does not list warned of."""
+    from ctxchat.core.paths import model_lists_path
+    from ctxchat.services.model_discovery import endpoint_models
+
+    models = endpoint_models(settings, model_lists_path())
+    if models is None:
+        return
+    name = conversation.model.name
+    if name:
+        if not service.agent.model.name:  # resumed: the session's model is the run's too
+            service.settle_model(conversation, name)
+        warning = run_sync(models.unlisted(name))
+        if warning:
+            _tell(warning, "warning", interactive=interactive)
+        return
+    settled = run_sync(models.only_model())
+    service.settle_model(conversation, settled.name)
+    if settled.note:
+        _tell(settled.note, "note", interactive=interactive)
+
+
+def _tell(text: str, kind: str, *, interactive: bool) -> None:
+    """A line about the run before it starts: dim (a note) or yellow (a warning) on a
+    terminal; in a script a warning on stderr, a note only when stderr is a terminal."""
+    from ctxchat.cli.common import warn
+
+    if not interactive and kind == "warning":
+        warn(text)
+        return
+    from ctxchat.cli.render import make_console
+
+    console = make_console(stderr=not interactive)
+    if not console.is_terminal:
+        return
+    from rich.text import Text
+
+    from ctxchat.cli.render import one_line
+
+    console.print(Text(one_line(text), style="dim" if kind == "note" else "yellow"))
 
 
 def start_repl(

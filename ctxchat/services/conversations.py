@@ -120,6 +120,15 @@ class ChatService:
         model = conversation_model(session, self.agent.model, chosen=self.model_chosen)
         return Conversation(session, saved=True, model=model)
 
+    def settle_model(self, conversation: Conversation, name: str) -> None:
+        """Talk to `name`, known only now (the endpoint's one model, or the model of the
+        session resumed when the config names none): in this conversation, and in every
+        new one of this run; a session not saved yet records it."""
+        self.agent.model = self.agent.model.with_model(name)
+        conversation.model = conversation.model.with_model(name)
+        if not conversation.saved:
+            conversation.session.model = name
+
     def switch_model(self, conversation: Conversation, name: str) -> None:
         """Talk to the model `name` from the next turn of this conversation only."""
         name = name.strip()

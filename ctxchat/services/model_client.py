@@ -27,6 +27,10 @@ NOT_CONFIGURED = (
 )
 
 
+class NoModelList(ModelError):
+    """The endpoint serves no list of its models (`GET /models` is 404)."""
+
+
 @dataclass
 class _PendingCall:
     id: str = ""
@@ -97,9 +101,17 @@ class OpenAIChatModel:
 
     @property
     def name(self) -> str:
-        return self.settings.model
+        return self.settings.model_name
 
     def check(self) -> None:
+        self._check_endpoint()
+        if not self.name:
+            raise ModelNotConfigured(
+                f"no model named for {self.settings.endpoint}: name one with --model, "
+                "CTXCHAT_MODEL or [model] model"
+            )
+
+    def _check_endpoint(self) -> None:
         if not self.settings.api_key and not self.settings.base_url:
             raise ModelNotConfigured(NOT_CONFIGURED)
 
@@ -112,7 +124,7 @@ class OpenAIChatModel:
             self._client = None
         self._client_loop = loop
         if self._client is None:
-            self.check()
+            self._check_endpoint()
             settings = self.settings
             import openai
 
@@ -129,11 +141,29 @@ class OpenAIChatModel:
     def with_model(self, name: str) -> OpenAIChatModel:
         return OpenAIChatModel(self.settings, model=name)
 
+    async def list_models(self, *, timeout: float | None = None) -> list[str]:
+        """The ids of the models the endpoint serves (`GET /models`), as it lists them."""
+        import openai
+
+        client = self.client()
+        if timeout is not None:
+            client = client.with_options(timeout=timeout, max_retries=0)
+        try:
+            page = await client.models.list()
+        except openai.NotFoundError as exc:
+            raise NoModelList(
+                f"{self.settings.endpoint} does not list its models (HTTP 404)"
+            ) from exc
+        except Exception as exc:
+            raise self._translate(exc) from exc
+        return [str(item.id) for item in page.data]
+
     async def complete(self, request: ModelRequest, on_event: EventSink) -> ModelReply:
+        self.check()
         client = self.client()
         settings = self.settings
         params: dict[str, Any] = {
-            "model": settings.model,
+            "model": self.name,
             "messages": to_openai_messages(request.messages),
             "stream": True,
             "stream_options": {"include_usage": True},
@@ -188,7 +218,7 @@ class OpenAIChatModel:
         if streaming and not isinstance(exc, openai.APITimeoutError):
             # The connection was up and the reply had begun: whatever broke, broke mid-way.
             return ModelError(f"the reply stream from {where} was cut mid-way")
-        model = self.settings.model
+        model = self.name
         retries = self.settings.retries
         if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
             return ModelError(
