@@ -74,7 +74,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
-from typing import Any, TypeAlias, cast
+from typing import Any, Literal, TypeAlias, cast
 from urllib.parse import urlsplit
 
 __all__ = [
@@ -113,6 +113,12 @@ class Text:
     the rest waits until the test sets that event (a reply that is surely mid-stream for as
     long as the test needs, however slow the machine). ``usage`` is ``(prompt, completion)``
     tokens; by default it is estimated from character counts.
+
+    ``reasoning`` is what the model thinks aloud first, sent as ``reasoning_in`` says:
+    ``"field"`` streams it in each delta's ``reasoning_content`` (as vLLM, llama.cpp's
+    server and DeepSeek do) before any content; ``"think"`` puts it at the start of the
+    content as ``<think>...</think>`` (a model whose server leaves it in the text), cut into
+    pieces like the rest, tags included.
     """
 
     text: str
@@ -121,6 +127,15 @@ class Text:
     usage: tuple[int, int] | None = None
     finish_reason: str = "stop"
     hold: threading.Event | None = None
+    reasoning: str = ""
+    reasoning_in: Literal["field", "think"] = "field"
+
+    @property
+    def content(self) -> str:
+        """The content as sent: with the reasoning in front when it goes in <think>."""
+        if self.reasoning and self.reasoning_in == "think":
+            return f"<think>\n{self.reasoning}\n</think>\n\n{self.text}"
+        return self.text
 
 
 @dataclass(frozen=True)
@@ -682,8 +697,10 @@ class _Handler(BaseHTTPRequestHandler):
     def _send_completion(self, request: RecordedRequest, reply: Text | ToolCalls) -> None:
         message: dict[str, Any] = {"role": "assistant", "content": None, "refusal": None}
         if isinstance(reply, Text):
-            message["content"] = reply.text
-            counted = reply.text
+            message["content"] = reply.content
+            if reply.reasoning and reply.reasoning_in == "field":
+                message["reasoning_content"] = reply.reasoning
+            counted = reply.content + reply.reasoning
         else:
             message["content"] = reply.text or None
             calls = self._tool_call_objects(reply)
@@ -742,13 +759,16 @@ class _Handler(BaseHTTPRequestHandler):
         self._start_stream()
         if isinstance(reply, Text):
             self._write_event(self._chunk(request, cid, {"role": "assistant", "content": ""}))
-            for i, piece in enumerate(_pieces(reply.text, reply.chunk_size)):
+            thought = reply.reasoning if reply.reasoning_in == "field" else ""
+            pieces = [("reasoning_content", p) for p in _pieces(thought, reply.chunk_size)]
+            pieces += [("content", p) for p in _pieces(reply.content, reply.chunk_size)]
+            for i, (key, piece) in enumerate(pieces):
                 if i == 1 and reply.hold is not None:
                     self._await(reply.hold)
                 if i:
                     self._sleep(reply.delay)
-                self._write_event(self._chunk(request, cid, {"content": piece}))
-            counted = reply.text
+                self._write_event(self._chunk(request, cid, {key: piece}))
+            counted = reply.content + thought
         else:
             first: dict[str, Any] = {"role": "assistant", "content": None}
             if reply.text:

@@ -31,7 +31,7 @@ def test_reply_streams_then_status_line(repl: Spawn, fake_openai: FakeOpenAI) ->
     child.send("stream please\r")
     child.expect_exact("alpha")
     # The start is on screen while the server still holds the rest back.
-    assert fake_openai.answered == 0
+    assert fake_openai.in_flight == 1
     rest.set()
     child.expect_exact("epsilon")
     child.expect(r"tokens \d+ in · \d+ out · context \S+/128k")

@@ -3,11 +3,18 @@ against the local OpenAI-protocol server."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Literal
 
 import pytest
-from fakeopenai import FakeOpenAI
+from conftest import ctxchat_executable
+from fakeopenai import FakeOpenAI, Text
 from repl_support import ANSI, PROMPT, Repls, quit_, seen, turn
+from tmux_support import Terminal, needs_tmux
+
+OpenTerminal = Callable[..., Terminal]
 
 
 @pytest.fixture
@@ -15,6 +22,28 @@ def repls(cli_env: dict[str, str]) -> Iterator[Repls]:
     spawned = Repls(cli_env)
     yield spawned
     spawned.close()
+
+
+@pytest.fixture
+def terminal(cli_env: dict[str, str], tmp_path: Path) -> Iterator[OpenTerminal]:
+    """The REPL in tmux, for what stays on the screen once redraws are over."""
+    opened: list[Terminal] = []
+
+    def open_(*args: str, width: int = 80, height: int = 24) -> Terminal:
+        term = Terminal(
+            [ctxchat_executable(), "run", *args],
+            cli_env,
+            tmp_path / f"tmux{len(opened)}",
+            width=width,
+            height=height,
+        )
+        opened.append(term)
+        term.wait_for(lambda screen: screen.rstrip().endswith(PROMPT))
+        return term
+
+    yield open_
+    for term in opened:
+        term.close()
 
 
 def test_bare_ctxchat_on_a_terminal_starts_the_chat(repls: Repls, fake_openai: FakeOpenAI) -> None:
@@ -41,3 +70,45 @@ def test_the_endpoints_only_model_is_said_in_one_dim_line(
     turn(child, "hi")
     assert fake_openai.chat_requests()[-1].model == "the-only-model"
     assert quit_(child) == 0
+
+
+LONG_THOUGHT = "\n".join(
+    f"Step {i}: weighing what the user may mean by this, and what else to consider."
+    for i in range(1, 13)
+)
+
+
+@needs_tmux
+@pytest.mark.parametrize("way", ["field", "think"])
+def test_reasoning_is_one_dim_line_while_it_streams_and_after_and_think_shows_it_whole(
+    terminal: OpenTerminal, fake_openai: FakeOpenAI, way: Literal["field", "think"]
+) -> None:
+    rest = threading.Event()
+    fake_openai.enqueue(
+        Text(
+            "The answer is 42.", chunk_size=40, reasoning=LONG_THOUGHT, reasoning_in=way, hold=rest
+        )
+    )
+    term = terminal(width=80, height=30)
+    term.type("what is it?")
+    term.press("Enter")
+    # Held mid-thought: the reasoning so far is one line, being rewritten as it grows.
+    streaming = term.wait_for("thinking: ", visible=True)
+    assert [line for line in streaming.splitlines() if "Step" in line] == [
+        next(line for line in streaming.splitlines() if line.startswith("thinking: "))
+    ]
+    rest.set()
+    screen = term.wait_for("tokens ")
+    assert "thinking:" not in screen  # the live line is gone...
+    (folded,) = [line for line in screen.splitlines() if "Step" in line]  # ...one line stays
+    assert folded.startswith("thought: Step 1: weighing")
+    assert folded.endswith("(/think)")
+    assert len(folded) <= 80
+    assert "The answer is 42." in screen
+    assert "<think>" not in screen
+
+    term.type("/think")
+    term.press("Enter")
+    whole = term.wait_for("Step 12: weighing")
+    for i in range(1, 13):
+        assert f"Step {i}: weighing what the user may mean" in whole

@@ -136,6 +136,15 @@ def run(
             show_default=False,
         ),
     ] = None,
+    show_reasoning: Annotated[
+        bool,
+        typer.Option(
+            "--show-reasoning",
+            help="Scripting: also write what the model thought aloud, between <think> and "
+            '</think> lines before the reply (--json: a "reasoning" key).',
+            rich_help_panel=IO_PANEL,
+        ),
+    ] = False,
     max_input: Annotated[
         int,
         typer.Option(
@@ -192,7 +201,7 @@ def run(
         return
     from ctxchat.cli.script import run_script
 
-    run_script(service, conversation, turns, json_lines=json_lines)
+    run_script(service, conversation, turns, json_lines=json_lines, show_reasoning=show_reasoning)
 
 
 def script_turns(

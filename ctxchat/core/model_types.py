@@ -18,6 +18,13 @@ class TextDelta:
 
 
 @dataclass(frozen=True)
+class ReasoningDelta:
+    """A piece of what the model thinks aloud before its reply, as it streams in."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class ToolCallStarted:
     call: ToolCallPart
 
@@ -44,7 +51,14 @@ class ProviderNotice:
     message: str
 
 
-Event = TextDelta | ToolCallStarted | ToolCallFinished | ProviderWarning | ProviderNotice
+Event = (
+    TextDelta
+    | ReasoningDelta
+    | ToolCallStarted
+    | ToolCallFinished
+    | ProviderWarning
+    | ProviderNotice
+)
 EventSink = Callable[[Event], None]
 
 

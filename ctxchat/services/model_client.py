@@ -13,9 +13,16 @@ from typing import TYPE_CHECKING, Any
 
 from ctxchat.core.errors import ModelError, ModelNotConfigured
 from ctxchat.core.messages import Message, ToolCallPart, Usage
-from ctxchat.core.model_types import EventSink, ModelReply, ModelRequest, TextDelta
+from ctxchat.core.model_types import (
+    EventSink,
+    ModelReply,
+    ModelRequest,
+    ReasoningDelta,
+    TextDelta,
+)
 from ctxchat.core.openai_format import to_openai_messages
 from ctxchat.core.settings import OPENAI_BASE_URL, ModelSettings
+from ctxchat.core.think import ThinkSplitter
 
 if TYPE_CHECKING:
     import openai
@@ -44,6 +51,8 @@ class _ReplyAssembler:
     def __init__(self, on_event: EventSink) -> None:
         self.on_event = on_event
         self.text: list[str] = []
+        self.reasoning: list[str] = []
+        self.think = ThinkSplitter()
         self.calls: dict[int, _PendingCall] = {}
         self.usage: Usage | None = None
         self.finish_reason: str | None = None
@@ -53,12 +62,12 @@ class _ReplyAssembler:
             self.usage = Usage(chunk.usage.prompt_tokens or 0, chunk.usage.completion_tokens or 0)
         for choice in chunk.choices or ():
             delta = choice.delta
+            thought = _reasoning_of(delta)
+            if thought:
+                self._emit("reasoning", thought)
             if delta is not None and delta.content:
-                self.text.append(delta.content)
-                # Whatever the sink raises (a closed stdout's BrokenPipeError...) is the
-                # caller's own failure and reaches it as it is: `complete` translates only
-                # what reading the stream raises.
-                self.on_event(TextDelta(delta.content))
+                for kind, piece in self.think.feed(delta.content):
+                    self._emit(kind, piece)
             for call in (delta.tool_calls if delta is not None else None) or ():
                 pending = self.calls.setdefault(call.index, _PendingCall())
                 if call.id:
@@ -71,13 +80,43 @@ class _ReplyAssembler:
             if choice.finish_reason:
                 self.finish_reason = choice.finish_reason
 
+    def _emit(self, kind: str, piece: str) -> None:
+        # Whatever the sink raises (a closed stdout's BrokenPipeError...) is the caller's
+        # own failure and reaches it as it is: `complete` translates only what reading the
+        # stream raises.
+        if kind == "reasoning":
+            self.reasoning.append(piece)
+            self.on_event(ReasoningDelta(piece))
+        else:
+            self.text.append(piece)
+            self.on_event(TextDelta(piece))
+
     def reply(self) -> ModelReply:
+        for kind, piece in self.think.flush():
+            self._emit(kind, piece)
         calls = [
             ToolCallPart(p.id or f"call_{i}", p.name, "".join(p.arguments))
             for i, p in sorted(self.calls.items())
         ]
-        message = Message.assistant("".join(self.text), calls, usage=self.usage)
+        message = Message.assistant(
+            "".join(self.text), calls, usage=self.usage, reasoning="".join(self.reasoning).strip()
+        )
         return ModelReply(message, self.usage, self.finish_reason)
+
+
+# Where OpenAI-compatible servers stream a model's reasoning beside the content: vLLM,
+# llama.cpp's server and DeepSeek say `reasoning_content`, others (OpenRouter) `reasoning`.
+REASONING_FIELDS = ("reasoning_content", "reasoning")
+
+
+def _reasoning_of(delta: Any) -> str:
+    if delta is None:
+        return ""
+    for name in REASONING_FIELDS:
+        value = getattr(delta, name, None)
+        if isinstance(value, str) and value:
+            return value
+    return ""
 
 
 class OpenAIChatModel:
