@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Literal
 
 import pytest
+from cli_support import ctxchat
 from conftest import ctxchat_executable
 from fakeopenai import FakeOpenAI, Text
 from repl_support import ANSI, PROMPT, Repls, quit_, seen, turn
@@ -112,3 +113,18 @@ def test_reasoning_is_one_dim_line_while_it_streams_and_after_and_think_shows_it
     whole = term.wait_for("Step 12: weighing")
     for i in range(1, 13):
         assert f"Step {i}: weighing what the user may mean" in whole
+
+
+def test_think_in_a_resumed_session_shows_its_last_reasoning(
+    repls: Repls, fake_openai: FakeOpenAI, cli_env: dict[str, str]
+) -> None:
+    fake_openai.enqueue(Text("Hi!", reasoning="Musing over the greeting.", reasoning_in="think"))
+    assert ctxchat("run", "hello", env=cli_env).stdout == "Hi!\n"
+    child = repls("-c")
+    child.send("/think\r")
+    child.expect_exact("Musing over the greeting.")
+    child.expect_exact(PROMPT)
+    turn(child, "and now?")  # an echo: no reasoning this time
+    child.send("/think\r")
+    child.expect_exact("the last reply came without reasoning")
+    assert quit_(child) == 0

@@ -121,9 +121,8 @@ class ChatService:
         return Conversation(session, saved=True, model=model)
 
     def settle_model(self, conversation: Conversation, name: str) -> None:
-        """Talk to `name`, known only now (the endpoint's one model, or the model of the
-        session resumed when the config names none): in this conversation, and in every
-        new one of this run; a session not saved yet records it."""
+        """Talk to `name`, known only now (the endpoint's one model, or a resumed session's
+        when the config names none), here and in every new conversation of this run."""
         self.agent.model = self.agent.model.with_model(name)
         conversation.model = conversation.model.with_model(name)
         if not conversation.saved:
