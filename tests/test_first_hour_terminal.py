@@ -128,3 +128,20 @@ def test_think_in_a_resumed_session_shows_its_last_reasoning(
     child.send("/think\r")
     child.expect_exact("the last reply came without reasoning")
     assert quit_(child) == 0
+
+
+def test_switching_to_a_model_the_endpoint_does_not_list_is_warned_of(
+    repls: Repls, fake_openai: FakeOpenAI
+) -> None:
+    fake_openai.models = ["fake-model", "llama-3.2-3b-instruct"]
+    child = repls()
+    child.send("/model llama-3.2-3b\r")
+    child.expect_exact("model: llama-3.2-3b (from the next turn)")
+    child.expect_exact("is not listed by")
+    child.expect_exact("(close: llama-3.2-3b-instruct)")
+    child.expect_exact(PROMPT)
+    child.send("/model llama-3.2-3b-instruct\r")
+    child.expect_exact("model: llama-3.2-3b-instruct (from the next turn)")
+    child.expect_exact(PROMPT)
+    assert "not listed" not in seen(child).rsplit("llama-3.2-3b-instruct (from", 1)[1]
+    assert quit_(child) == 0

@@ -268,6 +268,7 @@ def settle_model(
     models = endpoint_models(settings, model_lists_path())
     if models is None:
         return
+    service.unlisted_model = models.unlisted  # for /model NAME too
     name = conversation.model.name
     if name:
         if not service.agent.model.name:  # resumed: the session's model is the run's too

@@ -173,7 +173,12 @@ async def _model(ctx: CommandContext, args: str) -> CommandResult:
     if not args:
         return CommandResult.say(f"model: {ctx.conversation.model.name}")
     ctx.service.switch_model(ctx.conversation, args)
-    return CommandResult.say(f"model: {ctx.conversation.model.name} (from the next turn)")
+    said = [Note(f"model: {ctx.conversation.model.name} (from the next turn)")]
+    check = ctx.service.unlisted_model
+    warning = await check(ctx.conversation.model.name) if check is not None else None
+    if warning:
+        said.append(Note(warning, "warning"))
+    return CommandResult(tuple(said))
 
 
 BUILTIN_COMMANDS: tuple[Command, ...] = (

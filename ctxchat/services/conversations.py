@@ -8,7 +8,7 @@ overwriting each other's.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -95,6 +95,8 @@ class ChatService:
         self.model_chosen = model_chosen
         # Told the session id when another process holds its lock and waiting begins.
         self.on_lock_wait = on_lock_wait
+        # Whether the endpoint serves a model name: a warning, or None (see model_discovery).
+        self.unlisted_model: Callable[[str], Awaitable[str | None]] | None = None
 
     def close(self) -> None:
         self.agent.close()
