@@ -5,7 +5,7 @@ part of the provider-author API. Each line says which. Checked by .ci/run:
 
 # ruff: noqa: B018
 from ctxchat import __init__ as package
-from ctxchat.cli import config_cmd, memory_cmd, prompt, sessions_cmd
+from ctxchat.cli import config_cmd, help_words, memory_cmd, prompt, sessions_cmd
 from ctxchat.core.context import RunContext
 from ctxchat.ranking import cache, embedding, evaluate
 from ctxchat.services.model_client import OpenAIChatModel
@@ -32,6 +32,10 @@ sessions_cmd.Format.jsonl
 memory_cmd.list_facts
 memory_cmd.ExtractorName.llm
 memory_cmd.ExtractorName.both
+
+# Click calls these to write a command's help (arguments as words, not type hints).
+help_words.WordsCommand.collect_usage_pieces
+help_words.WordsCommand.format_options
 
 # prompt-toolkit calls these: a completer's method, key bindings, the continuation prompt's
 # signature.

@@ -16,7 +16,14 @@ if TYPE_CHECKING:
     from ctxchat.core.agent import Agent, TurnFailed
     from ctxchat.core.context import RunContext, RunResponse
     from ctxchat.core.errors import ConfigError, CtxchatError, StorageError
-    from ctxchat.core.messages import Message, TextPart, ToolCallPart, ToolResultPart, Usage
+    from ctxchat.core.messages import (
+        Message,
+        ReasoningPart,
+        TextPart,
+        ToolCallPart,
+        ToolResultPart,
+        Usage,
+    )
     from ctxchat.core.model_types import (
         ChatModel,
         Event,
@@ -25,6 +32,7 @@ if TYPE_CHECKING:
         ModelRequest,
         ProviderNotice,
         ProviderWarning,
+        ReasoningDelta,
         TextDelta,
     )
     from ctxchat.core.options import NoOptions, option
@@ -62,6 +70,7 @@ _EXPORTS = {
     "CtxchatError": "ctxchat.core.errors",
     "StorageError": "ctxchat.core.errors",
     "Message": "ctxchat.core.messages",
+    "ReasoningPart": "ctxchat.core.messages",
     "TextPart": "ctxchat.core.messages",
     "ToolCallPart": "ctxchat.core.messages",
     "ToolResultPart": "ctxchat.core.messages",
@@ -74,6 +83,7 @@ _EXPORTS = {
     "ModelRequest": "ctxchat.core.model_types",
     "ProviderNotice": "ctxchat.core.model_types",
     "ProviderWarning": "ctxchat.core.model_types",
+    "ReasoningDelta": "ctxchat.core.model_types",
     "TextDelta": "ctxchat.core.model_types",
     "NoOptions": "ctxchat.core.options",
     "option": "ctxchat.core.options",
@@ -109,6 +119,8 @@ __all__ = [
     "ProviderEnv",
     "ProviderNotice",
     "ProviderWarning",
+    "ReasoningDelta",
+    "ReasoningPart",
     "RunContext",
     "RunResponse",
     "Session",

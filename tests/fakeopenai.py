@@ -74,7 +74,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
-from typing import Any, TypeAlias, cast
+from typing import Any, Literal, TypeAlias, cast
 from urllib.parse import urlsplit
 
 __all__ = [
@@ -113,6 +113,12 @@ class Text:
     the rest waits until the test sets that event (a reply that is surely mid-stream for as
     long as the test needs, however slow the machine). ``usage`` is ``(prompt, completion)``
     tokens; by default it is estimated from character counts.
+
+    ``reasoning`` is what the model thinks aloud first, sent as ``reasoning_in`` says:
+    ``"field"`` streams it in each delta's ``reasoning_content`` (as vLLM, llama.cpp's
+    server and DeepSeek do) before any content; ``"think"`` puts it at the start of the
+    content as ``<think>...</think>`` (a model whose server leaves it in the text), cut into
+    pieces like the rest, tags included.
     """
 
     text: str
@@ -121,6 +127,15 @@ class Text:
     usage: tuple[int, int] | None = None
     finish_reason: str = "stop"
     hold: threading.Event | None = None
+    reasoning: str = ""
+    reasoning_in: Literal["field", "think"] = "field"
+
+    @property
+    def content(self) -> str:
+        """The content as sent: with the reasoning in front when it goes in <think>."""
+        if self.reasoning and self.reasoning_in == "think":
+            return f"<think>\n{self.reasoning}\n</think>\n\n{self.text}"
+        return self.text
 
 
 @dataclass(frozen=True)
@@ -492,7 +507,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._chat(request)
         elif method == "POST" and path == EMBEDDINGS_PATH:
             self._embeddings(request)
-        elif method == "GET" and path == MODELS_PATH:
+        elif method == "GET" and path == MODELS_PATH and fake.list_models:
             models = [self._model_object(name) for name in fake.model_names()]
             if fake.imitate == "vllm":
                 models = [{**m, "max_model_len": fake.context_size} for m in models]
@@ -695,8 +710,10 @@ class _Handler(BaseHTTPRequestHandler):
     def _send_completion(self, request: RecordedRequest, reply: Text | ToolCalls) -> None:
         message: dict[str, Any] = {"role": "assistant", "content": None, "refusal": None}
         if isinstance(reply, Text):
-            message["content"] = reply.text
-            counted = reply.text
+            message["content"] = reply.content
+            if reply.reasoning and reply.reasoning_in == "field":
+                message["reasoning_content"] = reply.reasoning
+            counted = reply.content + reply.reasoning
         else:
             message["content"] = reply.text or None
             calls = self._tool_call_objects(reply)
@@ -755,13 +772,16 @@ class _Handler(BaseHTTPRequestHandler):
         self._start_stream()
         if isinstance(reply, Text):
             self._write_event(self._chunk(request, cid, {"role": "assistant", "content": ""}))
-            for i, piece in enumerate(_pieces(reply.text, reply.chunk_size)):
+            thought = reply.reasoning if reply.reasoning_in == "field" else ""
+            pieces = [("reasoning_content", p) for p in _pieces(thought, reply.chunk_size)]
+            pieces += [("content", p) for p in _pieces(reply.content, reply.chunk_size)]
+            for i, (key, piece) in enumerate(pieces):
                 if i == 1 and reply.hold is not None:
                     self._await(reply.hold)
                 if i:
                     self._sleep(reply.delay)
-                self._write_event(self._chunk(request, cid, {"content": piece}))
-            counted = reply.text
+                self._write_event(self._chunk(request, cid, {key: piece}))
+            counted = reply.content + thought
         else:
             first: dict[str, Any] = {"role": "assistant", "content": None}
             if reply.text:
@@ -893,12 +913,22 @@ class FakeOpenAI:
     * ``default``: reply factory used when the chat queue is empty (default: echo).
     * ``fail_embeddings_with``: HTTP status every embeddings request fails with, or None.
     * ``api_key``: when set, requests without ``Authorization: Bearer <api_key>`` get 401.
+    * ``models``: when set, exactly the models ``/v1/models`` lists (a server with one model
+      loaded, or several); None lists ``fake-model`` plus every model name seen so far.
+    * ``list_models``: False makes ``/v1/models`` a 404, as on servers without the listing.
     """
 
     def __init__(
-        self, *, api_key: str | None = None, embedding_dim: int = 64, port: int = 0
+        self,
+        *,
+        api_key: str | None = None,
+        embedding_dim: int = 64,
+        port: int = 0,
+        models: Sequence[str] | None = None,
     ) -> None:
         self.api_key = api_key
+        self.models: list[str] | None = list(models) if models is not None else None
+        self.list_models = True
         self._initial_api_key = api_key
         self.embedding_dim = embedding_dim
         self.fail_embeddings_with: int | None = None
@@ -1034,9 +1064,13 @@ class FakeOpenAI:
         return self._filtered("POST", EMBEDDINGS_PATH)
 
     def model_names(self) -> list[str]:
-        """``fake-model`` plus every model name seen in a request body."""
+        """The ``models`` set, else ``fake-model`` plus every model name seen in a request."""
         with self._lock:
-            return list(self._models)
+            return list(self._models) if self.models is None else list(self.models)
+
+    def model_list_requests(self) -> list[RecordedRequest]:
+        """Recorded ``GET /v1/models`` requests, in order."""
+        return self._filtered("GET", MODELS_PATH)
 
     def wait_for_requests(
         self, count: int, *, timeout: float = 5.0, path: str | None = CHAT_PATH
@@ -1093,8 +1127,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=0, help="port (default: ephemeral)")
     parser.add_argument("--api-key", default=None, help="require this bearer token")
     parser.add_argument("--embedding-dim", type=int, default=64)
+    parser.add_argument(
+        "--model",
+        action="append",
+        dest="models",
+        help="a model /v1/models lists (repeat for several; default: fake-model and any seen)",
+    )
     args = parser.parse_args(argv)
-    server = FakeOpenAI(api_key=args.api_key, embedding_dim=args.embedding_dim, port=args.port)
+    server = FakeOpenAI(
+        api_key=args.api_key, embedding_dim=args.embedding_dim, port=args.port, models=args.models
+    )
     server.start()
     print(server.base_url, flush=True)
     try:

@@ -48,7 +48,9 @@ def test_ambiguous_prefix_lists_the_candidates(cli_env: dict[str, str], ctxchat_
 
     result = ctxchat("sessions", "show", common, env=cli_env)
     line = assert_clean_error(result, 2, "ambiguous")
-    assert all(session_id in line for session_id in ids)
+    # Each id with its title (the first thing asked in it): ids alone say nothing.
+    assert f'{first} "a"' in line
+    assert f'{second} "b"' in line
 
 
 def test_malformed_toml_names_path_line_and_column(

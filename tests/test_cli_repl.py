@@ -32,6 +32,8 @@ def test_reply_streams_then_status_line(repl: Spawn, fake_openai: FakeOpenAI) ->
     # The start is on screen while the server still holds the rest back (a view that
     # waited for the whole reply would never show it: this expect would time out).
     child.expect_exact("alpha")
+    # The start is on screen while the server still holds the rest back.
+    assert fake_openai.in_flight == 1
     rest.set()
     child.expect_exact("epsilon")
     child.expect(r"tokens \d+ in · \d+ out · context \S+/8.19k")  # the default window

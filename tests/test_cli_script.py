@@ -120,7 +120,11 @@ def test_unreachable_model_is_exit_1(cli_env: dict[str, str], ctxchat_home: Path
     result = ctxchat("run", env=env, stdin="hello\n")
 
     assert_clean_error(result, 1, "cannot reach")
-    assert session_documents(ctxchat_home) == []
+    # Nothing of the turn is stored; the default pipeline's audit kept a record of the
+    # failure, so the session file is there (with no turns) for `sessions show --audit`.
+    (document,) = session_documents(ctxchat_home)
+    assert document["turns"] == 0
+    assert stored_texts(cli_env, document["id"]) == []
 
 
 def test_no_endpoint_configured_is_a_config_error(
@@ -158,13 +162,18 @@ def test_continue_and_session_resume_across_processes(
 def test_a_resumed_session_keeps_its_model_unless_one_is_chosen(
     cli_env: dict[str, str], fake_openai: FakeOpenAI
 ) -> None:
+    fake_openai.models = ["alpha", "beta"]
     env = {k: v for k, v in cli_env.items() if k != "CTXCHAT_MODEL"}
     assert ctxchat("run", "--model", "alpha", env=env, stdin="one\n").returncode == 0
     assert ctxchat("run", "-c", env=env, stdin="two\n").returncode == 0
     assert ctxchat("run", "-c", "--model", "beta", env=env, stdin="three\n").returncode == 0
+    # A new session with no model named: the endpoint serves two, so the user chooses...
+    assert ctxchat("run", env=env, stdin="new session\n").returncode == 2
+    # ...and once it serves one, that one is taken.
+    fake_openai.models = ["gamma"]
     assert ctxchat("run", env=env, stdin="new session\n").returncode == 0
     models = [r.model for r in fake_openai.chat_requests()]
-    assert models == ["alpha", "alpha", "beta", "gpt-4o-mini"]
+    assert models == ["alpha", "alpha", "beta", "gamma"]
 
 
 def test_session_and_continue_together_is_a_usage_error(cli_env: dict[str, str]) -> None:

@@ -23,19 +23,13 @@ from cli_support import (
 from conftest import ctxchat_executable
 from fakeopenai import Error, FakeOpenAI
 
-AUDITED = """
-[[providers]]
-type = "sql_history"
-source_id = "history"
-
-[[providers]]
-type = "audit"
-"""
+UNAUDITED = '[[providers]]\ntype = "sql_history"\n'
 
 
 def test_a_failed_first_turn_leaves_nothing_behind(
     cli_env: dict[str, str], fake_openai: FakeOpenAI, ctxchat_home: Path
 ) -> None:
+    write_config(ctxchat_home, UNAUDITED)  # no provider keeps a trace of the failure
     fake_openai.enqueue(Error(400, "no thanks"))
 
     result = ctxchat("run", "hello", env=cli_env)
@@ -48,7 +42,6 @@ def test_a_failed_first_turn_leaves_nothing_behind(
 def test_a_failed_first_turn_is_kept_when_an_audit_recorded_it(
     cli_env: dict[str, str], fake_openai: FakeOpenAI, ctxchat_home: Path
 ) -> None:
-    write_config(ctxchat_home, AUDITED)
     fake_openai.enqueue(Error(400, "no thanks"))
 
     assert ctxchat("run", "hello there", env=cli_env).returncode == 1

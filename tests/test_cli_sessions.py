@@ -276,7 +276,10 @@ def test_export_audit_as_markdown_json_and_jsonl(
     assert "sk-test-SECRET" not in target.read_text()
 
 
-def test_show_audit_without_an_audit_provider_says_so(cli_env: dict[str, str]) -> None:
+def test_show_audit_without_an_audit_provider_says_so(
+    cli_env: dict[str, str], ctxchat_home: Path
+) -> None:
+    write_config(ctxchat_home, '[[providers]]\ntype = "sql_history"\n')
     session_id = make_session(cli_env, "hello")
     result = ctxchat("sessions", "show", session_id, "--audit", env=cli_env)
-    assert_clean_error(result, 2, "audit")
+    assert_clean_error(result, 2, "keeps an audit record", 'type = "audit"')

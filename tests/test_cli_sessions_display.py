@@ -185,14 +185,14 @@ def test_delete_without_a_terminal_refuses_in_one_lowercase_line(
 @pytest.mark.parametrize(
     ("command", "usage"),
     [
-        ("show", "[OPTIONS] {SESSION}"),
-        ("export", "[OPTIONS] {SESSION}"),
-        ("rename", "[OPTIONS] {SESSION} {title}"),
-        ("delete", "[OPTIONS] {SESSION}..."),
+        ("show", "[OPTIONS] SESSION"),
+        ("export", "[OPTIONS] SESSION"),
+        ("rename", "[OPTIONS] SESSION TITLE"),
+        ("delete", "[OPTIONS] SESSION..."),
     ],
 )
 def test_help_names_the_session_argument(cli_env: dict[str, str], command: str, usage: str) -> None:
     result = ctxchat("sessions", command, "--help", env=cli_env)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[0].endswith(usage)  # Typer's braces: required
+    assert result.stdout.splitlines()[0].endswith(usage)  # words; [brackets] when optional
     assert "ref" not in result.stdout.replace("prefix", "")  # the parameter's Python name

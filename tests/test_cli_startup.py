@@ -93,11 +93,24 @@ def test_help_documents_the_exit_codes(cli_env: dict[str, str]) -> None:
         assert option in run_help
 
 
-def test_no_arguments_prints_help_as_a_usage_error(cli_env: dict[str, str]) -> None:
-    result = ctxchat(env=cli_env)
+def test_no_command_with_piped_stdin_runs_it_as_a_script(cli_env: dict[str, str]) -> None:
+    result = ctxchat(env=cli_env, stdin="hello\nthere\n")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "echo: hello\nthere\n"  # all of stdin, one turn, as `run` does
+    empty = ctxchat(env=cli_env, stdin=b"")
+    assert_clean_error(empty, 2, "nothing to send")
+    helped = ctxchat("--help", env=cli_env)
+    assert helped.returncode == 0
+    assert "Usage: ctxchat [OPTIONS] [COMMAND [ARGS]...]" in helped.stdout
+    assert "Commands" in helped.stdout
+
+
+def test_a_group_without_its_command_prints_its_help_as_a_usage_error(
+    cli_env: dict[str, str],
+) -> None:
+    result = ctxchat("sessions", env=cli_env)
     assert result.returncode == 2
-    assert "Usage: ctxchat" in result.stderr
-    assert "Commands" in result.stderr
+    assert "Usage: ctxchat sessions" in result.stderr
 
 
 def test_unknown_command(cli_env: dict[str, str]) -> None:

@@ -10,7 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_support import assert_clean_error, ctxchat, session_documents, write_config
+from cli_support import (
+    assert_clean_error,
+    ctxchat,
+    session_documents,
+    stored_texts,
+    write_config,
+)
 from fakeopenai import Error, FakeOpenAI, Text
 
 from ctxchat.core.agent import Agent, TurnFailed
@@ -120,10 +126,14 @@ def test_an_oversized_input_in_a_script_is_exit_2_and_stores_nothing(
     cli_env: dict[str, str], ctxchat_home: Path, fake_openai: FakeOpenAI
 ) -> None:
     write_config(ctxchat_home, "[model]\ncontext_window = 300\n")
-    result = ctxchat("run", WORDS * 10, env=cli_env)
+    result = ctxchat("run", "--json", WORDS * 10, env=cli_env)
     assert_clean_error(result, 2, "the request is", "tokens")
     assert fake_openai.chat_requests() == []
-    assert session_documents(ctxchat_home) == []
+    # Nothing stored: no turn counted, no message in the history (the audit keeps its row
+    # of the failed turn, as it does of every failed turn).
+    (document,) = session_documents(ctxchat_home)
+    assert document["turns"] == 0
+    assert stored_texts(cli_env, document["id"]) == []
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ from ctxchat.core.messages import (
     Attribution,
     Message,
     MessageFormatError,
+    ReasoningPart,
     TextPart,
     ToolCallPart,
     ToolResultPart,
@@ -36,6 +37,7 @@ parts = st.one_of(
         json_values.map(lambda v: json.dumps(v, ensure_ascii=False)) | texts,
     ),
     st.builds(ToolResultPart, texts, texts, st.booleans()),
+    st.builds(ReasoningPart, texts),
 )
 messages = st.builds(
     Message,

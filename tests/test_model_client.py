@@ -161,6 +161,15 @@ def test_unreachable_endpoint(model_settings: ModelSettings) -> None:
     assert failure(settings) == f"cannot reach http://127.0.0.1:{port}/v1: is the server running?"
 
 
+def test_a_host_that_does_not_resolve_is_named_as_such(model_settings: ModelSettings) -> None:
+    # .invalid never resolves (RFC 6761): a typo in the host, not a server that is down.
+    settings = dataclasses.replace(model_settings, base_url="http://ctxchat-test.invalid/v1")
+    message = failure(settings)
+    assert message.startswith("cannot reach http://ctxchat-test.invalid/v1: the host ")
+    assert "'ctxchat-test.invalid' could not be resolved" in message
+    assert "is the server running" not in message
+
+
 def test_credentials_in_base_url_are_masked(model_settings: ModelSettings) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

@@ -11,9 +11,11 @@ import venv
 import zipfile
 from pathlib import Path
 
+import pexpect
 import pytest
 from conftest import ctxchat_executable
-from fakeopenai import FakeOpenAI
+from fakeopenai import DEFAULT_MODEL, FakeOpenAI
+from repl_support import PROMPT
 
 pytestmark = pytest.mark.slow
 
@@ -163,3 +165,75 @@ def test_the_readme_provider_installs_by_entry_point_and_runs_as_written(
         [ctxchat_executable(), "run", "hello"], env=env, capture_output=True, text=True
     )
     assert "providers[0].moto: unknown option (did you mean 'motto'?)" in done.stderr
+
+
+def quick_start_commands() -> list[str]:
+    """The lines of the README's quick start block (its first), as a user would paste them."""
+    text = README.read_text("utf-8")
+    body = text.split("## Quick start\n", 1)[1].split("\n## ", 1)[0]
+    block = re.findall(r"^```sh\n(.*?)^```$", body, flags=re.DOTALL | re.MULTILINE)[0]
+    return [line for line in block.splitlines() if line.strip()]
+
+
+def test_the_readme_quick_start_gives_a_working_chat_as_written(
+    wheel: Path, tmp_path: Path, fake_openai: FakeOpenAI, cli_env: dict[str, str]
+) -> None:
+    install, export, *commands = quick_start_commands()
+    # The install, done from the wheel into a fresh venv where the README makes one: the
+    # dependencies come from the test environment (no network), ctxchat from the wheel only.
+    assert install == "python3 -m venv .venv && .venv/bin/pip install ."
+    venv.create(tmp_path / ".venv", with_pip=False)
+    python = tmp_path / ".venv" / "bin" / "python"
+    site = subprocess.check_output(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        text=True,
+    ).strip()
+    (Path(site) / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    pip("--python", str(python), "install", "--no-deps", "--no-index", str(wheel))
+    where = subprocess.check_output(
+        [str(python), "-c", "import ctxchat; print(ctxchat.__file__)"], cwd=tmp_path
+    )
+    assert where.decode().startswith(site), where  # the wheel's, not the checkout's
+    # The endpoint, the one thing that differs: the project's local test server. No model
+    # is named and no key is set, as on a fresh machine.
+    assert export.startswith("export OPENAI_BASE_URL=")
+    env = {k: v for k, v in cli_env.items() if k not in ("CTXCHAT_MODEL", "OPENAI_API_KEY")}
+    env["OPENAI_BASE_URL"] = fake_openai.base_url
+
+    chatted = False
+    for command in commands:
+        if command.split("#", 1)[0].strip() == ".venv/bin/ctxchat":  # the chat itself
+            chat = pexpect.spawn(
+                "bash",
+                ["-c", command],
+                cwd=str(tmp_path),
+                env={**env, "TERM": "xterm-256color", "PROMPT_TOOLKIT_NO_CPR": "1"},
+                encoding="utf-8",
+                dimensions=(40, 120),
+                timeout=30,
+            )
+            chat.expect_exact(f"model {DEFAULT_MODEL}: the one {fake_openai.base_url} serves")
+            chat.expect_exact("Ctrl-D to exit")
+            chat.expect_exact(PROMPT)
+            chat.send("hello there\r")
+            chat.expect_exact("echo: hello there")
+            chat.expect_exact("tokens ")
+            chat.expect_exact(PROMPT)
+            chat.sendeof()
+            chat.expect(pexpect.EOF)
+            chat.close()
+            assert chat.exitstatus == 0
+            chatted = True
+            continue
+        done = subprocess.run(
+            ["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True
+        )
+        assert done.returncode == 0, (command, done.stderr)
+        assert done.stdout.strip(), command
+        if " run " in command:
+            assert done.stdout == "echo: Write a haiku about snow.\n"
+        if " --audit" in command:
+            assert "audit by 'audit': 1 turn" in done.stdout
+    assert chatted
+    assert {r.model for r in fake_openai.chat_requests()} == {DEFAULT_MODEL}
+    assert len(fake_openai.chat_requests()) == 2

@@ -107,10 +107,12 @@ def test_resolve_by_id_prefix_and_title(store: SessionStore) -> None:
     assert store.resolve("groceries") == a.id
     with pytest.raises(SessionError, match="ambiguous: 2 sessions match") as failure:
         store.resolve("01AAAA")
-    assert a.id in str(failure.value)
-    assert b.id in str(failure.value)
-    with pytest.raises(SessionError, match="ambiguous"):
+    assert f'{a.id} "groceries" (' in str(failure.value)
+    assert f'{b.id} "taxes" (' in str(failure.value)
+    with pytest.raises(SessionError, match="ambiguous") as failure:
         store.resolve("taxes")
+    assert f'{b.id} "taxes"' in str(failure.value)
+    assert f'{c.id} "taxes"' in str(failure.value)
     with pytest.raises(SessionNotFound):
         store.resolve("nothing-like-this")
     with pytest.raises(SessionNotFound):

@@ -37,11 +37,29 @@ ConfigOption = Annotated[
     Path | None,
     typer.Option(
         "--config",
-        help="Config file to read (default: $CTXCHAT_CONFIG, else config.toml in the user "
-        "config dir; see `ctxchat config path`).",
+        metavar="FILE",
+        help="Config file to read (default: $CTXCHAT_CONFIG, else `ctxchat config path`).",
         show_default=False,
     ),
 ]
+# `ctxchat --config FILE COMMAND`: the file every command reads unless its own --config
+# names another. Set once, by the root callback, before the command runs.
+_global_config: list[Path] = []
+
+
+def use_config_file(path: Path | None) -> None:
+    """Remember the --config given before the command name."""
+    _global_config[:] = [path] if path is not None else []
+
+
+def config_file(path: Path | None) -> Path | None:
+    """The config file a command was told to read: its own --config, else the global one
+    (None: `CTXCHAT_CONFIG`, else the default path, as `config_path` decides)."""
+    if path is not None:
+        return path
+    return _global_config[0] if _global_config else None
+
+
 SessionArg = Annotated[
     str,
     typer.Argument(
@@ -60,9 +78,22 @@ def load_config(
     base_url: str | None = None,
     system: str | None = None,
 ) -> Config:
-    from ctxchat.config.loading import load_config as load
+    """The config a command runs with. A wrong one is refused with every problem in it,
+    its providers' too, a line each: fixing one at a time would take as many runs."""
+    from ctxchat.config.loading import read_config
 
-    return load(path, model_overrides={"model": model, "base_url": base_url}, instructions=system)
+    config, problems = read_config(
+        config_file(path),
+        model_overrides={"model": model, "base_url": base_url},
+        instructions=system,
+    )
+    if problems:
+        from ctxchat.services.build import validate_config
+
+        failure = validate_config(config, problems, check=False)
+        if failure is not None:
+            raise failure
+    return config
 
 
 def session_store() -> SessionStore:

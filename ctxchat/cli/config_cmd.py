@@ -8,19 +8,13 @@ from typing import Annotated, Any
 
 import typer
 
-from ctxchat.cli.common import ConfigOption, load_config
+from ctxchat.cli.common import ConfigOption, config_file, load_config
+from ctxchat.cli.help_words import WordsCommand
 
 app = typer.Typer(
     help="Write, show, check and locate the config file.",
     no_args_is_help=True,
 )
-
-CONFIG_HEADER = """\
-# ctxchat configuration. `ctxchat providers` lists every provider type and its options;
-# `ctxchat config show` prints what is in effect (this file, then environment, then flags).
-# The API key is best kept out of here: set OPENAI_API_KEY instead.
-
-"""
 
 
 def _target(config: Path | None) -> Path:
@@ -28,20 +22,18 @@ def _target(config: Path | None) -> Path:
 
     from ctxchat.config.loading import config_path
 
-    return config_path(config, os.environ)[0]
+    return config_path(config_file(config), os.environ)[0]
 
 
-@app.command()
+@app.command(cls=WordsCommand)
 def init(
     force: Annotated[
         bool, typer.Option("--force", help="Overwrite an existing config file.")
     ] = False,
     config: ConfigOption = None,
 ) -> None:
-    """Write a starter config file (the built-in default pipeline)."""
-    import tomli_w
-
-    from ctxchat.config.defaults import default_config_document
+    """Write a starter config file (the default pipeline)."""
+    from ctxchat.config.defaults import default_config_text
     from ctxchat.core.errors import UsageError
     from ctxchat.storage.fsutil import atomic_write_text
 
@@ -50,7 +42,7 @@ def init(
         raise UsageError(f"{path} already exists; pass --force to overwrite it")
     if path.is_dir():
         raise UsageError(f"{path} is a directory")
-    text = CONFIG_HEADER + tomli_w.dumps(default_config_document())
+    text = default_config_text()
     try:
         atomic_write_text(path, text)
     except OSError as exc:
@@ -58,21 +50,27 @@ def init(
     print(f"wrote {path}")
 
 
-@app.command()
+@app.command(cls=WordsCommand)
 def show(
     config: ConfigOption = None,
     model: Annotated[
-        str | None, typer.Option(help="Model name, as `run` takes it.", show_default=False)
+        str | None,
+        typer.Option(metavar="NAME", help="Model name, as `run` takes it.", show_default=False),
     ] = None,
     base_url: Annotated[
-        str | None, typer.Option(help="Endpoint URL, as `run` takes it.", show_default=False)
+        str | None,
+        typer.Option(metavar="URL", help="Endpoint URL, as `run` takes it.", show_default=False),
     ] = None,
     system: Annotated[
-        str | None, typer.Option(help="System prompt, as `run` takes it.", show_default=False)
+        str | None,
+        typer.Option(metavar="TEXT", help="System prompt, as `run` takes it.", show_default=False),
     ] = None,
 ) -> None:
-    """The effective configuration (file + environment + flags), secrets masked, and which
-    provider loads the history."""
+    """Print the configuration in effect, secrets masked.
+
+    The file, then the environment, then flags, each value's origin noted, and which
+    provider loads the history.
+    """
     from ctxchat.services.build import build_agent
     from ctxchat.views.config_report import describe_config
 
@@ -80,39 +78,46 @@ def show(
     sys.stdout.write(describe_config(settings, build_agent(settings)))
 
 
-@app.command()
+@app.command(cls=WordsCommand)
 def validate(
     file: Annotated[
         Path | None,
         typer.Argument(
-            help="Config file to check (default: the one `run` reads).", show_default=False
+            metavar="FILE",
+            help="Config file to check (default: the one `run` reads).",
+            show_default=False,
         ),
     ] = None,
     config: ConfigOption = None,
 ) -> None:
-    """Check a config file: TOML syntax, settings, provider types and their options, and
-    that each provider reaches what it needs (SQL providers open their database, MCP
-    servers start)."""
-    from ctxchat.services.build import build_agent, check_agent
+    """Check a config file; every problem on a line.
 
-    settings = load_config(file or config)
-    agent = build_agent(settings)
-    try:
-        check_agent(settings, agent)
-    finally:
-        agent.close()
+    TOML syntax, settings, provider types and their options, and that each provider
+    reaches what it needs (SQL providers open their database, MCP servers start).
+    """
+    from ctxchat.config.loading import read_config
+    from ctxchat.services.build import validate_config
+
+    settings, problems = read_config(config_file(file or config))
+    failure = validate_config(settings, problems)
+    if failure is not None:
+        raise failure
     where = settings.path or "built-in defaults (no config file)"
     print(f"ok: {where}")
 
 
-@app.command()
+@app.command(cls=WordsCommand)
 def path(config: ConfigOption = None) -> None:
     """Print the config file's path (whether or not it exists yet)."""
     print(_target(config))
 
 
-def providers() -> None:
-    """Every registered provider type with its options, their types and defaults."""
+def providers(config: ConfigOption = None) -> None:
+    """List provider types and their options.
+
+    Every registered provider type, with its options, their types and defaults.
+    """
+    del config  # accepted like everywhere (an alias may carry it); the list is the same
     from ctxchat.core.errors import ConfigError
     from ctxchat.core.registry import load_provider_class, provider_entry_points
 

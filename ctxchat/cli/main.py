@@ -17,7 +17,8 @@ import typer
 
 from ctxchat import __version__
 from ctxchat.cli import config_cmd, memory_cmd, run_cmd, sessions_cmd, tools_cmd
-from ctxchat.cli.common import close_services, report
+from ctxchat.cli.common import ConfigOption, close_services, report, use_config_file
+from ctxchat.cli.help_words import WordsCommand
 from ctxchat.core.errors import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CtxchatError
 
 PROG = "ctxchat"
@@ -27,11 +28,18 @@ EXIT_CODES = (
     "before it are saved."
 )
 
+ABOUT = (
+    "A terminal chat whose memory is a pipeline of context providers.\n\n"
+    "`ctxchat` alone is `ctxchat run`: a chat (REPL) on a terminal, a script when stdin "
+    "is piped."
+)
+
 app = typer.Typer(
     name=PROG,
-    help="A terminal chat whose memory is a pipeline of context providers.",
+    help=ABOUT,
     epilog=EXIT_CODES,
-    no_args_is_help=True,
+    invoke_without_command=True,
+    subcommand_metavar="[COMMAND [ARGS]...]",
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -44,8 +52,9 @@ def _show_version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
+@app.callback(invoke_without_command=True)
 def root(
+    ctx: typer.Context,
     version: Annotated[
         bool,
         typer.Option(
@@ -56,19 +65,20 @@ def root(
             help="Print the version and exit.",
         ),
     ] = False,
+    config: ConfigOption = None,
 ) -> None:
-    """A terminal chat whose memory is a pipeline of context providers.
+    """The options before the command name; with no command, `run` with its defaults."""
+    use_config_file(config)
+    if ctx.invoked_subcommand is None:
+        run_cmd.run()
 
-    Start chatting with `ctxchat run`; pipe text in to script it.
-    """
 
-
-app.command("run", epilog=EXIT_CODES)(run_cmd.run)
+app.command("run", epilog=EXIT_CODES, cls=WordsCommand)(run_cmd.run)
 app.add_typer(sessions_cmd.app, name="sessions")
 app.add_typer(config_cmd.app, name="config")
 app.add_typer(memory_cmd.app, name="memory")
 app.add_typer(tools_cmd.app, name="tools")
-app.command("providers", epilog=EXIT_CODES)(config_cmd.providers)
+app.command("providers", epilog=EXIT_CODES, cls=WordsCommand)(config_cmd.providers)
 
 
 def _debug() -> bool:
@@ -117,7 +127,8 @@ def execute(argv: Sequence[str] | None = None) -> int:
             import traceback
 
             traceback.print_exc()
-        report(exc.message)
+        for problem in exc.problems:
+            report(problem)
         return exc.exit_code
     except KeyboardInterrupt:
         report("interrupted", kind="")

@@ -11,14 +11,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from ctxchat.cli.common import ConfigOption, chat_service, load_config, run_sync
+from ctxchat.cli.help_words import WordsCommand
 
 if TYPE_CHECKING:
     from ctxchat.services.memories import MemorySource
 
-app = typer.Typer(
-    help="What ctxchat remembers about you: list, forget, export, evaluate.",
-    no_args_is_help=True,
-)
+app = typer.Typer(help="What ctxchat remembers about you.", no_args_is_help=True)
 
 
 class MemoryFormat(StrEnum):
@@ -46,7 +44,7 @@ def _when(text: str) -> str:
     return local_time(datetime.fromisoformat(text))
 
 
-@app.command("list")
+@app.command("list", cls=WordsCommand)
 def list_facts(
     json_output: Annotated[bool, typer.Option("--json", help="A JSON array.")] = False,
     config: ConfigOption = None,
@@ -67,12 +65,14 @@ def list_facts(
         print(line)
 
 
-@app.command()
+@app.command(cls=WordsCommand)
 def forget(
     fact_id: Annotated[str, typer.Argument(metavar="ID", help="The fact's id (memory list).")],
     config: ConfigOption = None,
 ) -> None:
-    """Forget one fact, its earlier values too; the conversation it came from stays."""
+    """Forget one fact and its earlier values.
+
+    What was said stays in its session: forgetting a fact is not deleting a conversation."""
     from ctxchat.core.errors import UsageError
 
     memory = _memory(config)
@@ -81,10 +81,10 @@ def forget(
     print(f"forgot {fact_id}")
 
 
-@app.command()
+@app.command(cls=WordsCommand)
 def export(
     format: Annotated[
-        MemoryFormat, typer.Option("--format", "-f", help="json or md.")
+        MemoryFormat, typer.Option("--format", "-f", metavar="json|md", help="json or md.")
     ] = MemoryFormat.json,
     output: Annotated[
         Path | None,
@@ -92,7 +92,7 @@ def export(
     ] = None,
     config: ConfigOption = None,
 ) -> None:
-    """Everything remembered about you, with where each fact came from."""
+    """Everything remembered about you, and where it came from."""
     from ctxchat.views.export import write_export
 
     facts = _memory(config).remembered()
@@ -120,7 +120,7 @@ def _markdown(facts: list[dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-@app.command("eval")
+@app.command("eval", cls=WordsCommand)
 def evaluate(
     cases: Annotated[
         Path, typer.Argument(metavar="CASES.jsonl", help="Cases: turns, present, absent, tags.")
@@ -128,13 +128,15 @@ def evaluate(
     extractor: Annotated[
         ExtractorName | None,
         typer.Option(
-            help="Extractor to evaluate (default: the configured one).", show_default=False
+            metavar="rules|llm|both",
+            help="Extractor to evaluate (default: the configured one).",
+            show_default=False,
         ),
     ] = None,
     json_output: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
     config: ConfigOption = None,
 ) -> None:
-    """Run memory cases through the memory provider and report the pass rate."""
+    """Run memory cases through the provider; report the pass rate."""
     service = chat_service(load_config(config))
     from ctxchat.services.memories import the_memory
 

@@ -170,6 +170,23 @@ def tail_source(text: str, max_lines: int) -> str:
     return tail if fence is None else f"{fence}\n{tail}"
 
 
+THOUGHT = "thought: "
+THINKING = "thinking: "
+
+
+def thought_line(reasoning: str, width: int, *, suffix: str = "", streaming: bool = False) -> str:
+    """Reasoning folded to one line of `width`: its start once it is complete, its latest
+    words while it streams in."""
+    flat = one_line(reasoning)
+    label = THINKING if streaming else THOUGHT
+    room = max(8, width - len(label) - len(suffix) - 1)
+    if len(flat) <= room:
+        return f"{label}{flat}{suffix}"
+    if streaming:
+        return f"{label}…{flat[len(flat) - room + 1 :]}{suffix}"
+    return f"{label}{flat[: room - 1].rstrip()}…{suffix}"
+
+
 def tool_call_line(call: ToolCallPart) -> str:
     """How every view shows a tool call: `→ name(arguments…)`."""
     return f"→ {call.name}({preview(call.arguments, 80)})"
@@ -223,6 +240,8 @@ def print_turns(console: Console, turns: Sequence[Sequence[Message]], *, markdow
             if message.role == "user":
                 console.print(Text("you › ", style="bold cyan") + Text(terminal_safe(message.text)))
             elif message.role == "assistant":
+                if message.reasoning:
+                    line(thought_line(message.reasoning, console.width), "dim")
                 for call in message.tool_calls:
                     line(tool_call_line(call), "dim")
                 if message.text and markdown:

@@ -17,6 +17,7 @@ from ctxchat.cli.render import (
     stable_length,
     tail_source,
     terminal_safe,
+    thought_line,
     tool_run_line,
 )
 
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from ctxchat.core.model_types import Event
 
 REFRESH_SECONDS = 0.05
+THINK_HINT = "  (/think)"
 
 
 class ReplyView:
@@ -41,6 +43,8 @@ class ReplyView:
         self._live: Live | None = None
         self._waiting: Live | None = None
         self._last_refresh = 0.0
+        self.reasoning = ""  # what the model is thinking aloud, until its reply begins
+        self._thinking: Live | None = None
 
     # -- waiting for the model ----------------------------------------------------------------
     def wait(self, label: str | None = None) -> None:
@@ -75,13 +79,17 @@ class ReplyView:
             ModelNotice,
             ProviderNotice,
             ProviderWarning,
+            ReasoningDelta,
             TextDelta,
             ToolCallFinished,
             ToolCallStarted,
         )
 
         self._stop_waiting()
-        if isinstance(event, TextDelta):
+        if isinstance(event, ReasoningDelta):
+            self.add_reasoning(event.text)
+        elif isinstance(event, TextDelta):
+            self.end_reasoning()
             self.add_text(event.text)
         elif isinstance(event, ToolCallStarted):
             self.end_text()
@@ -104,6 +112,41 @@ class ReplyView:
 
         self.console.print(Text(terminal_safe(text), style=style))
 
+    # -- reasoning: one dim line, the latest words while it streams, its start after ----------
+    def add_reasoning(self, delta: str) -> None:
+        self.reasoning += delta
+        if not self.reasoning.strip():
+            return
+        if not self.console.is_terminal or self.console.is_dumb_terminal:
+            return  # no line to redraw: the folded line is printed when it ends
+        from rich.live import Live
+
+        now = time.monotonic()
+        if self._thinking is None:
+            self._thinking = Live(console=self.console, auto_refresh=False, transient=True)
+            self._thinking.start()
+            self._last_refresh = 0.0
+        if now - self._last_refresh >= REFRESH_SECONDS:
+            line = thought_line(self.reasoning, self.console.width, streaming=True)
+            self._thinking.update(self._dim_line(line), refresh=True)
+            self._last_refresh = now
+
+    def end_reasoning(self) -> None:
+        """The reply (or a tool call) begins: the reasoning stays as one folded line."""
+        if self._thinking is not None:
+            self._thinking.stop()
+            self._thinking = None
+        if self.reasoning.strip():
+            line = thought_line(self.reasoning, self.console.width, suffix=THINK_HINT)
+            self.console.print(self._dim_line(line))
+        self.reasoning = ""
+
+    @staticmethod
+    def _dim_line(text: str) -> RenderableType:
+        from rich.text import Text
+
+        return Text(text, style="dim", no_wrap=True, overflow="ellipsis")
+
     def add_text(self, delta: str) -> None:
         self.text_seen = True
         if not self.markdown:
@@ -124,6 +167,7 @@ class ReplyView:
     def end_text(self) -> None:
         """The current assistant message is complete (a reply, or text before tool calls)."""
         self._stop_waiting()
+        self.end_reasoning()
         if not self.markdown:
             self._write_plain(self._plain.flush())
             if self.text_seen:

@@ -15,6 +15,7 @@ from ctxchat.services.script_input import DEFAULT_MAX_INPUT_BYTES
 if TYPE_CHECKING:
     from ctxchat.cli.tool_approval import ToolPolicy
     from ctxchat.core.messages import Message
+    from ctxchat.core.settings import ModelSettings
     from ctxchat.services.conversations import ChatService, Conversation
 
 SESSION_PANEL = "Session"
@@ -27,6 +28,7 @@ def run(
     prompt: Annotated[
         str | None,
         typer.Argument(
+            metavar="PROMPT",
             help="Send this prompt and exit. Piped stdin is appended to it: one turn.",
             show_default=False,
         ),
@@ -36,6 +38,7 @@ def run(
         typer.Option(
             "--session",
             "-s",
+            metavar="SESSION",
             help="Resume a session: id, unique id prefix, or exact title.",
             autocompletion=complete_session,
             rich_help_panel=SESSION_PANEL,
@@ -54,6 +57,7 @@ def run(
     title: Annotated[
         str | None,
         typer.Option(
+            metavar="TEXT",
             help="Title for the new session (renames a resumed one).",
             rich_help_panel=SESSION_PANEL,
             show_default=False,
@@ -62,22 +66,31 @@ def run(
     show_last: Annotated[
         int,
         typer.Option(
-            min=0, help="Turns shown when resuming in the REPL.", rich_help_panel=SESSION_PANEL
+            min=0,
+            metavar="N",
+            help="Turns shown when resuming in the REPL.",
+            rich_help_panel=SESSION_PANEL,
         ),
     ] = 2,
     model: Annotated[
         str | None,
-        typer.Option(help="Model name.", rich_help_panel=MODEL_PANEL, show_default=False),
+        typer.Option(
+            metavar="NAME", help="Model name.", rich_help_panel=MODEL_PANEL, show_default=False
+        ),
     ] = None,
     base_url: Annotated[
         str | None,
         typer.Option(
-            help="OpenAI-compatible endpoint URL.", rich_help_panel=MODEL_PANEL, show_default=False
+            metavar="URL",
+            help="OpenAI-compatible endpoint URL.",
+            rich_help_panel=MODEL_PANEL,
+            show_default=False,
         ),
     ] = None,
     system: Annotated[
         str | None,
         typer.Option(
+            metavar="TEXT",
             help="System prompt (replaces [agent] instructions).",
             rich_help_panel=MODEL_PANEL,
             show_default=False,
@@ -141,10 +154,20 @@ def run(
             show_default=False,
         ),
     ] = None,
+    show_reasoning: Annotated[
+        bool,
+        typer.Option(
+            "--show-reasoning",
+            help="Scripting: also write what the model thought aloud, between <think> and "
+            '</think> lines before the reply (--json: a "reasoning" key).',
+            rich_help_panel=IO_PANEL,
+        ),
+    ] = False,
     max_input: Annotated[
         int,
         typer.Option(
             min=1,
+            metavar="BYTES",
             help="Largest message sent, in bytes; larger ones are refused.",
             rich_help_panel=IO_PANEL,
         ),
@@ -206,6 +229,7 @@ def run(
     settings = load_config(config, model=model, base_url=base_url, system=system)
     service = chat_service(settings, no_memory=no_memory, temporary=temp)
     conversation = open_conversation(service, session=session, latest=continue_, title=title)
+    settle_model(service, conversation, settings.model, interactive=interactive)
     if temp:
         from ctxchat.cli.common import report
 
@@ -225,7 +249,14 @@ def run(
         return
     from ctxchat.cli.script import run_script
 
-    run_script(service, conversation, turns, json_lines=json_lines, tool_policy=tool_policy)
+    run_script(
+        service,
+        conversation,
+        turns,
+        json_lines=json_lines,
+        show_reasoning=show_reasoning,
+        tool_policy=tool_policy,
+    )
 
 
 def script_turns(
@@ -279,6 +310,52 @@ def open_conversation(
     if title is not None:
         service.rename(conversation, title)
     return conversation
+
+
+def settle_model(
+    service: ChatService, conversation: Conversation, settings: ModelSettings, *, interactive: bool
+) -> None:
+    """The model named, or the endpoint's only one when none is: see `model_discovery`.
+    What was chosen is said in one quiet line; a name the endpoint does not list warned of."""
+    from ctxchat.core.paths import model_lists_path
+    from ctxchat.services.model_discovery import endpoint_models
+
+    models = endpoint_models(settings, model_lists_path())
+    if models is None:
+        return
+    service.unlisted_model = models.unlisted  # for /model NAME too
+    name = conversation.model.name
+    if name:
+        if not service.agent.model.name:  # resumed: the session's model is the run's too
+            service.settle_model(conversation, name)
+        warning = run_sync(models.unlisted(name))
+        if warning:
+            _tell(warning, "warning", interactive=interactive)
+        return
+    settled = run_sync(models.only_model())
+    service.settle_model(conversation, settled.name)
+    if settled.note:
+        _tell(settled.note, "note", interactive=interactive)
+
+
+def _tell(text: str, kind: str, *, interactive: bool) -> None:
+    """A line about the run before it starts: dim (a note) or yellow (a warning) on a
+    terminal; in a script a warning on stderr, a note only when stderr is a terminal."""
+    from ctxchat.cli.common import warn
+
+    if not interactive and kind == "warning":
+        warn(text)
+        return
+    from ctxchat.cli.render import make_console
+
+    console = make_console(stderr=not interactive)
+    if not console.is_terminal:
+        return
+    from rich.text import Text
+
+    from ctxchat.cli.render import one_line
+
+    console.print(Text(one_line(text), style="dim" if kind == "note" else "yellow"))
 
 
 def start_repl(

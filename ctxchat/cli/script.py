@@ -30,8 +30,10 @@ if TYPE_CHECKING:
     from ctxchat.services.conversations import ChatService, Conversation, TurnOutcome
 
 
-def turn_record(conversation: Conversation, text: str, outcome: TurnOutcome) -> dict[str, Any]:
-    """The `--json` object for one turn."""
+def turn_record(
+    conversation: Conversation, text: str, outcome: TurnOutcome, *, reasoning: bool = False
+) -> dict[str, Any]:
+    """The `--json` object for one turn; with `reasoning`, what the model thought aloud."""
     response = outcome.context.response
     messages = response.messages if response else ()
     results = {r.call_id: r for m in messages for r in m.tool_results}
@@ -47,7 +49,7 @@ def turn_record(conversation: Conversation, text: str, outcome: TurnOutcome) -> 
             }
         )
     usage = response.usage if response else None
-    return {
+    record: dict[str, Any] = {
         "session": conversation.session.id,
         "input": text,
         "output": outcome.text,
@@ -60,6 +62,11 @@ def turn_record(conversation: Conversation, text: str, outcome: TurnOutcome) -> 
         },
         "tools": tools,
     }
+    if reasoning:
+        from ctxchat.views.transcript import reasoning_of
+
+        record["reasoning"] = reasoning_of(messages) or None
+    return record
 
 
 class _Output:
@@ -100,11 +107,15 @@ def _isatty(out: TextIO) -> bool:
 
 
 class _Streamer:
-    """One turn's reply text straight to stdout as it arrives; warnings to stderr."""
+    """One turn's reply text straight to stdout as it arrives; warnings to stderr. The
+    model's reasoning is left out, or with `show_reasoning` written first, between
+    `<think>` and `</think>` lines."""
 
-    def __init__(self, output: _Output, *, stream_text: bool) -> None:
+    def __init__(self, output: _Output, *, stream_text: bool, show_reasoning: bool) -> None:
         self.output = output
         self.stream_text = stream_text
+        self.show_reasoning = show_reasoning and stream_text
+        self.thinking = False
         self.open_line = False
         self.wrote = False
 
@@ -113,11 +124,15 @@ class _Streamer:
             ModelNotice,
             ProviderNotice,
             ProviderWarning,
+            ReasoningDelta,
             TextDelta,
             ToolCallStarted,
         )
 
-        if isinstance(event, TextDelta) and self.stream_text:
+        if isinstance(event, ReasoningDelta) and self.show_reasoning:
+            self.think(event.text)
+        elif isinstance(event, TextDelta) and self.stream_text:
+            self.end_thinking()
             self.output.write_reply(event.text)
             self.wrote = True
             self.open_line = not event.text.endswith("\n")
@@ -130,6 +145,23 @@ class _Streamer:
         elif isinstance(event, ModelNotice):
             report(event.message, kind="note")
 
+    def think(self, text: str) -> None:
+        if not self.thinking:
+            text = text.lstrip()
+            if not text:
+                return
+            self.end_line()
+            self.output.write("<think>\n")
+            self.thinking = True
+        self.output.write_reply(text)
+        self.open_line = not text.endswith("\n")
+
+    def end_thinking(self) -> None:
+        if self.thinking:
+            self.end_line()
+            self.output.write("</think>\n\n")
+            self.thinking = False
+
     def end_line(self) -> None:
         self.output.end_reply()
         if self.open_line:
@@ -139,6 +171,7 @@ class _Streamer:
     def end_turn(self) -> None:
         """The reply's last line ended, and an empty reply still one (empty) line, so in
         line-per-turn mode reply n is line n of the output."""
+        self.end_thinking()
         if self.stream_text and not self.wrote:
             self.output.write("\n")
         self.end_line()
@@ -150,6 +183,7 @@ def run_script(
     turns: Iterable[Message],
     *,
     json_lines: bool,
+    show_reasoning: bool = False,
     out: TextIO | None = None,
     tool_policy: ToolPolicy | None = None,
 ) -> None:
@@ -161,11 +195,16 @@ def run_script(
     output = _Output(out or sys.stdout)
     approve = script_approver(tool_policy or ToolPolicy(), warn)
     for turn in turns:
-        run_sync(
-            _send(
-                service, conversation, turn, json_lines=json_lines, output=output, approve=approve
-            )
+        sent = _send(
+            service,
+            conversation,
+            turn,
+            json_lines=json_lines,
+            show_reasoning=show_reasoning,
+            output=output,
+            approve=approve,
         )
+        run_sync(sent)
         if output.gone:
             return  # nobody reads the replies: sending more would only cost tokens
 
@@ -176,10 +215,11 @@ async def _send(
     turn: Message,
     *,
     json_lines: bool,
+    show_reasoning: bool,
     output: _Output,
     approve: Approver,
 ) -> None:
-    streamer = _Streamer(output, stream_text=not json_lines)
+    streamer = _Streamer(output, stream_text=not json_lines, show_reasoning=show_reasoning)
     try:
         outcome = await cancellable(
             service.send(conversation, [turn], on_event=streamer.on_event, approve=approve)
@@ -194,7 +234,7 @@ async def _send(
     if response is not None:
         _warn_if_cut_short(response)
     if json_lines:
-        record = turn_record(conversation, turn.text, outcome)
+        record = turn_record(conversation, turn.text, outcome, reasoning=show_reasoning)
         output.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 

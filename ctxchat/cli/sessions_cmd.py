@@ -19,6 +19,7 @@ from ctxchat.cli.common import (
     run_sync,
     session_catalog,
 )
+from ctxchat.cli.help_words import WordsCommand
 from ctxchat.core.text import local_time, plural, title_or_untitled
 
 if TYPE_CHECKING:
@@ -63,14 +64,17 @@ def _summary_dict(s: SessionSummary) -> dict[str, object]:
     }
 
 
-@app.command("list")
+@app.command("list", cls=WordsCommand)
 def list_sessions(
     limit: Annotated[
-        int | None, typer.Option(min=1, help="Show at most this many.", show_default=False)
+        int | None,
+        typer.Option(min=1, metavar="N", help="Show at most this many.", show_default=False),
     ] = None,
     json_output: Annotated[bool, typer.Option("--json", help="A JSON array.")] = False,
+    config: ConfigOption = None,
 ) -> None:
     """Saved sessions, most recently used first."""
+    del config  # accepted like everywhere (an alias may carry it); the list is the same
     summaries = session_catalog().list(limit=limit)
     if json_output:
         print(json.dumps([_summary_dict(s) for s in summaries], ensure_ascii=False, indent=2))
@@ -90,7 +94,7 @@ def list_sessions(
         console.print(Text(row), soft_wrap=True)
 
 
-@app.command()
+@app.command(cls=WordsCommand)
 def show(
     ref: SessionArg,
     audit: Annotated[
@@ -104,7 +108,11 @@ def show(
     ] = False,
     config: ConfigOption = None,
 ) -> None:
-    """The conversation, readable; --audit for what the model was shown each turn."""
+    """Show a conversation (--audit: what the model saw).
+
+    The conversation as it reads; with --audit, what each provider put before the model
+    turn by turn, failed turns included.
+    """
     from ctxchat.cli.render import one_line, print_turns
     from ctxchat.views.transcript import group_turns
 
@@ -133,7 +141,7 @@ def show(
     print_turns(console, group_turns(messages), markdown=not plain and console.is_terminal)
 
 
-@app.command()
+@app.command(cls=WordsCommand)
 def export(
     ref: SessionArg,
     format: Annotated[
@@ -141,6 +149,7 @@ def export(
         typer.Option(
             "--format",
             "-f",
+            metavar="FORMAT",
             help="md, json or jsonl (default: from the output file's extension, else md).",
             show_default=False,
         ),
@@ -150,6 +159,7 @@ def export(
         typer.Option(
             "--output",
             "-o",
+            metavar="FILE",
             help="Write to this file; - or none: stdout.",
             show_default=False,
         ),
@@ -164,7 +174,11 @@ def export(
     ] = False,
     config: ConfigOption = None,
 ) -> None:
-    """Write a session as Markdown, the JSON document, or OpenAI chat messages (JSONL)."""
+    """Write a session as md, json or jsonl.
+
+    Markdown for people, the full session document (JSON), or OpenAI chat messages one per
+    line (JSONL).
+    """
     from ctxchat.views.export import export_format, export_text, format_for_path, write_export
 
     if output is not None and str(output) == "-":  # the usual name for stdout
@@ -193,10 +207,12 @@ def export(
     sys.stderr.write(f"exported {what} to {output}\n")
 
 
-@app.command()
+@app.command(cls=WordsCommand)
 def rename(
     ref: SessionArg,
-    title: Annotated[str, typer.Argument(help="The new title.", show_default=False)],
+    title: Annotated[
+        str, typer.Argument(metavar="TITLE", help="The new title.", show_default=False)
+    ],
     config: ConfigOption = None,
 ) -> None:
     """Give a session a new title."""
@@ -218,7 +234,7 @@ def _delete_question(service: ChatService, ids: list[str]) -> str:
     return f"Delete {noun} {named}?"
 
 
-@app.command()
+@app.command(cls=WordsCommand)
 def delete(
     refs: Annotated[
         list[str],
@@ -231,7 +247,10 @@ def delete(
     yes: YesOption = False,
     config: ConfigOption = None,
 ) -> None:
-    """Delete sessions, with what their providers keep elsewhere (SQL history rows...)."""
+    """Delete sessions and what their providers keep.
+
+    What providers keep elsewhere goes with them (SQL history and audit rows...).
+    """
     service = chat_service(load_config(config))
     ids = service.resolve_all(refs)
     if not confirm(_delete_question(service, ids), yes=yes):
@@ -240,12 +259,13 @@ def delete(
     run_sync(service.delete_many(ids, on_deleted=lambda i: print(f"deleted {i}")))
 
 
-@app.command()
+@app.command(cls=WordsCommand)
 def prune(
     older_than: Annotated[
         str,
         typer.Option(
             "--older-than",
+            metavar="AGE",
             help="Delete sessions last used longer ago than this: 30d, 12h, 2w, 6mo, 1y.",
             show_default=False,
         ),

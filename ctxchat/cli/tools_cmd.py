@@ -9,11 +9,12 @@ from typing import Annotated
 import typer
 
 from ctxchat.cli.common import ConfigOption, chat_service, load_config, run_sync, warn
+from ctxchat.cli.help_words import WordsCommand
 
 app = typer.Typer(help="The tools the configured providers offer.", no_args_is_help=True)
 
 
-@app.command("list")
+@app.command("list", cls=WordsCommand)
 def list_tools(
     json_output: Annotated[
         bool,
@@ -23,8 +24,10 @@ def list_tools(
     ] = False,
     config: ConfigOption = None,
 ) -> None:
-    """Every tool in the catalogue, with where it comes from and whether it has side
-    effects (asked about before it runs). MCP servers are started to list theirs."""
+    """The tool catalogue, with sources and side effects.
+
+    A tool with side effects is asked about before it runs. MCP servers are started to
+    list theirs."""
     from ctxchat.cli.command_view import table_lines
     from ctxchat.services.commands import Table
     from ctxchat.services.tool_catalogue import catalogue_entry, load_catalogue, summary

@@ -1,6 +1,7 @@
 """The pipeline ctxchat runs with no config file, defined here and nowhere else.
 
-`ctxchat config init` writes exactly this. It grows as built-in providers land.
+`ctxchat config init` writes exactly this (`default_config_text`). It grows as built-in
+providers land.
 """
 
 from __future__ import annotations
@@ -9,26 +10,76 @@ from typing import Any
 
 # (type, source_id, options) in pipeline order: history first, it loads what the model reads.
 # The history is SQL (a SQLite file in the data dir): loading it costs the window, not the
-# conversation, and sessions can share one. The user's memory comes after it: what it
-# recalls is an instruction block, and it learns from a turn only once the history has
-# stored it (the engine's rule, whatever the order). Then the safe built-in tools (time,
-# time zones, a calculator): none has side effects, and the file tools stay off until a
-# root is set.
+# conversation, and sessions can share one. The audit (one row a turn, in the same database)
+# is what makes `sessions show --audit` and the turn-by-turn record useful from day one. The
+# user's memory: what it recalls is an instruction block, and it learns from a turn only
+# once the history has stored it (the engine's rule, whatever the order). Then the safe
+# built-in tools (time, time zones, a calculator): none has side effects, and the file
+# tools stay off until a root is set.
 DEFAULT_PIPELINE: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("sql_history", "history", {}),
+    ("audit", "audit", {}),
     ("user_memory", "memory", {}),
     ("tools", "tools", {}),
 )
 
+_HEADER = """\
+# ctxchat configuration. `ctxchat providers` lists every provider type with its options;
+# `ctxchat config show` prints what is in effect (this file, then environment, then flags);
+# `ctxchat config validate` checks it. The API key is best kept out of here: set
+# OPENAI_API_KEY instead.
 
-def default_config_document() -> dict[str, Any]:
-    """The starter config file as a TOML-ready dict."""
-    from ctxchat.core.settings import ModelSettings
+[model]
+# The model as the endpoint names it. Unset: gpt-4o-mini on OpenAI; on any other endpoint
+# the one model its /v1/models lists (when it lists several, ctxchat asks you to choose).
+# model = "gpt-4o-mini"
+# An OpenAI-compatible endpoint (unset: OpenAI): Ollama, llama.cpp's server, vLLM...
+# base_url = "http://localhost:11434/v1"
 
-    return {
-        "model": {"model": ModelSettings().model},
-        "providers": [
-            {"type": type_name, "source_id": source_id, **options}
-            for type_name, source_id, options in DEFAULT_PIPELINE
-        ],
-    }
+# The provider pipeline, in order: before each model call every provider adds what it has;
+# after it each stores what it learned. Append a [[providers]] table to add one.
+"""
+_TYPE_HELP = "the provider type (`ctxchat providers` lists them)"
+_SOURCE_ID_HELP = "its name in the session state, in /context and in the audit"
+
+
+def toml_value(value: Any) -> str:
+    """`value` written as TOML writes it on the right of `key = `."""
+    import tomli_w
+
+    return tomli_w.dumps({"v": value}).split("=", 1)[1].strip()
+
+
+def default_config_text() -> str:
+    """The starter config file: `[[providers]]` tables (so that appending another one keeps
+    it valid TOML), a short comment above each option, the model left unset."""
+    tables = [_provider_table(*entry) for entry in DEFAULT_PIPELINE]
+    return _HEADER + "".join(f"\n{table}" for table in tables)
+
+
+def _provider_table(type_name: str, source_id: str, options: dict[str, Any]) -> str:
+    summary, helps = _described(type_name)
+    lines = [f"# {summary}"] if summary else []
+    lines.append("[[providers]]")
+    lines += [f"# {_TYPE_HELP}", f"type = {toml_value(type_name)}"]
+    lines += [f"# {_SOURCE_ID_HELP}", f"source_id = {toml_value(source_id)}"]
+    for key, value in options.items():
+        lines += [f"# {helps.get(key, key)}", f"{key} = {toml_value(value)}"]
+    return "\n".join(lines) + "\n"
+
+
+def _described(type_name: str) -> tuple[str, dict[str, str]]:
+    """A provider type's one-line summary and its options' help texts (none when the type
+    cannot be loaded: the file is still written, `config validate` says what is wrong)."""
+    import dataclasses
+
+    from ctxchat.core.errors import ConfigError
+    from ctxchat.core.registry import load_provider_class
+
+    try:
+        cls = load_provider_class(type_name)
+    except ConfigError:
+        return "", {}
+    summary = next(iter((cls.__doc__ or "").strip().splitlines()), "")
+    helps = {f.name: str(f.metadata.get("help", f.name)) for f in dataclasses.fields(cls.Options)}
+    return summary.strip(), helps

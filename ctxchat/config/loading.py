@@ -8,7 +8,7 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ctxchat.config.defaults import DEFAULT_PIPELINE
 from ctxchat.core.errors import ConfigError
@@ -21,6 +21,8 @@ from ctxchat.core.settings import (
     ModelSettings,
     StorageSettings,
 )
+
+T = TypeVar("T")
 
 TOP_LEVEL_KEYS = ["model", "agent", "embeddings", "storage", "providers"]
 # Environment variable -> [model] key. They override the file; flags override them.
@@ -107,13 +109,9 @@ def load_config(
     model_overrides: Mapping[str, Any] | None = None,
     instructions: str | None = None,
 ) -> Config:
+    """The effective config; every problem in it raised at once (`ConfigError.problems`)."""
     environ = os.environ if environ is None else environ
-    path, named = config_path(explicit, environ)
-    if named or path.exists():
-        data = read_toml(path)
-        source: Path | None = path
-    else:
-        data, source = {}, None
+    data, source = _read_file(explicit, environ)
     return config_from_dict(
         data,
         path=source,
@@ -121,6 +119,39 @@ def load_config(
         model_overrides=model_overrides or {},
         instructions=instructions,
     )
+
+
+def read_config(
+    explicit: Path | None = None,
+    *,
+    environ: Mapping[str, str] | None = None,
+    model_overrides: Mapping[str, Any] | None = None,
+    instructions: str | None = None,
+) -> tuple[Config, list[str]]:
+    """The config and every problem found in it, each naming the file and key path. Where a
+    table is wrong the config holds its defaults and a wrong provider entry is left out, so
+    the rest can still be checked (`config validate` reports all). A file that cannot be
+    read or parsed as TOML raises: nothing more can be said about it."""
+    environ = os.environ if environ is None else environ
+    data, source = _read_file(explicit, environ)
+    return config_problems(
+        data,
+        path=source,
+        environ=environ,
+        model_overrides=model_overrides or {},
+        instructions=instructions,
+    )
+
+
+def _read_file(
+    explicit: Path | None, environ: Mapping[str, str]
+) -> tuple[dict[str, Any], Path | None]:
+    """The config file's TOML and its path; none, when no file was named and the default
+    one does not exist."""
+    path, named = config_path(explicit, environ)
+    if named or path.exists():
+        return read_toml(path), path
+    return {}, None
 
 
 def config_from_dict(
@@ -131,11 +162,37 @@ def config_from_dict(
     model_overrides: Mapping[str, Any],
     instructions: str | None = None,
 ) -> Config:
+    config, problems = config_problems(
+        data, path=path, environ=environ, model_overrides=model_overrides, instructions=instructions
+    )
+    if problems:
+        raise ConfigError.of(problems)
+    return config
+
+
+def config_problems(
+    data: Mapping[str, Any],
+    *,
+    path: Path | None,
+    environ: Mapping[str, str],
+    model_overrides: Mapping[str, Any],
+    instructions: str | None = None,
+) -> tuple[Config, list[str]]:
+    problems = _Problems()
+    config = _parse(data, path, environ, model_overrides, instructions, problems)
     prefix = f"{path}: " if path else ""
-    try:
-        return _parse(data, path, environ, model_overrides, instructions)
-    except ConfigError as exc:
-        raise ConfigError(prefix + exc.message) from exc
+    return config, [prefix + problem for problem in problems]
+
+
+class _Problems(list[str]):
+    """What is wrong, collected table by table instead of stopping at the first."""
+
+    def build(self, options_cls: type[T], raw: Mapping[str, Any], where: str) -> T:
+        try:
+            return build_options(options_cls, raw, where)
+        except ConfigError as exc:
+            self.extend(exc.problems)
+            return options_cls()
 
 
 def _parse(
@@ -144,13 +201,14 @@ def _parse(
     environ: Mapping[str, str],
     model_overrides: Mapping[str, Any],
     instructions: str | None,
+    problems: _Problems,
 ) -> Config:
     for key in data:
         if key not in TOP_LEVEL_KEYS:
-            raise ConfigError(f"{key}: unknown setting{did_you_mean(key, TOP_LEVEL_KEYS)}")
-    model_table = _table(data, "model")
+            problems.append(f"{key}: unknown setting{did_you_mean(key, TOP_LEVEL_KEYS)}")
+    model_table = _table(data, "model", problems)
     origins = dict.fromkeys(model_table, "file")
-    model = build_options(ModelSettings, model_table, "model")
+    model = problems.build(ModelSettings, model_table, "model")
     from_env: dict[str, Any] = {
         key: environ[var] for var, key in ENV_OVERRIDES.items() if environ.get(var)
     }
@@ -161,36 +219,55 @@ def _parse(
         try:
             model = replace(model, **{**from_env, **flags})
         except ValueError as exc:
-            raise option_error("model", exc) from exc
+            problems.extend(option_error("model", exc).problems)
         except TypeError as exc:
-            raise ConfigError(f"model: {exc}") from exc
+            problems.append(f"model: {exc}")
 
-    agent_table = dict(_table(data, "agent"))
+    agent_table = dict(_table(data, "agent", problems))
     if instructions is not None:
         agent_table["instructions"] = instructions
-    agent = build_options(AgentSettings, agent_table, "agent")
-    storage = build_options(StorageSettings, _table(data, "storage"), "storage")
-    embeddings = build_options(EmbeddingSettings, _table(data, "embeddings"), "embeddings")
+    agent = problems.build(AgentSettings, agent_table, "agent")
+    storage = problems.build(StorageSettings, _table(data, "storage", problems), "storage")
+    embeddings = problems.build(
+        EmbeddingSettings, _table(data, "embeddings", problems), "embeddings"
+    )
 
     if "providers" in data:
         raw = data["providers"]
+        specs: list[ProviderSpec] = []
         if not isinstance(raw, list):
-            raise ConfigError("providers: expected an array of tables ([[providers]])")
-        specs = tuple(_provider_spec(entry, i) for i, entry in enumerate(raw))
+            problems.append("providers: expected an array of tables ([[providers]])")
+            raw = []
+        taken: dict[str, str] = {}
+        for i, entry in enumerate(raw):
+            try:
+                spec = _provider_spec(entry, i)
+            except ConfigError as exc:
+                problems.extend(exc.problems)
+                continue
+            if spec.source_id in taken:
+                problems.append(
+                    f"{taken[spec.source_id]} and {spec.where} share source_id "
+                    f"'{spec.source_id}': each provider needs its own"
+                )
+                continue
+            taken[spec.source_id] = spec.where
+            specs.append(spec)
         default = False
     else:
-        specs = tuple(
+        specs = [
             ProviderSpec(type_name, source_id, dict(options), f"providers[{i}]")
             for i, (type_name, source_id, options) in enumerate(DEFAULT_PIPELINE)
-        )
+        ]
         default = True
-    return Config(path, model, agent, specs, default, origins, storage, embeddings)
+    return Config(path, model, agent, tuple(specs), default, origins, storage, embeddings)
 
 
-def _table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+def _table(data: Mapping[str, Any], key: str, problems: list[str]) -> Mapping[str, Any]:
     value = data.get(key, {})
     if not isinstance(value, dict):
-        raise ConfigError(f"{key}: expected a table ([{key}])")
+        problems.append(f"{key}: expected a table ([{key}])")
+        return {}
     return value
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 EXIT_OK = 0
 EXIT_FAILURE = 1  # the model or a tool failed
 EXIT_USAGE = 2  # usage or config error
@@ -16,6 +18,9 @@ class CtxchatError(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+        # What the user reads, a line each: most errors are one problem, a config file
+        # checked as a whole may have several (see `ConfigError.of`).
+        self.problems: tuple[str, ...] = (message,)
 
     def __str__(self) -> str:
         return self.message
@@ -27,6 +32,18 @@ class UsageError(CtxchatError):
 
 class ConfigError(CtxchatError):
     exit_code = EXIT_USAGE
+
+    @classmethod
+    def of(cls, problems: Sequence[str]) -> ConfigError:
+        """Every problem found in one pass (all the errors of a config file), a line each;
+        the message joins them for whoever shows one line."""
+        error = cls("; ".join(problems))
+        error.problems = tuple(problems)
+        return error
+
+    def prefixed(self, prefix: str) -> ConfigError:
+        """The same problems, each starting with `prefix` (the config file's path)."""
+        return ConfigError.of([prefix + problem for problem in self.problems])
 
 
 class SessionError(CtxchatError):

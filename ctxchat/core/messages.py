@@ -43,6 +43,8 @@ def new_id() -> str:
 
 
 # 2: usage keys are input_tokens/output_tokens, as everywhere else (1 said input/output).
+# Reasoning parts came later within 2: a reader without them names the unknown part type,
+# while every message without one stays readable by it (a new version would refuse all).
 MESSAGE_VERSION = 2
 
 Role: TypeAlias = Literal["system", "user", "assistant", "tool"]
@@ -88,7 +90,16 @@ class ToolResultPart:
     is_error: bool = False
 
 
-Part: TypeAlias = TextPart | ToolCallPart | ToolResultPart
+@dataclass(frozen=True, slots=True)
+class ReasoningPart:
+    """What a model thought aloud before answering (a `<think>` block, or the separate
+    reasoning field some servers stream). Kept with the reply, shown folded, and never
+    sent back to a model: it is not part of the conversation."""
+
+    text: str
+
+
+Part: TypeAlias = TextPart | ToolCallPart | ToolResultPart | ReasoningPart
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,8 +169,11 @@ class Message:
         tool_calls: Iterable[ToolCallPart] = (),
         *,
         usage: Usage | None = None,
+        reasoning: str = "",
     ) -> Message:
-        parts: list[Part] = [TextPart(text)] if text else []
+        parts: list[Part] = [ReasoningPart(reasoning)] if reasoning else []
+        if text:
+            parts.append(TextPart(text))
         parts.extend(tool_calls)
         return cls("assistant", tuple(parts), usage=usage)
 
@@ -178,6 +192,11 @@ class Message:
         return "\n\n".join(
             p.text for p in self.parts if isinstance(p, TextPart) and p.origin in origins
         )
+
+    @property
+    def reasoning(self) -> str:
+        """What the model thought aloud before this reply; not in `text`, never sent."""
+        return "\n\n".join(p.text for p in self.parts if isinstance(p, ReasoningPart))
 
     @property
     def tool_calls(self) -> list[ToolCallPart]:
@@ -282,6 +301,8 @@ def _part_to_dict(part: Part) -> dict[str, Any]:
         return {"type": "text", "text": part.text, "origin": part.origin}
     if isinstance(part, ToolCallPart):
         return {"type": "tool_call", "id": part.id, "name": part.name, "arguments": part.arguments}
+    if isinstance(part, ReasoningPart):
+        return {"type": "reasoning", "text": part.text}
     return {
         "type": "tool_result",
         "call_id": part.call_id,
@@ -301,4 +322,6 @@ def _part_from_dict(data: Mapping[str, Any]) -> Part:
         return ToolCallPart(str(data["id"]), str(data["name"]), str(data["arguments"]))
     if kind == "tool_result":
         return ToolResultPart(str(data["call_id"]), str(data["content"]), bool(data["is_error"]))
+    if kind == "reasoning":
+        return ReasoningPart(str(data["text"]))
     raise MessageFormatError(f"unknown message part type {kind!r}")

@@ -21,6 +21,13 @@ class TextDelta:
 
 
 @dataclass(frozen=True)
+class ReasoningDelta:
+    """A piece of what the model thinks aloud before its reply, as it streams in."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class ToolCallStarted:
     call: ToolCallPart
 
@@ -59,7 +66,13 @@ class ModelNotice:
 
 
 Event = (
-    TextDelta | ToolCallStarted | ToolCallFinished | ProviderWarning | ProviderNotice | ModelNotice
+    TextDelta
+    | ReasoningDelta
+    | ToolCallStarted
+    | ToolCallFinished
+    | ProviderWarning
+    | ProviderNotice
+    | ModelNotice
 )
 EventSink = Callable[[Event], None]
 

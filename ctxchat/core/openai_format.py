@@ -10,7 +10,10 @@ from ctxchat.core.messages import Message
 
 
 def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
-    """Messages in Chat Completions form; a message with several tool results becomes several."""
+    """Messages in Chat Completions form; a message with several tool results becomes several.
+
+    A reply's reasoning (`ReasoningPart`) is left out: `text` holds only what the model
+    answered, and what it thought aloud before is never sent back to a model."""
     converted: list[dict[str, Any]] = []
     for message in messages:
         if message.role == "tool":

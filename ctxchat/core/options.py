@@ -132,12 +132,15 @@ def build_options(options_cls: type[T], raw: Mapping[str, Any], where: str) -> T
             problems.append(f"{where}.{f.name}: expected {describe_type(tp)}, got {got}")
             continue
         values[f.name] = _convert(value, tp)
-    if problems:
-        raise ConfigError("; ".join(problems))
     try:
-        return options_cls(**values)
-    except ValueError as exc:  # __post_init__ range checks
-        raise option_error(where, exc) from exc
+        built = options_cls(**values)
+    except ValueError as exc:  # __post_init__ range checks, on the values that fit
+        problems.extend(option_error(where, exc).problems)
+    except TypeError:  # a required option is missing: already said above
+        pass
+    if problems:
+        raise ConfigError.of(problems)
+    return built
 
 
 def option_error(where: str, exc: ValueError) -> ConfigError:

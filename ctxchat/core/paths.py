@@ -41,3 +41,8 @@ def sessions_dir() -> Path:
 
 def input_history_path() -> Path:
     return data_dir() / "input_history"
+
+
+def model_lists_path() -> Path:
+    """Which models each endpoint serves, as it last said (see `model_discovery`)."""
+    return data_dir() / "models.json"

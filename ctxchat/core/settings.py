@@ -18,6 +18,10 @@ __all__ = [
 ]
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
+OPENAI_HOST = "api.openai.com"
+# The model used when none is named, on OpenAI's own endpoint only: any other endpoint is
+# asked which models it serves (see `ctxchat.services.model_discovery`).
+OPENAI_DEFAULT_MODEL = "gpt-4o-mini"
 DEFAULT_INSTRUCTIONS = (
     "You are a helpful assistant in a terminal chat. Answer concisely; use Markdown when it "
     "helps. Context blocks below come from the user's memory and tools: use them when relevant."
@@ -26,7 +30,11 @@ DEFAULT_INSTRUCTIONS = (
 
 @dataclass(frozen=True)
 class ModelSettings:
-    model: str = option("gpt-4o-mini", help="model name as the endpoint knows it")
+    model: str | None = option(
+        None,
+        help="model name as the endpoint knows it (unset: gpt-4o-mini on OpenAI; on another "
+        "endpoint, the one model its /v1/models lists)",
+    )
     base_url: str | None = option(
         None, help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 for Ollama"
     )
@@ -44,12 +52,9 @@ class ModelSettings:
         help="the model's context size in tokens (omitted = what the endpoint reports, "
         "else 8192); every request is fitted to it",
     )
-    embedding_model: str = option(
-        "text-embedding-3-small", help="embedding model for providers that rank by meaning"
-    )
 
     def __post_init__(self) -> None:
-        if not self.model.strip():
+        if self.model is not None and not self.model.strip():
             raise OptionValueError("model", "must name a model, e.g. gpt-4o-mini")
         if self.base_url is not None:
             check_base_url(self.base_url)
@@ -63,6 +68,19 @@ class ModelSettings:
             raise ValueError("max_tokens must be positive")
         if self.context_window is not None and self.context_window < 256:
             raise OptionValueError("context_window", "must be at least 256 tokens")
+
+    @property
+    def on_openai(self) -> bool:
+        """Whether the endpoint is OpenAI's own (no base_url, or one on its host)."""
+        return self.base_url is None or urlsplit(self.base_url).hostname == OPENAI_HOST
+
+    @property
+    def model_name(self) -> str:
+        """The model to ask for: the one named, else OpenAI's default on OpenAI; "" when
+        the endpoint must first be asked which models it serves."""
+        if self.model is not None:
+            return self.model
+        return OPENAI_DEFAULT_MODEL if self.on_openai else ""
 
     @property
     def endpoint(self) -> str:

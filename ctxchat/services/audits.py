@@ -21,8 +21,9 @@ async def collect_audit(agent: Agent, session: Session) -> AuditTrail:
     sources = audit_sources(agent)
     if not sources:
         raise UsageError(
-            "no provider in this pipeline keeps an audit record; add one to the config: "
-            '[[providers]] type = "audit"'
+            "no provider in this pipeline keeps an audit record (the default pipeline has "
+            "one; a config's [[providers]] list replaces it): add a [[providers]] table "
+            'with type = "audit"'
         )
     trail: AuditTrail = []
     for source in sources:

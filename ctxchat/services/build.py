@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Sequence
 from typing import Any
 
 from ctxchat.config.loading import Config, ProviderSpec
 from ctxchat.core.agent import Agent, in_memory_fallback
-from ctxchat.core.errors import ConfigError, CtxchatError
+from ctxchat.core.errors import EXIT_USAGE, ConfigError, CtxchatError
 from ctxchat.core.model_types import ChatModel
 from ctxchat.core.options import build_options
 from ctxchat.core.paths import data_dir
@@ -46,22 +48,87 @@ def build_agent(
     except ConfigError as exc:
         if config.path is None:
             raise
-        raise ConfigError(f"{config.path}: {exc.message}") from exc
+        raise exc.prefixed(f"{config.path}: ") from exc
 
 
-def check_agent(config: Config, agent: Agent) -> None:
-    """Run every provider's `check()` (SQL providers open their database), each failure
-    reported with the provider's place in the config and the exit code of its cause."""
+def validate_config(
+    config: Config, problems: Sequence[str] = (), *, check: bool = True
+) -> CtxchatError | None:
+    """Everything wrong with a config, at once: the `problems` found loading it, each
+    provider that cannot be built, and, when all can and `check` says so, each one's
+    `check()` (SQL providers open their database). None when there is nothing to report.
+    The error has a line per problem; it exits 2 when any is in the file, else as the
+    first check's cause does."""
+    found = list(problems)
+    prefix = f"{config.path}: " if config.path is not None else ""
+    env = build_env(config)
+    providers, failures = _build_providers(config.providers, env)
+    found += [prefix + failure for failure in failures]
+    exit_code = EXIT_USAGE
+    if failures or found or not check:
+        _close_quietly(providers)
+    else:
+        try:
+            agent = Agent(
+                model=OpenAIChatModel(config.model),  # never asked: nothing is sent
+                providers=providers,
+                settings=config.agent,
+                fallback_history=in_memory_fallback(env),
+            )
+        except ConfigError as exc:
+            _close_quietly(providers)
+            found += [prefix + problem for problem in exc.problems]
+        else:
+            try:
+                checked = _check_providers(config, agent)
+            finally:
+                agent.close()
+            if checked:
+                exit_code = checked[0].exit_code
+            found += [error.message for error in checked]
+    if not found:
+        return None
+    error = CtxchatError("; ".join(found))
+    error.problems = tuple(found)
+    error.exit_code = exit_code
+    return error
+
+
+def _check_providers(config: Config, agent: Agent) -> list[CtxchatError]:
+    """Each provider's `check()` failure, with its place in the config and its cause's
+    exit code."""
     wheres = {spec.source_id: spec.where for spec in config.providers}
+    prefix = f"{config.path}: " if config.path is not None else ""
+    failures: list[CtxchatError] = []
     for provider in agent.run_providers():
         try:
             provider.check()
         except CtxchatError as exc:
             where = wheres.get(provider.source_id, "provider")
-            prefix = f"{config.path}: " if config.path is not None else ""
             failure = CtxchatError(f"{prefix}{where} ('{provider.source_id}'): {exc.message}")
             failure.exit_code = exc.exit_code
-            raise failure from exc
+            failures.append(failure)
+    return failures
+
+
+def _build_providers(
+    specs: Sequence[ProviderSpec], env: ProviderEnv
+) -> tuple[list[ContextProvider[Any]], list[str]]:
+    """The providers that could be built, and what is wrong with the others."""
+    built: list[ContextProvider[Any]] = []
+    problems: list[str] = []
+    for spec in specs:
+        try:
+            built.append(build_provider(spec, env))
+        except ConfigError as exc:
+            problems.extend(exc.problems)
+    return built, problems
+
+
+def _close_quietly(providers: Sequence[ContextProvider[Any]]) -> None:
+    for provider in providers:
+        with contextlib.suppress(Exception):
+            provider.close()
 
 
 def _build(config: Config, model: ChatModel | None, *, no_memory: bool, temporary: bool) -> Agent:
@@ -69,7 +136,10 @@ def _build(config: Config, model: ChatModel | None, *, no_memory: bool, temporar
 
     chat_model = model if model is not None else OpenAIChatModel(config.model)
     env = build_env(config)
-    providers = [build_provider(spec, env) for spec in config.providers]
+    providers, problems = _build_providers(config.providers, env)
+    if problems:
+        _close_quietly(providers)
+        raise ConfigError.of(problems)
     if no_memory or temporary:
         providers = without(providers, memory=no_memory, outside=temporary)
     return Agent(

@@ -159,11 +159,32 @@ async def _export(ctx: CommandContext, args: str) -> CommandResult:
     return CommandResult.say(f"exported {plural(count, 'message')} as {fmt} to {target}")
 
 
+async def _think(ctx: CommandContext, args: str) -> CommandResult:
+    """The last reply's reasoning, whole (the chat shows it folded to a line)."""
+    from ctxchat.views.transcript import last_reasoning, reasoning_of
+
+    conversation = ctx.conversation
+    context = conversation.last_context
+    text = ""
+    if context is not None and context.response is not None:
+        text = reasoning_of(context.response.messages)
+    elif conversation.saved:  # resumed or switched to: the stored conversation says
+        text = last_reasoning(await ctx.service.transcript(conversation.session))
+    if not text:
+        return CommandResult.say("the last reply came without reasoning", tone="quiet")
+    return CommandResult.say(text, tone="quiet")
+
+
 async def _model(ctx: CommandContext, args: str) -> CommandResult:
     if not args:
         return CommandResult.say(f"model: {ctx.conversation.model.name}")
     ctx.service.switch_model(ctx.conversation, args)
-    return CommandResult.say(f"model: {ctx.conversation.model.name} (from the next turn)")
+    said = [Note(f"model: {ctx.conversation.model.name} (from the next turn)")]
+    check = ctx.service.unlisted_model
+    warning = await check(ctx.conversation.model.name) if check is not None else None
+    if warning:
+        said.append(Note(warning, "warning"))
+    return CommandResult(tuple(said))
 
 
 BUILTIN_COMMANDS: tuple[Command, ...] = (
@@ -182,6 +203,7 @@ BUILTIN_COMMANDS: tuple[Command, ...] = (
     Command("retry", "send the last input again, replacing its reply", _retry),
     Command("undo", "drop the last turn from the history", _undo),
     Command("context", "what each provider put into the last turn, in tokens", _context),
+    Command("think", "show the last reply's reasoning whole", _think),
     Command(
         "export",
         "write this session to a file",

@@ -8,7 +8,7 @@ overwriting each other's.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -100,6 +100,8 @@ class ChatService:
         self.model_chosen = model_chosen
         # Told the session id when another process holds its lock and waiting begins.
         self.on_lock_wait = on_lock_wait
+        # Whether the endpoint serves a model name: a warning, or None (see model_discovery).
+        self.unlisted_model: Callable[[str], Awaitable[str | None]] | None = None
 
     def close(self) -> None:
         self.agent.close()
@@ -124,6 +126,14 @@ class ChatService:
     def _resume(self, session: Session) -> Conversation:
         model = conversation_model(session, self.agent.model, chosen=self.model_chosen)
         return Conversation(session, saved=True, model=model)
+
+    def settle_model(self, conversation: Conversation, name: str) -> None:
+        """Talk to `name`, known only now (the endpoint's one model, or a resumed session's
+        when the config names none), here and in every new conversation of this run."""
+        self.agent.model = self.agent.model.with_model(name)
+        conversation.model = conversation.model.with_model(name)
+        if not conversation.saved:
+            conversation.session.model = name
 
     def switch_model(self, conversation: Conversation, name: str) -> None:
         """Talk to the model `name` from the next turn of this conversation only."""

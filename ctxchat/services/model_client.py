@@ -7,15 +7,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncGenerator, Sequence
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ctxchat.core.errors import ContextOverflow, ModelError, ModelNotConfigured
 from ctxchat.core.messages import Message, ToolCallPart, Usage
-from ctxchat.core.model_types import EventSink, ModelNotice, ModelReply, ModelRequest, TextDelta
+from ctxchat.core.model_types import (
+    EventSink,
+    ModelNotice,
+    ModelReply,
+    ModelRequest,
+    ReasoningDelta,
+    TextDelta,
+)
 from ctxchat.core.openai_format import to_openai_messages
-from ctxchat.core.settings import ModelSettings
+from ctxchat.core.settings import OPENAI_BASE_URL, ModelSettings
+from ctxchat.core.think import ThinkSplitter
 
 if TYPE_CHECKING:
     import openai
@@ -27,6 +35,10 @@ NOT_CONFIGURED = (
     "local server with OPENAI_BASE_URL=http://localhost:11434/v1 (Ollama) or "
     "[model] base_url in the config file"
 )
+
+
+class NoModelList(ModelError):
+    """The endpoint serves no list of its models (`GET /models` is 404)."""
 
 
 @dataclass
@@ -42,6 +54,8 @@ class _ReplyAssembler:
     def __init__(self, on_event: EventSink) -> None:
         self.on_event = on_event
         self.text: list[str] = []
+        self.reasoning: list[str] = []
+        self.think = ThinkSplitter()
         self.calls: dict[int, _PendingCall] = {}
         self.usage: Usage | None = None
         self.finish_reason: str | None = None
@@ -51,12 +65,12 @@ class _ReplyAssembler:
             self.usage = Usage(chunk.usage.prompt_tokens or 0, chunk.usage.completion_tokens or 0)
         for choice in chunk.choices or ():
             delta = choice.delta
+            thought = _reasoning_of(delta)
+            if thought:
+                self._emit("reasoning", thought)
             if delta is not None and delta.content:
-                self.text.append(delta.content)
-                # Whatever the sink raises (a closed stdout's BrokenPipeError...) is the
-                # caller's own failure and reaches it as it is: `complete` translates only
-                # what reading the stream raises.
-                self.on_event(TextDelta(delta.content))
+                for kind, piece in self.think.feed(delta.content):
+                    self._emit(kind, piece)
             for call in (delta.tool_calls if delta is not None else None) or ():
                 pending = self.calls.setdefault(call.index, _PendingCall())
                 if call.id:
@@ -69,13 +83,43 @@ class _ReplyAssembler:
             if choice.finish_reason:
                 self.finish_reason = choice.finish_reason
 
+    def _emit(self, kind: str, piece: str) -> None:
+        # Whatever the sink raises (a closed stdout's BrokenPipeError...) is the caller's
+        # own failure and reaches it as it is: `complete` translates only what reading the
+        # stream raises.
+        if kind == "reasoning":
+            self.reasoning.append(piece)
+            self.on_event(ReasoningDelta(piece))
+        else:
+            self.text.append(piece)
+            self.on_event(TextDelta(piece))
+
     def reply(self) -> ModelReply:
+        for kind, piece in self.think.flush():
+            self._emit(kind, piece)
         calls = [
             ToolCallPart(p.id or f"call_{i}", p.name, "".join(p.arguments))
             for i, p in sorted(self.calls.items())
         ]
-        message = Message.assistant("".join(self.text), calls, usage=self.usage)
+        message = Message.assistant(
+            "".join(self.text), calls, usage=self.usage, reasoning="".join(self.reasoning).strip()
+        )
         return ModelReply(message, self.usage, self.finish_reason)
+
+
+# Where OpenAI-compatible servers stream a model's reasoning beside the content: vLLM,
+# llama.cpp's server and DeepSeek say `reasoning_content`, others (OpenRouter) `reasoning`.
+REASONING_FIELDS = ("reasoning_content", "reasoning")
+
+
+def _reasoning_of(delta: Any) -> str:
+    if delta is None:
+        return ""
+    for name in REASONING_FIELDS:
+        value = getattr(delta, name, None)
+        if isinstance(value, str) and value:
+            return value
+    return ""
 
 
 class OpenAIChatModel:
@@ -101,9 +145,17 @@ class OpenAIChatModel:
 
     @property
     def name(self) -> str:
-        return self.settings.model
+        return self.settings.model_name
 
     def check(self) -> None:
+        self._check_endpoint()
+        if not self.name:
+            raise ModelNotConfigured(
+                f"no model named for {self.settings.endpoint}: name one with --model, "
+                "CTXCHAT_MODEL or [model] model"
+            )
+
+    def _check_endpoint(self) -> None:
         if not self.settings.api_key and not self.settings.base_url:
             raise ModelNotConfigured(NOT_CONFIGURED)
 
@@ -116,7 +168,7 @@ class OpenAIChatModel:
             self._client = None
         self._client_loop = loop
         if self._client is None:
-            self.check()
+            self._check_endpoint()
             settings = self.settings
             import openai
 
@@ -150,7 +202,7 @@ class OpenAIChatModel:
             counter = tiktoken_counter()
             if settings.context_window:
                 return ContextLimits(settings.context_window, "config", reserve, counter)
-            known = model_info.openai_window(settings.model)
+            known = model_info.openai_window(self.name)
             if known:
                 return ContextLimits(known, "endpoint", reserve, counter)
             return ContextLimits(DEFAULT_WINDOW, "default", reserve, counter)
@@ -158,10 +210,10 @@ class OpenAIChatModel:
 
         headers = {"Authorization": f"Bearer {settings.api_key}"} if settings.api_key else {}
         cache = model_info.EndpointCache(data_dir())
-        key = model_info.endpoint_key(settings.base_url, settings.model)
+        key = model_info.endpoint_key(settings.base_url, self.name)
         found = cache.get(key)
         if found is None:
-            found = model_info.probe(settings.base_url, settings.model, headers)
+            found = model_info.probe(settings.base_url, self.name, headers)
             cache.put(key, found)
         counter = None
         if found.get("tokenize"):
@@ -176,11 +228,29 @@ class OpenAIChatModel:
     def with_model(self, name: str) -> OpenAIChatModel:
         return OpenAIChatModel(self.settings, model=name)
 
+    async def list_models(self, *, timeout: float | None = None) -> list[str]:
+        """The ids of the models the endpoint serves (`GET /models`), as it lists them."""
+        import openai
+
+        client = self.client()
+        if timeout is not None:
+            client = client.with_options(timeout=timeout, max_retries=0)
+        try:
+            page = await client.models.list()
+        except openai.NotFoundError as exc:
+            raise NoModelList(
+                f"{self.settings.endpoint} does not list its models (HTTP 404)"
+            ) from exc
+        except Exception as exc:
+            raise self._translate(exc) from exc
+        return [str(item.id) for item in page.data]
+
     async def complete(self, request: ModelRequest, on_event: EventSink) -> ModelReply:
+        self.check()
         client = self.client()
         settings = self.settings
         params: dict[str, Any] = {
-            "model": settings.model,
+            "model": self.name,
             "messages": to_openai_messages(request.messages),
             "stream": True,
             "stream_options": {"include_usage": True},
@@ -229,7 +299,7 @@ class OpenAIChatModel:
         """Whether to send tools: not to a model that refused them before (on disk)."""
         from ctxchat.services.tool_support import takes_tools
 
-        if takes_tools(self.settings.endpoint, self.settings.model):
+        if takes_tools(self.settings.endpoint, self.name):
             return True
         self._say_no_tools(on_event)
         return False
@@ -246,7 +316,7 @@ class OpenAIChatModel:
         said = _error_detail(exc).removeprefix(": ") or str(exc.message)
         if not refuses_tools(said):
             return False
-        remember_no_tools(self.settings.endpoint, self.settings.model, said)
+        remember_no_tools(self.settings.endpoint, self.name, said)
         self._say_no_tools(on_event)
         return True
 
@@ -255,21 +325,10 @@ class OpenAIChatModel:
             self._said_no_tools = True
             on_event(
                 ModelNotice(
-                    f"tools are off for {self.settings.model} at {self.settings.endpoint}: "
+                    f"tools are off for {self.name} at {self.settings.endpoint}: "
                     "the model does not support them"
                 )
             )
-
-    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        client = self.client()
-        try:
-            result = await client.embeddings.create(
-                model=self.settings.embedding_model, input=list(texts)
-            )
-        except Exception as exc:
-            raise self._translate(exc) from exc
-        ordered = sorted(result.data, key=lambda d: d.index)
-        return [list(d.embedding) for d in ordered]
 
     def _translate(self, exc: Exception, *, streaming: bool = False) -> ModelError:
         """One clear line for each way the endpoint can fail; never the key."""
@@ -283,7 +342,7 @@ class OpenAIChatModel:
         if streaming and not isinstance(exc, openai.APITimeoutError):
             # The connection was up and the reply had begun: whatever broke, broke mid-way.
             return ModelError(f"the reply stream from {where} was cut mid-way")
-        model = self.settings.model
+        model = self.name
         retries = self.settings.retries
         if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
             return ModelError(
@@ -307,6 +366,12 @@ class OpenAIChatModel:
                 f"({tried}raise [model] timeout to wait longer)"
             )
         if isinstance(exc, openai.APIConnectionError):
+            host = _unresolved_host(exc, self.settings)
+            if host is not None:
+                return ModelError(
+                    f"cannot reach {where}: the host '{host}' could not be resolved "
+                    "(check the host name in base_url, and the network)"
+                )
             return ModelError(f"cannot reach {where}: is the server running?")
         if isinstance(exc, openai.APIStatusError):
             detail = _error_detail(exc)
@@ -360,6 +425,22 @@ def close_with_loop(client: openai.AsyncOpenAI) -> Any:
     with contextlib.suppress(StopIteration):
         generator.__anext__().send(None)
     return generator
+
+
+def _unresolved_host(exc: BaseException, settings: ModelSettings) -> str | None:
+    """The endpoint's host name when the connection failed because it does not resolve
+    (a typo, or no DNS): a server that is not running is a different fix."""
+    import socket
+    from urllib.parse import urlsplit
+
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, socket.gaierror):
+            return urlsplit(settings.base_url or OPENAI_BASE_URL).hostname or "?"
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return None
 
 
 def _error_detail(exc: Any) -> str:

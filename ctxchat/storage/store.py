@@ -24,6 +24,7 @@ from ctxchat.core.errors import (
     SessionNotFound,
 )
 from ctxchat.core.session import Session, SessionFormatError, SessionTooNew
+from ctxchat.core.text import local_time, preview, title_or_untitled
 from ctxchat.storage.fsutil import atomic_write_text, ensure_private_dir, touch_private
 from ctxchat.storage.session_index import IndexRows, IndexUnavailable, SessionIndex, SessionSummary
 
@@ -227,14 +228,36 @@ class SessionStore:
         if len(by_title) == 1:
             return by_title[0]
         if by_title:
-            raise _ambiguous(ref, by_title, " by title")
+            raise self._ambiguous(ref, by_title, " by title")
         upper = ref.upper()
         by_prefix = sorted(i for i in self._ids_on_disk() if i.upper().startswith(upper))
         if len(by_prefix) == 1:
             return by_prefix[0]
         if not by_prefix:
             raise SessionNotFound(f"no session matches '{ref}' (by id prefix or title)")
-        raise _ambiguous(ref, by_prefix, " by id prefix")
+        raise self._ambiguous(ref, by_prefix, " by id prefix")
+
+    def _ambiguous(self, ref: str, candidates: builtins.list[str], how: str) -> SessionError:
+        """Ids alone do not say which conversation is which: each comes with its title and
+        when it was last used, newest first."""
+        known = {s.id: s for s in self.list()}
+        ordered = sorted(
+            candidates,
+            key=lambda i: known[i].updated_at if i in known else datetime.min.replace(tzinfo=UTC),
+            reverse=True,
+        )
+        shown = []
+        for session_id in ordered[:8]:
+            summary = known.get(session_id)
+            if summary is None:
+                shown.append(session_id)
+                continue
+            title = preview(title_or_untitled(summary.title), 40)
+            shown.append(f'{session_id} "{title}" ({local_time(summary.updated_at)})')
+        more = f" and {len(candidates) - 8} more" if len(candidates) > 8 else ""
+        return SessionError(
+            f"'{ref}' is ambiguous: {len(candidates)} sessions match{how}: {', '.join(shown)}{more}"
+        )
 
     def _titled(self, title: str) -> builtins.list[str]:
         """Ids of the sessions titled exactly `title`, most recently used first."""
@@ -265,11 +288,6 @@ def _reason(exc: Exception) -> str:
     if isinstance(exc, UnicodeDecodeError):
         return "not UTF-8"
     return str(exc)
-
-
-def _ambiguous(ref: str, candidates: list[str], how: str) -> SessionError:
-    shown = ", ".join(candidates[:8]) + (" ..." if len(candidates) > 8 else "")
-    return SessionError(f"'{ref}' is ambiguous: {len(candidates)} sessions match{how} ({shown})")
 
 
 @contextlib.contextmanager

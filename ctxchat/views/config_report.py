@@ -112,7 +112,14 @@ def describe_config(config: Config, agent: Agent) -> str:
         head = "# effective configuration: no config file (built-in defaults), environment, flags"
     model = dataclasses.asdict(config.model)
     agent_values = dataclasses.asdict(config.agent)
-    lines = [head, "", *_table("model", model, config.origins), ""]
+    origins = dict(config.origins)
+    if config.model.model is None:
+        origins["model"] = (
+            "gpt-4o-mini on OpenAI"
+            if config.model.on_openai
+            else "the one model the endpoint lists is used; asked when a chat starts"
+        )
+    lines = [head, "", *_table("model", model, origins), ""]
     lines += _table("agent", agent_values, {})
     lines += ["", *_storage(config)]
     for spec, provider in zip(config.providers, agent.providers, strict=True):

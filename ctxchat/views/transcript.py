@@ -30,3 +30,17 @@ def last_user_text(messages: Sequence[Message]) -> str | None:
         if message.role == "user":
             return message.text
     return None
+
+
+def reasoning_of(messages: Sequence[Message]) -> str:
+    """What the model thought aloud in these messages (one turn's replies), in order."""
+    return "\n\n".join(m.reasoning for m in messages if m.role == "assistant" and m.reasoning)
+
+
+def last_reasoning(messages: Sequence[Message]) -> str:
+    """The reasoning of the last turn that has any; "" when none does."""
+    for turn in reversed(group_turns(messages)):
+        text = reasoning_of(turn)
+        if text:
+            return text
+    return ""
