@@ -5,7 +5,7 @@ part of the provider-author API. Each line says which. Checked by .ci/run:
 
 # ruff: noqa: B018
 from ctxchat import __init__ as package
-from ctxchat.cli import config_cmd, help_words, memory_cmd, prompt, sessions_cmd
+from ctxchat.cli import config_cmd, help_words, memory_cmd, prompt, sessions_cmd, tools_cmd
 from ctxchat.core.context import RunContext
 from ctxchat.ranking import cache, embedding, evaluate
 from ctxchat.services.model_client import OpenAIChatModel
@@ -14,6 +14,7 @@ from ctxchat.providers import (
     audit,
     in_memory_history,
     sql_history,
+    tool_selector,
     tools,
     user_memory,
 )
@@ -30,6 +31,7 @@ sessions_cmd.show
 sessions_cmd.Format.md
 sessions_cmd.Format.jsonl
 memory_cmd.list_facts
+tools_cmd.RankerName.hybrid
 memory_cmd.ExtractorName.llm
 memory_cmd.ExtractorName.both
 
@@ -53,6 +55,7 @@ _sqlengine._begin
 _.isolation_level
 
 # Providers, found through the ctxchat.providers entry points.
+tool_selector.ToolSelectorProvider
 user_memory.UserMemoryProvider
 audit.AuditProvider
 in_memory_history.InMemoryHistoryProvider

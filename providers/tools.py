@@ -36,8 +36,8 @@ from ctxchat.core.model_types import Middleware, ToolCall
 from ctxchat.core.options import build_options, did_you_mean, option
 from ctxchat.core.provider import AgentView, ContextProvider
 from ctxchat.core.session import Session
-from ctxchat.core.tools import Tool, ToolSource
-from ctxchat.services.commands import Command, CommandContext, CommandResult, Note, Table
+from ctxchat.core.tools import Tool, ToolChooser, ToolSource
+from ctxchat.services.commands import Cell, Command, CommandContext, CommandResult, Note, Table
 from ctxchat.services.tool_catalogue import summary
 
 from ._tools_calc import calculate
@@ -232,12 +232,31 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
             return CommandResult((*_warnings(problems), Note("no tools in the catalogue")))
         advertised = set(_names(ctx.state.get("advertised")))
         always = set(_names(ctx.state.get("always")))
-        rows = tuple(
-            (tool.name, tool.source or "-", _effects(tool, always), summary(tool.description, 50))
-            for tool in tools
-        )
+        scores: dict[str, float | None] = {}
+        for chooser in ctx.service.agent.run_providers():
+            if isinstance(chooser, ToolChooser):
+                state = ctx.conversation.session.provider_state(chooser.source_id)
+                scores.update(chooser.last_scores(state))
+        if scores:  # a selector chose: the last turn's scores explain its choice
+            tools.sort(key=lambda t: (t.name not in scores, -(scores.get(t.name) or 0.0)))
+            rows: tuple[tuple[Cell, ...], ...] = tuple(
+                (tool.name, scores.get(tool.name), tool.source or "-", _effects(tool, always))
+                for tool in tools
+            )
+            columns = ("tool", "score", "source", "side effects")
+        else:
+            rows = tuple(
+                (
+                    tool.name,
+                    tool.source or "-",
+                    _effects(tool, always),
+                    summary(tool.description, 50),
+                )
+                for tool in tools
+            )
+            columns = ("tool", "source", "side effects", "what it does")
         marked = frozenset(i for i, tool in enumerate(tools) if tool.name in advertised)
-        table = Table(("tool", "source", "side effects", "what it does"), rows, marked, "tools")
+        table = Table(columns, rows, marked, "tools")
         note = Note("marked: offered to the model on this session's last turn", "quiet")
         return CommandResult((*_warnings(problems), table, note))
 

@@ -143,7 +143,13 @@ EXAMPLE = Path(__file__).resolve().parent.parent / "config.example.toml"
 def test_example_config_loads_and_builds() -> None:
     config = load_config(EXAMPLE, environ={})
     agent = build_agent(config)
-    assert [p.source_id for p in agent.providers] == ["history", "audit", "memory", "tools"]
+    assert [p.source_id for p in agent.providers] == [
+        "history",
+        "audit",
+        "memory",
+        "tools",
+        "tool_selector",
+    ]
     assert agent.history_provider is agent.providers[0]
 
 

@@ -31,17 +31,22 @@ def cell_text(value: Cell) -> str:
     return one_line(value)
 
 
-def table_lines(table: Table) -> list[str]:
-    """Left-aligned columns (numbers right-aligned), a `*` before marked rows."""
+def table_lines(table: Table, *, header: bool = False) -> list[str]:
+    """Left-aligned columns (numbers right-aligned), a `*` before marked rows; with
+    `header`, the column names first."""
     rows = [[cell_text(v) for v in row] for row in table.rows]
     numeric = [
         all(isinstance(row[c], int | float) for row in table.rows if row[c] is not None)
         for c in range(len(table.columns))
     ]
+    if header:
+        rows.insert(0, list(table.columns))
     widths = [max([0, *(len(r[c]) for r in rows)]) for c in range(len(table.columns))]
     mark = bool(table.marked)
     lines = []
     for number, row in enumerate(rows):
+        if header:
+            number -= 1  # the header is no row of the table's
         cells = [
             value.rjust(widths[c]) if numeric[c] else value.ljust(widths[c])
             for c, value in enumerate(row)
@@ -104,7 +109,9 @@ def print_result(console: Console, result: CommandResult, *, keys_help: bool = F
             continue
         if block.title:
             console.print(Text(f"{block.title}:"))
-        for line in table_lines(block):
+        head, *rows = table_lines(block, header=True)
+        console.print(Text(head, style="dim"))
+        for line in rows:
             console.print(Text(line))
     if keys_help:
         console.print(Text(KEYS_HELP))

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated
+from collections.abc import Callable
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 
@@ -48,3 +51,74 @@ def list_tools(
     )
     table = Table(columns, (columns, *rows))
     sys.stdout.write("\n".join(table_lines(table)) + "\n")
+
+
+class RankerName(StrEnum):
+    lexical = "lexical"
+    embedding = "embedding"
+    hybrid = "hybrid"
+
+
+@app.command("eval", cls=WordsCommand)
+def evaluate(
+    tools: Annotated[
+        Path, typer.Option("--tools", metavar="FILE", help="Tools, one JSON object a line.")
+    ],
+    cases: Annotated[
+        Path, typer.Option("--cases", metavar="FILE", help="Cases, one JSON object a line.")
+    ],
+    k: Annotated[str, typer.Option("--k", metavar="K,...", help="Cut-offs for recall.")] = (
+        "1,3,5,10"
+    ),
+    ranker: Annotated[
+        RankerName,
+        typer.Option(metavar="lexical|embedding|hybrid", help="The ranker to measure."),
+    ] = RankerName.lexical,
+    recent: Annotated[
+        int, typer.Option(metavar="N", help="Earlier messages that join the last one.")
+    ] = 2,
+    json_output: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
+    config: ConfigOption = None,
+) -> None:
+    """Measure how well the selector ranks tools.
+
+    Prints recall@k, all-gold@k and MRR over the cases."""
+    from ctxchat.core.paths import data_dir
+    from ctxchat.services.build import build_env
+    from ctxchat.services.tool_eval import evaluate_selection
+
+    env = build_env(load_config(config))
+    show_progress = not json_output and sys.stderr.isatty()
+
+    async def run() -> dict[str, Any]:
+        async def measured(progress: Callable[[int, int], None] | None) -> dict[str, Any]:
+            return await evaluate_selection(
+                tools,
+                cases,
+                ks=k,
+                ranker=ranker.value,
+                recent=recent,
+                embeddings=env.embeddings if ranker is not RankerName.lexical else None,
+                cache_dir=data_dir() / "tool-index",
+                progress=progress,
+            )
+
+        if not show_progress:
+            return await measured(None)
+        from rich.progress import Progress
+
+        from ctxchat.cli.render import make_console
+
+        with Progress(console=make_console(stderr=True), transient=True) as bar:
+            task = bar.add_task("cases", total=None)
+            return await measured(lambda done, total: bar.update(task, completed=done, total=total))
+
+    result = run_sync(run())
+    if json_output:
+        print(json.dumps(result))
+        return
+    recall, all_gold = result["recall"], result["all_gold"]
+    print(f"cases: {result['cases']:,}  ranker: {ranker.value}  recent: {recent}")
+    for cut in recall:
+        print(f"  recall@{cut}: {recall[cut]:.3f}   all gold@{cut}: {all_gold[cut]:.3f}")
+    print(f"  MRR: {result['mrr']:.3f}")

@@ -15,12 +15,15 @@ from typing import Any
 # user's memory: what it recalls is an instruction block, and it learns from a turn only
 # once the history has stored it (the engine's rule, whatever the order). Then the safe
 # built-in tools (time, time zones, a calculator): none has side effects, and the file
-# tools stay off until a root is set.
+# tools stay off until a root is set. They fill the catalogue; the selector after them
+# advertises the ones that fit the conversation (all of them, at no cost, while there are
+# no more than its max_tools).
 DEFAULT_PIPELINE: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("sql_history", "history", {}),
     ("audit", "audit", {}),
     ("user_memory", "memory", {}),
-    ("tools", "tools", {}),
+    ("tools", "tools", {"advertise": False}),
+    ("tool_selector", "tool_selector", {}),
 )
 
 _HEADER = """\

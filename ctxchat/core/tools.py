@@ -104,6 +104,18 @@ class ToolSource(Protocol):
     async def load_tools(self, warn: Callable[[str], None]) -> None: ...
 
 
+@runtime_checkable
+class ToolChooser(Protocol):
+    """A provider that chooses which tools of the catalogue to advertise (the selector):
+    `/tools` shows the scores it gave on the session's last turn."""
+
+    source_id: str
+
+    def last_scores(self, state: dict[str, Any]) -> Mapping[str, float | None]:
+        """Tool name -> its score on the last stored turn (None: offered unranked)."""
+        ...
+
+
 def _check_arguments(tool: Tool, arguments: Any) -> str | None:
     """Why the arguments do not fit the tool's schema, or None when they do."""
     if not isinstance(arguments, dict):

@@ -29,7 +29,13 @@ def build_provider(spec: ProviderSpec, env: ProviderEnv) -> ContextProvider[Any]
 
 
 def build_env(config: Config) -> ProviderEnv:
-    return ProviderEnv(data_dir=data_dir(), storage_url=config.storage.url)
+    from ctxchat.services.embeddings import OpenAIEmbeddings
+
+    return ProviderEnv(
+        data_dir=data_dir(),
+        storage_url=config.storage.url,
+        embeddings=OpenAIEmbeddings(config.embeddings, config.model),
+    )
 
 
 def build_agent(
