@@ -119,6 +119,51 @@ class SqlHistoryProvider(SqlBacked[SqlHistoryOptions], HistoryProvider[SqlHistor
 
         return [r.message for r in database.read(read)]
 
+    async def messages_before(
+        self,
+        session_id: str,
+        *,
+        state: dict[str, Any],
+        first_kept: str | None,
+        after: str | None,
+    ) -> list[Message] | None:
+        key = self.history_key(session_id, state)
+        return await asyncio.to_thread(self._before, key, first_kept, after)
+
+    def _before(self, key: str, first_kept: str | None, after: str | None) -> list[Message] | None:
+        """Read backwards from the newest row: what lies between the two marks costs the
+        window and the rows that fell out of it since `after`, not the whole history."""
+        database = self.database()
+        table = HISTORY.tables
+
+        def read(conn: Connection) -> list[Message] | None:
+            newest_first: list[Message] = []
+            reached_after = after is None
+            below: int | None = None
+            batch = FIRST_BATCH
+            while True:
+                query = _select().where(table.c.history_key == key)
+                if below is not None:
+                    query = query.where(table.c.seq < below)
+                query = query.order_by(table.c.seq.desc()).limit(batch)
+                rows = [_row(database, r) for r in conn.execute(query)]
+                for row in rows:
+                    if row.message.id == after:
+                        reached_after = True
+                        break
+                    newest_first.append(row.message)
+                if (reached_after and after is not None) or len(rows) < batch:
+                    break
+                below = rows[-1].seq
+                batch *= 2
+            if not reached_after:
+                return None
+            since = newest_first[::-1]
+            ids = [m.id for m in since]
+            return since[: ids.index(first_kept)] if first_kept in ids else since
+
+        return database.read(read)
+
     # -- writing ------------------------------------------------------------------------------
     async def save_messages(
         self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any]

@@ -166,6 +166,19 @@ def test_the_window_is_what_the_endpoint_reports_asked_once(
     assert asyncio.run(configured.limits()).source == "config"
 
 
+def test_config_show_says_which_window_applies(
+    cli_env: dict[str, str], ctxchat_home: Path, fake_openai: FakeOpenAI
+) -> None:
+    fake_openai.imitate = "vllm"
+    fake_openai.context_size = 32_768
+    shown = ctxchat("config", "show", env=cli_env)
+    assert shown.returncode == 0, shown.stderr
+    assert "# context window: 32,768 tokens (reported by the endpoint)" in shown.stdout
+    write_config(ctxchat_home, "[model]\ncontext_window = 4096\n")
+    shown = ctxchat("config", "show", env=cli_env)
+    assert "# context window: 4,096 tokens ([model] context_window), 512 of them" in shown.stdout
+
+
 def test_a_server_that_refuses_for_size_says_what_was_sent_and_what_to_set(
     cli_env: dict[str, str], fake_openai: FakeOpenAI
 ) -> None:

@@ -68,14 +68,16 @@ def show(
 ) -> None:
     """Print the configuration in effect, secrets masked.
 
-    The file, then the environment, then flags, each value's origin noted, and which
-    provider loads the history.
+    The file, then the environment, then flags, each value's origin noted, the context
+    window requests are fitted to, and which provider loads the history.
     """
     from ctxchat.services.build import build_agent
+    from ctxchat.services.model_client import window_in_effect
     from ctxchat.views.config_report import describe_config
 
     settings = load_config(config, model=model, base_url=base_url, system=system)
-    sys.stdout.write(describe_config(settings, build_agent(settings)))
+    limits = window_in_effect(settings.model)
+    sys.stdout.write(describe_config(settings, build_agent(settings), limits))
 
 
 @app.command(cls=WordsCommand)

@@ -10,16 +10,19 @@ from typing import Any
 
 # (type, source_id, options) in pipeline order: history first, it loads what the model reads.
 # The history is SQL (a SQLite file in the data dir): loading it costs the window, not the
-# conversation, and sessions can share one. The audit (one row a turn, in the same database)
-# is what makes `sessions show --audit` and the turn-by-turn record useful from day one. The
-# user's memory: what it recalls is an instruction block, and it learns from a turn only
-# once the history has stored it (the engine's rule, whatever the order). Then the safe
-# built-in tools (time, time zones, a calculator): none has side effects, and the file
-# tools stay off until a root is set. They fill the catalogue; the selector after them
-# advertises the ones that fit the conversation (all of them, at no cost, while there are
-# no more than its max_tools).
+# conversation, and sessions can share one. The summary right after it: it folds what
+# falls out of the history's window (after the reply, and rarely: half a window at a time)
+# and stands in for it, so a long session keeps its gist in a small model's context. The
+# audit (one row a turn, in the same database) is what makes `sessions show --audit` and
+# the turn-by-turn record useful from day one. The user's memory: what it recalls is an
+# instruction block, and it learns from a turn only once the history has stored it (the
+# engine's rule, whatever the order). Then the safe built-in tools (time, time zones, a
+# calculator): none has side effects, and the file tools stay off until a root is set.
+# They fill the catalogue; the selector after them advertises the ones that fit the
+# conversation (all of them, at no cost, while there are no more than its max_tools).
 DEFAULT_PIPELINE: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("sql_history", "history", {}),
+    ("summary", "summary", {}),
     ("audit", "audit", {}),
     ("user_memory", "memory", {}),
     ("tools", "tools", {"advertise": False}),

@@ -10,6 +10,12 @@ from typing import Literal
 from ctxchat.core.tokens import count_text_tokens
 
 WindowSource = Literal["config", "endpoint", "default"]
+# Where a window's figure came from, in words for `/context` and `config show`.
+WINDOW_ORIGINS: dict[WindowSource, str] = {
+    "config": "[model] context_window",
+    "endpoint": "reported by the endpoint",
+    "default": "the default: the endpoint reports none",
+}
 # Without a window from the config or the endpoint: small enough for most local models.
 DEFAULT_WINDOW = 8192
 # The reply's room when max_tokens is not set: an eighth of the window, at most this.

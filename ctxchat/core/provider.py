@@ -64,6 +64,11 @@ class AgentView(Protocol):
 
     def provider(self, source_id: str) -> ContextProvider[Any] | None: ...
 
+    @property
+    def loading_history(self) -> HistoryProvider[Any] | None:
+        """The history that loads the conversation into this run, if any."""
+        ...
+
 
 @dataclass
 class ProviderEnv:
@@ -248,6 +253,28 @@ class HistoryProvider(ContextProvider[HistoryOptionsT]):
     async def all_messages(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
         """The whole stored history, for export and display."""
         return await self.get_messages(session_id, state=state)
+
+    async def messages_before(
+        self,
+        session_id: str,
+        *,
+        state: dict[str, Any],
+        first_kept: str | None,
+        after: str | None,
+    ) -> list[Message] | None:
+        """The stored messages older than the message `first_kept` (None: all of them) and
+        newer than the message `after` (None: from the first), oldest first; None when
+        `after` is not in this history (it was rewritten). What fell out of a window, for a
+        provider that summarises it. A backend overrides this to read less than the whole
+        history."""
+        messages = await self.all_messages(session_id, state=state)
+        ids = [m.id for m in messages]
+        end = ids.index(first_kept) if first_kept in ids else len(messages)
+        if after is None:
+            return messages[:end]
+        if after not in ids:
+            return None
+        return messages[ids.index(after) + 1 : end]
 
     async def remove_last_turn(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
         """Drop the most recent stored turn; returns what was removed."""

@@ -122,12 +122,15 @@ async def _undo(ctx: CommandContext, args: str) -> CommandResult:
 async def _context(ctx: CommandContext, args: str) -> CommandResult:
     from ctxchat.views.context_report import format_report
 
+    word = args.strip()
+    if word not in ("", "full"):
+        raise UsageError("usage: /context [full]")
     report = ctx.service.context_report(ctx.conversation)
     if report is None:
         return CommandResult.say(
             "nothing yet: /context describes the last reply received in this session"
         )
-    blocks: list[Block] = [Note(format_report(report))]
+    blocks: list[Block] = [Note(format_report(report, full=word == "full"))]
     parts = report.gauge()
     if parts:
         blocks.insert(0, Gauge(sum(t for _, t in parts), tuple(parts), title="window"))
@@ -202,7 +205,13 @@ BUILTIN_COMMANDS: tuple[Command, ...] = (
     Command("title", "show or set this session's title", _title, usage="[TEXT]"),
     Command("retry", "send the last input again, replacing its reply", _retry),
     Command("undo", "drop the last turn from the history", _undo),
-    Command("context", "what each provider put into the last turn, in tokens", _context),
+    Command(
+        "context",
+        "what each provider put into the last turn, in tokens (full: instructions whole)",
+        _context,
+        usage="[full]",
+        completions=("full",),
+    ),
     Command("think", "show the last reply's reasoning whole", _think),
     Command(
         "export",

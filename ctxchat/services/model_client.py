@@ -453,3 +453,12 @@ def _error_detail(exc: Any) -> str:
         return ""
     message = " ".join(str(message).split())
     return f": {message[:200]}"
+
+
+def window_in_effect(settings: ModelSettings) -> ContextLimits | None:
+    """The window a chat with these settings fits its requests to, found as a turn finds
+    it (asking the endpoint once, then from the cache); None when no model is named and
+    the endpoint must be asked which it serves."""
+    if not settings.model_name:
+        return None
+    return asyncio.run(OpenAIChatModel(settings).limits())

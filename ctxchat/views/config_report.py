@@ -16,6 +16,7 @@ from ctxchat.core.settings import mask_secret, mask_url
 
 if TYPE_CHECKING:
     from ctxchat.core.agent import Agent
+    from ctxchat.core.limits import ContextLimits
 
 
 @runtime_checkable
@@ -105,7 +106,19 @@ def _database_line(provider: InDatabase, spec: ProviderSpec, config: Config) -> 
     return f"# database: {mask_password(provider.database_url())} ({origin})"
 
 
-def describe_config(config: Config, agent: Agent) -> str:
+def window_note(limits: ContextLimits | None) -> str:
+    """Which context window a request is fitted to, and where that figure came from."""
+    from ctxchat.core.limits import WINDOW_ORIGINS
+
+    if limits is None:
+        return "context window: found when a chat starts (the endpoint names its model then)"
+    return (
+        f"context window: {limits.window:,} tokens ({WINDOW_ORIGINS[limits.source]}), "
+        f"{limits.reply_room:,} of them kept for the reply"
+    )
+
+
+def describe_config(config: Config, agent: Agent, limits: ContextLimits | None = None) -> str:
     if config.path is not None:
         head = f"# effective configuration: {config.path}, then environment, then flags"
     else:
@@ -119,7 +132,7 @@ def describe_config(config: Config, agent: Agent) -> str:
             if config.model.on_openai
             else "the one model the endpoint lists is used; asked when a chat starts"
         )
-    lines = [head, "", *_table("model", model, origins), ""]
+    lines = [head, "", *_table("model", model, origins), f"# {window_note(limits)}", ""]
     lines += _table("agent", agent_values, {})
     lines += ["", *_storage(config)]
     for spec, provider in zip(config.providers, agent.providers, strict=True):

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from ctxchat.core.budget import BudgetReport
 from ctxchat.core.context import RunContext
+from ctxchat.core.limits import WINDOW_ORIGINS
 from ctxchat.core.messages import Message, Usage
 from ctxchat.core.text import plural, preview
 from ctxchat.core.tokens import (
@@ -29,6 +30,7 @@ class Item:
     label: str
     preview: str
     tokens: int
+    text: str = ""  # the whole text, for `/context full`
 
 
 @dataclass(frozen=True)
@@ -103,7 +105,7 @@ def context_report(
     sources = []
     for source_id in order:
         instructions = [
-            Item("instructions", preview(text), count_text_tokens(text))
+            Item("instructions", preview(text), count_text_tokens(text), text)
             for text in context.instructions.get(source_id, [])
         ]
         messages = [
@@ -135,14 +137,9 @@ def _share(tokens: int, window: int | None) -> str:
     return f" ({tokens / window:.1%} of {compact(window)})"
 
 
-WINDOW_SOURCES = {
-    "config": "[model] context_window",
-    "endpoint": "reported by the endpoint",
-    "default": "the default: the endpoint reports none",
-}
-
-
-def format_report(report: ContextReport) -> str:
+def format_report(report: ContextReport, *, full: bool = False) -> str:
+    """The report as lines of text; `full` shows every instruction block whole (what
+    memory recalled, the summary) instead of its first line."""
     budget = report.budget
     window = budget.window if budget is not None else report.context_window
     lines = [
@@ -152,7 +149,7 @@ def format_report(report: ContextReport) -> str:
     if budget is not None:
         counted = "the model's tokenizer" if budget.exact else "an estimate with a margin"
         lines.append(
-            f"  window {budget.window:,} ({WINDOW_SOURCES[budget.source]}), "
+            f"  window {budget.window:,} ({WINDOW_ORIGINS[budget.source]}), "
             f"{budget.reserve:,} kept for the reply; counted by {counted}"
         )
         if budget.trimmed:
@@ -175,7 +172,11 @@ def format_report(report: ContextReport) -> str:
             parts.append(plural(len(source.tools), "tool"))
         lines.append(f"  {source.source_id}: {source.tokens:,} tokens: {', '.join(parts)}")
         for item in source.instructions:
-            lines.append(f"    instructions ({item.tokens:,}): {item.preview}")
+            if full:
+                lines.append(f"    instructions ({item.tokens:,}):")
+                lines.extend(f"      {line}" for line in item.text.splitlines())
+            else:
+                lines.append(f"    instructions ({item.tokens:,}): {item.preview}")
         hidden = len(source.messages) - MESSAGES_SHOWN
         if hidden > 0:
             lines.append(f"    … {plural(hidden, 'earlier message')}")

@@ -1,0 +1,314 @@
+"""A rolling summary of the conversation that no longer fits: compaction.
+
+When turns fall out of what the model is shown (the history's window, or what the context
+budget trimmed from the request), this provider folds them into its summary: one model
+call with the previous summary and only the newly dropped messages, never the whole
+conversation again. It folds ahead: with the dropped turns it takes the older half of the
+window too (`keep_turns` sets how many of the newest are kept instead), so the next fold
+comes only after that many turns more, not with every turn.
+
+Before a run it injects the summary as its instruction block and takes the messages it
+covers out of the history's messages in the context, so the model reads each exchange
+once, summarised or in full. List it after the history it summarises.
+
+Its position (the id of the last message summarised) is in the session state: a restart
+neither loses nor repeats a fold. Folding runs after the reply was shown, from a stored
+turn only; a failure is a one-line warning, the turn stands and the fold is tried again
+after the next turn. `/compact [N]` folds everything but the newest N turns now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from ctxchat.core.budget import turns
+from ctxchat.core.context import RunContext
+from ctxchat.core.errors import ConfigError, CtxchatError
+from ctxchat.core.messages import Message
+from ctxchat.core.model_types import ignore_events
+from ctxchat.core.options import OptionValueError, option
+from ctxchat.core.provider import AgentView, ContextProvider, HistoryProvider
+from ctxchat.core.session import Session
+from ctxchat.core.tokens import count_message_tokens
+
+if TYPE_CHECKING:
+    from ctxchat.core.model_types import ChatModel
+    from ctxchat.services.commands import Command
+
+# Gives up its block last when a request does not fit the model's window (memory facts go
+# at 10): the summary stands for many turns at once.
+BUDGET_PRIORITY = 30
+RETRY_NOTE = "it is tried again after the next turn"
+
+
+class SummaryFailed(CtxchatError):
+    """The model could not fold the dropped turns into the summary."""
+
+
+@dataclass(frozen=True)
+class SummaryOptions:
+    history: str | None = option(
+        None, help="source id of the history to summarise (omitted = the one that loads it)"
+    )
+    model: str | None = option(
+        None, help="the model that writes the summary (omitted = the chat model)"
+    )
+    max_words: int = option(250, help="how long the summary may grow, in words")
+    keep_turns: int | None = option(
+        None,
+        help="newest turns of the window a fold leaves in full (omitted = half the window)",
+    )
+    batch_tokens: int = option(
+        4000, help="most tokens of dropped conversation folded in one model call"
+    )
+    max_calls: int = option(
+        4, help="most model calls one turn spends catching up (/compact has no limit)"
+    )
+
+    def __post_init__(self) -> None:
+        if self.max_words < 20:
+            raise OptionValueError("max_words", "must be at least 20")
+        if self.keep_turns is not None and self.keep_turns < 1:
+            raise OptionValueError("keep_turns", "must be at least 1 (or left out)")
+        if self.batch_tokens < 200:
+            raise OptionValueError("batch_tokens", "must be at least 200")
+        if self.max_calls < 1:
+            raise OptionValueError("max_calls", "must be at least 1")
+
+
+@dataclass(frozen=True)
+class Fold:
+    """What one fold did: how many messages it took in, how many model calls it made, and
+    whether everything it meant to fold is in (False: the call limit stopped it)."""
+
+    messages: int
+    calls: int
+    complete: bool
+
+
+class SummaryProvider(ContextProvider[SummaryOptions]):
+    """Keeps a rolling summary of the turns that fell out of the window."""
+
+    # -- the summary into the run ---------------------------------------------------------------
+    async def before_run(
+        self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
+    ) -> None:
+        history = self.history_of(agent)
+        if history is None:
+            return
+        if history.load_messages and history.source_id not in context.context_messages:
+            raise ConfigError(
+                f"provider '{self.source_id}' must come after the history it summarises "
+                f"('{history.source_id}') in the config"
+            )
+        summary = state.get("summary")
+        if not isinstance(summary, str) or not summary:
+            return
+        through = state.get("through")
+        loaded = context.context_messages.get(history.source_id, [])
+        ids = [m.id for m in loaded]
+        if through in ids:
+            # The summary covers these: the model reads them once, summarised.
+            context.context_messages[history.source_id] = loaded[ids.index(through) + 1 :]
+        from ._summary_prompt import summary_block
+
+        context.extend_instructions(self.source_id, summary_block(summary, _count(state)))
+
+        def shrink(tokens: int) -> bool:
+            if not context.instructions.get(self.source_id):
+                return False
+            context.instructions[self.source_id] = []
+            return True
+
+        context.on_over_budget(self.source_id, shrink, priority=BUDGET_PRIORITY)
+
+    # -- folding what fell out --------------------------------------------------------------
+    async def after_stored_turn(
+        self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
+    ) -> None:
+        history = self.history_of(agent)
+        if history is None or context.model is None:
+            return
+        hstate = session.provider_state(history.source_id)
+        window = await history.get_messages(session.id, state=hstate)
+        window = _shown_next(window, context, history.source_id)
+        through = state.get("through")
+        if isinstance(through, str) and through in {m.id for m in window}:
+            return  # nothing fell out that the summary does not cover
+        try:
+            fold = await self.fold(
+                history,
+                session,
+                state,
+                context.model,
+                window,
+                limit=self.options.max_calls,
+                only_if_dropped=True,
+            )
+        except SummaryFailed as exc:
+            state["failed"] = str(exc)
+            context.warn(self.source_id, f"the summary was not updated: {exc}; {RETRY_NOTE}")
+            return
+        if fold.messages:
+            more = "" if fold.complete else " (more on later turns)"
+            context.notify(
+                self.source_id,
+                f"summarised {fold.messages} older messages{more}: /context full shows it",
+            )
+
+    async def compact(
+        self,
+        agent: AgentView,
+        session: Session,
+        state: dict[str, Any],
+        model: ChatModel,
+        keep_turns: int,
+    ) -> Fold:
+        """Fold everything but the newest `keep_turns` turns of the window now."""
+        history = self.history_of(agent)
+        if history is None:
+            raise ConfigError(f"provider '{self.source_id}' has no history to summarise")
+        hstate = session.provider_state(history.source_id)
+        window = await history.get_messages(session.id, state=hstate)
+        return await self.fold(history, session, state, model, window, keep_turns=keep_turns)
+
+    async def fold(
+        self,
+        history: HistoryProvider[Any],
+        session: Session,
+        state: dict[str, Any],
+        model: ChatModel,
+        window: Sequence[Message],
+        *,
+        keep_turns: int | None = None,
+        limit: int | None = None,
+        only_if_dropped: bool = False,
+    ) -> Fold:
+        """Fold the messages before `window`, and its older turns, into the summary: in
+        batches of whole turns, saving the position after each, so a later failure keeps
+        what was done. `only_if_dropped`: nothing at all unless something fell out."""
+        hstate = session.provider_state(history.source_id)
+        through = state.get("through") if isinstance(state.get("through"), str) else None
+        ids = [m.id for m in window]
+        if through in ids:
+            window = window[ids.index(through) + 1 :]
+            dropped: list[Message] | None = []
+        else:
+            first_kept = window[0].id if window else None
+            dropped = await history.messages_before(
+                session.id, state=hstate, first_kept=first_kept, after=through
+            )
+            if dropped is None:
+                # The history no longer holds the summary's last message (it was rewritten):
+                # start again from its first message rather than guess where it was.
+                state.clear()
+                dropped = await history.messages_before(
+                    session.id, state=hstate, first_kept=first_kept, after=None
+                )
+        if only_if_dropped and not dropped:
+            return Fold(0, 0, complete=True)
+        window_turns = turns(window)
+        keep = keep_turns or self.options.keep_turns or max(1, len(window_turns) // 2)
+        ahead = [m for turn in window_turns[: max(0, len(window_turns) - keep)] for m in turn]
+        pending = [*(dropped or []), *ahead]
+        if self.options.model:
+            model = model.with_model(self.options.model)
+        room = await self._batch_room(model, str(state.get("summary") or ""))
+        folded = calls = 0
+        for batch in self._batches(pending, room):
+            if limit is not None and calls >= limit:
+                return Fold(folded, calls, complete=False)
+            previous = str(state.get("summary") or "")
+            summary = await self._fold_batch(model, previous, batch, room)
+            calls += 1
+            folded += len(batch)
+            state["summary"] = summary
+            state["through"] = batch[-1].id
+            state["messages"] = _count(state) + len(batch)
+            state["updated_at"] = datetime.now(UTC).isoformat(timespec="seconds")
+            state.pop("failed", None)
+        return Fold(folded, calls, complete=True)
+
+    async def _batch_room(self, model: ChatModel, previous: str) -> int:
+        """Tokens of conversation one fold request may carry: `batch_tokens`, less when the
+        summarising model's window is smaller (room for the prompt, the previous summary and
+        the new one, which may be twice `max_words` words, at about 2 tokens a word)."""
+        limits = await model.limits()
+        overhead = 400 + limits.count_text(previous) + 4 * self.options.max_words
+        return max(200, min(self.options.batch_tokens, limits.room - overhead))
+
+    def _batches(self, messages: Sequence[Message], room: int) -> list[list[Message]]:
+        """Whole turns, as many as fit `room` tokens a batch (a larger turn alone: its
+        messages are cut short in the fold request)."""
+        batches: list[list[Message]] = []
+        size = 0
+        for turn in turns(messages):
+            tokens = sum(count_message_tokens(m) for m in turn)
+            if batches and size + tokens <= room:
+                batches[-1].extend(turn)
+                size += tokens
+            else:
+                batches.append(list(turn))
+                size = tokens
+        return batches
+
+    async def _fold_batch(
+        self, model: ChatModel, previous: str, batch: list[Message], room: int
+    ) -> str:
+        from ._summary_prompt import clean_summary, fold_request
+
+        request = fold_request(previous, batch, max_words=self.options.max_words, room=room)
+        try:
+            reply = await model.complete(request, ignore_events)
+        except CtxchatError as exc:
+            raise SummaryFailed(str(exc)) from exc
+        except Exception as exc:
+            raise SummaryFailed(str(exc) or type(exc).__name__) from exc
+        summary = clean_summary(reply.message.text, max_words=self.options.max_words)
+        if not summary:
+            raise SummaryFailed("the model replied with no summary")
+        return summary
+
+    # -- where the conversation is ----------------------------------------------------------
+    def history_of(self, agent: AgentView) -> HistoryProvider[Any] | None:
+        """The history this provider summarises: the one named, else the one loading."""
+        if self.options.history is None:
+            return agent.loading_history
+        named = agent.provider(self.options.history)
+        if not isinstance(named, HistoryProvider):
+            raise ConfigError(
+                f"provider '{self.source_id}': history '{self.options.history}' is not a "
+                "history provider in the pipeline"
+            )
+        return named
+
+    def commands(self) -> Sequence[Command]:
+        from ._summary_commands import summary_commands
+
+        return summary_commands(self)
+
+    def describe(self) -> str:
+        by = self.options.model or "the chat model"
+        return f"{type(self).__name__} (up to {self.options.max_words} words, by {by})"
+
+
+def _count(state: dict[str, Any]) -> int:
+    count = state.get("messages")
+    return count if isinstance(count, int) else 0
+
+
+def _shown_next(window: list[Message], context: RunContext, history_id: str) -> list[Message]:
+    """The part of the history's next window the model will be shown: when the context
+    budget trimmed the oldest history from this turn's request, the window starts where
+    this request's history started (or at this turn itself, if all of it went)."""
+    budget = context.budget
+    if budget is None or not budget.trimmed.get(history_id):
+        return window
+    sent = [m for m in context.context_messages.get(history_id, []) if m.kind == "history"]
+    turn = [*context.input_messages, *(context.response.messages if context.response else ())]
+    start = sent[0].id if sent else (turn[0].id if turn else None)
+    ids = [m.id for m in window]
+    return window[ids.index(start) :] if start in ids else window

@@ -1,0 +1,228 @@
+"""Compaction: the summary provider folds what fell out of the window into a rolling
+summary, against the local test server, with every kind of history.
+
+What is checked: a fold request holds the previous summary and exactly the messages newly
+taken in, never one summarised before; the next chat request carries the summary and the
+rest of the window, each message once; a failing fold leaves the turn successful and is
+retried; a new process (a fresh provider and history over the same files) resumes at the
+right place; turns the context budget trimmed are folded too."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from fakeopenai import Error, FakeOpenAI, RecordedRequest, Reply, Text, echo_reply
+from historykit import HistoryFactory
+
+from ctxchat.core.agent import Agent
+from ctxchat.core.context import RunContext
+from ctxchat.core.limits import ContextLimits
+from ctxchat.core.model_types import Event, ModelRequest, ProviderNotice, ProviderWarning
+from ctxchat.core.provider import HistoryProvider
+from ctxchat.core.session import Session
+from ctxchat.core.settings import ModelSettings
+from ctxchat.core.tokens import count_message_tokens
+from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
+from ctxchat.providers.summary import SummaryProvider
+from ctxchat.services.model_client import OpenAIChatModel
+from ctxchat.testing import ScriptedModel
+
+pytest_plugins = ["sqlfixtures"]
+
+FOLD_MARK = "You keep a running summary"
+
+
+def is_fold(request: RecordedRequest) -> bool:
+    return str(request.messages[0].get("content", "")).startswith(FOLD_MARK)
+
+
+class Summariser:
+    """The test server's replies: fold requests get SUMMARY-1, SUMMARY-2, ...; chat
+    requests the echo."""
+
+    def __init__(self, fake: FakeOpenAI) -> None:
+        self.count = 0
+        fake.default = self
+
+    def __call__(self, request: RecordedRequest) -> Reply:
+        if is_fold(request):
+            self.count += 1
+            return Text(f"SUMMARY-{self.count}")
+        return echo_reply(request)
+
+
+def folds(fake: FakeOpenAI) -> list[RecordedRequest]:
+    return [r for r in fake.chat_requests() if is_fold(r)]
+
+
+def chats(fake: FakeOpenAI) -> list[RecordedRequest]:
+    return [r for r in fake.chat_requests() if not is_fold(r)]
+
+
+def turn_texts(request: RecordedRequest) -> list[str]:
+    """The user texts a request carries (history and input), in order."""
+    return [str(m["content"]) for m in request.messages if m["role"] == "user"]
+
+
+def system_text(request: RecordedRequest) -> str:
+    return str(request.messages[0]["content"]) if request.messages[0]["role"] == "system" else ""
+
+
+def run(agent: Agent, session: Session, text: str) -> tuple[RunContext, list[Event]]:
+    events: list[Event] = []
+    context = asyncio.run(agent.run(session, text, on_event=events.append))
+    return context, events
+
+
+def pipeline(
+    settings: ModelSettings, history: HistoryProvider[Any], **options: Any
+) -> tuple[Agent, SummaryProvider]:
+    summary = SummaryProvider("summary", env=history.env, **options)
+    agent = Agent(model=OpenAIChatModel(settings), providers=[history, summary])
+    return agent, summary
+
+
+def test_dropped_turns_are_folded_and_the_next_request_carries_summary_and_window(
+    make_history: HistoryFactory, model_settings: ModelSettings, fake_openai: FakeOpenAI
+) -> None:
+    Summariser(fake_openai)
+    # A window of four messages: two turns. keep_turns=1: a fold leaves the newest turn.
+    agent, _ = pipeline(model_settings, make_history(max_messages=4), keep_turns=1)
+    session = Session()
+    for n in (1, 2):
+        run(agent, session, f"q{n}")
+    assert folds(fake_openai) == []  # nothing fell out yet
+    _, events = run(agent, session, "q3")  # q1 falls out of the window
+    [first] = folds(fake_openai)
+    fold_text = str(first.messages[1]["content"])
+    assert "(none yet" in fold_text
+    # The dropped turn and the older part of the window (q2), nothing else.
+    assert "user: q1" in fold_text
+    assert "assistant: echo: q1" in fold_text
+    assert "user: q2" in fold_text
+    assert "q3" not in fold_text
+    assert any(isinstance(e, ProviderNotice) and "summarised 4" in e.message for e in events)
+
+    run(agent, session, "q4")
+    request = chats(fake_openai)[-1]
+    assert "SUMMARY-1" in system_text(request)
+    assert '<context source="summary">' in system_text(request)
+    assert turn_texts(request) == ["q3", "q4"]  # q2 is in the summary, not repeated
+    assert len(folds(fake_openai)) == 1  # q3 is still shown in full: nothing to fold
+
+    run(agent, session, "q5")  # q3 falls out: folded with the previous summary
+    second = folds(fake_openai)[-1]
+    fold_text = str(second.messages[1]["content"])
+    assert "SUMMARY-1" in fold_text
+    assert "user: q3" in fold_text
+    assert "user: q4" in fold_text
+    for old in ("q1", "q2", "q5"):
+        assert f"user: {old}" not in fold_text  # never folded twice, never the new turn
+    run(agent, session, "q6")
+    request = chats(fake_openai)[-1]
+    assert "SUMMARY-2" in system_text(request)
+    assert "SUMMARY-1" not in system_text(request)
+    assert turn_texts(request) == ["q5", "q6"]
+
+
+def test_a_failing_fold_leaves_the_turn_standing_and_is_retried(
+    model_settings: ModelSettings, fake_openai: FakeOpenAI
+) -> None:
+    summariser = Summariser(fake_openai)
+    agent, _ = pipeline(
+        model_settings, InMemoryHistoryProvider("history", max_messages=4), keep_turns=1
+    )
+    session = Session()
+    run(agent, session, "q1")
+    run(agent, session, "q2")
+    fake_openai.default = lambda r: (
+        Error(400, "the summariser is down") if is_fold(r) else echo_reply(r)
+    )
+    context, events = run(agent, session, "q3")
+    assert context.response is not None
+    assert context.response.text == "echo: q3"
+    warnings = [e.message for e in events if isinstance(e, ProviderWarning)]
+    assert len(warnings) == 1
+    assert "the summary was not updated" in warnings[0]
+    assert "tried again" in warnings[0]
+    assert "summariser is down" in warnings[0]
+    state = session.state["summary"]
+    assert "summary" not in state
+    assert "down" in state["failed"]
+    assert len(session.state["history"]["messages"]) == 6  # the turn is stored
+
+    fake_openai.default = summariser
+    run(agent, session, "q4")  # retried: q1 and q2 (dropped now) are folded in one go
+    retry = str(folds(fake_openai)[-1].messages[1]["content"])
+    assert "user: q1" in retry
+    assert "user: q2" in retry
+    assert "user: q3" in retry
+    assert session.state["summary"]["summary"] == "SUMMARY-1"
+    assert "failed" not in session.state["summary"]
+
+
+def test_a_new_process_resumes_where_the_summary_stopped(
+    make_history: HistoryFactory, model_settings: ModelSettings, fake_openai: FakeOpenAI
+) -> None:
+    Summariser(fake_openai)
+    agent, _ = pipeline(model_settings, make_history(max_messages=4), keep_turns=1)
+    session = Session()
+    for n in range(1, 4):
+        run(agent, session, f"q{n}")
+    assert len(folds(fake_openai)) == 1
+    saved = session.to_dict()
+
+    # A restart: new provider objects over the same storage, the session read back.
+    again, _ = pipeline(model_settings, make_history(max_messages=4), keep_turns=1)
+    resumed = Session.from_dict(saved)
+    run(again, resumed, "q4")
+    assert len(folds(fake_openai)) == 1  # nothing refolded
+    request = chats(fake_openai)[-1]
+    assert "SUMMARY-1" in system_text(request)
+    assert turn_texts(request) == ["q3", "q4"]
+    run(again, resumed, "q5")
+    fold_text = str(folds(fake_openai)[-1].messages[1]["content"])
+    assert "user: q3" in fold_text
+    assert "user: q2" not in fold_text
+
+
+def test_turns_the_budget_trimmed_are_folded_and_the_request_fits() -> None:
+    words = "lorem ipsum dolor sit amet " * 12  # ~80 tokens a message
+
+    def reply(request: ModelRequest) -> str:
+        return "SHORT SUMMARY" if request.messages[0].text.startswith(FOLD_MARK) else "ok"
+
+    model = ScriptedModel(*[reply] * 100, window=700)
+    # An unlimited history window: only the budget drops anything.
+    history = InMemoryHistoryProvider("history", max_messages=0)
+    agent = Agent(model=model, providers=[history, SummaryProvider("summary", keep_turns=1)])
+    session = Session()
+    for n in range(8):
+        run(agent, session, f"q{n} {words}")
+    limits: ContextLimits = asyncio.run(model.limits())
+    chat = [r for r in model.requests if not r.messages[0].text.startswith(FOLD_MARK)]
+    fold = [r for r in model.requests if r.messages[0].text.startswith(FOLD_MARK)]
+    assert fold, "the trimmed turns were never folded"
+    for request in model.requests:
+        used = sum(count_message_tokens(m, limits.count_text) for m in request.messages)
+        assert used <= limits.room
+    last = chat[-1]
+    assert "SHORT SUMMARY" in last.messages[0].text
+    folded = "\n".join(r.messages[1].text for r in fold)
+    shown = [m.text.split()[0] for m in last.messages if m.role == "user"]
+    # Every earlier question is either folded or still shown, never both, never lost.
+    for n in range(8):
+        in_summary = f"user: q{n} " in folded
+        assert in_summary != (f"q{n}" in shown), f"q{n}"
+
+
+def test_the_summary_must_come_after_its_history(model_settings: ModelSettings) -> None:
+    summary = SummaryProvider("summary")
+    agent = Agent(
+        model=OpenAIChatModel(model_settings),
+        providers=[summary, InMemoryHistoryProvider("history")],
+    )
+    with pytest.raises(Exception, match="must come after the history it summarises"):
+        asyncio.run(agent.run(Session(), "hi"))
