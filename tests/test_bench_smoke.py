@@ -21,6 +21,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
         ["session_listing.py", "--sessions", "30", "--repeat", "1"],
         ["history_scaling.py", "--turns", "2", "--sizes", "10,50"],
         ["memory.py", "--facts", "50", "--turns", "8"],
+        ["summary.py", "--turns", "12", "--window", "4"],
     ],
 )
 def test_benchmark_runs_and_prints_ratios(argv: list[str], cli_env: dict[str, str]) -> None:
