@@ -72,15 +72,17 @@ def fold_request(
 
 
 def clean_summary(text: str, *, max_words: int) -> str:
-    """The model's reply as the summary: a wrapping tag it echoed dropped, cut to twice the
-    words asked for (a model that ignores the limit must not grow the prompt without end)."""
+    """The model's reply as the summary: a wrapping tag it echoed dropped, cut to half as
+    many words again as asked for (a model that ignores the limit must not grow the prompt
+    without end)."""
     text = text.strip()
     for tag in ("summary",):
         if text.startswith(f"<{tag}>") and text.endswith(f"</{tag}>"):
             text = text[len(tag) + 2 : -(len(tag) + 3)].strip()
     words = text.split(" ")
-    if len(words) > 2 * max_words:
-        text = " ".join(words[: 2 * max_words]) + " …"
+    most = max_words * 3 // 2
+    if len(words) > most:
+        text = " ".join(words[:most]) + " …"
     return text
 
 

@@ -35,6 +35,7 @@ from ctxchat.core.session import Session
 from ctxchat.core.tokens import count_message_tokens
 
 if TYPE_CHECKING:
+    from ctxchat.core.limits import ContextLimits
     from ctxchat.core.model_types import ChatModel
     from ctxchat.services.commands import Command
 
@@ -216,13 +217,17 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
         pending = [*(dropped or []), *ahead]
         if self.options.model:
             model = model.with_model(self.options.model)
-        room = await self._batch_room(model, str(state.get("summary") or ""))
+        limits = await model.limits()
+        # A summary that would crowd a small window out is asked to be shorter: at most
+        # about a sixth of the room (a word is about 1.3 tokens).
+        words = min(self.options.max_words, max(20, limits.room // 8))
+        room = self._batch_room(limits, str(state.get("summary") or ""), words)
         folded = calls = 0
         for batch in self._batches(pending, room):
             if limit is not None and calls >= limit:
                 return Fold(folded, calls, complete=False)
             previous = str(state.get("summary") or "")
-            summary = await self._fold_batch(model, previous, batch, room)
+            summary = await self._fold_batch(model, previous, batch, room, words)
             calls += 1
             folded += len(batch)
             state["summary"] = summary
@@ -232,12 +237,11 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
             state.pop("failed", None)
         return Fold(folded, calls, complete=True)
 
-    async def _batch_room(self, model: ChatModel, previous: str) -> int:
+    def _batch_room(self, limits: ContextLimits, previous: str, words: int) -> int:
         """Tokens of conversation one fold request may carry: `batch_tokens`, less when the
         summarising model's window is smaller (room for the prompt, the previous summary and
-        the new one, which may be twice `max_words` words, at about 2 tokens a word)."""
-        limits = await model.limits()
-        overhead = 400 + limits.count_text(previous) + 4 * self.options.max_words
+        the new one, which may run to 1.5 times `words` words, at about 2 tokens a word)."""
+        overhead = 400 + limits.count_text(previous) + 3 * words
         return max(200, min(self.options.batch_tokens, limits.room - overhead))
 
     def _batches(self, messages: Sequence[Message], room: int) -> list[list[Message]]:
@@ -256,18 +260,18 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
         return batches
 
     async def _fold_batch(
-        self, model: ChatModel, previous: str, batch: list[Message], room: int
+        self, model: ChatModel, previous: str, batch: list[Message], room: int, words: int
     ) -> str:
         from ._summary_prompt import clean_summary, fold_request
 
-        request = fold_request(previous, batch, max_words=self.options.max_words, room=room)
+        request = fold_request(previous, batch, max_words=words, room=room)
         try:
             reply = await model.complete(request, ignore_events)
         except CtxchatError as exc:
             raise SummaryFailed(str(exc)) from exc
         except Exception as exc:
             raise SummaryFailed(str(exc) or type(exc).__name__) from exc
-        summary = clean_summary(reply.message.text, max_words=self.options.max_words)
+        summary = clean_summary(reply.message.text, max_words=words)
         if not summary:
             raise SummaryFailed("the model replied with no summary")
         return summary

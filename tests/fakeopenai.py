@@ -305,6 +305,22 @@ def tokenize(text: str) -> list[str]:
     return tokens
 
 
+def _llama_tokens(text: str) -> int:
+    """The imitated llama.cpp tokenizer's count (see `/tokenize`)."""
+    return len(re.findall(r"\w+|[^\w\s]", text))
+
+
+def _prompt_tokens(body: Mapping[str, Any]) -> int:
+    """A chat request's prompt as the imitated llama.cpp counts it: every message's text
+    and tool calls, and the tool specs."""
+    total = 0
+    for message in body.get("messages", []):
+        if isinstance(message, dict):
+            total += _llama_tokens(message_text(message))
+            total += _llama_tokens(json.dumps(message.get("tool_calls") or []))
+    return total + _llama_tokens(json.dumps(body.get("tools") or []))
+
+
 def fake_embedding(text: str, dim: int = 64) -> list[float]:
     """Deterministic hashed bag-of-words embedding, L2-normalised (stable across processes).
 
@@ -519,7 +535,7 @@ class _Handler(BaseHTTPRequestHandler):
             # One token a word and a token a punctuation mark: not a real tokenizer, but
             # a count that differs from any estimate, so a test can tell which was used.
             text = str((request.body or {}).get("content", ""))
-            self._send_json(200, {"tokens": list(range(len(re.findall(r"\w+|[^\w\s]", text))))})
+            self._send_json(200, {"tokens": list(range(_llama_tokens(text)))})
         elif fake.imitate == "ollama" and method == "POST" and path == "/api/show":
             parameters = f"num_ctx {fake.context_size}" if fake.context_size else ""
             self._send_json(200, {"parameters": parameters, "model_info": {}})
@@ -648,6 +664,20 @@ class _Handler(BaseHTTPRequestHandler):
                 ),
             )
             return
+        fake = self.fake
+        if fake.strict_context and fake.imitate == "llama.cpp":
+            used = _prompt_tokens(body)
+            if used > fake.context_size:
+                # As llama.cpp's server refuses a prompt longer than its context.
+                message = (
+                    f"request ({used} tokens) exceeds the available context size "
+                    f"({fake.context_size} tokens), try increasing it"
+                )
+                fake.refused += 1
+                self._send_json(
+                    400, _error_body(message, type_="exceed_context_size_error", code="400")
+                )
+                return
         reply = self.fake._next_reply(request)
         if isinstance(reply, Hang):
             self._sleep(reply.seconds)
@@ -938,6 +968,10 @@ class FakeOpenAI:
         # /v1/models; "llama.cpp": /props and /tokenize; "ollama": /api/show), or None.
         self.imitate: str | None = None
         self.context_size = 4096
+        # With imitate="llama.cpp": refuse a chat request whose prompt is longer than
+        # context_size (counted as /tokenize counts), as the real server does.
+        self.strict_context = False
+        self.refused = 0  # chat requests refused for their size
         self.default: Callable[[RecordedRequest], Reply] = echo_reply
         self.requests: list[RecordedRequest] = []
         self._port = port
@@ -1133,10 +1167,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         dest="models",
         help="a model /v1/models lists (repeat for several; default: fake-model and any seen)",
     )
+    parser.add_argument(
+        "--imitate",
+        choices=["vllm", "llama.cpp", "ollama"],
+        help="report the context size as this server does",
+    )
+    parser.add_argument("--context-size", type=int, default=4096)
+    parser.add_argument(
+        "--strict-context",
+        action="store_true",
+        help="with --imitate llama.cpp: refuse prompts longer than the context size",
+    )
     args = parser.parse_args(argv)
     server = FakeOpenAI(
         api_key=args.api_key, embedding_dim=args.embedding_dim, port=args.port, models=args.models
     )
+    server.imitate = args.imitate
+    server.context_size = args.context_size
+    server.strict_context = args.strict_context
     server.start()
     print(server.base_url, flush=True)
     try:

@@ -166,6 +166,28 @@ def test_the_window_is_what_the_endpoint_reports_asked_once(
     assert asyncio.run(configured.limits()).source == "config"
 
 
+def test_a_long_conversation_never_overflows_a_small_strict_server(
+    cli_env: dict[str, str], fake_openai: FakeOpenAI
+) -> None:
+    """llama.cpp with a small context refuses any longer prompt: fifteen long turns through
+    the default pipeline (history, summary, memory, tools) are never refused, the turns
+    that fell out are folded into the summary, and the last request carries it."""
+    fake_openai.imitate = "llama.cpp"
+    fake_openai.context_size = 1024
+    fake_openai.strict_context = True
+    for n in range(15):
+        resume = ["-c"] if n else []
+        done = ctxchat("run", *resume, f"question {n}: {WORDS * 2}", env=cli_env)
+        assert done.returncode == 0, done.stderr
+    assert fake_openai.refused == 0
+    requests = fake_openai.chat_requests()
+    folds = [r for r in requests if "running summary" in str(r.messages[0]["content"])]
+    assert folds
+    last = [r for r in requests if r not in folds][-1]
+    assert last.last_user_text.startswith("question 14:")
+    assert '<context source="summary">' in str(last.messages[0]["content"])
+
+
 def test_config_show_says_which_window_applies(
     cli_env: dict[str, str], ctxchat_home: Path, fake_openai: FakeOpenAI
 ) -> None:
