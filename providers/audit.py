@@ -21,8 +21,9 @@ because:
 - deleting a session is one DELETE, and pointing the storage at PostgreSQL moves the audit
   with the history, with nothing new to back up or configure.
 
-Nothing secret is stored: rows hold what the turn held, never options or URLs, and any
-credentials in an error's URL are masked.
+Nothing secret is stored: rows hold what the turn held, never options or URLs, and an
+error's text loses any credentials in its URLs and any secret ctxchat knows (the API key a
+server echoed back, a database password a driver quoted) before it is written.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from ctxchat.core.errors import CtxchatError, StorageError
 from ctxchat.core.messages import MessageFormatError, new_id
 from ctxchat.core.options import option
 from ctxchat.core.provider import AgentView, ContextProvider
-from ctxchat.core.redact import mask_urls_in
+from ctxchat.core.redact import scrub_secrets
 from ctxchat.core.session import Session
 
 from ._audit_schema import AUDIT
@@ -157,8 +158,10 @@ class AuditProvider(SqlBacked[AuditOptions], ContextProvider[AuditOptions]):
 
 
 def _error_text(error: BaseException) -> str:
+    """The error as stored: without the credentials of any URL in it, or any secret ctxchat
+    knows (a key a server echoed, a password a driver quoted)."""
     text = str(error) if isinstance(error, CtxchatError) else f"{type(error).__name__}: {error}"
-    return mask_urls_in(text)
+    return scrub_secrets(text)
 
 
 def _record_from_row(database: Database, row: Any) -> AuditRecord:

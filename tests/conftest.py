@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from fakeopenai import FakeOpenAI
 
+from ctxchat.core.redact import forget_secrets
 from ctxchat.core.settings import ModelSettings
 
 ENV_TO_CLEAR = (
@@ -34,6 +35,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if TERMINAL_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def no_remembered_secrets() -> Iterator[None]:
+    """Each test starts with no secrets remembered by an earlier one in this process."""
+    forget_secrets()
+    yield
+    forget_secrets()
 
 
 @pytest.fixture(autouse=True)

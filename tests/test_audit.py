@@ -189,7 +189,7 @@ def test_no_secret_reaches_a_row(
 
     failed = records(agent, session)[-1]
     assert failed.error is not None
-    assert "postgresql://***@db.internal/notes" in failed.error
+    assert "postgresql://admin:***@db.internal/notes" in failed.error
     dump = str(raw_query(sql_url, "SELECT * FROM ctxchat_audit"))
     dump += str(raw_query(sql_url, "SELECT * FROM ctxchat_history"))
     assert "hunter2" not in dump

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Coroutine
 from pathlib import Path
@@ -99,13 +100,34 @@ def chat_service(config: Config) -> ChatService:
 
 
 def report(message: str, *, kind: str = "error") -> None:
-    """One line on stderr (`ctxchat: KIND: message`), whatever the message holds."""
-    flat = " ".join(str(message).split())
+    """One line on stderr (`ctxchat: KIND: message`), whatever the message holds: a
+    server's error text may carry escape sequences, and a driver's a password."""
+    from ctxchat.core.redact import scrub_secrets
+    from ctxchat.core.sanitize import one_line
+
+    flat = one_line(scrub_secrets(str(message)))
     try:
         sys.stderr.write(f"ctxchat: {kind}: {flat}\n" if kind else f"ctxchat: {flat}\n")
         sys.stderr.flush()
     except (OSError, ValueError):
         pass  # stderr is gone; the exit code still tells
+
+
+def debug_traceback() -> str:
+    """The exception being handled, as a traceback safe to show: drivers and servers quote
+    URLs, passwords and keys in their messages (see `ctxchat.core.redact`)."""
+    import traceback
+
+    from ctxchat.core.redact import scrub_secrets
+    from ctxchat.core.sanitize import terminal_safe
+
+    return terminal_safe(scrub_secrets(traceback.format_exc()))
+
+
+def print_traceback() -> None:
+    """`debug_traceback` on stderr (CTXCHAT_DEBUG=1)."""
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.write(debug_traceback())
 
 
 def warn(text: str) -> None:

@@ -17,7 +17,7 @@ import typer
 
 from ctxchat import __version__
 from ctxchat.cli import config_cmd, run_cmd, sessions_cmd
-from ctxchat.cli.common import close_services, report
+from ctxchat.cli.common import close_services, print_traceback, report
 from ctxchat.core.errors import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CtxchatError
 
 PROG = "ctxchat"
@@ -112,9 +112,7 @@ def execute(argv: Sequence[str] | None = None) -> int:
         if isinstance(getattr(exc, "cause", None), BrokenPipeError):
             return _reader_gone()  # a turn failed only because its output had no reader
         if _debug():
-            import traceback
-
-            traceback.print_exc()
+            print_traceback()
         report(exc.message)
         return exc.exit_code
     except KeyboardInterrupt:
@@ -122,9 +120,7 @@ def execute(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except Exception as exc:
         if _debug():
-            import traceback
-
-            traceback.print_exc()
+            print_traceback()
         report(f"unexpected {type(exc).__name__}: {exc} (set CTXCHAT_DEBUG=1 for a traceback)")
         return EXIT_FAILURE
     if result == EXIT_INTERRUPTED:  # Typer turned a KeyboardInterrupt into Exit(130)

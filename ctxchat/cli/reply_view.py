@@ -12,14 +12,13 @@ from typing import TYPE_CHECKING
 
 from ctxchat.cli.render import (
     CODE_THEME,
-    SafeStream,
     keep_line_breaks,
     stable_length,
     tail_source,
-    terminal_safe,
     tool_call_line,
     tool_result_line,
 )
+from ctxchat.core.sanitize import SafeStream, terminal_safe
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
@@ -94,7 +93,9 @@ class ReplyView:
     def note(self, text: str, style: str = "dim") -> None:
         from rich.text import Text
 
-        self.console.print(Text(terminal_safe(text), style=style))
+        from ctxchat.core.redact import scrub_secrets
+
+        self.console.print(Text(terminal_safe(scrub_secrets(text)), style=style))
 
     def add_text(self, delta: str) -> None:
         self.text_seen = True

@@ -86,8 +86,9 @@ class StorageSettings:
 
 
 def check_base_url(url: str) -> None:
-    """An http(s) URL with a host, or `OptionValueError` saying what it lacks. Checked when
-    the config loads, so a typo is a config error, not a connection failure per turn."""
+    """An http(s) URL with a host and no credentials, or `OptionValueError` saying what is
+    wrong. Checked when the config loads, so a typo is a config error, not a connection
+    failure per turn."""
     example = "e.g. http://localhost:11434/v1"
     shown = mask_url(url)
     try:
@@ -102,6 +103,20 @@ def check_base_url(url: str) -> None:
         )
     if not parts.hostname:
         raise OptionValueError("base_url", f"'{shown}' names no host ({example})")
+    # The client sends whatever user and password the URL holds as Basic auth, instead of
+    # the bearer key: judged as httpx, which sends the requests, reads the URL.
+    import httpx2
+
+    try:
+        userinfo = httpx2.URL(url).userinfo
+    except httpx2.InvalidURL as exc:
+        raise OptionValueError("base_url", f"'{shown}' is not a valid URL ({exc})") from None
+    if userinfo:
+        raise OptionValueError(
+            "base_url",
+            f"'{shown}' holds a user name or password: the endpoint's key goes in "
+            "OPENAI_API_KEY (or [model] api_key), not in the URL",
+        )
 
 
 def mask_secret(value: str | None) -> str:

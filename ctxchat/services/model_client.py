@@ -15,6 +15,7 @@ from ctxchat.core.errors import ModelError, ModelNotConfigured
 from ctxchat.core.messages import Message, ToolCallPart, Usage
 from ctxchat.core.model_types import EventSink, ModelReply, ModelRequest, TextDelta
 from ctxchat.core.openai_format import to_openai_messages
+from ctxchat.core.redact import remember_secret, scrub_secrets
 from ctxchat.core.settings import ModelSettings
 
 if TYPE_CHECKING:
@@ -91,6 +92,7 @@ class OpenAIChatModel:
 
             settings = replace(settings, **options)
         self.settings = settings
+        remember_secret(settings.api_key)  # scrubbed from every error text from now on
         self._client: openai.AsyncOpenAI | None = None
         self._client_loop: asyncio.AbstractEventLoop | None = None
         self._closer: Any = None
@@ -183,7 +185,13 @@ class OpenAIChatModel:
         return [list(d.embedding) for d in ordered]
 
     def _translate(self, exc: Exception, *, streaming: bool = False) -> ModelError:
-        """One clear line for each way the endpoint can fail; never the key."""
+        """One clear line for each way the endpoint can fail; never the key, even when the
+        server quotes it back in its own message."""
+        text = self._describe(exc, streaming=streaming).message
+        key = self.settings.api_key
+        return ModelError(scrub_secrets(text.replace(key, "***") if key else text))
+
+    def _describe(self, exc: Exception, *, streaming: bool) -> ModelError:
         import openai
 
         where = self.settings.endpoint
