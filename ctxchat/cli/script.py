@@ -11,7 +11,6 @@ exits 0 as `head` asked it to.
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TextIO
@@ -19,9 +18,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ctxchat.cli.common import run_sync, warn
 from ctxchat.cli.terminal import cancellable
 from ctxchat.core.errors import TurnCancelled
+from ctxchat.core.sanitize import json_text
 
 if TYPE_CHECKING:
-    from ctxchat.cli.render import SafeStream
     from ctxchat.core.context import RunResponse
     from ctxchat.core.messages import Message
     from ctxchat.core.model_types import Event
@@ -61,17 +60,18 @@ def turn_record(conversation: Conversation, text: str, outcome: TurnOutcome) -> 
 
 
 class _Output:
-    """stdout for the whole script, which notices when its reader has gone."""
+    """stdout for the whole script, which notices when its reader has gone.
+
+    Reply text is made terminal-safe whether stdout is a terminal or a pipe: a pipe's
+    reader is usually a terminal a moment later (`ctxchat run q | tee out`). Only the
+    `--json` lines carry the raw text, escaped."""
 
     def __init__(self, out: TextIO) -> None:
+        from ctxchat.core.sanitize import SafeStream
+
         self.out = out
         self.gone = False
-        self.safe: SafeStream | None = None
-        if _isatty(out):
-            # A terminal obeys escape sequences: model text must not recolour or clear it.
-            from ctxchat.cli.render import SafeStream
-
-            self.safe = SafeStream()
+        self.safe = SafeStream()
 
     def write(self, text: str) -> None:
         if self.gone or not text:
@@ -83,18 +83,10 @@ class _Output:
             self.gone = True
 
     def write_reply(self, text: str) -> None:
-        self.write(self.safe.feed(text) if self.safe is not None else text)
+        self.write(self.safe.feed(text))
 
     def end_reply(self) -> None:
-        if self.safe is not None:
-            self.write(self.safe.flush())
-
-
-def _isatty(out: TextIO) -> bool:
-    try:
-        return out.isatty()
-    except (OSError, ValueError):
-        return False
+        self.write(self.safe.flush())
 
 
 class _Streamer:
@@ -171,7 +163,7 @@ async def _send(
         _warn_if_cut_short(response)
     if json_lines:
         record = turn_record(conversation, turn.text, outcome)
-        output.write(json.dumps(record, ensure_ascii=False) + "\n")
+        output.write(json_text(record) + "\n")
 
 
 def _warn_if_cut_short(response: RunResponse) -> None:

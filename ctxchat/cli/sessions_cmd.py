@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -19,7 +18,8 @@ from ctxchat.cli.common import (
     run_sync,
     session_catalog,
 )
-from ctxchat.core.text import local_time, plural, title_or_untitled
+from ctxchat.core.sanitize import json_text
+from ctxchat.core.text import TITLE_SHOWN, local_time, plural, title_or_untitled
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -73,7 +73,7 @@ def list_sessions(
     """Saved sessions, most recently used first."""
     summaries = session_catalog().list(limit=limit)
     if json_output:
-        print(json.dumps([_summary_dict(s) for s in summaries], ensure_ascii=False, indent=2))
+        print(json_text([_summary_dict(s) for s in summaries], indent=2))
         return
     if not summaries:
         sys.stderr.write("no saved sessions yet\n")
@@ -105,7 +105,8 @@ def show(
     config: ConfigOption = None,
 ) -> None:
     """The conversation, readable; --audit for what the model was shown each turn."""
-    from ctxchat.cli.render import one_line, print_turns
+    from ctxchat.cli.render import print_turns
+    from ctxchat.core.sanitize import one_line
     from ctxchat.views.transcript import group_turns
 
     service = chat_service(load_config(config))
@@ -200,7 +201,7 @@ def rename(
     config: ConfigOption = None,
 ) -> None:
     """Give a session a new title."""
-    from ctxchat.cli.render import one_line
+    from ctxchat.core.sanitize import one_line
 
     service = chat_service(load_config(config))
     conversation = service.open(ref)
@@ -210,10 +211,12 @@ def rename(
 
 def _delete_question(service: ChatService, ids: list[str]) -> str:
     """Ids alone do not say which conversation goes: each comes with its title."""
-    from ctxchat.cli.render import one_line
+    from ctxchat.core.sanitize import one_line
 
     titles = {s.id: s.title for s in service.sessions()}
-    named = ", ".join(f'{i} "{one_line(title_or_untitled(titles.get(i)))}"' for i in ids)
+    named = ", ".join(
+        f'{i} "{one_line(title_or_untitled(titles.get(i)), TITLE_SHOWN)}"' for i in ids
+    )
     noun = "session" if len(ids) == 1 else f"{len(ids)} sessions:"
     return f"Delete {noun} {named}?"
 
@@ -257,7 +260,7 @@ def prune(
     config: ConfigOption = None,
 ) -> None:
     """Delete sessions not used for a while."""
-    from ctxchat.cli.render import one_line
+    from ctxchat.core.sanitize import one_line
     from ctxchat.services.prune import parse_age
     from ctxchat.storage.catalog import cutoff_for
 
@@ -267,7 +270,8 @@ def prune(
         sys.stderr.write(f"no session was last used more than {older_than} ago\n")
         return
     for s in chosen:
-        print(f"{s.id}  {local_time(s.updated_at)}  {one_line(title_or_untitled(s.title))}")
+        title = one_line(title_or_untitled(s.title), TITLE_SHOWN)
+        print(f"{s.id}  {local_time(s.updated_at)}  {title}")
     counted = plural(len(chosen), "session")
     if dry_run:
         sys.stderr.write(f"{counted} would be deleted (dry run)\n")

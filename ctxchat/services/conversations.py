@@ -20,6 +20,7 @@ from ctxchat.core.errors import CtxchatError, SessionError, SessionNotFound, Usa
 from ctxchat.core.messages import OWN_WORDS, Message
 from ctxchat.core.model_types import ChatModel, EventSink, ignore_events
 from ctxchat.core.provider import HistoryProvider, HistoryUnsupported
+from ctxchat.core.sanitize import one_line
 from ctxchat.core.session import Session
 from ctxchat.core.text import preview
 from ctxchat.storage.catalog import SessionCatalog
@@ -33,12 +34,13 @@ TITLE_LENGTH = 60
 
 
 def title_from(text: str) -> str:
-    return preview(text, TITLE_LENGTH)
+    return preview(one_line(text), TITLE_LENGTH)
 
 
 def clean_title(title: str) -> str:
-    """A title as stored: one line of single spaces; an empty one is refused."""
-    cleaned = " ".join(title.split())
+    """A title as stored: one line of single spaces, without escape sequences or bidi
+    controls (see `ctxchat.core.sanitize`); an empty one is refused."""
+    cleaned = one_line(title)
     if not cleaned:
         raise SessionError("a title cannot be empty")
     return cleaned
