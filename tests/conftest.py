@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from fakeopenai import FakeOpenAI
 
-from ctxchat.core.redact import forget_secrets
+from ctxchat.core import redact
 from ctxchat.core.settings import ModelSettings
 
 ENV_TO_CLEAR = (
@@ -38,11 +38,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(autouse=True)
-def no_remembered_secrets() -> Iterator[None]:
+def no_remembered_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each test starts with no secrets remembered by an earlier one in this process."""
-    forget_secrets()
-    yield
-    forget_secrets()
+    monkeypatch.setattr(redact, "_secrets", set())
 
 
 @pytest.fixture(autouse=True)

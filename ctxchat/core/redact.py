@@ -42,11 +42,6 @@ def remember_secret(value: str | None) -> None:
             _secrets.add(form)
 
 
-def forget_secrets() -> None:
-    """Drop every remembered secret (for tests, which run many configs in one process)."""
-    _secrets.clear()
-
-
 def scrub_secrets(text: str) -> str:
     """`text` with every remembered secret replaced by ***, and the credentials of any URL
     in it masked."""
