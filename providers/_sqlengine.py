@@ -172,6 +172,33 @@ def create_engine(url: str) -> OpenedEngine:
     return OpenedEngine(engine, read_only)
 
 
+def inspection_engine(url: str) -> Engine | None:
+    """An engine that reads `url` and can write nothing, for `config validate`; None for a
+    SQLite file that does not exist yet, once it is clear it could be created (its nearest
+    existing directory is writable). Unlike `create_engine`, nothing is created."""
+    from sqlalchemy import create_engine
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.pool import NullPool
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        connect_args = {"connect_timeout": CONNECT_TIMEOUT_S} if _is_postgres(url) else {}
+        return create_engine(url, poolclass=NullPool, connect_args=connect_args)
+    path = Path(parsed.database or "")
+    if path.is_file():
+        return _read_only_engine(path)
+    if path.exists():
+        raise ConfigError(f"database {mask_url(url)}: {path} is not a file")
+    existing = path.parent
+    while not existing.exists() and existing.parent != existing:
+        existing = existing.parent
+    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+        raise ConfigError(
+            f"database {mask_url(url)}: cannot write {path}: {existing} is not a writable directory"
+        )
+    return None
+
+
 def _enter_wal(cursor: Any) -> None:
     """Switch the database to WAL (once set it stays). Switching needs the database to
     itself, and SQLite answers "database is locked" at once instead of waiting its busy

@@ -179,7 +179,7 @@ def test_validate_names_the_file_and_key_path(
     assert line.startswith(f"ctxchat: error: {path}: "), line
 
 
-def test_validate_opens_sqlite_databases(
+def test_validate_checks_sqlite_databases_without_creating_them(
     cli_env: dict[str, str], ctxchat_home: Path, tmp_path: Path
 ) -> None:
     blocker = tmp_path / "a-file"
@@ -196,7 +196,7 @@ def test_validate_opens_sqlite_databases(
     good = tmp_path / "fine" / "history.sqlite3"
     write_config(ctxchat_home, f'[[providers]]\ntype = "audit"\nurl = "sqlite:///{good}"\n')
     assert ctxchat("config", "validate", env=cli_env).returncode == 0
-    assert good.is_file()
+    assert not good.parent.exists()  # validating writes nothing
 
 
 def test_a_provider_failing_on_its_config_exits_as_a_config_error(

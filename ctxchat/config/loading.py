@@ -18,6 +18,7 @@ from ctxchat.core.provider import SOURCE_ID_PATTERN, SOURCE_ID_RULE
 from ctxchat.core.settings import AgentSettings, ModelSettings, StorageSettings
 
 TOP_LEVEL_KEYS = ["model", "agent", "storage", "providers"]
+MAX_CONFIG_BYTES = 1_000_000
 # Environment variable -> [model] key. They override the file; flags override them.
 ENV_OVERRIDES = {
     "OPENAI_API_KEY": "api_key",
@@ -45,6 +46,7 @@ class Config:
     default_pipeline: bool  # True when the file lists no providers
     origins: Mapping[str, str] = field(default_factory=dict)  # model key -> file/env/flag
     storage: StorageSettings = field(default_factory=StorageSettings)
+    agent_origins: Mapping[str, str] = field(default_factory=dict)  # agent key -> file/flag
 
 
 def config_path(explicit: Path | None, environ: Mapping[str, str]) -> tuple[Path, bool]:
@@ -58,8 +60,14 @@ def config_path(explicit: Path | None, environ: Mapping[str, str]) -> tuple[Path
 
 
 def read_toml(path: Path) -> dict[str, Any]:
+    """The file's TOML; no more than `MAX_CONFIG_BYTES` of it is read: a config holds
+    settings, and whatever it holds (a system prompt) is sent with every turn."""
     try:
-        text = path.read_bytes().decode("utf-8")
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_CONFIG_BYTES + 1)
+        if len(raw) > MAX_CONFIG_BYTES:
+            raise ConfigError(f"config file {path} is over the limit of {MAX_CONFIG_BYTES:,} bytes")
+        text = raw.decode("utf-8")
     except FileNotFoundError:
         raise ConfigError(f"config file {path} does not exist") from None
     except IsADirectoryError:
@@ -160,8 +168,10 @@ def _parse(
             raise ConfigError(f"model: {exc}") from exc
 
     agent_table = dict(_table(data, "agent"))
+    agent_origins = dict.fromkeys(agent_table, "file")
     if instructions is not None:
         agent_table["instructions"] = instructions
+        agent_origins["instructions"] = "flag"
     agent = build_options(AgentSettings, agent_table, "agent")
     storage = build_options(StorageSettings, _table(data, "storage"), "storage")
 
@@ -177,7 +187,7 @@ def _parse(
             for i, (type_name, source_id, options) in enumerate(DEFAULT_PIPELINE)
         )
         default = True
-    return Config(path, model, agent, specs, default, origins, storage)
+    return Config(path, model, agent, specs, default, origins, storage, agent_origins)
 
 
 def _table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -44,11 +45,11 @@ class ModelSettings:
             raise OptionValueError("model", "must name a model, e.g. gpt-4o-mini")
         if self.base_url is not None:
             check_base_url(self.base_url)
-        if self.timeout <= 0:
-            raise ValueError("timeout must be positive")
+        if not 0 < self.timeout < math.inf:  # nan fails this too
+            raise ValueError("timeout must be a positive number of seconds")
         if self.retries < 0:
             raise ValueError("retries must be 0 or more")
-        if self.temperature is not None and not 0 <= self.temperature <= 2:
+        if self.temperature is not None and not 0 <= self.temperature <= 2:  # nan too
             raise ValueError("temperature must be between 0 and 2")
         if self.max_tokens is not None and self.max_tokens <= 0:
             raise ValueError("max_tokens must be positive")
@@ -68,8 +69,8 @@ class AgentSettings:
     def __post_init__(self) -> None:
         if self.max_tool_rounds < 1:
             raise ValueError("max_tool_rounds must be at least 1")
-        if self.tool_timeout <= 0:
-            raise ValueError("tool_timeout must be positive")
+        if not 0 < self.tool_timeout < math.inf:  # nan fails this too
+            raise ValueError("tool_timeout must be a positive number of seconds")
 
 
 @dataclass(frozen=True)

@@ -95,7 +95,7 @@ def describe_config(config: Config, agent: Agent) -> str:
     model = dataclasses.asdict(config.model)
     agent_values = dataclasses.asdict(config.agent)
     lines = [head, "", *_table("model", model, config.origins), ""]
-    lines += _table("agent", agent_values, {})
+    lines += _table("agent", agent_values, config.agent_origins)
     lines += ["", *_storage(config)]
     for spec, provider in zip(config.providers, agent.providers, strict=True):
         note = "built-in default pipeline" if config.default_pipeline else spec.where
