@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
+
+from ctxchat.core.errors import UsageError
 
 if TYPE_CHECKING:
     from ctxchat.config.loading import Config
@@ -34,6 +36,37 @@ def complete_session(incomplete: str) -> list[tuple[str, str]]:
     return found
 
 
+def invalid_utf8(value: str) -> str | None:
+    """Why `value` is not text, or None. Python keeps an argument's bytes that are not UTF-8
+    as surrogate escapes (U+DC80-U+DCFF), which no file, terminal or server accepts."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        code = ord(value[exc.start])
+        byte = f"byte 0x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"U+{code:04X}"
+        return f"{byte} at character {exc.start + 1}"
+    return None
+
+
+def require_utf8(**arguments: str | Sequence[str] | None) -> None:
+    """Refuse (exit 2) any of `arguments` that is not valid UTF-8 text, naming it
+    (`title` -> --title, `prompt` -> the prompt), before anything is sent or stored."""
+    for name, given in arguments.items():
+        values = [given] if isinstance(given, str) else list(given or ())
+        for value in values:
+            problem = invalid_utf8(value)
+            if problem is not None:
+                what = ARGUMENT_NAMES.get(name, f"--{name.replace('_', '-')}")
+                raise UsageError(f"{what} is not valid UTF-8 text ({problem})")
+
+
+def _session_ref(value: str) -> str:
+    require_utf8(session=value)
+    return value
+
+
+ARGUMENT_NAMES = {"prompt": "the prompt", "session": "the session", "title": "the title"}
+
 ConfigOption = Annotated[
     Path | None,
     typer.Option(
@@ -49,6 +82,7 @@ SessionArg = Annotated[
         help="Session id, unique id prefix, or exact title.",
         metavar="SESSION",
         autocompletion=complete_session,
+        callback=_session_ref,
         show_default=False,
     ),
 ]
@@ -155,8 +189,6 @@ def confirm(question: str, *, yes: bool, stdin_tty: bool | None = None) -> bool:
     if yes:
         return True
     import sys
-
-    from ctxchat.core.errors import UsageError
 
     interactive = sys.stdin.isatty() if stdin_tty is None else stdin_tty
     if not interactive:

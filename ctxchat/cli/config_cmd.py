@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ctxchat.cli.common import ConfigOption, load_config
+from ctxchat.cli.common import ConfigOption, load_config, require_utf8
 
 app = typer.Typer(
     help="Write, show, check and locate the config file.",
@@ -76,6 +76,7 @@ def show(
     from ctxchat.services.build import build_agent
     from ctxchat.views.config_report import describe_config
 
+    require_utf8(model=model, base_url=base_url, system=system)
     settings = load_config(config, model=model, base_url=base_url, system=system)
     sys.stdout.write(describe_config(settings, build_agent(settings)))
 

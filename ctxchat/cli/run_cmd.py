@@ -8,7 +8,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ctxchat.cli.common import ConfigOption, chat_service, complete_session, load_config, run_sync
+from ctxchat.cli.common import (
+    ConfigOption,
+    chat_service,
+    complete_session,
+    load_config,
+    require_utf8,
+    run_sync,
+)
 from ctxchat.core.errors import UsageError
 from ctxchat.services.script_input import DEFAULT_MAX_INPUT_BYTES
 
@@ -138,6 +145,15 @@ def run(
     to it); --lines makes each line a turn. Only reply text goes to stdout, errors to
     stderr.
     """
+    require_utf8(
+        prompt=prompt,
+        session=session,
+        title=title,
+        model=model,
+        base_url=base_url,
+        system=system,
+        turns_separator=turns_separator,
+    )
     if session is not None and continue_:
         raise UsageError("--session and --continue both choose a session; give one of them")
     if lines and turns_separator is not None:

@@ -15,6 +15,7 @@ from ctxchat.cli.common import (
     chat_service,
     confirm,
     load_config,
+    require_utf8,
     run_sync,
     session_catalog,
 )
@@ -203,6 +204,7 @@ def rename(
     """Give a session a new title."""
     from ctxchat.core.sanitize import one_line
 
+    require_utf8(title=title)
     service = chat_service(load_config(config))
     conversation = service.open(ref)
     service.rename(conversation, title)
@@ -235,6 +237,7 @@ def delete(
     config: ConfigOption = None,
 ) -> None:
     """Delete sessions, with what their providers keep elsewhere (SQL history rows...)."""
+    require_utf8(session=refs)
     service = chat_service(load_config(config))
     ids = service.resolve_all(refs)
     if not confirm(_delete_question(service, ids), yes=yes):
