@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -147,11 +148,19 @@ class AuditProvider(SqlBacked[AuditOptions], ContextProvider[AuditOptions]):
         await asyncio.to_thread(self._forget, session.id)
 
     def _forget(self, session_id: str) -> None:
-        database = self.database()
+        self._forget_keys([session_id])
+
+    async def stored_keys(self) -> dict[str, int]:
+        return await asyncio.to_thread(self.database().count_by, AUDIT.tables, "session_key")
+
+    async def forget_keys(self, keys: Collection[str]) -> None:
+        await asyncio.to_thread(self._forget_keys, list(keys))
+
+    def _forget_keys(self, keys: list[str]) -> None:
         table = AUDIT.tables
-        database.write(
-            lambda conn: conn.execute(table.delete().where(table.c.session_key == session_id))
-        )
+        if keys:
+            delete = table.delete().where(table.c.session_key.in_(keys))
+            self.database().write(lambda conn: conn.execute(delete))
 
     def describe(self) -> str:
         return f"{type(self).__name__} (records every turn), {mask_url(self.url)}"

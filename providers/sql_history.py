@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -165,9 +165,23 @@ class SqlHistoryProvider(SqlBacked[SqlHistoryOptions], HistoryProvider[SqlHistor
         await asyncio.to_thread(self._forget, session.id)
 
     def _forget(self, key: str) -> None:
-        database = self.database()
+        self._forget_keys([key])
+
+    def session_keys(self, session: Session, state: dict[str, Any]) -> set[str]:
+        key = state.get("history_key", session.id)
+        return {key} if isinstance(key, str) and key else {session.id}
+
+    async def stored_keys(self) -> dict[str, int]:
+        return await asyncio.to_thread(self.database().count_by, HISTORY.tables, "history_key")
+
+    async def forget_keys(self, keys: Collection[str]) -> None:
+        await asyncio.to_thread(self._forget_keys, list(keys))
+
+    def _forget_keys(self, keys: list[str]) -> None:
         table = HISTORY.tables
-        database.write(lambda conn: conn.execute(table.delete().where(table.c.history_key == key)))
+        if keys:
+            delete = table.delete().where(table.c.history_key.in_(keys))
+            self.database().write(lambda conn: conn.execute(delete))
 
     def describe(self) -> str:
         return f"{super().describe()}, {mask_url(self.url)}"

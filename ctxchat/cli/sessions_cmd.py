@@ -18,6 +18,7 @@ from ctxchat.cli.common import (
     require_utf8,
     run_sync,
     session_catalog,
+    warn,
 )
 from ctxchat.core.sanitize import json_text
 from ctxchat.core.text import TITLE_SHOWN, local_time, plural, title_or_untitled
@@ -72,7 +73,13 @@ def list_sessions(
     json_output: Annotated[bool, typer.Option("--json", help="A JSON array.")] = False,
 ) -> None:
     """Saved sessions, most recently used first."""
-    summaries = session_catalog().list(limit=limit)
+    catalog = session_catalog()
+    summaries = catalog.list(limit=limit)
+    for session_id, why in catalog.store.unreadable.items():
+        warn(
+            f"session {session_id} is left out: its file is unreadable ({why}); "
+            f"`ctxchat sessions show {session_id}` moves it aside"
+        )
     if json_output:
         print(json_text([_summary_dict(s) for s in summaries], indent=2))
         return
@@ -249,23 +256,43 @@ def delete(
 @app.command()
 def prune(
     older_than: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--older-than",
             help="Delete sessions last used longer ago than this: 30d, 12h, 2w, 6mo, 1y.",
             show_default=False,
         ),
-    ],
+    ] = None,
+    orphans: Annotated[
+        bool,
+        typer.Option(
+            "--orphans",
+            help="Instead, remove what providers keep (SQL history, audit rows) for sessions "
+            "whose file is gone (deleted by hand, or moved aside as unreadable).",
+        ),
+    ] = False,
     yes: YesOption = False,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Only list what would be deleted.")
     ] = False,
     config: ConfigOption = None,
 ) -> None:
-    """Delete sessions not used for a while."""
+    """Delete sessions not used for a while, or the records of sessions that are gone."""
+    from ctxchat.core.errors import UsageError
     from ctxchat.core.sanitize import one_line
     from ctxchat.services.prune import parse_age
     from ctxchat.storage.catalog import cutoff_for
+
+    if orphans:
+        if older_than is not None:
+            raise UsageError("--older-than and --orphans prune different things; give one")
+        _prune_orphans(yes=yes, dry_run=dry_run, config=config)
+        return
+    if older_than is None:
+        raise UsageError(
+            "give --older-than AGE (sessions not used for that long) or --orphans (records "
+            "of sessions that are gone)"
+        )
 
     cutoff = cutoff_for(parse_age(older_than))
     chosen = session_catalog().last_used_before(cutoff)
@@ -288,3 +315,28 @@ def prune(
     kept = run_sync(service.prune(ids, cutoff, on_deleted=lambda i: print(f"deleted {i}")))
     for session_id in kept:
         sys.stderr.write(f"kept {session_id}: it was used while prune waited for it\n")
+
+
+def _prune_orphans(*, yes: bool, dry_run: bool, config: Path | None) -> None:
+    from ctxchat.services.orphans import find_orphans, remove_orphans
+
+    service = chat_service(load_config(config))
+    found = run_sync(find_orphans(service))
+    if not found:
+        sys.stderr.write("nothing to prune: every record belongs to a saved session\n")
+        return
+    for orphan in found:
+        kept = ", ".join(f"{src}: {plural(n, 'record')}" for src, n in orphan.records.items())
+        print(f"{orphan.key}  {kept}")
+    counted = plural(len(found), "session")
+    if dry_run:
+        sys.stderr.write(f"the records of {counted} with no file would be removed (dry run)\n")
+        return
+    if not confirm(f"Remove the records of {counted} with no file?", yes=yes):
+        sys.stderr.write("nothing removed\n")
+        return
+    kept_keys = run_sync(
+        remove_orphans(service, found, on_removed=lambda o: print(f"removed {o.key}"))
+    )
+    for key in kept_keys:
+        sys.stderr.write(f"kept {key}: its session was saved while prune waited for it\n")

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, get_args, get_origin
@@ -165,6 +165,21 @@ class ContextProvider(Generic[OptionsT]):
 
     async def forget_session(self, session: Session, state: dict[str, Any]) -> None:
         """The session is being deleted: drop whatever this provider keeps outside it."""
+
+    # -- what is kept outside session files, for `sessions prune --orphans` -------------------
+    def session_keys(self, session: Session, state: dict[str, Any]) -> set[str]:
+        """The keys under which this provider keeps the session's data outside its file
+        (a SQL history's key, the audit's session id). Rows under a key no session on disk
+        claims are orphans: their session was deleted by hand, or moved aside unreadable."""
+        return {session.id}
+
+    async def stored_keys(self) -> dict[str, int]:
+        """Every key this provider keeps data under outside session files, with how many
+        records (rows) each holds; none for a provider that keeps nothing outside them."""
+        return {}
+
+    async def forget_keys(self, keys: Collection[str]) -> None:
+        """Drop everything kept under `keys`: no session claims them any more."""
 
     def close(self) -> None:
         """Release clients and connections; the process is about to end."""

@@ -186,6 +186,10 @@ class ChatService:
             finally:
                 self._drop_orphan_lock(session_id)
 
+    def session_lock(self, session_id: str) -> contextlib.AbstractAsyncContextManager[None]:
+        """The session's lock, as a turn takes it: for work that must not run beside one."""
+        return self._locked_async(session_id)
+
     @contextlib.asynccontextmanager
     async def _locked_async(self, session_id: str) -> AsyncIterator[None]:
         """`_locked` for turns: waiting for the lock can be cancelled (Ctrl-C)."""
