@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from ctxchat.core.audit import AuditRecord
 from ctxchat.core.context import RunContext
 from ctxchat.core.errors import CtxchatError, StorageError
-from ctxchat.core.messages import MessageFormatError, new_id
+from ctxchat.core.messages import MessageFormatError
 from ctxchat.core.options import option
 from ctxchat.core.provider import AgentView, ContextProvider
 from ctxchat.core.redact import scrub_secrets
@@ -90,7 +90,7 @@ class AuditProvider(SqlBacked[AuditOptions], ContextProvider[AuditOptions]):
             if source != self.source_id and (wanted is None or source in wanted):
                 by_source.setdefault(source, []).append(message)
         return AuditRecord(
-            turn_id=new_id(),
+            turn_id=context.turn_id,  # the id the histories stored it under
             created_at=datetime.now(UTC),
             ok=context.error is None and context.stored,
             error=_error_text(context.error) if context.error is not None else None,

@@ -123,14 +123,28 @@ class SqlHistoryProvider(SqlBacked[SqlHistoryOptions], HistoryProvider[SqlHistor
     async def save_messages(
         self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any]
     ) -> None:
+        await self.store_turn(session_id, messages, state=state, turn_id=new_id())
+
+    async def store_turn(
+        self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any], turn_id: str
+    ) -> None:
         if not messages:
             return
         key = self.history_key(session_id, state)
-        await asyncio.to_thread(self._append, key, list(messages))
+        await asyncio.to_thread(self._append, key, list(messages), turn_id)
         state["history_key"] = key  # where this session's rows are, said in its file
 
-    def _append(self, key: str, messages: list[Message]) -> None:
-        turn_id = new_id()
+    async def discard_turn(self, session_id: str, turn_id: str, *, state: dict[str, Any]) -> bool:
+        key = self.history_key(session_id, state)
+        await asyncio.to_thread(self._discard, key, turn_id)
+        return True
+
+    def _discard(self, key: str, turn_id: str) -> None:
+        table = HISTORY.tables
+        where = (table.c.history_key == key) & (table.c.turn_id == turn_id)
+        self.database().write(lambda conn: conn.execute(table.delete().where(where)))
+
+    def _append(self, key: str, messages: list[Message], turn_id: str) -> None:
         now = datetime.now(UTC)
         # Serialised before the transaction opens: the write lock is held for inserts only.
         rows = [message_row(key, turn_id, now, m) for m in messages]

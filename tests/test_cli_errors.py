@@ -200,10 +200,13 @@ def test_bad_export_format_is_a_usage_error(
 def test_unexpected_error_is_one_line_unless_debugging(
     cli_env: dict[str, str], ctxchat_home: Path, saved_session: dict[str, object]
 ) -> None:
+    # A history kept in the session file, whose messages are not a list: a state of the
+    # right shape for the session, of the wrong one for its provider.
+    write_config(ctxchat_home, '[[providers]]\ntype = "in_memory_history"\nsource_id = "history"\n')
     session_id = str(saved_session["id"])
     path = sessions_dir(ctxchat_home) / f"{session_id}.json"
     document = json.loads(path.read_text())
-    document["state"]["history"] = ["not", "an", "object"]
+    document["state"]["history"] = {"messages": "not a list"}
     written = json.dumps(document)
     path.write_text(written)
 

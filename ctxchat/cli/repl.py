@@ -15,7 +15,7 @@ from ctxchat import __version__
 from ctxchat.cli.render import print_turns
 from ctxchat.cli.reply_view import ReplyView
 from ctxchat.cli.terminal import cancellable, ctrl_c_guard, quiet_terminal, rearm_ctrl_c
-from ctxchat.core.errors import CtxchatError, TurnCancelled
+from ctxchat.core.errors import CtxchatError, TurnCancelled, TurnNotStored
 from ctxchat.core.sanitize import terminal_safe
 from ctxchat.core.text import plural
 from ctxchat.services.commands import split_command
@@ -217,6 +217,8 @@ class Repl:
             else:
                 view.finish()
                 self.error(failed.message)
+                if isinstance(failed.cause, TurnNotStored):
+                    self.say("nothing of this turn was kept: /retry sends it again", "dim")
             return failed.input_text or text
         except asyncio.CancelledError:  # cancelled before the turn began
             self.last_turn_failed = True

@@ -159,7 +159,7 @@ def run(
     if lines and turns_separator is not None:
         raise UsageError("--lines and --turns-separator both split stdin; give one of them")
     if title is not None:
-        from ctxchat.services.conversations import clean_title
+        from ctxchat.services.titles import clean_title
 
         title = clean_title(title)  # refused before stdin is read or a model is called
     stdin_tty = sys.stdin.isatty()

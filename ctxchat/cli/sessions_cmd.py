@@ -218,6 +218,10 @@ def rename(
     print(f"{conversation.session.id}: {one_line(conversation.session.display_title())}")
 
 
+def _say_deleted(session_id: str) -> None:
+    print(f"deleted {session_id}")
+
+
 def _delete_question(service: ChatService, ids: list[str]) -> str:
     """Ids alone do not say which conversation goes: each comes with its title."""
     from ctxchat.core.sanitize import one_line
@@ -250,7 +254,9 @@ def delete(
     if not confirm(_delete_question(service, ids), yes=yes):
         sys.stderr.write("nothing deleted\n")
         return
-    run_sync(service.delete_many(ids, on_deleted=lambda i: print(f"deleted {i}")))
+    from ctxchat.services.deletion import delete_many
+
+    run_sync(delete_many(service, ids, on_deleted=_say_deleted))
 
 
 @app.command()
@@ -312,7 +318,9 @@ def prune(
         sys.stderr.write("nothing deleted\n")
         return
     ids = [s.id for s in chosen]
-    kept = run_sync(service.prune(ids, cutoff, on_deleted=lambda i: print(f"deleted {i}")))
+    from ctxchat.services.deletion import prune as prune_sessions
+
+    kept = run_sync(prune_sessions(service, ids, cutoff, on_deleted=_say_deleted))
     for session_id in kept:
         sys.stderr.write(f"kept {session_id}: it was used while prune waited for it\n")
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ctxchat.core.errors import ConfigError
-from ctxchat.core.messages import AttributionKind, Message, ToolCallPart, Usage
+from ctxchat.core.messages import AttributionKind, Message, ToolCallPart, Usage, new_id
 from ctxchat.core.model_types import (
     EventSink,
     Middleware,
@@ -75,8 +75,12 @@ class RunContext:
         options: Mapping[str, Any] | None = None,
         model: ChatModel | None = None,
         on_event: EventSink = ignore_events,
+        turn_id: str | None = None,
     ) -> None:
         self.session_id = session_id
+        # One id for the turn wherever it is kept (the history's rows, the audit's row), so
+        # stores can be matched, and a turn undone, by it.
+        self.turn_id = turn_id or new_id()
         self.input_messages: tuple[Message, ...] = tuple(
             m.attributed("input") for m in input_messages
         )

@@ -41,6 +41,9 @@ class Session:
     model: str | None = None
     turns: int = 0  # completed turns
     state: dict[str, Any] = field(default_factory=dict)
+    # The turn under way, while histories outside this file store it: see
+    # `ctxchat.services.journal`. Left set only by a process that ended mid-turn.
+    pending_turn: str | None = None
 
     def provider_state(self, source_id: str) -> dict[str, Any]:
         """The provider's namespace in `state`, created on first use."""
@@ -53,7 +56,7 @@ class Session:
         return title_or_untitled(self.title)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        document = {
             "version": SESSION_VERSION,
             "id": self.id,
             "title": self.title,
@@ -63,6 +66,9 @@ class Session:
             "turns": self.turns,
             "state": self.state,
         }
+        if self.pending_turn is not None:
+            document["pending_turn"] = self.pending_turn
+        return document
 
     @classmethod
     def from_dict(cls, data: Any, *, copy: bool = True) -> Session:
@@ -81,6 +87,7 @@ class Session:
             model=data.get("model"),
             turns=data.get("turns", 0),
             state=copy_module.deepcopy(state) if copy else state,
+            pending_turn=data.get("pending_turn"),
         )
 
 
@@ -106,6 +113,7 @@ def check_document(data: dict[str, Any]) -> None:
         ("created_at", isinstance(data.get("created_at"), str), "a time (ISO 8601 string)"),
         ("updated_at", isinstance(data.get("updated_at"), str), "a time (ISO 8601 string)"),
         ("state", isinstance(data.get("state"), dict), "an object"),
+        ("pending_turn", _is_optional_id(data.get("pending_turn")), "a string or null"),
     ]
     for name, ok, expected in problems:
         if not ok:
@@ -117,6 +125,10 @@ def check_document(data: dict[str, Any]) -> None:
             )
     for name in ("created_at", "updated_at"):
         _parse_time(data[name], name)
+
+
+def _is_optional_id(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and bool(value))
 
 
 def _is_count(value: Any) -> bool:

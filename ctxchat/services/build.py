@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from ctxchat.config.loading import Config, ProviderSpec
-from ctxchat.core.agent import Agent, in_memory_fallback
+from ctxchat.core.agent import Agent
 from ctxchat.core.errors import ConfigError, CtxchatError
 from ctxchat.core.model_types import ChatModel
 from ctxchat.core.options import build_options
 from ctxchat.core.paths import data_dir
+from ctxchat.core.pipeline import in_memory_fallback
 from ctxchat.core.provider import ContextProvider, ProviderEnv
 from ctxchat.core.registry import load_provider_class
 from ctxchat.services.model_client import OpenAIChatModel
