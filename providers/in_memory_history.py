@@ -30,7 +30,7 @@ class InMemoryHistoryProvider(HistoryProvider[WindowedHistoryOptions]):
 
     async def get_messages(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
         entries = self._entries(state)
-        if self.options.max_tokens is None and self.options.message_limit is not None:
+        if self.options.token_limit is None and self.options.message_limit is not None:
             # A window of n messages lies within the newest n, whatever unit the cut falls
             # in (that unit is left out whole), so older entries need not be parsed.
             entries = entries[-self.options.message_limit :]
@@ -39,7 +39,7 @@ class InMemoryHistoryProvider(HistoryProvider[WindowedHistoryOptions]):
             messages,
             tokens_of=count_message_tokens,
             max_messages=self.options.message_limit,
-            max_tokens=self.options.max_tokens,
+            max_tokens=self.options.token_limit,
         )
 
     async def save_messages(

@@ -94,7 +94,7 @@ class SqlHistoryProvider(SqlBacked[SqlHistoryOptions], HistoryProvider[SqlHistor
 
     def _window(self, key: str) -> list[Message]:
         database = self.database()
-        limit, budget = self.options.message_limit, self.options.max_tokens
+        limit, budget = self.options.message_limit, self.options.token_limit
         rows = database.read(lambda conn: _newest(database, conn, key, limit, budget))
         chosen = select_window(
             rows,

@@ -10,7 +10,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from cli_support import ctxchat, only_session, session_documents, sessions_dir
+import pytest
+from cli_support import ctxchat, only_session, session_documents, sessions_dir, write_config
 from conftest import ctxchat_executable
 from fakeopenai import FakeOpenAI, Text
 
@@ -18,6 +19,13 @@ from ctxchat.core.session import Session
 from ctxchat.storage.store import SessionStore
 
 BIG = "".join(f"line {n} of a long reply\n" for n in range(60_000))  # about 1.5 MB
+
+
+@pytest.fixture(autouse=True)
+def whole_replies_kept(ctxchat_home: Path) -> None:
+    """Replies this large are kept whole here: these tests are about the pipe, and a reply
+    kept cut would add its warning to the stderr they expect empty."""
+    write_config(ctxchat_home, "[agent]\nmax_reply_bytes = 10000000\n")
 
 
 def read_one_line_then_close(

@@ -14,6 +14,7 @@ from ctxchat.core.errors import UsageError
 
 if TYPE_CHECKING:
     from ctxchat.config.loading import Config
+    from ctxchat.core.model_types import ReplyCut
     from ctxchat.services.conversations import ChatService
     from ctxchat.storage.catalog import SessionCatalog
     from ctxchat.storage.store import SessionStore
@@ -166,6 +167,14 @@ def print_traceback() -> None:
 
 def warn(text: str) -> None:
     report(text, kind="warning")
+
+
+def cut_note(event: ReplyCut) -> str:
+    """What the user is told when a reply is kept cut (see `ctxchat.core.reply_limit`)."""
+    return (
+        f"the reply was {event.size:,} bytes: only its first {event.kept:,} were saved "
+        "(raise [agent] max_reply_bytes to keep more)"
+    )
 
 
 def announce_lock_wait(session_id: str) -> None:

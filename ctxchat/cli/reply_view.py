@@ -72,6 +72,7 @@ class ReplyView:
     def on_event(self, event: Event) -> None:
         from ctxchat.core.model_types import (
             ProviderWarning,
+            ReplyCut,
             TextDelta,
             ToolCallFinished,
             ToolCallStarted,
@@ -89,6 +90,11 @@ class ReplyView:
         elif isinstance(event, ProviderWarning):
             self.end_text()
             self.note(f"warning: provider '{event.source_id}': {event.message}", "yellow")
+        elif isinstance(event, ReplyCut):
+            from ctxchat.cli.common import cut_note
+
+            self.end_text()
+            self.note(f"warning: {cut_note(event)}", "yellow")
 
     def note(self, text: str, style: str = "dim") -> None:
         from rich.text import Text

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ctxchat.cli.common import run_sync, warn
+from ctxchat.cli.common import cut_note, run_sync, warn
 from ctxchat.cli.terminal import cancellable
 from ctxchat.core.errors import TurnCancelled
 from ctxchat.core.sanitize import json_text
@@ -99,7 +99,12 @@ class _Streamer:
         self.wrote = False
 
     def on_event(self, event: Event) -> None:
-        from ctxchat.core.model_types import ProviderWarning, TextDelta, ToolCallStarted
+        from ctxchat.core.model_types import (
+            ProviderWarning,
+            ReplyCut,
+            TextDelta,
+            ToolCallStarted,
+        )
 
         if isinstance(event, TextDelta) and self.stream_text:
             self.output.write_reply(event.text)
@@ -109,6 +114,8 @@ class _Streamer:
             self.end_line()  # text before a tool call is its own message
         elif isinstance(event, ProviderWarning):
             warn(f"provider '{event.source_id}': {event.message}")
+        elif isinstance(event, ReplyCut):
+            warn(cut_note(event))
 
     def end_line(self) -> None:
         self.output.end_reply()

@@ -45,6 +45,7 @@ from ctxchat.core.model_types import (
     ModelReply,
     ModelRequest,
     ProviderWarning,
+    ReplyCut,
     ToolCallFinished,
     ToolCallStarted,
     chain_model_call,
@@ -53,6 +54,7 @@ from ctxchat.core.model_types import (
 )
 from ctxchat.core.pipeline import DEFAULT_FALLBACK, FallbackFactory, validate_pipeline
 from ctxchat.core.provider import ContextProvider, HistoryProvider
+from ctxchat.core.reply_limit import cap_reply
 from ctxchat.core.session import Session
 from ctxchat.core.settings import AgentSettings
 from ctxchat.core.tools import Tool, invoke_tool
@@ -253,8 +255,12 @@ class Agent:
         for round_number in range(1, rounds + 1):
             request = ModelRequest(tuple(base + produced), tuple(tools), context.options)
             reply = await model_call(request)
-            produced.append(reply.message.attributed("response"))
-            calls = reply.message.tool_calls
+            limit = self.settings.max_reply_bytes
+            message, size = cap_reply(reply.message, limit)
+            if size > limit:
+                on_event(ReplyCut(size, limit))
+            produced.append(message.attributed("response"))
+            calls = message.tool_calls
             if not calls:
                 return reply.finish_reason
             if round_number == rounds:

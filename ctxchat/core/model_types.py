@@ -44,7 +44,16 @@ class ProviderNotice:
     message: str
 
 
-Event = TextDelta | ToolCallStarted | ToolCallFinished | ProviderWarning | ProviderNotice
+@dataclass(frozen=True)
+class ReplyCut:
+    """A reply longer than [agent] max_reply_bytes: shown whole, kept cut to `kept` bytes
+    (see `ctxchat.core.reply_limit`)."""
+
+    size: int
+    kept: int
+
+
+Event = TextDelta | ToolCallStarted | ToolCallFinished | ProviderWarning | ProviderNotice | ReplyCut
 EventSink = Callable[[Event], None]
 
 

@@ -12,6 +12,7 @@ from ctxchat.core.redact import mask_url
 __all__ = ["AgentSettings", "ModelSettings", "StorageSettings", "mask_secret", "mask_url"]
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
+MIN_REPLY_BYTES = 1_000
 DEFAULT_INSTRUCTIONS = (
     "You are a helpful assistant in a terminal chat. Answer concisely; use Markdown when it "
     "helps. Context blocks below come from the user's memory and tools: use them when relevant."
@@ -65,10 +66,17 @@ class AgentSettings:
     instructions: str = option(DEFAULT_INSTRUCTIONS, help="the system prompt")
     max_tool_rounds: int = option(8, help="model calls allowed per turn when tools are used")
     tool_timeout: float = option(30.0, help="seconds a tool call may take")
+    max_reply_bytes: int = option(
+        200_000,
+        help="largest reply kept in the history and the audit, in bytes; a longer one is "
+        "shown whole but kept cut, with a note saying so",
+    )
 
     def __post_init__(self) -> None:
         if self.max_tool_rounds < 1:
             raise ValueError("max_tool_rounds must be at least 1")
+        if self.max_reply_bytes < MIN_REPLY_BYTES:
+            raise OptionValueError("max_reply_bytes", f"must be at least {MIN_REPLY_BYTES:,}")
         if not 0 < self.tool_timeout < math.inf:  # nan fails this too
             raise ValueError("tool_timeout must be a positive number of seconds")
 
