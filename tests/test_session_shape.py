@@ -6,7 +6,6 @@ history and audit rows of a session whose file is gone are found and removed by
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,8 @@ from cli_support import assert_clean_error, ctxchat, session_documents, sessions
 from fakeopenai import FakeOpenAI
 
 from ctxchat.core.session import Session, SessionFormatError
+
+pytest_plugins = ["sqlfixtures"]
 
 SQL_CONFIG = """
 [[providers]]
@@ -102,18 +103,24 @@ def test_a_wrong_shape_never_fails_a_list_and_is_moved_aside_when_opened(
     assert [d["id"] for d in session_documents(ctxchat_home)] == [good]
 
 
-def rows(home: Path, table: str, column: str) -> dict[str, int]:
-    with sqlite3.connect(home / "history.sqlite3") as conn:
-        found = conn.execute(f"SELECT {column}, count(*) FROM {table} GROUP BY {column}")
-        result = {str(key): int(count) for key, count in found}
-    conn.close()
-    return result
+def rows(url: str, table: str, column: str) -> dict[str, int]:
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(url, poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as conn:
+            found = conn.execute(
+                sa.text(f"SELECT {column}, count(*) FROM {table} GROUP BY {column}")
+            )
+            return {str(key): int(count) for key, count in found}
+    finally:
+        engine.dispose()
 
 
 def test_prune_orphans_removes_the_rows_of_sessions_whose_file_is_gone(
-    cli_env: dict[str, str], ctxchat_home: Path, fake_openai: FakeOpenAI
+    cli_env: dict[str, str], ctxchat_home: Path, fake_openai: FakeOpenAI, sql_url: str
 ) -> None:
-    write_config(ctxchat_home, SQL_CONFIG)
+    write_config(ctxchat_home, f'[storage]\nurl = "{sql_url}"\n' + SQL_CONFIG)
     kept = make(cli_env, "kept")
     spoiled = make(cli_env, "spoiled")
     deleted = make(cli_env, "deleted by hand")
@@ -129,7 +136,7 @@ def test_prune_orphans_removes_the_rows_of_sessions_whose_file_is_gone(
     assert sorted(line.split()[0] for line in dry.stdout.splitlines()) == sorted([spoiled, deleted])
     assert f"{deleted}  history: 2 records, audit: 1 record" in dry.stdout
     assert "(dry run)" in dry.stderr
-    assert rows(ctxchat_home, "ctxchat_history", "history_key")[deleted] == 2
+    assert rows(sql_url, "ctxchat_history", "history_key")[deleted] == 2
 
     unconfirmed = ctxchat("sessions", "prune", "--orphans", env=cli_env)
     assert_clean_error(unconfirmed, 2, "not confirmed")
@@ -137,8 +144,8 @@ def test_prune_orphans_removes_the_rows_of_sessions_whose_file_is_gone(
     assert pruned.returncode == 0, pruned.stderr
     assert f"removed {deleted}" in pruned.stdout
 
-    history = rows(ctxchat_home, "ctxchat_history", "history_key")
-    audit = rows(ctxchat_home, "ctxchat_audit", "session_key")
+    history = rows(sql_url, "ctxchat_history", "history_key")
+    audit = rows(sql_url, "ctxchat_audit", "session_key")
     assert set(history) == {kept, shared}  # shared's own rows: still its session's
     assert set(audit) == {kept, shared}
     again = ctxchat("sessions", "prune", "--orphans", "--dry-run", env=cli_env)

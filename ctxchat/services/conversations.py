@@ -336,6 +336,10 @@ class ChatService:
                 return fresh
         except SessionInUse:
             return session
+        except CtxchatError:
+            # Nothing can be put right from here (a read-only home, a database that cannot
+            # take the turn back now): the next turn on the session will, or say why.
+            return session
 
     def resolve_all(self, refs: Sequence[str]) -> list[str]:
         """Session ids for `refs`, every one resolved before anything is done with them:
