@@ -7,8 +7,10 @@ For each backend, `ctxchat run --lines --json` is run again and again on one ses
 real command, against tests/fakeopenai.py's server started in this process), each time with
 a few turns and one fault in one of them, chosen at random:
 
-- kill -9 while the reply streams (the server holds it mid-reply), or as the reply ends and
-  the turn is being stored (the server has sent it all, then a random 0-40 ms);
+- kill -9 while the reply streams (the server holds it mid-reply), as the reply ends and
+  the turn is being stored (the server has sent it all, then a random 0-40 ms), or the
+  moment the history holds the turn (its rows seen in the database), before or as the
+  session file counts it;
 - the database stopped while the reply streams (PostgreSQL: the cluster of this run, made
   with tests/pgcluster.py), or read-only (SQLite: history.sqlite3 mounted read-only for the
   process; needs `unshare -m`);
@@ -132,10 +134,13 @@ class Run:
             "NO_COLOR": "1",
         }
         self.tally = Tally()
+        self.engine: Any = None
         self.plan: dict[str, Reply] = {}
         self.step = 0
 
     def close(self) -> None:
+        if self.engine is not None:
+            self.engine.dispose()
         if self.pg is not None:
             self.pg.remove()
         shutil.rmtree(self.root, ignore_errors=True)
@@ -154,7 +159,7 @@ class Run:
         return ["--title", TITLE]
 
     def kinds(self, unshare: bool) -> list[str]:
-        kinds = ["kill-streaming", "kill-storing", "server-error", "cut-stream"]
+        kinds = ["kill-streaming", "kill-storing", "kill-stored", "server-error", "cut-stream"]
         if self.pg is not None:
             kinds.append("database-stopped")
         elif unshare:
@@ -177,6 +182,8 @@ class Run:
                 self.tally.marked_only.add(turn_id)
 
     def one_fault(self, kind: str) -> None:
+        if kind == "database-read-only" and not (self.home / "history.sqlite3").exists():
+            kind = "server-error"  # nothing to mount read-only before the first turn
         self.look_for_half_turns()
         self.step += 1
         count = self.rng.randint(1, 4)
@@ -184,7 +191,7 @@ class Run:
         at = self.rng.randrange(count)
         target = inputs[at]
         held = threading.Event()
-        if kind in ("kill-streaming", "kill-storing", "database-stopped"):
+        if kind in ("kill-streaming", "kill-storing", "kill-stored", "database-stopped"):
             self.plan[target] = Text(f"reply to {target} " * 20, chunk_size=16, hold=held)
         elif kind == "server-error":
             status = self.rng.choice([400, 429, 500, 503])
@@ -234,6 +241,11 @@ class Run:
                     time.sleep(self.rng.uniform(0, 0.04))  # across storing and committing
                     child.send_signal(signal.SIGKILL)
                     killed = True
+                elif reached and kind == "kill-stored":
+                    held.set()
+                    if self._wait_for_rows(child, target):
+                        child.send_signal(signal.SIGKILL)
+                        killed = True
                 elif reached:
                     assert self.pg is not None
                     self.pg.stop()
@@ -256,6 +268,20 @@ class Run:
             if child.poll() is not None:
                 return False
         return True
+
+    def _wait_for_rows(self, child: subprocess.Popen[bytes], text: str) -> bool:
+        """Wait until the history holds the turn asked as `text`; False when the process
+        ended first."""
+        pattern = f'%"text":"{text}"%'
+        sql = f"SELECT count(*) FROM ctxchat_history WHERE message LIKE '{pattern}'"
+        while child.poll() is None:
+            try:
+                if self.rows(sql)[0][0]:
+                    return True
+            except Exception:  # the table is not there yet
+                pass
+            time.sleep(0.002)
+        return False
 
     def _classify(self, inputs: list[str], out: str, err: str, code: int, killed: bool) -> None:
         saved = {json.loads(line)["input"] for line in out.splitlines() if line.strip()}
@@ -360,12 +386,10 @@ class Run:
             return rows
         import sqlalchemy as sa
 
-        engine = sa.create_engine(self.url, poolclass=sa.pool.NullPool)
-        try:
-            with engine.connect() as conn:
-                return list(conn.execute(sa.text(sql)))
-        finally:
-            engine.dispose()
+        if self.engine is None:  # one engine, a connection per query: the server restarts
+            self.engine = sa.create_engine(self.url, poolclass=sa.pool.NullPool)
+        with self.engine.connect() as conn:
+            return list(conn.execute(sa.text(sql)))
 
 
 def run_backend(backend: str, faults: int, seed: int, unshare: bool) -> bool:

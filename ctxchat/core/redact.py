@@ -15,7 +15,9 @@ their own words (an echoed key in a 400's message, the tail of a password in a h
 
 from __future__ import annotations
 
+import importlib
 import re
+from typing import Any
 from urllib.parse import unquote
 
 _VALUE = re.compile(r"=[^&;]+")
@@ -69,12 +71,31 @@ def _userinfo_span(url: str) -> tuple[int, int] | None:
     return None if length is None else (start, start + length)
 
 
+def parse_http_url(url: str) -> Any:
+    """`url` as the HTTP client reads it: an `httpx.URL` (httpx2's, which openai 3 sends
+    with, else httpx's). Raises `InvalidHttpUrl` when it cannot be parsed."""
+    httpx = _httpx()
+    try:
+        return httpx.URL(url)
+    except httpx.InvalidURL as exc:
+        raise InvalidHttpUrl(str(exc)) from None
+
+
+class InvalidHttpUrl(ValueError):
+    pass
+
+
+def _httpx() -> Any:
+    try:
+        return importlib.import_module("httpx2")
+    except ImportError:
+        return importlib.import_module("httpx")
+
+
 def _http_userinfo_length(rest: str) -> int | None:
     """httpx's reading: the userinfo is the authority (up to the first /, ? or #) up to its
     last "@"."""
-    import httpx2
-
-    if not httpx2.URL(f"http://{rest}").userinfo:
+    if not parse_http_url(f"http://{rest}").userinfo:
         return None
     authority = re.split(r"[/?#]", rest, maxsplit=1)[0]
     return authority.rfind("@")

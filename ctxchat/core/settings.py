@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from ctxchat.core.options import OptionValueError, option
-from ctxchat.core.redact import mask_url
+from ctxchat.core.redact import InvalidHttpUrl, mask_url, parse_http_url
 
 __all__ = ["AgentSettings", "ModelSettings", "StorageSettings", "mask_secret", "mask_url"]
 
@@ -114,11 +114,9 @@ def check_base_url(url: str) -> None:
         raise OptionValueError("base_url", f"'{shown}' names no host ({example})")
     # The client sends whatever user and password the URL holds as Basic auth, instead of
     # the bearer key: judged as httpx, which sends the requests, reads the URL.
-    import httpx2
-
     try:
-        userinfo = httpx2.URL(url).userinfo
-    except httpx2.InvalidURL as exc:
+        userinfo = parse_http_url(url).userinfo
+    except InvalidHttpUrl as exc:
         raise OptionValueError("base_url", f"'{shown}' is not a valid URL ({exc})") from None
     if userinfo:
         raise OptionValueError(
