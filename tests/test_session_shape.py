@@ -157,3 +157,18 @@ def test_prune_needs_one_of_its_choices(cli_env: dict[str, str]) -> None:
     assert_clean_error(ctxchat("sessions", "prune", env=cli_env), 2, "--older-than", "--orphans")
     both = ctxchat("sessions", "prune", "--orphans", "--older-than", "3d", env=cli_env)
     assert_clean_error(both, 2, "give one")
+
+
+def test_a_session_from_a_newer_ctxchat_is_left_out_of_a_list_and_kept(
+    cli_env: dict[str, str], ctxchat_home: Path, fake_openai: FakeOpenAI
+) -> None:
+    newer = make(cli_env, "newer")
+    path = spoil(ctxchat_home, newer, "version", 99)
+
+    listed = ctxchat("sessions", "list", env=cli_env)
+
+    assert listed.returncode == 0, listed.stderr
+    assert f"session {newer} is left out: " in listed.stderr
+    assert "upgrade ctxchat to open it" in listed.stderr
+    assert "moves it aside" not in listed.stderr
+    assert path.exists()

@@ -75,10 +75,11 @@ def list_sessions(
     """Saved sessions, most recently used first."""
     catalog = session_catalog()
     summaries = catalog.list(limit=limit)
-    for session_id, why in catalog.store.unreadable.items():
+    store = catalog.store
+    for session_id, why in store.unreadable.items():
+        hint = f"; `ctxchat sessions show {session_id}` moves it aside"
         warn(
-            f"session {session_id} is left out: its file is unreadable ({why}); "
-            f"`ctxchat sessions show {session_id}` moves it aside"
+            f"session {session_id} is left out: {why}{hint if session_id in store.damaged else ''}"
         )
     if json_output:
         print(json_text([_summary_dict(s) for s in summaries], indent=2))

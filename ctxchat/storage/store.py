@@ -37,8 +37,10 @@ class SessionStore:
         self.root = root
         self.index = SessionIndex(root)
         # Session files a listing could not read, with why: left out of the list (one bad
-        # file never fails it), reported by whoever lists, moved aside by `load`.
+        # file never fails it), reported by whoever lists. A damaged one (`damaged`) is
+        # moved aside by `load`; one from a newer ctxchat is only waiting for an upgrade.
         self.unreadable: dict[str, str] = {}
+        self.damaged: set[str] = set()
 
     # -- paths --------------------------------------------------------------------------------
     def path_for(self, session_id: str) -> Path:
@@ -206,9 +208,13 @@ class SessionStore:
             return self._parse(self.path_for(session_id), session_id)
         except SessionNotFound:
             return None  # deleted since the directory was read
-        except (SessionError, _Unreadable) as exc:
-            self.unreadable[session_id] = str(exc)
+        except _Unreadable as exc:
+            self.unreadable[session_id] = f"its file is unreadable ({exc})"
+            self.damaged.add(session_id)
             return None  # left for `load` to report and move aside
+        except SessionError as exc:  # from a newer ctxchat, or not readable by this user
+            self.unreadable[session_id] = str(exc)
+            return None
 
     def _scan(self) -> builtins.list[SessionSummary]:
         """Every session, parsed from its file: the slow way, for when the index cannot be
