@@ -127,9 +127,13 @@ def test_a_key_echoed_by_the_server_is_never_shown_or_stored(
 
     line = assert_clean_error(failed, 1, f"HTTP {status}", "Incorrect API key provided: ***")
     assert TEST_API_KEY not in line
-    (error,) = audit_errors(ctxchat_home)
-    assert "Incorrect API key provided: ***" in error
-    assert TEST_API_KEY not in error
+    fake_openai.enqueue(Error(status, f"Incorrect API key provided: {TEST_API_KEY}."))
+    traced = ctxchat("run", "-c", "third", env={**cli_env, "CTXCHAT_DEBUG": "1"})
+    assert "Traceback" in traced.stderr  # the openai exception's chain, its body quoted...
+    assert TEST_API_KEY not in traced.stderr  # ...without the key
+    for error in audit_errors(ctxchat_home):
+        assert "Incorrect API key provided: ***" in error
+        assert TEST_API_KEY not in error
     for args in (
         ("sessions", "show", "t", "--audit"),
         ("sessions", "export", "t", "--audit", "-f", "md"),

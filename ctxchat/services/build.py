@@ -12,6 +12,7 @@ from ctxchat.core.options import build_options
 from ctxchat.core.paths import data_dir
 from ctxchat.core.pipeline import in_memory_fallback
 from ctxchat.core.provider import ContextProvider, ProviderEnv
+from ctxchat.core.redact import remember_secret
 from ctxchat.core.registry import load_provider_class
 from ctxchat.services.model_client import OpenAIChatModel
 
@@ -57,6 +58,9 @@ def check_agent(config: Config, agent: Agent) -> None:
 
 
 def _build(config: Config, model: ChatModel | None) -> Agent:
+    # Scrubbed from every error text and traceback from now on: a server may quote the key
+    # back, and an exception chain carries its message (see `ctxchat.core.redact`).
+    remember_secret(config.model.api_key)
     chat_model = model if model is not None else OpenAIChatModel(config.model)
     env = build_env(config)
     providers = [build_provider(spec, env) for spec in config.providers]

@@ -15,7 +15,7 @@ from ctxchat.core.errors import ModelError, ModelNotConfigured
 from ctxchat.core.messages import Message, ToolCallPart, Usage
 from ctxchat.core.model_types import EventSink, ModelReply, ModelRequest, TextDelta
 from ctxchat.core.openai_format import to_openai_messages
-from ctxchat.core.redact import remember_secret, scrub_secrets
+from ctxchat.core.redact import scrub_secrets
 from ctxchat.core.settings import ModelSettings
 
 if TYPE_CHECKING:
@@ -92,7 +92,6 @@ class OpenAIChatModel:
 
             settings = replace(settings, **options)
         self.settings = settings
-        remember_secret(settings.api_key)  # scrubbed from every error text from now on
         self._client: openai.AsyncOpenAI | None = None
         self._client_loop: asyncio.AbstractEventLoop | None = None
         self._closer: Any = None
