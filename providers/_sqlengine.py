@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ctxchat.core.errors import ConfigError, CtxchatError, StorageError
-from ctxchat.core.redact import mask_password, scrub_password
+from ctxchat.core.redact import (
+    has_unencoded_at,
+    mask_password,
+    remember_secret,
+    scrub_password,
+    scrub_secrets,
+    url_password,
+)
 from ctxchat.storage.fsutil import ensure_private_dir, touch_private
 
 if TYPE_CHECKING:
@@ -37,13 +44,23 @@ def default_url(data_dir: Path) -> str:
 def resolve_url(url: str | None, data_dir: Path) -> str:
     """The URL to open: the default file, or `url` with a relative SQLite path placed in the
     data dir (relative to the working directory, each directory would get its own history),
-    and a driverless PostgreSQL URL given the driver ctxchat installs."""
+    and a driverless PostgreSQL URL given the driver ctxchat installs.
+
+    Its password is remembered as a secret (see `ctxchat.core.redact`), so no error text
+    shows it; one holding an unencoded "@" is refused, since SQLAlchemy would send the rest
+    of it to the network as the host name."""
     if not url:
         return default_url(data_dir)
     if "://" not in url:
         raise ConfigError(
             f"url: {mask_url(url)!r} is not a database URL "
             "(expected e.g. sqlite:///path/history.sqlite3 or postgresql+psycopg://...)"
+        )
+    remember_secret(url_password(url))
+    if has_unencoded_at(url):
+        raise ConfigError(
+            f"url: {mask_url(url)!r}: the user name or password holds an '@'; write it "
+            "as %40 in the URL"
         )
     scheme, sep, rest = url.partition("://")
     if sep and scheme in ("postgres", "postgresql"):
@@ -94,7 +111,7 @@ def _reason(url: str, exc: BaseException) -> str:
     detail = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
     lines = [line.strip() for line in str(detail).splitlines() if line.strip()]
     text = lines[0] if lines else type(detail).__name__
-    return scrub_password(url, text)
+    return scrub_secrets(scrub_password(url, text))
 
 
 # -- engines -----------------------------------------------------------------------------------
@@ -153,6 +170,33 @@ def create_engine(url: str) -> OpenedEngine:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
     return OpenedEngine(engine, read_only)
+
+
+def inspection_engine(url: str) -> Engine | None:
+    """An engine that reads `url` and can write nothing, for `config validate`; None for a
+    SQLite file that does not exist yet, once it is clear it could be created (its nearest
+    existing directory is writable). Unlike `create_engine`, nothing is created."""
+    from sqlalchemy import create_engine
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.pool import NullPool
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        connect_args = {"connect_timeout": CONNECT_TIMEOUT_S} if _is_postgres(url) else {}
+        return create_engine(url, poolclass=NullPool, connect_args=connect_args)
+    path = Path(parsed.database or "")
+    if path.is_file():
+        return _read_only_engine(path)
+    if path.exists():
+        raise ConfigError(f"database {mask_url(url)}: {path} is not a file")
+    existing = path.parent
+    while not existing.exists() and existing.parent != existing:
+        existing = existing.parent
+    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+        raise ConfigError(
+            f"database {mask_url(url)}: cannot write {path}: {existing} is not a writable directory"
+        )
+    return None
 
 
 def _enter_wal(cursor: Any) -> None:

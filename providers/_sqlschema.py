@@ -129,11 +129,18 @@ def read_versions(conn: Connection) -> Versions:
     version maps onto the stores (nothing is written); none for a new database."""
     import sqlalchemy as sa
 
-    if has_version_table(conn):
-        table = _version_table()
-        query = sa.select(table.c.store, sa.func.max(table.c.version)).group_by(table.c.store)
-        return Versions(True, {str(store): int(version) for store, version in conn.execute(query)})
-    return Versions(False, {store: version for store, version, _ in _legacy_steps(conn)})
+    if not has_version_table(conn):
+        try:
+            return Versions(False, {store: version for store, version, _ in _legacy_steps(conn)})
+        except SchemaTooNew:
+            # On PostgreSQL each statement sees what committed before it: another process
+            # may have upgraded a 0.1 database (marking its old table superseded) since the
+            # check above. Then the versions are in the table it created.
+            if not has_version_table(conn):
+                raise
+    table = _version_table()
+    query = sa.select(table.c.store, sa.func.max(table.c.version)).group_by(table.c.store)
+    return Versions(True, {str(store): int(version) for store, version in conn.execute(query)})
 
 
 def _legacy_steps(conn: Connection) -> list[tuple[str, int, datetime]]:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 from ctxchat.core.errors import CtxchatError, StorageError
 from ctxchat.core.provider import ContextProvider
 
-from ._sqlengine import create_engine, mask_url, resolve_url, storage_error
+from ._sqlengine import create_engine, inspection_engine, mask_url, resolve_url, storage_error
 from ._sqlschema import SchemaTooNew, Store, create_version_table, migrate, read_versions
 
 if TYPE_CHECKING:
@@ -109,6 +109,14 @@ class Database:
         if rows:
             self.write(insert)
 
+    def count_by(self, table: Table, key_column: str) -> dict[str, int]:
+        """How many rows `table` holds under each value of `key_column`."""
+        import sqlalchemy as sa
+
+        column = table.c[key_column]
+        query = sa.select(column, sa.func.count()).group_by(column)
+        return self.read(lambda conn: {str(k): int(n) for k, n in conn.execute(query)})
+
     def ensure(self, stores: Iterable[Store[Any]]) -> None:
         """Bring `stores` up to date, once per process each: every store upgraded in its own
         transaction, under the migration lock (see `_sqlschema`). A store newer than this
@@ -137,6 +145,33 @@ class Database:
             except SchemaTooNew as exc:
                 raise StorageError(f"database {self.masked} has {exc}") from exc
             self._ready.update(store.name for store in pending)
+
+
+def inspect_database(url: str, stores: Iterable[Store[Any]]) -> None:
+    """Raise what opening `url` for `stores` would raise (unreachable, no driver, a store
+    newer than this ctxchat), reading only: `config validate` must not create a database
+    or upgrade one behind the user's back."""
+    try:
+        engine = inspection_engine(url)
+    except CtxchatError:
+        raise
+    except Exception as exc:
+        raise storage_error(url, exc) from exc
+    if engine is None:
+        return  # a SQLite file to be created on first use, in a directory that allows it
+    try:
+        with engine.connect() as conn, conn.begin():
+            recorded = read_versions(conn)
+    except SchemaTooNew as exc:
+        raise StorageError(f"database {mask_url(url)} has {exc}") from exc
+    except Exception as exc:
+        raise storage_error(url, exc) from exc
+    finally:
+        engine.dispose()
+    for store in stores:
+        found = recorded.of.get(store.name, 0)
+        if found > store.version:
+            raise StorageError(f"database {mask_url(url)} has {SchemaTooNew.of(store, found)}")
 
 
 # -- the process-wide engine cache ------------------------------------------------------------
@@ -229,5 +264,6 @@ class SqlBacked(ContextProvider[SqlOptionsT]):
         close_database(self.url)
 
     def check(self) -> None:
-        """Open the database (creating and migrating it if new), as the first turn would."""
-        self.database()
+        """Reach the database as the first turn would, without writing anything: a new
+        SQLite file is not created, no table is migrated (see `inspect_database`)."""
+        inspect_database(self.url, self.stores)

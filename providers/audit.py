@@ -21,14 +21,16 @@ because:
 - deleting a session is one DELETE, and pointing the storage at PostgreSQL moves the audit
   with the history, with nothing new to back up or configure.
 
-Nothing secret is stored: rows hold what the turn held, never options or URLs, and any
-credentials in an error's URL are masked.
+Nothing secret is stored: rows hold what the turn held, never options or URLs, and an
+error's text loses any credentials in its URLs and any secret ctxchat knows (the API key a
+server echoed back, a database password a driver quoted) before it is written.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -36,10 +38,10 @@ from typing import TYPE_CHECKING, Any
 from ctxchat.core.audit import AuditRecord
 from ctxchat.core.context import RunContext
 from ctxchat.core.errors import CtxchatError, StorageError
-from ctxchat.core.messages import MessageFormatError, new_id
+from ctxchat.core.messages import MessageFormatError
 from ctxchat.core.options import option
 from ctxchat.core.provider import AgentView, ContextProvider
-from ctxchat.core.redact import mask_urls_in
+from ctxchat.core.redact import scrub_secrets
 from ctxchat.core.session import Session
 
 from ._audit_schema import AUDIT
@@ -88,7 +90,7 @@ class AuditProvider(SqlBacked[AuditOptions], ContextProvider[AuditOptions]):
             if source != self.source_id and (wanted is None or source in wanted):
                 by_source.setdefault(source, []).append(message)
         return AuditRecord(
-            turn_id=new_id(),
+            turn_id=context.turn_id,  # the id the histories stored it under
             created_at=datetime.now(UTC),
             ok=context.error is None and context.stored,
             error=_error_text(context.error) if context.error is not None else None,
@@ -147,19 +149,29 @@ class AuditProvider(SqlBacked[AuditOptions], ContextProvider[AuditOptions]):
         await asyncio.to_thread(self._forget, session.id)
 
     def _forget(self, session_id: str) -> None:
-        database = self.database()
+        self._forget_keys([session_id])
+
+    async def stored_keys(self) -> dict[str, int]:
+        return await asyncio.to_thread(self.database().count_by, AUDIT.tables, "session_key")
+
+    async def forget_keys(self, keys: Collection[str]) -> None:
+        await asyncio.to_thread(self._forget_keys, list(keys))
+
+    def _forget_keys(self, keys: list[str]) -> None:
         table = AUDIT.tables
-        database.write(
-            lambda conn: conn.execute(table.delete().where(table.c.session_key == session_id))
-        )
+        if keys:
+            delete = table.delete().where(table.c.session_key.in_(keys))
+            self.database().write(lambda conn: conn.execute(delete))
 
     def describe(self) -> str:
         return f"{type(self).__name__} (records every turn), {mask_url(self.url)}"
 
 
 def _error_text(error: BaseException) -> str:
+    """The error as stored: without the credentials of any URL in it, or any secret ctxchat
+    knows (a key a server echoed, a password a driver quoted)."""
     text = str(error) if isinstance(error, CtxchatError) else f"{type(error).__name__}: {error}"
-    return mask_urls_in(text)
+    return scrub_secrets(text)
 
 
 def _record_from_row(database: Database, row: Any) -> AuditRecord:

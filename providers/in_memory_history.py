@@ -16,6 +16,8 @@ TURN_KEY = "turn"  # extra key on each stored message dict: the id of the turn i
 class InMemoryHistoryProvider(HistoryProvider[WindowedHistoryOptions]):
     """The conversation in `state["messages"]` as serialised message dicts."""
 
+    stores_in_session = True
+
     @staticmethod
     def _entries(state: dict[str, Any]) -> list[dict[str, Any]]:
         entries = state.setdefault("messages", [])
@@ -28,7 +30,7 @@ class InMemoryHistoryProvider(HistoryProvider[WindowedHistoryOptions]):
 
     async def get_messages(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
         entries = self._entries(state)
-        if self.options.max_tokens is None and self.options.message_limit is not None:
+        if self.options.token_limit is None and self.options.message_limit is not None:
             # A window of n messages lies within the newest n, whatever unit the cut falls
             # in (that unit is left out whole), so older entries need not be parsed.
             entries = entries[-self.options.message_limit :]
@@ -37,16 +39,25 @@ class InMemoryHistoryProvider(HistoryProvider[WindowedHistoryOptions]):
             messages,
             tokens_of=count_message_tokens,
             max_messages=self.options.message_limit,
-            max_tokens=self.options.max_tokens,
+            max_tokens=self.options.token_limit,
         )
 
     async def save_messages(
         self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any]
     ) -> None:
-        turn = new_id()
+        await self.store_turn(session_id, messages, state=state, turn_id=new_id())
+
+    async def store_turn(
+        self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any], turn_id: str
+    ) -> None:
         # Built completely before it is attached, so a failure leaves the list untouched.
-        new = [{**m.to_dict(), TURN_KEY: turn} for m in messages]
+        new = [{**m.to_dict(), TURN_KEY: turn_id} for m in messages]
         self._entries(state).extend(new)
+
+    async def discard_turn(self, session_id: str, turn_id: str, *, state: dict[str, Any]) -> bool:
+        entries = self._entries(state)
+        entries[:] = [e for e in entries if e.get(TURN_KEY) != turn_id]
+        return True
 
     async def remove_last_turn(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
         entries = self._entries(state)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -94,7 +94,7 @@ class SqlHistoryProvider(SqlBacked[SqlHistoryOptions], HistoryProvider[SqlHistor
 
     def _window(self, key: str) -> list[Message]:
         database = self.database()
-        limit, budget = self.options.message_limit, self.options.max_tokens
+        limit, budget = self.options.message_limit, self.options.token_limit
         rows = database.read(lambda conn: _newest(database, conn, key, limit, budget))
         chosen = select_window(
             rows,
@@ -168,14 +168,28 @@ class SqlHistoryProvider(SqlBacked[SqlHistoryOptions], HistoryProvider[SqlHistor
     async def save_messages(
         self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any]
     ) -> None:
+        await self.store_turn(session_id, messages, state=state, turn_id=new_id())
+
+    async def store_turn(
+        self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any], turn_id: str
+    ) -> None:
         if not messages:
             return
         key = self.history_key(session_id, state)
-        await asyncio.to_thread(self._append, key, list(messages))
+        await asyncio.to_thread(self._append, key, list(messages), turn_id)
         state["history_key"] = key  # where this session's rows are, said in its file
 
-    def _append(self, key: str, messages: list[Message]) -> None:
-        turn_id = new_id()
+    async def discard_turn(self, session_id: str, turn_id: str, *, state: dict[str, Any]) -> bool:
+        key = self.history_key(session_id, state)
+        await asyncio.to_thread(self._discard, key, turn_id)
+        return True
+
+    def _discard(self, key: str, turn_id: str) -> None:
+        table = HISTORY.tables
+        where = (table.c.history_key == key) & (table.c.turn_id == turn_id)
+        self.database().write(lambda conn: conn.execute(table.delete().where(where)))
+
+    def _append(self, key: str, messages: list[Message], turn_id: str) -> None:
         now = datetime.now(UTC)
         # Serialised before the transaction opens: the write lock is held for inserts only.
         rows = [message_row(key, turn_id, now, m) for m in messages]
@@ -210,9 +224,23 @@ class SqlHistoryProvider(SqlBacked[SqlHistoryOptions], HistoryProvider[SqlHistor
         await asyncio.to_thread(self._forget, session.id)
 
     def _forget(self, key: str) -> None:
-        database = self.database()
+        self._forget_keys([key])
+
+    def session_keys(self, session: Session, state: dict[str, Any]) -> set[str]:
+        key = state.get("history_key", session.id)
+        return {key} if isinstance(key, str) and key else {session.id}
+
+    async def stored_keys(self) -> dict[str, int]:
+        return await asyncio.to_thread(self.database().count_by, HISTORY.tables, "history_key")
+
+    async def forget_keys(self, keys: Collection[str]) -> None:
+        await asyncio.to_thread(self._forget_keys, list(keys))
+
+    def _forget_keys(self, keys: list[str]) -> None:
         table = HISTORY.tables
-        database.write(lambda conn: conn.execute(table.delete().where(table.c.history_key == key)))
+        if keys:
+            delete = table.delete().where(table.c.history_key.in_(keys))
+            self.database().write(lambda conn: conn.execute(delete))
 
     def describe(self) -> str:
         return f"{super().describe()}, {mask_url(self.url)}"

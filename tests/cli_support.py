@@ -10,6 +10,10 @@ from pathlib import Path
 from typing import IO, Any, NamedTuple
 
 from conftest import ctxchat_executable
+from fakeopenai import FakeOpenAI, RecordedRequest
+
+# How a request of the summary provider's (a fold) begins: not a turn of the conversation.
+FOLD_MARK = "You keep a running summary"
 
 
 def ctxchat(
@@ -78,6 +82,22 @@ def assert_clean_error(result: subprocess.CompletedProcess[str], code: int, *fra
     return lines[0]
 
 
+def assert_clean_errors(
+    result: subprocess.CompletedProcess[str], code: int, *fragments: str
+) -> list[str]:
+    """Exit `code`, one or more lines on stderr in ctxchat's form (a config's problems are a
+    line each: here one per provider on the same database), each with every fragment."""
+    assert result.returncode == code, (result.returncode, result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert lines, "nothing on stderr"
+    for line in lines:
+        assert line.startswith("ctxchat: "), line
+        for fragment in fragments:
+            assert fragment in line, (fragment, line)
+    return lines
+
+
 def sessions_dir(home: Path) -> Path:
     return home / "sessions"
 
@@ -110,3 +130,13 @@ def write_config(home: Path, text: str) -> Path:
     path = home / "config.toml"
     path.write_text(text, "utf-8")
     return path
+
+
+def is_fold(request: RecordedRequest) -> bool:
+    return str(request.messages[0].get("content", "")).startswith(FOLD_MARK)
+
+
+def turn_requests(fake: FakeOpenAI) -> list[RecordedRequest]:
+    """The chat requests of the conversation's turns, without the summary's folds (a big
+    reply falls out of the history's window at once, and is summarised)."""
+    return [r for r in fake.chat_requests() if not is_fold(r)]

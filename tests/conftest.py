@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from fakeopenai import FakeOpenAI
 
+from ctxchat.core import redact
 from ctxchat.core.settings import ModelSettings
 
 ENV_TO_CLEAR = (
@@ -34,6 +35,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if TERMINAL_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def no_remembered_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test starts with no secrets remembered by an earlier one in this process."""
+    monkeypatch.setattr(redact, "_secrets", set())
 
 
 @pytest.fixture(autouse=True)

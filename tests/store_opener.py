@@ -34,7 +34,7 @@ def main() -> None:
             raise SystemExit("never told to go")
         time.sleep(0.005)
     for provider in providers:
-        provider.check()
+        provider.database()
     print("done", flush=True)
 
 

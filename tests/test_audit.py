@@ -24,6 +24,7 @@ from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
 from ctxchat.providers.sql_history import SqlHistoryProvider
 from ctxchat.services.build import build_agent
 from ctxchat.services.conversations import ChatService
+from ctxchat.services.deletion import delete
 from ctxchat.services.model_client import OpenAIChatModel
 from ctxchat.storage.store import SessionStore
 
@@ -189,7 +190,7 @@ def test_no_secret_reaches_a_row(
 
     failed = records(agent, session)[-1]
     assert failed.error is not None
-    assert "postgresql://***@db.internal/notes" in failed.error
+    assert "postgresql://admin:***@db.internal/notes" in failed.error
     dump = str(raw_query(sql_url, "SELECT * FROM ctxchat_audit"))
     dump += str(raw_query(sql_url, "SELECT * FROM ctxchat_history"))
     assert "hunter2" not in dump
@@ -214,7 +215,7 @@ def test_deleting_a_session_deletes_its_audit_only(
     gone, kept = chat.new(), chat.new()
     for conversation in (gone, kept, gone):
         asyncio.run(chat.send(conversation, "hi"))
-    asyncio.run(chat.delete(gone.session.id))
+    asyncio.run(delete(chat, gone.session.id))
     keys = raw_query(sql_url, "SELECT session_key FROM ctxchat_audit")
     assert keys == [(kept.session.id,)]
 

@@ -55,7 +55,7 @@ def test_init_writes_the_default_document_once(cli_env: dict[str, str], ctxchat_
 
 def test_show_masks_secrets_and_names_origins(cli_env: dict[str, str], ctxchat_home: Path) -> None:
     write_config(ctxchat_home, "[model]\ntemperature = 0.5\n")
-    env = {**cli_env, "OPENAI_BASE_URL": "http://user:hunter2@127.0.0.1:1/v1"}
+    env = {**cli_env, "OPENAI_BASE_URL": "http://127.0.0.1:1/v1?key=hunter2"}
     result = ctxchat("config", "show", "--model", "flag-model", env=env)
 
     assert result.returncode == 0, result.stderr
@@ -63,7 +63,7 @@ def test_show_masks_secrets_and_names_origins(cli_env: dict[str, str], ctxchat_h
     assert TEST_API_KEY not in out
     assert "hunter2" not in out
     assert 'api_key = "**** (set)"  # env OPENAI_API_KEY' in out
-    assert "***@127.0.0.1:1" in out
+    assert "127.0.0.1:1/v1?key=***" in out
     assert 'model = "flag-model"  # flag' in out
     assert "temperature = 0.5  # file" in out
     assert str(ctxchat_home / "config.toml") in out
@@ -184,7 +184,7 @@ def test_validate_names_the_file_and_key_path(
     assert line.startswith(f"ctxchat: error: {path}: "), line
 
 
-def test_validate_opens_sqlite_databases(
+def test_validate_checks_sqlite_databases_without_creating_them(
     cli_env: dict[str, str], ctxchat_home: Path, tmp_path: Path
 ) -> None:
     blocker = tmp_path / "a-file"
@@ -201,7 +201,7 @@ def test_validate_opens_sqlite_databases(
     good = tmp_path / "fine" / "history.sqlite3"
     write_config(ctxchat_home, f'[[providers]]\ntype = "audit"\nurl = "sqlite:///{good}"\n')
     assert ctxchat("config", "validate", env=cli_env).returncode == 0
-    assert good.is_file()
+    assert not good.parent.exists()  # validating writes nothing
 
 
 def test_a_provider_failing_on_its_config_exits_as_a_config_error(

@@ -14,6 +14,7 @@ from cli_support import (
     only_session,
     session_documents,
     sessions_dir,
+    turn_requests,
     write_config,
 )
 from fakeopenai import FakeOpenAI, Text
@@ -183,7 +184,7 @@ def test_a_large_message_within_a_raised_limit_is_sent(
     result = ctxchat("run", "--max-input", "2000000", "--json", env=cli_env, stdin=f"{big}\n")
 
     assert result.returncode == 0, result.stderr
-    (request,) = fake_openai.chat_requests()
+    (request,) = turn_requests(fake_openai)
     assert request.last_user_text == big
     assert json.loads(result.stdout)["output"] == "received"
 
@@ -203,10 +204,13 @@ def test_bad_export_format_is_a_usage_error(
 def test_unexpected_error_is_one_line_unless_debugging(
     cli_env: dict[str, str], ctxchat_home: Path, saved_session: dict[str, object]
 ) -> None:
+    # A history kept in the session file, whose messages are not a list: a state of the
+    # right shape for the session, of the wrong one for its provider.
+    write_config(ctxchat_home, '[[providers]]\ntype = "in_memory_history"\nsource_id = "history"\n')
     session_id = str(saved_session["id"])
     path = sessions_dir(ctxchat_home) / f"{session_id}.json"
     document = json.loads(path.read_text())
-    document["state"]["history"] = ["not", "an", "object"]
+    document["state"]["history"] = {"messages": "not a list"}
     written = json.dumps(document)
     path.write_text(written)
 

@@ -10,63 +10,12 @@ directory) and always run.
 
 from __future__ import annotations
 
-import functools
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 from cli_support import assert_clean_error, ctxchat, only_session, sessions_dir
-from conftest import ctxchat_executable
 from fakeopenai import FakeOpenAI
-
-READ_ONLY = 'mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" "$1" && shift && exec "$@"'
-
-
-@functools.cache
-def unshare_command() -> tuple[str, ...] | None:
-    """How to get a private mount namespace here: as root, or else inside a user namespace
-    of one's own (where unprivileged ones are allowed); None when neither works."""
-    unshare = shutil.which("unshare")
-    if unshare is None:
-        return None
-    probe = Path(__file__).parent
-    for command in ((unshare, "-m"), (unshare, "-r", "-m")):
-        try:
-            result = subprocess.run(
-                [*command, "sh", "-c", READ_ONLY, "sh", str(probe), "touch", str(probe)],
-                capture_output=True,
-                timeout=30,
-            )
-        except OSError:
-            return None
-        # Mounted read-only, touching the directory itself must fail just so.
-        if result.returncode != 0 and b"Read-only file system" in result.stderr:
-            return command
-    return None
-
-
-needs_read_only_mount = pytest.mark.skipif(
-    unshare_command() is None, reason="no private mount namespace (unshare -m) here"
-)
-
-
-def ctxchat_read_only(
-    home: Path, *args: str, env: dict[str, str], stdin: str = ""
-) -> subprocess.CompletedProcess[str]:
-    """`ctxchat ARGS` with `home` mounted read-only for it alone."""
-    unshare = unshare_command()
-    assert unshare is not None
-    result = subprocess.run(
-        [*unshare, "sh", "-c", READ_ONLY, "sh", str(home), ctxchat_executable(), *args],
-        input=stdin.encode(),
-        capture_output=True,
-        env=env,
-        timeout=60,
-    )
-    return subprocess.CompletedProcess(
-        result.args, result.returncode, result.stdout.decode(), result.stderr.decode()
-    )
+from mount_support import ctxchat_read_only, needs_read_only_mount
 
 
 @pytest.fixture

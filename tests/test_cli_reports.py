@@ -149,7 +149,7 @@ def test_describe_config_masks_and_notes_origins(tmp_path: Path) -> None:
 
     config = config_from_dict(
         {
-            "model": {"base_url": "http://u:secret@h/v1"},
+            "model": {"base_url": "http://h/v1?key=secret"},
             "providers": [{"type": "in_memory_history", "source_id": "h", "max_messages": 5}],
         },
         path=tmp_path / "c.toml",
@@ -161,7 +161,7 @@ def test_describe_config_masks_and_notes_origins(tmp_path: Path) -> None:
     assert "secret" not in text
     assert 'api_key = "**** (set)"  # env OPENAI_API_KEY' in text
     assert 'model = "from-flag"  # flag' in text
-    assert 'base_url = "http://***@h/v1"  # file' in text
+    assert 'base_url = "http://h/v1?key=***"  # file' in text
     assert "max_messages = 5  # set" in text
     assert "max_tokens: not set" in text
     assert "# history: provider 'h' (InMemoryHistoryProvider) loads it" in text

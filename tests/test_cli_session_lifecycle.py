@@ -8,6 +8,7 @@ import fcntl
 import json
 import os
 import subprocess
+import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from cli_support import (
     write_config,
 )
 from conftest import ctxchat_executable
-from fakeopenai import Error, FakeOpenAI
+from fakeopenai import Error, FakeOpenAI, Text
 
 UNAUDITED = '[[providers]]\ntype = "sql_history"\n'
 
@@ -185,3 +186,50 @@ def test_the_repl_says_when_it_waits_for_a_busy_session(
         os.close(lock)
         child.terminate(force=True)
     assert only_session(ctxchat_home)["turns"] == 2
+
+
+def test_prune_keeps_a_session_a_turn_used_while_prune_waited_for_it(
+    cli_env: dict[str, str], fake_openai: FakeOpenAI, ctxchat_home: Path
+) -> None:
+    assert ctxchat("run", "--title", "old", "first", env=cli_env).returncode == 0
+    document = only_session(ctxchat_home)
+    path = sessions_dir(ctxchat_home) / f"{document['id']}.json"
+    document["updated_at"] = "2020-01-01T00:00:00+00:00"
+    path.write_text(json.dumps(document))
+    held = threading.Event()
+    fake_openai.enqueue(Text("a slow reply", hold=held))
+    turn = subprocess.Popen(
+        [ctxchat_executable(), "run", "--session", "old", "second"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=cli_env,
+    )
+    prune: subprocess.Popen[bytes] | None = None
+    try:
+        assert fake_openai.wait_for_requests(2, timeout=30)  # the turn holds the lock now
+        prune = subprocess.Popen(
+            [ctxchat_executable(), "sessions", "prune", "--older-than", "30d", "--yes"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=cli_env,
+        )
+        assert prune.stderr is not None
+        waiting = prune.stderr.readline().decode()
+        assert "waiting for session" in waiting, waiting  # listed as 2020, lock busy
+        held.set()
+        assert turn.wait(timeout=60) == 0
+        out, err = prune.communicate(timeout=60)
+    finally:
+        held.set()
+        for process in (turn, prune):
+            if process is not None and process.poll() is None:
+                process.kill()
+                process.wait()
+
+    assert prune.returncode == 0, err
+    assert f"kept {document['id']}: it was used while prune waited for it" in err.decode()
+    assert b"deleted" not in out
+    kept = only_session(ctxchat_home)
+    assert (kept["id"], kept["turns"]) == (document["id"], 2)

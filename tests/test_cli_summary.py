@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cli_support import ctxchat, write_config
+from cli_support import ctxchat, is_fold, write_config
 from fakeopenai import FakeOpenAI, RecordedRequest, Reply, Text, echo_reply
 from repl_support import Repls, quit_, turn
 
@@ -25,10 +25,6 @@ type = "summary"
 source_id = "summary"
 keep_turns = 1
 """
-
-
-def is_fold(request: RecordedRequest) -> bool:
-    return str(request.messages[0].get("content", "")).startswith(FOLD_MARK)
 
 
 def summarising(fake: FakeOpenAI) -> None:

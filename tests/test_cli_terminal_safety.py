@@ -13,7 +13,7 @@ from cli_support import ctxchat, write_config
 from fakeopenai import FakeOpenAI, Text
 from repl_support import PROMPT, Repls, finished, quit_, seen
 
-from ctxchat.cli.render import SafeStream, one_line, terminal_safe
+from ctxchat.core.sanitize import SafeStream, one_line, terminal_safe
 
 # A colour, a window title, a screen clear, a bell, a backspace and a carriage return.
 EVIL = "evil \x1b[31mred\x1b[0m \x1b]0;TITLE\x07 \x1b[2J cleared? bell\x07 back\x08 cr\rover"

@@ -64,7 +64,9 @@ def test_option_of_the_wrong_type_names_key_path(tmp_path: Path) -> None:
 
 def test_out_of_range_option(tmp_path: Path) -> None:
     path = write(tmp_path, '[[providers]]\ntype = "in_memory_history"\nmax_messages = -1\n')
-    assert "providers[0]: max_messages must be 0 (no limit) or more" in error_of(path)
+    assert "providers[0].max_messages: must be 0 or more, got -1" in error_of(path)
+    path = write(tmp_path, "[model]\ntemperature = 2.5\n")
+    assert "model: temperature must be between 0 and 2" in error_of(path)
 
 
 def test_model_table_errors(tmp_path: Path) -> None:

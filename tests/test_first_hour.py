@@ -219,7 +219,7 @@ store_inputs = "yes"
     expected = [
         "colour: unknown setting",
         "model.temprature: unknown option (did you mean 'temperature'?)",
-        "model: retries must be 0 or more",
+        "model.retries: must be 0 or more",
         "agent.max_tool_rounds: expected an integer",
         "providers[0] and providers[2] share source_id 'history'",
         "providers[0].max_mesages: unknown option (did you mean 'max_messages'?)",

@@ -1,5 +1,6 @@
 """Crash safety: `ctxchat run` killed with SIGKILL at random moments over many turns leaves a
-sound SQLite database in which every stored turn is whole.
+sound SQLite database in which every stored turn is whole, and in which the history, the
+session files and the audit agree.
 
 The CLI's scripting contract is used as a person's script would: `ctxchat run` (then
 `ctxchat run -c` to continue) with one turn per stdin line. Each kill lands at a moment
@@ -81,7 +82,7 @@ def test_sigkill_at_random_moments_never_leaves_half_a_turn(
         resume = ["-c"] if any(sessions.glob("*.json")) else []
         lines = "".join(f"p{processes} line {i}\n" for i in range(LINES_PER_PROCESS))
         child = subprocess.Popen(
-            [ctxchat_executable(), "run", *resume],
+            [ctxchat_executable(), "run", "--lines", *resume],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -103,6 +104,7 @@ def test_sigkill_at_random_moments_never_leaves_half_a_turn(
     sent = len(fake_openai.chat_requests())
     print(f"seed {seed}: {processes} processes, {kills} killed, {sent} turns started")
     check_database(ctxchat_home / "history.sqlite3", seed)
+    check_agreement(ctxchat_home, cli_env, seed, kills)
 
     # Afterwards the history still works: a clean run continues the conversation.
     done = subprocess.run(
@@ -116,6 +118,39 @@ def test_sigkill_at_random_moments_never_leaves_half_a_turn(
     assert done.stdout.decode().strip() == "reply to after the crashes"
     last = fake_openai.chat_requests()[-1].messages
     assert [m["role"] for m in last[1:]][-3:] == ["user", "assistant", "user"]
+
+
+def check_agreement(home: Path, env: dict[str, str], seed: int, kills: int) -> None:
+    """The session files, the history and the audit tell one story: each session counts
+    exactly the turns its history holds (a turn a killed process left half-stored is taken
+    back when the session is next opened), and the audit says `ok` only for turns the
+    history kept (it writes after the session file counted the turn, so a kill can cost
+    it a row, never make it claim one)."""
+    for path in sorted((home / "sessions").glob("*.json")):
+        opened = subprocess.run(  # opening it puts right what a killed process left
+            [ctxchat_executable(), "sessions", "show", path.stem],
+            capture_output=True,
+            env=env,
+            timeout=60,
+        )
+        assert opened.returncode == 0, (seed, opened.stderr)
+    with sqlite3.connect(home / "history.sqlite3") as conn:
+        history = conn.execute("SELECT DISTINCT history_key, turn_id FROM ctxchat_history")
+        kept = {(str(key), str(turn)) for key, turn in history}
+        audited = conn.execute("SELECT session_key, turn_id, ok FROM ctxchat_audit").fetchall()
+    conn.close()
+    for path in sorted((home / "sessions").glob("*.json")):
+        document = json.loads(path.read_text())
+        assert "pending_turn" not in document, seed
+        counted = sum(1 for key, _ in kept if key == document["id"])
+        assert document["turns"] == counted, (seed, document["id"], document["turns"], counted)
+    ok = {(str(key), str(turn)) for key, turn, good in audited if good}
+    failed = {(str(key), str(turn)) for key, turn, good in audited if not good}
+    assert ok <= kept, (seed, ok - kept)  # never `ok` for a turn no history kept
+    assert not failed & kept, seed  # never stored when recorded as failed
+    unaudited = len(kept - ok)
+    print(f"{len(kept)} turns kept and counted; {unaudited} without an audit row (kills: {kills})")
+    assert unaudited <= kills, seed
 
 
 def check_database(path: Path, seed: int) -> None:

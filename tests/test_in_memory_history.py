@@ -111,7 +111,7 @@ def test_a_tool_round_is_stored_as_plain_serialised_messages(
 
 
 def test_options_are_checked_when_the_pipeline_is_built(model_settings: ModelSettings) -> None:
-    with pytest.raises(ConfigError, match=r"providers\[0\]: max_messages must be 0 \(no limit\)"):
+    with pytest.raises(ConfigError, match=r"providers\[0\]\.max_messages: must be 0 or more"):
         service(model_settings, max_messages=-5)
     with pytest.raises(ConfigError, match=r"providers\[0\]\.max_tokens: expected an integer"):
         service(model_settings, max_tokens="lots")

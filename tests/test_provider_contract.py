@@ -219,7 +219,7 @@ class Learner(ContextProvider):
 
 
 class BrokenHistory(InMemoryHistoryProvider):
-    async def save_messages(self, session_id: str, messages: Any, *, state: Any) -> None:
+    async def store_turn(self, session_id: str, messages: Any, *, state: Any, turn_id: str) -> None:
         raise OSError("disk full")
 
 

@@ -22,6 +22,7 @@ from ctxchat.core.settings import ModelSettings
 from ctxchat.providers.sql_history import SqlHistoryProvider
 from ctxchat.services.build import build_agent
 from ctxchat.services.conversations import ChatService
+from ctxchat.services.deletion import delete
 from ctxchat.services.model_client import OpenAIChatModel
 from ctxchat.storage.store import SessionStore
 
@@ -87,11 +88,11 @@ def test_deleting_a_session_removes_its_own_history_and_never_a_shared_one(
         asyncio.run(chat.send(conversation, text))
     assert rows_by_key(sql_url) == {owner.session.id: 4, other.session.id: 4}
 
-    asyncio.run(chat.delete(borrower.session.id))
+    asyncio.run(delete(chat, borrower.session.id))
     assert rows_by_key(sql_url) == {owner.session.id: 4, other.session.id: 4}
-    asyncio.run(chat.delete(other.session.id))
+    asyncio.run(delete(chat, other.session.id))
     assert rows_by_key(sql_url) == {owner.session.id: 4}
-    asyncio.run(chat.delete(owner.session.id))
+    asyncio.run(delete(chat, owner.session.id))
     assert rows_by_key(sql_url) == {}
 
 

@@ -161,14 +161,14 @@ def test_a_store_that_cannot_migrate_leaves_the_others_working(sql_url: str) -> 
     raw_execute(sql_url, ["CREATE TABLE ctxchat_audit (x INTEGER)"])
     audit = AuditProvider("audit", env=ENV, url=sql_url)
     with pytest.raises(StorageError, match=r"^database .*ctxchat_audit"):
-        audit.check()
+        audit.database()
 
     history = SqlHistoryProvider("history", env=ENV, url=sql_url)
     asyncio.run(history.save_messages("s", exchange("kept"), state={}))
     assert len(asyncio.run(history.all_messages("s", state={}))) == 2
     assert versions(sql_url) == [("history", v) for v in range(1, HISTORY.version + 1)]
     with pytest.raises(StorageError, match=r"ctxchat_audit"):
-        audit.check()  # asked again, tried again
+        audit.database()  # asked again, tried again
 
 
 def test_a_store_from_a_newer_ctxchat_is_refused_and_the_others_still_open(
@@ -189,7 +189,7 @@ def test_a_store_from_a_newer_ctxchat_is_refused_and_the_others_still_open(
     assert "\n" not in message
     assert raw_query(sql_url, "SELECT COUNT(*) FROM ctxchat_history") == [(2,)]
     # Another provider's store in the same database is not held back by it.
-    AuditProvider("audit", env=ENV, url=sql_url).check()
+    AuditProvider("audit", env=ENV, url=sql_url).database()
     assert ("audit", 1) in versions(sql_url)
 
 
@@ -197,7 +197,7 @@ def test_a_0_1_database_newer_than_0_1_is_refused(sql_url: str) -> None:
     write_v1(sql_url, extra=["INSERT INTO ctxchat_schema_version VALUES (4, '2025-01-01')"])
     history = SqlHistoryProvider("history", env=ENV, url=sql_url)
     with pytest.raises(StorageError) as caught:
-        history.check()
+        history.database()
     assert str(caught.value) == (
         f"database {mask_url(sql_url)} has schema version 4, newer than this ctxchat "
         f"understands (up to {LEGACY_LATEST}); upgrade ctxchat to use it"
@@ -225,7 +225,7 @@ def test_a_fresh_database_gets_each_store_when_its_provider_opens_it(sql_url: st
     with pytest.raises(Exception, match=LEGACY_TABLE):
         legacy_versions(sql_url)  # a new database has no 0.1 table
 
-    AuditProvider("audit", env=ENV, url=sql_url).check()
+    AuditProvider("audit", env=ENV, url=sql_url).database()
     assert versions(sql_url) == [
         *[("audit", v) for v in range(1, AUDIT.version + 1)],
         *[("history", v) for v in range(1, HISTORY.version + 1)],
@@ -262,10 +262,10 @@ def test_a_new_store_brings_its_own_migrations_and_leaves_the_others_alone(
     asyncio.run(history.save_messages("s", exchange("kept"), state={}))
     before = raw_query(sql_url, "SELECT * FROM ctxchat_migrations WHERE store = 'history'")
 
-    notes_provider(_notes_1)("notes", env=ENV, url=sql_url).check()
+    notes_provider(_notes_1)("notes", env=ENV, url=sql_url).database()
     assert ("notes", 1) in versions(sql_url)
     close_all()  # a later ctxchat, whose notes store has a second step
-    notes_provider(_notes_1, _notes_2)("notes", env=ENV, url=sql_url).check()
+    notes_provider(_notes_1, _notes_2)("notes", env=ENV, url=sql_url).database()
 
     assert versions(sql_url) == [("history", 1), ("history", 2), ("notes", 1), ("notes", 2)]
     assert raw_query(sql_url, "SELECT id, title, body FROM test_notes") == []

@@ -13,6 +13,7 @@ import asyncio
 from typing import Any
 
 import pytest
+from cli_support import FOLD_MARK, is_fold
 from fakeopenai import Error, FakeOpenAI, RecordedRequest, Reply, Text, echo_reply
 from historykit import HistoryFactory
 
@@ -30,12 +31,6 @@ from ctxchat.services.model_client import OpenAIChatModel
 from ctxchat.testing import ScriptedModel
 
 pytest_plugins = ["sqlfixtures"]
-
-FOLD_MARK = "You keep a running summary"
-
-
-def is_fold(request: RecordedRequest) -> bool:
-    return str(request.messages[0].get("content", "")).startswith(FOLD_MARK)
 
 
 class Summariser:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ctxchat.cli.render import one_line, terminal_safe, tool_call_line, tool_result_line
+from ctxchat.cli.render import tool_call_line, tool_result_line
 from ctxchat.core.audit import AuditRecord
+from ctxchat.core.sanitize import one_line, terminal_safe
 from ctxchat.core.text import plural, preview
 
 if TYPE_CHECKING:

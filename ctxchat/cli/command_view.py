@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from ctxchat.cli.render import one_line, terminal_safe
+from ctxchat.core.sanitize import one_line, terminal_safe
 from ctxchat.core.text import local_time
 
 if TYPE_CHECKING:

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
+from ctxchat.core.errors import UsageError
+
 if TYPE_CHECKING:
     from ctxchat.config.loading import Config
+    from ctxchat.core.model_types import ReplyCut
     from ctxchat.services.conversations import ChatService
     from ctxchat.storage.catalog import SessionCatalog
     from ctxchat.storage.store import SessionStore
@@ -32,6 +36,37 @@ def complete_session(incomplete: str) -> list[tuple[str, str]]:
             found.append((s.title, s.id))
     return found
 
+
+def invalid_utf8(value: str) -> str | None:
+    """Why `value` is not text, or None. Python keeps an argument's bytes that are not UTF-8
+    as surrogate escapes (U+DC80-U+DCFF), which no file, terminal or server accepts."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        code = ord(value[exc.start])
+        byte = f"byte 0x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"U+{code:04X}"
+        return f"{byte} at character {exc.start + 1}"
+    return None
+
+
+def require_utf8(**arguments: str | Sequence[str] | None) -> None:
+    """Refuse (exit 2) any of `arguments` that is not valid UTF-8 text, naming it
+    (`title` -> --title, `prompt` -> the prompt), before anything is sent or stored."""
+    for name, given in arguments.items():
+        values = [given] if isinstance(given, str) else list(given or ())
+        for value in values:
+            problem = invalid_utf8(value)
+            if problem is not None:
+                what = ARGUMENT_NAMES.get(name, f"--{name.replace('_', '-')}")
+                raise UsageError(f"{what} is not valid UTF-8 text ({problem})")
+
+
+def _session_ref(value: str) -> str:
+    require_utf8(session=value)
+    return value
+
+
+ARGUMENT_NAMES = {"prompt": "the prompt", "session": "the session", "title": "the title"}
 
 ConfigOption = Annotated[
     Path | None,
@@ -66,6 +101,7 @@ SessionArg = Annotated[
         help="Session id, unique id prefix, or exact title.",
         metavar="SESSION",
         autocompletion=complete_session,
+        callback=_session_ref,
         show_default=False,
     ),
 ]
@@ -133,8 +169,12 @@ def chat_service(
 
 
 def report(message: str, *, kind: str = "error") -> None:
-    """One line on stderr (`ctxchat: KIND: message`), whatever the message holds."""
-    flat = " ".join(str(message).split())
+    """One line on stderr (`ctxchat: KIND: message`), whatever the message holds: a
+    server's error text may carry escape sequences, and a driver's a password."""
+    from ctxchat.core.redact import scrub_secrets
+    from ctxchat.core.sanitize import one_line
+
+    flat = one_line(scrub_secrets(str(message)))
     try:
         sys.stderr.write(f"ctxchat: {kind}: {flat}\n" if kind else f"ctxchat: {flat}\n")
         sys.stderr.flush()
@@ -142,8 +182,33 @@ def report(message: str, *, kind: str = "error") -> None:
         pass  # stderr is gone; the exit code still tells
 
 
+def debug_traceback() -> str:
+    """The exception being handled, as a traceback safe to show: drivers and servers quote
+    URLs, passwords and keys in their messages (see `ctxchat.core.redact`)."""
+    import traceback
+
+    from ctxchat.core.redact import scrub_secrets
+    from ctxchat.core.sanitize import terminal_safe
+
+    return terminal_safe(scrub_secrets(traceback.format_exc()))
+
+
+def print_traceback() -> None:
+    """`debug_traceback` on stderr (CTXCHAT_DEBUG=1)."""
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.write(debug_traceback())
+
+
 def warn(text: str) -> None:
     report(text, kind="warning")
+
+
+def cut_note(event: ReplyCut) -> str:
+    """What the user is told when a reply is kept cut (see `ctxchat.core.reply_limit`)."""
+    return (
+        f"the reply was {event.size:,} bytes: only its first {event.kept:,} were saved "
+        "(raise [agent] max_reply_bytes to keep more)"
+    )
 
 
 def announce_lock_wait(session_id: str) -> None:
@@ -167,8 +232,6 @@ def confirm(question: str, *, yes: bool, stdin_tty: bool | None = None) -> bool:
     if yes:
         return True
     import sys
-
-    from ctxchat.core.errors import UsageError
 
     interactive = sys.stdin.isatty() if stdin_tty is None else stdin_tty
     if not interactive:

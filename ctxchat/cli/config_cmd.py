@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ctxchat.cli.common import ConfigOption, config_file, load_config
+from ctxchat.cli.common import ConfigOption, config_file, load_config, require_utf8
 from ctxchat.cli.help_words import WordsCommand
 
 app = typer.Typer(
@@ -75,6 +75,7 @@ def show(
     from ctxchat.services.model_client import window_in_effect
     from ctxchat.views.config_report import describe_config
 
+    require_utf8(model=model, base_url=base_url, system=system)
     settings = load_config(config, model=model, base_url=base_url, system=system)
     limits = window_in_effect(settings.model)
     sys.stdout.write(describe_config(settings, build_agent(settings), limits))

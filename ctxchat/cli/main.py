@@ -17,7 +17,13 @@ import typer
 
 from ctxchat import __version__
 from ctxchat.cli import config_cmd, memory_cmd, run_cmd, sessions_cmd, tools_cmd
-from ctxchat.cli.common import ConfigOption, close_services, report, use_config_file
+from ctxchat.cli.common import (
+    ConfigOption,
+    close_services,
+    print_traceback,
+    report,
+    use_config_file,
+)
 from ctxchat.cli.help_words import WordsCommand
 from ctxchat.core.errors import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CtxchatError
 
@@ -124,9 +130,7 @@ def execute(argv: Sequence[str] | None = None) -> int:
         if isinstance(getattr(exc, "cause", None), BrokenPipeError):
             return _reader_gone()  # a turn failed only because its output had no reader
         if _debug():
-            import traceback
-
-            traceback.print_exc()
+            print_traceback()
         for problem in exc.problems:
             report(problem)
         return exc.exit_code
@@ -135,9 +139,7 @@ def execute(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except Exception as exc:
         if _debug():
-            import traceback
-
-            traceback.print_exc()
+            print_traceback()
         report(f"unexpected {type(exc).__name__}: {exc} (set CTXCHAT_DEBUG=1 for a traceback)")
         return EXIT_FAILURE
     if result == EXIT_INTERRUPTED:  # Typer turned a KeyboardInterrupt into Exit(130)

@@ -105,7 +105,7 @@ def export(
 
 
 def _markdown(facts: list[dict[str, Any]]) -> str:
-    from ctxchat.cli.render import one_line
+    from ctxchat.core.sanitize import one_line
 
     lines = ["# What ctxchat remembers about you", ""]
     for fact in facts:

@@ -1,4 +1,5 @@
-"""Output: consoles, text made safe for a terminal, streamed Markdown's stable part, turns.
+"""Output: consoles, streamed Markdown's stable part, turns. Text is made safe for a
+terminal by `ctxchat.core.sanitize`.
 
 Rich follows NO_COLOR and drops styling when the output is not a terminal by itself.
 """
@@ -9,6 +10,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
+from ctxchat.core.sanitize import one_line, terminal_safe
 from ctxchat.core.text import preview
 
 if TYPE_CHECKING:
@@ -18,73 +20,6 @@ if TYPE_CHECKING:
 
 CODE_THEME = "monokai"
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-
-# Whole escape sequences are dropped (a colour, a window title, a screen clear), so what is
-# left reads as the text around them: CSI, OSC ended by BEL or ST, DCS/SOS/PM/APC strings,
-# and the short escapes. The introducer of an unended string ([ ] P X ^ _) is not a short
-# escape: its ESC is shown instead, so the text after it stays in view.
-_ESCAPE_SEQUENCE = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]"
-    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"
-    r"|\x1b[PX^_][^\x1b]*\x1b\\"
-    r"|\x1b[ -/]*[0-OQ-WYZ\\`-~]"
-)
-# The start of one of those, cut off by the end of what has arrived so far.
-_PARTIAL_ESCAPE = re.compile(
-    r"\x1b(?:\[[0-?]*[ -/]*|\][^\x07\x1b]*\x1b?|[PX^_][^\x1b]*\x1b?|[ -/]*)?"
-)
-# C0 controls but newline and tab, DEL, and the C1 controls some terminals obey too.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-_HELD_MAX = 256  # an unterminated sequence longer than this is shown, not waited for
-
-
-def _visible(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    if code < 0x20:
-        return chr(0x2400 + code)  # the Unicode control pictures: ␛ for ESC, ␍ for CR...
-    return "\u2421" if code == 0x7F else "\ufffd"
-
-
-def terminal_safe(text: str) -> str:
-    """`text` as it may reach a terminal: escape sequences removed, any other control
-    character but newline and tab shown as a visible symbol. Model output, titles and stored
-    messages can hold anything; written raw they could recolour, retitle or clear the
-    user's terminal, or hide text behind a carriage return."""
-    text = _ESCAPE_SEQUENCE.sub("", text.replace("\r\n", "\n"))
-    return _CONTROL.sub(_visible, text)
-
-
-def one_line(text: str) -> str:
-    """`terminal_safe` for a table cell or a single line: every run of whitespace (tabs and
-    newlines included) becomes one space."""
-    return " ".join(terminal_safe(text).split())
-
-
-class SafeStream:
-    """`terminal_safe` over text that arrives in pieces: an escape sequence (or a CR before
-    its LF) split between two pieces is held back until it is complete, so it is removed
-    whole instead of showing half of it."""
-
-    def __init__(self) -> None:
-        self.held = ""
-
-    def feed(self, piece: str) -> str:
-        text = self.held + piece
-        self.held = ""
-        window = max(0, len(text) - _HELD_MAX)
-        start = text.find("\x1b", window)
-        while start != -1:
-            if _PARTIAL_ESCAPE.fullmatch(text, start):
-                text, self.held = text[:start], text[start:]
-                break
-            start = text.find("\x1b", start + 1)
-        if text.endswith("\r"):
-            text, self.held = text[:-1], "\r" + self.held
-        return terminal_safe(text)
-
-    def flush(self) -> str:
-        text, self.held = self.held, ""
-        return terminal_safe(text)
 
 
 def make_console(

@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ctxchat import __version__
-from ctxchat.cli.render import print_turns, terminal_safe
+from ctxchat.cli.render import print_turns
 from ctxchat.cli.reply_view import ReplyView
 from ctxchat.cli.terminal import cancellable, ctrl_c_guard, quiet_terminal, rearm_ctrl_c
-from ctxchat.core.errors import CtxchatError, TurnCancelled
+from ctxchat.core.errors import CtxchatError, TurnCancelled, TurnNotStored
+from ctxchat.core.sanitize import terminal_safe
 from ctxchat.core.text import plural
 from ctxchat.services.commands import split_command
 
@@ -67,13 +68,19 @@ class Repl:
         self.console.print(Text(terminal_safe(text), style=style))
 
     def error(self, text: str) -> None:
-        self.say(f"error: {' '.join(text.split())}", "red")
+        from ctxchat.core.redact import scrub_secrets
+
+        self.say(f"error: {' '.join(scrub_secrets(text).split())}", "red")
 
     def unexpected(self, exc: Exception, prefix: str = "") -> None:
         import os
 
         if os.environ.get("CTXCHAT_DEBUG", "") not in ("", "0"):
-            self.console.print_exception()
+            from rich.text import Text
+
+            from ctxchat.cli.common import debug_traceback
+
+            self.console.print(Text(debug_traceback(), style="dim"))
         self.error(f"{prefix}unexpected {type(exc).__name__}: {exc}")
 
     async def show_recent(self, count: int) -> None:
@@ -216,6 +223,8 @@ class Repl:
             else:
                 view.finish()
                 self.error(failed.message)
+                if isinstance(failed.cause, TurnNotStored):
+                    self.say("nothing of this turn was kept: /retry sends it again", "dim")
             return failed.input_text or text
         except asyncio.CancelledError:  # cancelled before the turn began
             self.last_turn_failed = True

@@ -12,14 +12,13 @@ from typing import TYPE_CHECKING
 
 from ctxchat.cli.render import (
     CODE_THEME,
-    SafeStream,
     keep_line_breaks,
     stable_length,
     tail_source,
-    terminal_safe,
     thought_line,
     tool_run_line,
 )
+from ctxchat.core.sanitize import SafeStream, terminal_safe
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
@@ -80,6 +79,7 @@ class ReplyView:
             ProviderNotice,
             ProviderWarning,
             ReasoningDelta,
+            ReplyCut,
             TextDelta,
             ToolCallFinished,
             ToolCallStarted,
@@ -106,11 +106,18 @@ class ReplyView:
         elif isinstance(event, ProviderNotice):
             self.end_text()
             self.note(event.message)
+        elif isinstance(event, ReplyCut):
+            from ctxchat.cli.common import cut_note
+
+            self.end_text()
+            self.note(f"warning: {cut_note(event)}", "yellow")
 
     def note(self, text: str, style: str = "dim") -> None:
         from rich.text import Text
 
-        self.console.print(Text(terminal_safe(text), style=style))
+        from ctxchat.core.redact import scrub_secrets
+
+        self.console.print(Text(terminal_safe(scrub_secrets(text)), style=style))
 
     # -- reasoning: one dim line, the latest words while it streams, its start after ----------
     def add_reasoning(self, delta: str) -> None:

@@ -8,7 +8,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ctxchat.cli.common import ConfigOption, chat_service, complete_session, load_config, run_sync
+from ctxchat.cli.common import (
+    ConfigOption,
+    chat_service,
+    complete_session,
+    load_config,
+    require_utf8,
+    run_sync,
+)
 from ctxchat.core.errors import UsageError
 from ctxchat.services.script_input import DEFAULT_MAX_INPUT_BYTES
 
@@ -197,6 +204,15 @@ def run(
     to it); --lines makes each line a turn. Only reply text goes to stdout, errors to
     stderr.
     """
+    require_utf8(
+        prompt=prompt,
+        session=session,
+        title=title,
+        model=model,
+        base_url=base_url,
+        system=system,
+        turns_separator=turns_separator,
+    )
     if session is not None and continue_:
         raise UsageError("--session and --continue both choose a session; give one of them")
     if lines and turns_separator is not None:
@@ -205,7 +221,7 @@ def run(
 
     tool_policy = ToolPolicy.from_flags(allow_tools, yes_tools)
     if title is not None:
-        from ctxchat.services.conversations import clean_title
+        from ctxchat.services.titles import clean_title
 
         title = clean_title(title)  # refused before stdin is read or a model is called
     stdin_tty = sys.stdin.isatty()
@@ -353,7 +369,7 @@ def _tell(text: str, kind: str, *, interactive: bool) -> None:
         return
     from rich.text import Text
 
-    from ctxchat.cli.render import one_line
+    from ctxchat.core.sanitize import one_line
 
     console.print(Text(one_line(text), style="dim" if kind == "note" else "yellow"))
 

@@ -11,17 +11,16 @@ exits 0 as `head` asked it to.
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ctxchat.cli.common import report, run_sync, warn
+from ctxchat.cli.common import cut_note, report, run_sync, warn
 from ctxchat.cli.terminal import cancellable
 from ctxchat.core.errors import TurnCancelled
+from ctxchat.core.sanitize import json_text
 
 if TYPE_CHECKING:
-    from ctxchat.cli.render import SafeStream
     from ctxchat.cli.tool_approval import ToolPolicy
     from ctxchat.core.approval import Approver
     from ctxchat.core.context import RunResponse
@@ -70,17 +69,18 @@ def turn_record(
 
 
 class _Output:
-    """stdout for the whole script, which notices when its reader has gone."""
+    """stdout for the whole script, which notices when its reader has gone.
+
+    Reply text is made terminal-safe whether stdout is a terminal or a pipe: a pipe's
+    reader is usually a terminal a moment later (`ctxchat run q | tee out`). Only the
+    `--json` lines carry the raw text, escaped."""
 
     def __init__(self, out: TextIO) -> None:
+        from ctxchat.core.sanitize import SafeStream
+
         self.out = out
         self.gone = False
-        self.safe: SafeStream | None = None
-        if _isatty(out):
-            # A terminal obeys escape sequences: model text must not recolour or clear it.
-            from ctxchat.cli.render import SafeStream
-
-            self.safe = SafeStream()
+        self.safe = SafeStream()
 
     def write(self, text: str) -> None:
         if self.gone or not text:
@@ -92,18 +92,10 @@ class _Output:
             self.gone = True
 
     def write_reply(self, text: str) -> None:
-        self.write(self.safe.feed(text) if self.safe is not None else text)
+        self.write(self.safe.feed(text))
 
     def end_reply(self) -> None:
-        if self.safe is not None:
-            self.write(self.safe.flush())
-
-
-def _isatty(out: TextIO) -> bool:
-    try:
-        return out.isatty()
-    except (OSError, ValueError):
-        return False
+        self.write(self.safe.flush())
 
 
 class _Streamer:
@@ -125,6 +117,7 @@ class _Streamer:
             ProviderNotice,
             ProviderWarning,
             ReasoningDelta,
+            ReplyCut,
             TextDelta,
             ToolCallStarted,
         )
@@ -144,6 +137,8 @@ class _Streamer:
             report(event.message, kind="")  # stdout is the reply's alone
         elif isinstance(event, ModelNotice):
             report(event.message, kind="note")
+        elif isinstance(event, ReplyCut):
+            warn(cut_note(event))
 
     def think(self, text: str) -> None:
         if not self.thinking:
@@ -235,7 +230,7 @@ async def _send(
         _warn_if_cut_short(response)
     if json_lines:
         record = turn_record(conversation, turn.text, outcome, reasoning=show_reasoning)
-        output.write(json.dumps(record, ensure_ascii=False) + "\n")
+        output.write(json_text(record) + "\n")
 
 
 def _warn_if_cut_short(response: RunResponse) -> None:

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ctxchat.cli.render import one_line
-from ctxchat.core.text import local_date, local_time, title_or_untitled
+from ctxchat.core.sanitize import one_line
+from ctxchat.core.text import TITLE_SHOWN, local_date, local_time, title_or_untitled
 
 if TYPE_CHECKING:
     from ctxchat.storage.store import SessionSummary
@@ -88,7 +88,7 @@ def table_lines(summaries: Sequence[SessionSummary], width: int | None) -> list[
         cells.append(
             [
                 s.id,
-                one_line(title_or_untitled(s.title)),
+                one_line(title_or_untitled(s.title), TITLE_SHOWN),
                 one_line(s.model or ""),
                 str(s.turns),
                 local_time(s.created_at),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -16,11 +15,14 @@ from ctxchat.cli.common import (
     chat_service,
     confirm,
     load_config,
+    require_utf8,
     run_sync,
     session_catalog,
+    warn,
 )
 from ctxchat.cli.help_words import WordsCommand
-from ctxchat.core.text import local_time, plural, title_or_untitled
+from ctxchat.core.sanitize import json_text
+from ctxchat.core.text import TITLE_SHOWN, local_time, plural, title_or_untitled
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -75,9 +77,16 @@ def list_sessions(
 ) -> None:
     """Saved sessions, most recently used first."""
     del config  # accepted like everywhere (an alias may carry it); the list is the same
-    summaries = session_catalog().list(limit=limit)
+    catalog = session_catalog()
+    summaries = catalog.list(limit=limit)
+    store = catalog.store
+    for session_id, why in store.unreadable.items():
+        hint = f"; `ctxchat sessions show {session_id}` moves it aside"
+        warn(
+            f"session {session_id} is left out: {why}{hint if session_id in store.damaged else ''}"
+        )
     if json_output:
-        print(json.dumps([_summary_dict(s) for s in summaries], ensure_ascii=False, indent=2))
+        print(json_text([_summary_dict(s) for s in summaries], indent=2))
         return
     if not summaries:
         sys.stderr.write("no saved sessions yet\n")
@@ -113,7 +122,8 @@ def show(
     The conversation as it reads; with --audit, what each provider put before the model
     turn by turn, failed turns included.
     """
-    from ctxchat.cli.render import one_line, print_turns
+    from ctxchat.cli.render import print_turns
+    from ctxchat.core.sanitize import one_line
     from ctxchat.views.transcript import group_turns
 
     service = chat_service(load_config(config))
@@ -216,20 +226,27 @@ def rename(
     config: ConfigOption = None,
 ) -> None:
     """Give a session a new title."""
-    from ctxchat.cli.render import one_line
+    from ctxchat.core.sanitize import one_line
 
+    require_utf8(title=title)
     service = chat_service(load_config(config))
     conversation = service.open(ref)
     service.rename(conversation, title)
     print(f"{conversation.session.id}: {one_line(conversation.session.display_title())}")
 
 
+def _say_deleted(session_id: str) -> None:
+    print(f"deleted {session_id}")
+
+
 def _delete_question(service: ChatService, ids: list[str]) -> str:
     """Ids alone do not say which conversation goes: each comes with its title."""
-    from ctxchat.cli.render import one_line
+    from ctxchat.core.sanitize import one_line
 
     titles = {s.id: s.title for s in service.sessions()}
-    named = ", ".join(f'{i} "{one_line(title_or_untitled(titles.get(i)))}"' for i in ids)
+    named = ", ".join(
+        f'{i} "{one_line(title_or_untitled(titles.get(i)), TITLE_SHOWN)}"' for i in ids
+    )
     noun = "session" if len(ids) == 1 else f"{len(ids)} sessions:"
     return f"Delete {noun} {named}?"
 
@@ -251,35 +268,62 @@ def delete(
 
     What providers keep elsewhere goes with them (SQL history and audit rows...).
     """
+    require_utf8(session=refs)
     service = chat_service(load_config(config))
     ids = service.resolve_all(refs)
     if not confirm(_delete_question(service, ids), yes=yes):
         sys.stderr.write("nothing deleted\n")
         return
-    run_sync(service.delete_many(ids, on_deleted=lambda i: print(f"deleted {i}")))
+    from ctxchat.services.deletion import delete_many
+
+    run_sync(delete_many(service, ids, on_deleted=_say_deleted))
 
 
 @app.command(cls=WordsCommand)
 def prune(
     older_than: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--older-than",
             metavar="AGE",
             help="Delete sessions last used longer ago than this: 30d, 12h, 2w, 6mo, 1y.",
             show_default=False,
         ),
-    ],
+    ] = None,
+    orphans: Annotated[
+        bool,
+        typer.Option(
+            "--orphans",
+            help="Instead, remove what providers keep (SQL history, audit rows) for sessions "
+            "whose file is gone (deleted by hand, or moved aside as unreadable).",
+        ),
+    ] = False,
     yes: YesOption = False,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Only list what would be deleted.")
     ] = False,
     config: ConfigOption = None,
 ) -> None:
-    """Delete sessions not used for a while."""
-    from ctxchat.cli.render import one_line
+    """Delete old sessions, or rows whose session is gone.
+
+    --older-than AGE deletes sessions not used for that long; --orphans deletes the
+    history and audit rows of sessions whose file is gone.
+    """
+    from ctxchat.core.errors import UsageError
+    from ctxchat.core.sanitize import one_line
     from ctxchat.services.prune import parse_age
     from ctxchat.storage.catalog import cutoff_for
+
+    if orphans:
+        if older_than is not None:
+            raise UsageError("--older-than and --orphans prune different things; give one")
+        _prune_orphans(yes=yes, dry_run=dry_run, config=config)
+        return
+    if older_than is None:
+        raise UsageError(
+            "give --older-than AGE (sessions not used for that long) or --orphans (records "
+            "of sessions that are gone)"
+        )
 
     cutoff = cutoff_for(parse_age(older_than))
     chosen = session_catalog().last_used_before(cutoff)
@@ -287,7 +331,8 @@ def prune(
         sys.stderr.write(f"no session was last used more than {older_than} ago\n")
         return
     for s in chosen:
-        print(f"{s.id}  {local_time(s.updated_at)}  {one_line(title_or_untitled(s.title))}")
+        title = one_line(title_or_untitled(s.title), TITLE_SHOWN)
+        print(f"{s.id}  {local_time(s.updated_at)}  {title}")
     counted = plural(len(chosen), "session")
     if dry_run:
         sys.stderr.write(f"{counted} would be deleted (dry run)\n")
@@ -298,6 +343,33 @@ def prune(
         sys.stderr.write("nothing deleted\n")
         return
     ids = [s.id for s in chosen]
-    kept = run_sync(service.prune(ids, cutoff, on_deleted=lambda i: print(f"deleted {i}")))
+    from ctxchat.services.deletion import prune as prune_sessions
+
+    kept = run_sync(prune_sessions(service, ids, cutoff, on_deleted=_say_deleted))
     for session_id in kept:
         sys.stderr.write(f"kept {session_id}: it was used while prune waited for it\n")
+
+
+def _prune_orphans(*, yes: bool, dry_run: bool, config: Path | None) -> None:
+    from ctxchat.services.orphans import find_orphans, remove_orphans
+
+    service = chat_service(load_config(config))
+    found = run_sync(find_orphans(service))
+    if not found:
+        sys.stderr.write("nothing to prune: every record belongs to a saved session\n")
+        return
+    for orphan in found:
+        kept = ", ".join(f"{src}: {plural(n, 'record')}" for src, n in orphan.records.items())
+        print(f"{orphan.key}  {kept}")
+    counted = plural(len(found), "session")
+    if dry_run:
+        sys.stderr.write(f"the records of {counted} with no file would be removed (dry run)\n")
+        return
+    if not confirm(f"Remove the records of {counted} with no file?", yes=yes):
+        sys.stderr.write("nothing removed\n")
+        return
+    kept_keys = run_sync(
+        remove_orphans(service, found, on_removed=lambda o: print(f"removed {o.key}"))
+    )
+    for key in kept_keys:
+        sys.stderr.write(f"kept {key}: its session was saved while prune waited for it\n")

@@ -15,8 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ctxchat.cli.render import short_arguments, terminal_safe
+from ctxchat.cli.render import short_arguments
 from ctxchat.core.errors import UsageError
+from ctxchat.core.sanitize import terminal_safe
 from ctxchat.core.tools import TOOL_NAME_PATTERN
 
 if TYPE_CHECKING:

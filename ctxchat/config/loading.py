@@ -25,6 +25,7 @@ from ctxchat.core.settings import (
 T = TypeVar("T")
 
 TOP_LEVEL_KEYS = ["model", "agent", "embeddings", "storage", "providers"]
+MAX_CONFIG_BYTES = 1_000_000
 # Environment variable -> [model] key. They override the file; flags override them.
 ENV_OVERRIDES = {
     "OPENAI_API_KEY": "api_key",
@@ -53,6 +54,7 @@ class Config:
     origins: Mapping[str, str] = field(default_factory=dict)  # model key -> file/env/flag
     storage: StorageSettings = field(default_factory=StorageSettings)
     embeddings: EmbeddingSettings = field(default_factory=EmbeddingSettings)
+    agent_origins: Mapping[str, str] = field(default_factory=dict)  # agent key -> file/flag
 
 
 def config_path(explicit: Path | None, environ: Mapping[str, str]) -> tuple[Path, bool]:
@@ -66,8 +68,14 @@ def config_path(explicit: Path | None, environ: Mapping[str, str]) -> tuple[Path
 
 
 def read_toml(path: Path) -> dict[str, Any]:
+    """The file's TOML; no more than `MAX_CONFIG_BYTES` of it is read: a config holds
+    settings, and whatever it holds (a system prompt) is sent with every turn."""
     try:
-        text = path.read_bytes().decode("utf-8")
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_CONFIG_BYTES + 1)
+        if len(raw) > MAX_CONFIG_BYTES:
+            raise ConfigError(f"config file {path} is over the limit of {MAX_CONFIG_BYTES:,} bytes")
+        text = raw.decode("utf-8")
     except FileNotFoundError:
         raise ConfigError(f"config file {path} does not exist") from None
     except IsADirectoryError:
@@ -224,8 +232,10 @@ def _parse(
             problems.append(f"model: {exc}")
 
     agent_table = dict(_table(data, "agent", problems))
+    agent_origins = dict.fromkeys(agent_table, "file")
     if instructions is not None:
         agent_table["instructions"] = instructions
+        agent_origins["instructions"] = "flag"
     agent = problems.build(AgentSettings, agent_table, "agent")
     storage = problems.build(StorageSettings, _table(data, "storage", problems), "storage")
     embeddings = problems.build(
@@ -260,7 +270,9 @@ def _parse(
             for i, (type_name, source_id, options) in enumerate(DEFAULT_PIPELINE)
         ]
         default = True
-    return Config(path, model, agent, tuple(specs), default, origins, storage, embeddings)
+    return Config(
+        path, model, agent, tuple(specs), default, origins, storage, embeddings, agent_origins
+    )
 
 
 def _table(data: Mapping[str, Any], key: str, problems: list[str]) -> Mapping[str, Any]:

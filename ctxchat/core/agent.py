@@ -7,30 +7,33 @@ One turn (`Agent.run`):
 2. The model, with tool rounds, bounded by `max_tool_rounds`.
 3. `after_run`, first of the providers that store the turn (histories), then of the
    others, each stage in reverse config order. The turn is *stored* when every storing
-   provider succeeded; one that fails makes the turn failed ("shown but not saved"), and
-   the providers of the second stage (the audit, memory, summaries) are told so through
-   `context.stored` and `context.error`. The first stage cannot be cut short by Ctrl-C (a
-   store is one short transaction); the second can, and the turn stands.
+   provider succeeded and then `on_stored` (the caller's commit: saving the session file
+   that counts the turn) did too; a failure of either makes the turn failed ("shown but
+   not saved"), and a failed commit takes the turn back out of the histories by its id
+   (`discard_turn`). The providers of the second stage (the audit, memory, summaries) are
+   told through `context.stored` and `context.error`, so an audit never records a turn as
+   kept that is not. The first stage and the commit cannot be cut short by Ctrl-C (each
+   store is one short transaction); the second stage can, and the turn stands.
 
-A failed turn raises `TurnFailed`, which hands the input back. Whatever a provider puts in
-its session state must be plain JSON: a provider that leaves anything else there is named
-at once (see `_check_state`) instead of failing the session's save later.
+A failed turn raises `TurnFailed`, which hands the input back, carrying in its one line
+what the second stage could not do either (an audit on the same dead database). Whatever a
+provider puts in its session state must be plain JSON: a provider that leaves anything
+else there is named at once (see `ctxchat.core.jsonstate`) instead of failing the session's save
+later.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import math
 import time
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TypeVar
 
 from ctxchat.core.approval import Approver, refusal_text, refuse_unasked
 from ctxchat.core.budget import fit
 from ctxchat.core.context import RunContext, RunResponse
 from ctxchat.core.errors import (
-    ConfigError,
     ContextOverflow,
     CtxchatError,
     ProviderError,
@@ -38,6 +41,7 @@ from ctxchat.core.errors import (
     TurnCancelled,
     TurnNotStored,
 )
+from ctxchat.core.jsonstate import check_state, snapshot
 from ctxchat.core.limits import ContextLimits
 from ctxchat.core.messages import Message, ToolCallPart, ToolResultPart, Usage
 from ctxchat.core.model_types import (
@@ -46,22 +50,24 @@ from ctxchat.core.model_types import (
     ModelReply,
     ModelRequest,
     ProviderWarning,
+    ReplyCut,
     ToolCallFinished,
     ToolCallStarted,
     chain_model_call,
     chain_tool_call,
     ignore_events,
 )
-from ctxchat.core.provider import ContextProvider, HistoryProvider, ProviderEnv
+from ctxchat.core.pipeline import DEFAULT_FALLBACK, FallbackFactory, validate_pipeline
+from ctxchat.core.provider import ContextProvider, HistoryProvider
+from ctxchat.core.reply_limit import cap_reply
 from ctxchat.core.session import Session
 from ctxchat.core.settings import AgentSettings
 from ctxchat.core.tools import Tool, invoke_tool
 
+T = TypeVar("T")
 AnyProvider = ContextProvider[Any]
-FallbackFactory = Callable[[set[str]], HistoryProvider[Any]]
-
-FALLBACK_HISTORY_TYPE = "in_memory_history"
-FALLBACK_HISTORY_ID = "session_history"
+# The caller's commit of a stored turn (see `Agent.run`).
+Commit = Callable[[RunContext], Awaitable[None]]
 
 
 class TurnFailed(CtxchatError):
@@ -76,7 +82,12 @@ class TurnFailed(CtxchatError):
         context: RunContext | None = None,
     ) -> None:
         text = str(cause) if isinstance(cause, CtxchatError) else f"{type(cause).__name__}: {cause}"
-        super().__init__(text)
+        # What else could not be done, but not again from the provider that failed the turn.
+        named = cause.source_id if isinstance(cause, ProviderError) else None
+        also = "; ".join(
+            f"provider '{w.source_id}' {w.message}" for w in warnings if w.source_id != named
+        )
+        super().__init__(f"{text} (and {also})" if also else text)
         self.cause = cause
         self.input_messages = tuple(input_messages)
         self.warnings = tuple(warnings)
@@ -86,50 +97,6 @@ class TurnFailed(CtxchatError):
     @property
     def input_text(self) -> str:
         return "\n".join(m.text for m in self.input_messages)
-
-
-def validate_pipeline(providers: Sequence[AnyProvider]) -> None:
-    """The rules a provider list must satisfy, each reported with the offending entries."""
-    seen: dict[str, int] = {}
-    for index, provider in enumerate(providers):
-        if provider.source_id in seen:
-            raise ConfigError(
-                f"providers[{seen[provider.source_id]}] and providers[{index}] share "
-                f"source_id '{provider.source_id}': each provider needs its own"
-            )
-        seen[provider.source_id] = index
-    loaders = [
-        f"providers[{i}] ('{p.source_id}')"
-        for i, p in enumerate(providers)
-        if isinstance(p, HistoryProvider) and p.load_messages
-    ]
-    if len(loaders) > 1:
-        raise ConfigError(
-            f"more than one history provider loads messages: {', '.join(loaders)}; "
-            "set load_messages = false on all but one"
-        )
-
-
-def in_memory_fallback(env: ProviderEnv | None = None) -> FallbackFactory:
-    """The history a pipeline gets when none of its providers loads one: the conversation
-    kept in the session itself, found through the entry points like any provider."""
-
-    def build(taken: set[str]) -> HistoryProvider[Any]:
-        from ctxchat.core.registry import load_provider_class
-
-        cls = load_provider_class(FALLBACK_HISTORY_TYPE, "fallback history")
-        source_id, n = FALLBACK_HISTORY_ID, 2
-        while source_id in taken:
-            source_id, n = f"{FALLBACK_HISTORY_ID}_{n}", n + 1
-        provider = cls(source_id, env=env)
-        if not isinstance(provider, HistoryProvider):
-            raise ConfigError(f"'{FALLBACK_HISTORY_TYPE}' is not a history provider")
-        return provider
-
-    return build
-
-
-DEFAULT_FALLBACK = in_memory_fallback()
 
 
 class Agent:
@@ -203,10 +170,16 @@ class Agent:
         on_event: EventSink = ignore_events,
         options: dict[str, Any] | None = None,
         approve: Approver = refuse_unasked,
+        turn_id: str | None = None,
+        on_stored: Commit | None = None,
     ) -> RunContext:
         """Run one turn and return its context (with `.response`); raise `TurnFailed`.
+
         `approve` is asked before each call of a tool with side effects (see
-        `ctxchat.core.approval`); without one such calls are refused."""
+        `ctxchat.core.approval`); without one such calls are refused. `turn_id` names the
+        turn in every store (one is made when not given); `on_stored` is awaited once the
+        histories have stored the turn, before anything learns from it: if it raises, the
+        turn is taken back out of them and fails."""
         if isinstance(inputs, str):
             input_messages: list[Message] = [Message.user(inputs)]
         elif isinstance(inputs, Message):
@@ -220,6 +193,7 @@ class Agent:
             model=model or self.model,
             on_event=on_event,
             approve=approve,
+            turn_id=turn_id,
         )
         providers = self.run_providers()
         produced: list[Message] = []
@@ -236,7 +210,7 @@ class Agent:
                     raise
                 except Exception as exc:
                     raise ProviderError(provider.source_id, "before_run", exc) from exc
-                problem = _check_state(state)
+                problem = check_state(state)
                 if problem is not None:
                     raise ProviderError(provider.source_id, "before_run", ValueError(problem))
             finish_reason = await self._model_loop(context, produced, on_event)
@@ -250,7 +224,7 @@ class Agent:
         context._set_response(
             RunResponse(tuple(produced), usage, complete=error is None, finish_reason=finish_reason)
         )
-        warnings = await self._after_run(session, context, providers, on_event)
+        warnings = await self._after_run(session, context, providers, on_event, on_stored)
         if context.error is not None:
             raise TurnFailed(context.error, context.input_messages, warnings, context) from (
                 context.error
@@ -305,8 +279,12 @@ class Agent:
                 reply = await model_call(request)
             except ContextOverflow as exc:
                 raise _overflowed(exc, context, limits) from exc
-            produced.append(reply.message.attributed("response"))
-            calls = reply.message.tool_calls
+            limit = self.settings.max_reply_bytes
+            message, size = cap_reply(reply.message, limit)
+            if size > limit:
+                on_event(ReplyCut(size, limit))
+            produced.append(message.attributed("response"))
+            calls = message.tool_calls
             if not calls:
                 return reply.finish_reason
             if round_number == rounds:
@@ -327,6 +305,7 @@ class Agent:
         context: RunContext,
         providers: Sequence[AnyProvider],
         on_event: EventSink,
+        on_stored: Commit | None,
     ) -> list[ProviderWarning]:
         warnings: list[ProviderWarning] = []
         storing = [p for p in reversed(providers) if p.stores_turn]
@@ -334,24 +313,60 @@ class Agent:
         for provider in storing:
             failure = await self._after_run_of(provider, session, context, shielded=True)
             if failure is not None and context.error is None:
-                context.error = TurnNotStored(provider.source_id, failure)
+                context.error = TurnNotStored.by_history(provider.source_id, failure)
             elif failure is not None:
-                warnings.append(self._warn(provider, failure, on_event))
+                warnings.append(self._warn(provider, failure, on_event, emit=False))
+        if context.error is None and on_stored is not None:
+            await self._commit(on_stored, session, context, storing)
         context.stored = context.error is None
         try:
             for provider in learning:
                 failure = await self._after_run_of(provider, session, context, shielded=False)
                 if failure is not None:
-                    warnings.append(self._warn(provider, failure, on_event))
+                    # A failed turn's warnings go into its one error line instead.
+                    emit = context.error is None
+                    warnings.append(self._warn(provider, failure, on_event, emit=emit))
         except asyncio.CancelledError:
             # Ctrl-C while providers learn from the turn: they stop, the turn stands.
             task = asyncio.current_task()
             if task is not None:
                 task.uncancel()
-            warnings.append(
-                self._warn(learning[0], "interrupted: nothing more was learnt", on_event)
-            )
+            interrupted = "interrupted: nothing more was learnt"
+            emit = context.error is None
+            warnings.append(self._warn(learning[0], interrupted, on_event, emit=emit))
         return warnings
+
+    async def _commit(
+        self,
+        on_stored: Commit,
+        session: Session,
+        context: RunContext,
+        storing: Sequence[AnyProvider],
+    ) -> None:
+        """Await the caller's commit; when it fails, take the turn back out of every
+        history that stored it, and fail the turn saying which (if any) still hold it."""
+        try:
+            await _finish_despite_cancel(asyncio.ensure_future(on_stored(context)))
+        except Exception as exc:
+            reason = str(exc) if isinstance(exc, CtxchatError) else f"{type(exc).__name__}: {exc}"
+        else:
+            return
+        kept: list[str] = []
+        for provider in storing:
+            if not isinstance(provider, HistoryProvider):
+                continue
+            state = session.provider_state(provider.source_id)
+            try:
+                discard = provider.discard_turn(session.id, context.turn_id, state=state)
+                undone = await _finish_despite_cancel(asyncio.ensure_future(discard))
+            except Exception:
+                undone = False
+            if not undone:
+                kept.append(provider.source_id)
+        if kept:
+            names = ", ".join(f"'{k}'" for k in kept)
+            reason += f"; history {names} still holds it until the session is next opened"
+        context.error = TurnNotStored(reason, kept_by=tuple(kept))
 
     async def _after_run_of(
         self, provider: AnyProvider, session: Session, context: RunContext, *, shielded: bool
@@ -359,7 +374,7 @@ class Agent:
         """Run one provider's after_run; what went wrong, or None. A provider that leaves
         non-JSON values in its state gets its state back as it was before."""
         state = session.provider_state(provider.source_id)
-        before = _snapshot(state)
+        before = snapshot(state)
         hook = provider.after_run(agent=self, session=session, context=context, state=state)
         try:
             if shielded:
@@ -370,7 +385,7 @@ class Agent:
             raise
         except Exception as exc:
             return f"after_run failed: {str(exc) or type(exc).__name__}"
-        problem = _check_state(state)
+        problem = check_state(state)
         if problem is None:
             return None
         if before is not None:
@@ -378,46 +393,13 @@ class Agent:
         return f"after_run failed: {problem}; its state is left as it was before the turn"
 
     @staticmethod
-    def _warn(provider: AnyProvider, message: str, on_event: EventSink) -> ProviderWarning:
+    def _warn(
+        provider: AnyProvider, message: str, on_event: EventSink, *, emit: bool = True
+    ) -> ProviderWarning:
         warning = ProviderWarning(provider.source_id, message)
-        on_event(warning)
+        if emit:
+            on_event(warning)
         return warning
-
-
-def _snapshot(state: dict[str, Any]) -> str | None:
-    try:
-        return json.dumps(state, allow_nan=False)
-    except (TypeError, ValueError):
-        return None
-
-
-def _check_state(state: dict[str, Any]) -> str | None:
-    """Why `state` cannot be saved as JSON (the first bad value and where), or None."""
-    if _snapshot(state) is not None:
-        return None
-    return "its session state " + _first_non_json(state, "state")
-
-
-def _first_non_json(value: Any, path: str) -> str:
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if not isinstance(key, str):
-                return f"has a {type(key).__name__} key at {path}: keys must be strings"
-            found = _first_non_json(item, f"{path}[{key!r}]")
-            if found:
-                return found
-        return ""
-    if isinstance(value, list):
-        for index, item in enumerate(value):
-            found = _first_non_json(item, f"{path}[{index}]")
-            if found:
-                return found
-        return ""
-    if isinstance(value, float) and not math.isfinite(value):
-        return f"holds {value!r} at {path}: not a JSON number"
-    if value is None or isinstance(value, str | int | float | bool):
-        return ""
-    return f"holds a {type(value).__name__} at {path}: only JSON values can be saved"
 
 
 def _overflowed(
@@ -436,15 +418,13 @@ def _overflowed(
     )
 
 
-async def _finish_despite_cancel(task: asyncio.Future[None]) -> None:
-    """Wait for a provider's after_run even through Ctrl-C: stopping it half-way would leave
-    a turn the session counts but a history never stored (each store is one transaction, so
-    it is short)."""
+async def _finish_despite_cancel(task: asyncio.Future[T]) -> T:
+    """Wait for a store (a history's after_run, the commit, an undo) even through Ctrl-C:
+    stopping it half-way would leave a turn the session counts but a history never stored
+    (each store is one transaction, so it is short)."""
     while True:
         try:
-            await asyncio.shield(task)
-            return
+            return await asyncio.shield(task)
         except asyncio.CancelledError:
             if task.done():
-                task.result()  # re-raises the provider's own error, if it had one
-                return
+                return task.result()  # re-raises the store's own error, if it had one

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ctxchat.core.approval import Approver, ToolApproval, refuse_unasked
 from ctxchat.core.errors import ConfigError
-from ctxchat.core.messages import AttributionKind, Message, ToolCallPart, Usage
+from ctxchat.core.messages import AttributionKind, Message, ToolCallPart, Usage, new_id
 from ctxchat.core.model_types import (
     EventSink,
     Middleware,
@@ -78,8 +78,12 @@ class RunContext:
         model: ChatModel | None = None,
         on_event: EventSink = ignore_events,
         approve: Approver = refuse_unasked,
+        turn_id: str | None = None,
     ) -> None:
         self.session_id = session_id
+        # One id for the turn wherever it is kept (the history's rows, the audit's row), so
+        # stores can be matched, and a turn undone, by it.
+        self.turn_id = turn_id or new_id()
         self.input_messages: tuple[Message, ...] = tuple(
             m.attributed("input") for m in input_messages
         )

@@ -124,10 +124,16 @@ class TurnCancelled(CtxchatError):
 
 
 class TurnNotStored(CtxchatError):
-    """The reply came (and was shown) but a history could not store the turn: the turn
-    counts as failed, so nothing else records it as kept."""
+    """The reply came (and was shown) but the turn could not be kept: a history could not
+    store it, or the session file could not be saved after they did. The turn counts as
+    failed, so nothing else records it as kept. `kept_by` names the histories that still
+    hold it because undoing their store failed too (the session's journal removes it
+    there the next time the session is opened)."""
 
-    def __init__(self, source_id: str, detail: str) -> None:
-        what = detail.removeprefix("after_run ")
-        super().__init__(f"the reply was shown but not saved: history '{source_id}' {what}")
-        self.source_id = source_id
+    def __init__(self, reason: str, *, kept_by: tuple[str, ...] = ()) -> None:
+        super().__init__(f"the reply was shown but not saved: {reason}")
+        self.kept_by = kept_by
+
+    @classmethod
+    def by_history(cls, source_id: str, detail: str) -> TurnNotStored:
+        return cls(f"history '{source_id}' {detail.removeprefix('after_run ')}")

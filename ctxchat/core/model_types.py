@@ -65,6 +65,15 @@ class ModelNotice:
     message: str
 
 
+@dataclass(frozen=True)
+class ReplyCut:
+    """A reply longer than [agent] max_reply_bytes: shown whole, kept cut to `kept` bytes
+    (see `ctxchat.core.reply_limit`)."""
+
+    size: int
+    kept: int
+
+
 Event = (
     TextDelta
     | ReasoningDelta
@@ -73,6 +82,7 @@ Event = (
     | ProviderWarning
     | ProviderNotice
     | ModelNotice
+    | ReplyCut
 )
 EventSink = Callable[[Event], None]
 

@@ -2,12 +2,17 @@
 
 Providers (and ctxchat's own settings tables) declare their options as a dataclass whose
 fields carry a `help` text in their metadata. Only the types TOML can express are accepted.
+
+Numbers must be finite and, unless the option says `signed=True`, 0 or more: TOML spells
+`nan` and `inf`, and a `timeout = nan` would pass every range check written as a comparison
+(`nan <= 0` is false) and then fail every turn. No option ctxchat has means anything below 0.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import difflib
+import math
 import types
 import typing
 from collections.abc import Mapping
@@ -30,11 +35,15 @@ class OptionValueError(ValueError):
         self.problem = problem
 
 
-def option(default: Any = MISSING, *, help: str, default_factory: Any = MISSING) -> Any:
-    """A dataclass field with its documentation, shown by `ctxchat providers`."""
+def option(
+    default: Any = MISSING, *, help: str, default_factory: Any = MISSING, signed: bool = False
+) -> Any:
+    """A dataclass field with its documentation, shown by `ctxchat providers`; `signed`
+    lets a number option be negative."""
+    metadata = {"help": help, "signed": signed}
     if default_factory is not MISSING:
-        return field(default_factory=default_factory, metadata={"help": help})
-    return field(default=default, metadata={"help": help})
+        return field(default_factory=default_factory, metadata=metadata)
+    return field(default=default, metadata=metadata)
 
 
 def nearest(name: str, candidates: list[str]) -> str | None:
@@ -131,6 +140,10 @@ def build_options(options_cls: type[T], raw: Mapping[str, Any], where: str) -> T
             got = _show(f.name, value)
             problems.append(f"{where}.{f.name}: expected {describe_type(tp)}, got {got}")
             continue
+        bad = _bad_number(value, signed=bool(f.metadata.get("signed", False)))
+        if bad is not None:
+            problems.append(f"{where}.{f.name}: {bad}")
+            continue
         values[f.name] = _convert(value, tp)
     try:
         built = options_cls(**values)
@@ -141,6 +154,19 @@ def build_options(options_cls: type[T], raw: Mapping[str, Any], where: str) -> T
     if problems:
         raise ConfigError.of(problems)
     return built
+
+
+def _bad_number(value: Any, *, signed: bool) -> str | None:
+    """Why a number (or a number in a list) is refused: not finite, or below 0."""
+    if isinstance(value, list):
+        return next((p for p in (_bad_number(v, signed=signed) for v in value) if p), None)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"expected a finite number, got {value!r}"
+    if value < 0 and not signed:
+        return f"must be 0 or more, got {value!r}"
+    return None
 
 
 def option_error(where: str, exc: ValueError) -> ConfigError:

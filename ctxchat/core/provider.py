@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, get_args, get_origin
@@ -181,6 +181,21 @@ class ContextProvider(Generic[OptionsT]):
     async def forget_session(self, session: Session, state: dict[str, Any]) -> None:
         """The session is being deleted: drop whatever this provider keeps outside it."""
 
+    # -- what is kept outside session files, for `sessions prune --orphans` -------------------
+    def session_keys(self, session: Session, state: dict[str, Any]) -> set[str]:
+        """The keys under which this provider keeps the session's data outside its file
+        (a SQL history's key, the audit's session id). Rows under a key no session on disk
+        claims are orphans: their session was deleted by hand, or moved aside unreadable."""
+        return {session.id}
+
+    async def stored_keys(self) -> dict[str, int]:
+        """Every key this provider keeps data under outside session files, with how many
+        records (rows) each holds; none for a provider that keeps nothing outside them."""
+        return {}
+
+    async def forget_keys(self, keys: Collection[str]) -> None:
+        """Drop everything kept under `keys`: no session claims them any more."""
+
     def close(self) -> None:
         """Release clients and connections; the process is about to end."""
 
@@ -221,7 +236,17 @@ class HistoryProvider(ContextProvider[HistoryOptionsT]):
 
     One call to `save_messages` holds a whole turn and must store all of it or none of it.
     A failed turn stores nothing; a history whose store fails makes the turn failed.
+
+    A history kept outside the session file (`stores_in_session` False) stores a turn
+    before the session file counts it, so it must be able to take the turn back by its id
+    (`store_turn`, `discard_turn`): when the session file cannot be saved, or a process
+    ended between the two, the turn is removed again and the two agree (see
+    `ctxchat.services.journal`).
     """
+
+    # True for a history kept in the session's own state: saved with the session file,
+    # in the same write that counts the turn, so it needs no journal.
+    stores_in_session: ClassVar[bool] = False
 
     Options: ClassVar[type[Any]] = HistoryOptions
 
@@ -280,6 +305,18 @@ class HistoryProvider(ContextProvider[HistoryOptionsT]):
         """Drop the most recent stored turn; returns what was removed."""
         raise HistoryUnsupported(f"history provider '{self.source_id}' cannot undo a turn")
 
+    async def store_turn(
+        self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any], turn_id: str
+    ) -> None:
+        """Store one turn's messages under `turn_id`, atomically. A backend that can find a
+        turn by its id overrides this (and `discard_turn`); the default forgets the id."""
+        await self.save_messages(session_id, messages, state=state)
+
+    async def discard_turn(self, session_id: str, turn_id: str, *, state: dict[str, Any]) -> bool:
+        """Remove the turn stored under `turn_id`, if it is there; False when this history
+        cannot find turns by id (it may keep a turn its session never counted)."""
+        return False
+
     # -- the hooks ----------------------------------------------------------------------------
     async def before_run(
         self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
@@ -295,7 +332,7 @@ class HistoryProvider(ContextProvider[HistoryOptionsT]):
             return
         messages = self.messages_to_store(context)
         if messages:
-            await self.save_messages(session.id, messages, state=state)
+            await self.store_turn(session.id, messages, state=state, turn_id=context.turn_id)
 
     def messages_to_store(self, context: RunContext) -> list[Message]:
         """This turn's messages as the flags select them, in the order the model saw them."""

@@ -1,4 +1,10 @@
-"""A session: identity, title, timestamps and a plain JSON state dict, versioned on disk."""
+"""A session: identity, title, timestamps and a plain JSON state dict, versioned on disk.
+
+A document is checked whole when it is read (`check_document`): valid JSON of the wrong
+shape (a title that is an object, a provider state that is a string) would otherwise load,
+and fail later in every command that touches it, far from the file that caused it. A
+document that fails the check is as unreadable as a corrupt one (the store moves it aside).
+"""
 
 from __future__ import annotations
 
@@ -35,6 +41,9 @@ class Session:
     model: str | None = None
     turns: int = 0  # completed turns
     state: dict[str, Any] = field(default_factory=dict)
+    # The turn under way, while histories outside this file store it: see
+    # `ctxchat.services.journal`. Left set only by a process that ended mid-turn.
+    pending_turn: str | None = None
 
     def provider_state(self, source_id: str) -> dict[str, Any]:
         """The provider's namespace in `state`, created on first use."""
@@ -47,7 +56,7 @@ class Session:
         return title_or_untitled(self.title)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        document = {
             "version": SESSION_VERSION,
             "id": self.id,
             "title": self.title,
@@ -57,6 +66,9 @@ class Session:
             "turns": self.turns,
             "state": self.state,
         }
+        if self.pending_turn is not None:
+            document["pending_turn"] = self.pending_turn
+        return document
 
     @classmethod
     def from_dict(cls, data: Any, *, copy: bool = True) -> Session:
@@ -65,33 +77,75 @@ class Session:
         if not isinstance(data, dict):
             raise SessionFormatError("a session document must be a JSON object")
         data = upgrade(data)
-        try:
-            state = data["state"]
-            if not isinstance(state, dict):
-                raise SessionFormatError("'state' must be a JSON object")
-            if copy:
-                state = copy_module.deepcopy(state)
-            return cls(
-                id=str(data["id"]),
-                title=data.get("title"),
-                created_at=_parse_time(data["created_at"]),
-                updated_at=_parse_time(data["updated_at"]),
-                model=data.get("model"),
-                turns=int(data.get("turns", 0)),
-                state=state,
+        check_document(data)
+        state = data["state"]
+        return cls(
+            id=data["id"],
+            title=data.get("title"),
+            created_at=_parse_time(data["created_at"], "created_at"),
+            updated_at=_parse_time(data["updated_at"], "updated_at"),
+            model=data.get("model"),
+            turns=data.get("turns", 0),
+            state=copy_module.deepcopy(state) if copy else state,
+            pending_turn=data.get("pending_turn"),
+        )
+
+
+_KINDS = {dict: "an object", list: "an array", str: "a string", bool: "a boolean"}
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return "a number"
+    return _KINDS.get(type(value), type(value).__name__)
+
+
+def check_document(data: dict[str, Any]) -> None:
+    """Raise `SessionFormatError` naming the first field of the (upgraded) document whose
+    type is wrong; the times must also parse."""
+    problems = [
+        ("id", isinstance(data.get("id"), str) and bool(data.get("id")), "a non-empty string"),
+        ("title", data.get("title") is None or isinstance(data["title"], str), "a string or null"),
+        ("model", data.get("model") is None or isinstance(data["model"], str), "a string or null"),
+        ("turns", _is_count(data.get("turns", 0)), "a whole number, 0 or more"),
+        ("created_at", isinstance(data.get("created_at"), str), "a time (ISO 8601 string)"),
+        ("updated_at", isinstance(data.get("updated_at"), str), "a time (ISO 8601 string)"),
+        ("state", isinstance(data.get("state"), dict), "an object"),
+        ("pending_turn", _is_optional_id(data.get("pending_turn")), "a string or null"),
+    ]
+    for name, ok, expected in problems:
+        if not ok:
+            raise SessionFormatError(f"'{name}' must be {expected}, not {_kind(data.get(name))}")
+    for source_id, value in data["state"].items():
+        if not isinstance(value, dict):
+            raise SessionFormatError(
+                f"'state' of provider '{source_id}' must be an object, not {_kind(value)}"
             )
-        except (KeyError, TypeError, ValueError) as exc:
-            if isinstance(exc, SessionFormatError):
-                raise
-            raise SessionFormatError(f"malformed session document: {exc!r}") from exc
+    for name in ("created_at", "updated_at"):
+        _parse_time(data[name], name)
 
 
-def _parse_time(text: Any) -> datetime:
-    value = datetime.fromisoformat(str(text))
+def _is_optional_id(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and bool(value))
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _parse_time(text: str, name: str) -> datetime:
+    try:
+        value = datetime.fromisoformat(text)
+    except ValueError:
+        raise SessionFormatError(f"'{name}' is not a time: {text[:40]!r}") from None
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
-def _count_user_messages(state: dict[str, Any]) -> int:
+def _count_user_messages(state: Any) -> int:
+    if not isinstance(state, dict):
+        return 0  # left for `check_document` to report
     count = 0
     for provider_state in state.values():
         messages = provider_state.get("messages") if isinstance(provider_state, dict) else None

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from ctxchat.core.options import OptionValueError, option
-from ctxchat.core.redact import mask_url
+from ctxchat.core.redact import InvalidHttpUrl, mask_url, parse_http_url
 
 __all__ = [
     "AgentSettings",
@@ -22,6 +23,7 @@ OPENAI_HOST = "api.openai.com"
 # The model used when none is named, on OpenAI's own endpoint only: any other endpoint is
 # asked which models it serves (see `ctxchat.services.model_discovery`).
 OPENAI_DEFAULT_MODEL = "gpt-4o-mini"
+MIN_REPLY_BYTES = 1_000
 DEFAULT_INSTRUCTIONS = (
     "You are a helpful assistant in a terminal chat. Answer concisely; use Markdown when it "
     "helps. Context blocks below come from the user's memory and tools: use them when relevant."
@@ -58,11 +60,11 @@ class ModelSettings:
             raise OptionValueError("model", "must name a model, e.g. gpt-4o-mini")
         if self.base_url is not None:
             check_base_url(self.base_url)
-        if self.timeout <= 0:
-            raise ValueError("timeout must be positive")
+        if not 0 < self.timeout < math.inf:  # nan fails this too
+            raise ValueError("timeout must be a positive number of seconds")
         if self.retries < 0:
             raise ValueError("retries must be 0 or more")
-        if self.temperature is not None and not 0 <= self.temperature <= 2:
+        if self.temperature is not None and not 0 <= self.temperature <= 2:  # nan too
             raise ValueError("temperature must be between 0 and 2")
         if self.max_tokens is not None and self.max_tokens <= 0:
             raise ValueError("max_tokens must be positive")
@@ -93,12 +95,19 @@ class AgentSettings:
     instructions: str = option(DEFAULT_INSTRUCTIONS, help="the system prompt")
     max_tool_rounds: int = option(8, help="model calls allowed per turn when tools are used")
     tool_timeout: float = option(30.0, help="seconds a tool call may take")
+    max_reply_bytes: int = option(
+        200_000,
+        help="largest reply kept in the history and the audit, in bytes; a longer one is "
+        "shown whole but kept cut, with a note saying so",
+    )
 
     def __post_init__(self) -> None:
         if self.max_tool_rounds < 1:
             raise ValueError("max_tool_rounds must be at least 1")
-        if self.tool_timeout <= 0:
-            raise ValueError("tool_timeout must be positive")
+        if self.max_reply_bytes < MIN_REPLY_BYTES:
+            raise OptionValueError("max_reply_bytes", f"must be at least {MIN_REPLY_BYTES:,}")
+        if not 0 < self.tool_timeout < math.inf:  # nan fails this too
+            raise ValueError("tool_timeout must be a positive number of seconds")
 
 
 @dataclass(frozen=True)
@@ -137,8 +146,9 @@ class StorageSettings:
 
 
 def check_base_url(url: str) -> None:
-    """An http(s) URL with a host, or `OptionValueError` saying what it lacks. Checked when
-    the config loads, so a typo is a config error, not a connection failure per turn."""
+    """An http(s) URL with a host and no credentials, or `OptionValueError` saying what is
+    wrong. Checked when the config loads, so a typo is a config error, not a connection
+    failure per turn."""
     example = "e.g. http://localhost:11434/v1"
     shown = mask_url(url)
     try:
@@ -153,6 +163,18 @@ def check_base_url(url: str) -> None:
         )
     if not parts.hostname:
         raise OptionValueError("base_url", f"'{shown}' names no host ({example})")
+    # The client sends whatever user and password the URL holds as Basic auth, instead of
+    # the bearer key: judged as httpx, which sends the requests, reads the URL.
+    try:
+        userinfo = parse_http_url(url).userinfo
+    except InvalidHttpUrl as exc:
+        raise OptionValueError("base_url", f"'{shown}' is not a valid URL ({exc})") from None
+    if userinfo:
+        raise OptionValueError(
+            "base_url",
+            f"'{shown}' holds a user name or password: the endpoint's key goes in "
+            "OPENAI_API_KEY (or [model] api_key), not in the URL",
+        )
 
 
 def mask_secret(value: str | None) -> str:

@@ -6,6 +6,9 @@ from __future__ import annotations
 from datetime import datetime
 
 UNTITLED = "(untitled)"
+# Titles in lists (`sessions list`, /sessions, prune) are cut to this many characters: a
+# title can be renamed to anything, and one of a megabyte must not bury the list.
+TITLE_SHOWN = 80
 
 
 def local_time(moment: datetime) -> str:

@@ -15,6 +15,7 @@ from ctxchat.core.options import option
 from ctxchat.core.provider import HistoryOptions
 
 T = TypeVar("T")
+DEFAULT_WINDOW_TOKENS = 64_000
 
 
 def units(items: Sequence[T], message_of: Callable[[T], Message]) -> list[list[T]]:
@@ -84,16 +85,22 @@ def window_messages(
 @dataclass(frozen=True)
 class WindowedHistoryOptions(HistoryOptions):
     max_messages: int = option(100, help="most messages loaded into the context (0 = no limit)")
+    # Bounded by default: a window that counts only messages sends a huge reply (or a
+    # pasted document) again with every later turn, however large it is.
     max_tokens: int | None = option(
-        None, help="most tokens of history loaded into the context (omitted = no limit)"
+        DEFAULT_WINDOW_TOKENS, help="most tokens of history loaded into the context (0 = no limit)"
     )
 
     def __post_init__(self) -> None:
         if self.max_messages < 0:
             raise ValueError("max_messages must be 0 (no limit) or more")
-        if self.max_tokens is not None and self.max_tokens < 1:
-            raise ValueError("max_tokens must be at least 1")
+        if self.max_tokens is not None and self.max_tokens < 0:
+            raise ValueError("max_tokens must be 0 (no limit) or more")
 
     @property
     def message_limit(self) -> int | None:
         return self.max_messages or None
+
+    @property
+    def token_limit(self) -> int | None:
+        return self.max_tokens or None

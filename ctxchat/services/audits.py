@@ -3,10 +3,12 @@ implementing `AuditSource`), whatever its type."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING
 
-from ctxchat.core.audit import AuditSource, AuditTrail
+from ctxchat.core.audit import AuditRecord, AuditSource, AuditTrail
 from ctxchat.core.errors import UsageError
+from ctxchat.core.redact import scrub_secrets
 
 if TYPE_CHECKING:
     from ctxchat.core.agent import Agent
@@ -28,5 +30,14 @@ async def collect_audit(agent: Agent, session: Session) -> AuditTrail:
     trail: AuditTrail = []
     for source in sources:
         state = session.provider_state(source.source_id)
-        trail.append((source.source_id, await source.audit_records(session.id, state=state)))
+        records = await source.audit_records(session.id, state=state)
+        trail.append((source.source_id, [_scrubbed(r) for r in records]))
     return trail
+
+
+def _scrubbed(record: AuditRecord) -> AuditRecord:
+    """The record with any secret ctxchat knows taken out of its error text: a row written
+    by an older ctxchat, or by a provider that stored the text as it came, may hold one."""
+    if record.error is None:
+        return record
+    return dataclasses.replace(record, error=scrub_secrets(record.error))

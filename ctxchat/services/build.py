@@ -7,12 +7,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from ctxchat.config.loading import Config, ProviderSpec
-from ctxchat.core.agent import Agent, in_memory_fallback
+from ctxchat.core.agent import Agent
 from ctxchat.core.errors import EXIT_USAGE, ConfigError, CtxchatError
 from ctxchat.core.model_types import ChatModel
 from ctxchat.core.options import build_options
 from ctxchat.core.paths import data_dir
+from ctxchat.core.pipeline import in_memory_fallback
 from ctxchat.core.provider import ContextProvider, ProviderEnv
+from ctxchat.core.redact import remember_secret
 from ctxchat.core.registry import load_provider_class
 from ctxchat.services.model_client import OpenAIChatModel
 
@@ -140,6 +142,9 @@ def _close_quietly(providers: Sequence[ContextProvider[Any]]) -> None:
 def _build(config: Config, model: ChatModel | None, *, no_memory: bool, temporary: bool) -> Agent:
     from ctxchat.services.memories import without
 
+    # Scrubbed from every error text and traceback from now on: a server may quote the key
+    # back, and an exception chain carries its message (see `ctxchat.core.redact`).
+    remember_secret(config.model.api_key)
     chat_model = model if model is not None else OpenAIChatModel(config.model)
     env = build_env(config)
     providers, problems = _build_providers(config.providers, env)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ctxchat.core.errors import UsageError
-from ctxchat.core.text import plural, preview, title_or_untitled
+from ctxchat.core.text import TITLE_SHOWN, plural, preview, title_or_untitled
 from ctxchat.services.commands import (
     Block,
     Command,
@@ -61,7 +61,10 @@ async def _sessions(ctx: CommandContext, args: str) -> CommandResult:
     if not found:
         return CommandResult.say("no saved sessions yet")
     current = ctx.conversation.session.id
-    rows = tuple((s.id, s.updated_at, s.turns, title_or_untitled(s.title)) for s in found)
+    rows = tuple(
+        (s.id, s.updated_at, s.turns, preview(title_or_untitled(s.title), TITLE_SHOWN))
+        for s in found
+    )
     marked = frozenset(i for i, s in enumerate(found) if s.id == current)
     return CommandResult((Table(("id", "last used", "turns", "title"), rows, marked),))
 

@@ -2,12 +2,15 @@
 
 This is the layer the CLI calls. It holds the session lock for the length of a turn and
 reloads the session inside it, so two processes on one session take turns instead of
-overwriting each other's.
+overwriting each other's. A turn is counted in the session file only once the histories
+have stored it, and taken back out of them if that save fails or the process dies before
+it: see `ctxchat.services.journal` for the order and the recovery.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -17,32 +20,24 @@ from typing import TYPE_CHECKING, Any
 from ctxchat.core.agent import Agent, TurnFailed
 from ctxchat.core.approval import Approver, refuse_unasked
 from ctxchat.core.context import RunContext
-from ctxchat.core.errors import CtxchatError, SessionError, SessionNotFound, UsageError
-from ctxchat.core.messages import OWN_WORDS, Message
-from ctxchat.core.model_types import ChatModel, EventSink, ignore_events
+from ctxchat.core.errors import (
+    CtxchatError,
+    SessionInUse,
+    SessionNotFound,
+    UsageError,
+)
+from ctxchat.core.messages import Message, new_id
+from ctxchat.core.model_types import ChatModel, EventSink, ProviderWarning, ignore_events
 from ctxchat.core.provider import HistoryProvider, HistoryUnsupported
 from ctxchat.core.session import Session
-from ctxchat.core.text import preview
+from ctxchat.services import journal
+from ctxchat.services.titles import clean_title, text_of
 from ctxchat.storage.catalog import SessionCatalog
 from ctxchat.storage.store import SessionStore, SessionSummary
 
 if TYPE_CHECKING:
     from ctxchat.views.context_report import ContextReport
     from ctxchat.views.export import ExportFormat
-
-TITLE_LENGTH = 60
-
-
-def title_from(text: str) -> str:
-    return preview(text, TITLE_LENGTH)
-
-
-def clean_title(title: str) -> str:
-    """A title as stored: one line of single spaces; an empty one is refused."""
-    cleaned = " ".join(title.split())
-    if not cleaned:
-        raise SessionError("a title cannot be empty")
-    return cleaned
 
 
 @dataclass
@@ -93,6 +88,7 @@ class ChatService:
         # A temporary chat (`run --temp`): its session lives in memory only, never locked
         # or written, so nothing of it is left on disk.
         self.ephemeral = ephemeral
+        self.writer: journal.SessionWriter = _Unsaved() if ephemeral else store
         self.lock_wait = lock_wait
         self.context_window = context_window
         # Whether the agent's model was chosen for this run (flag, environment) rather
@@ -159,35 +155,54 @@ class ChatService:
         """Run one turn and save it. On failure the session is saved without the turn and
         `TurnFailed` (carrying the input) is raised. `approve` answers for tools with side
         effects (see `ctxchat.core.approval`)."""
-        conversation.last_input = inputs if isinstance(inputs, str) else _text_of(inputs)
+        conversation.last_input = inputs if isinstance(inputs, str) else text_of(inputs)
         async with self._locked_async(conversation.session.id):
             session = self._fresh(conversation)
-            before = _kept_state(session)
+            await journal.recover(self.writer, session, self.agent)
+            before = journal.kept_state(session)
+            turn_id = new_id()
+            journal.begin(self.writer, session, turn_id, self.agent)
+            committed: list[str] = []
+
+            async def commit(context: RunContext) -> None:
+                journal.commit(self.writer, session, conversation.model.name, inputs)
+                committed.append(json.dumps(session.state, sort_keys=True))
+
             try:
                 context = await self.agent.run(
-                    session, inputs, model=conversation.model, on_event=on_event, approve=approve
+                    session,
+                    inputs,
+                    model=conversation.model,
+                    on_event=on_event,
+                    approve=approve,
+                    turn_id=turn_id,
+                    on_stored=commit,
                 )
             except TurnFailed as failed:
-                if conversation.saved:
-                    self._save(session)  # what after_run recorded of the failure (audit)
-                elif _kept_something(failed.context, before, session):
-                    # A failed first turn some provider kept a trace of (the audit's row,
-                    # keyed by this session's id): only a session file lets
-                    # `sessions show --audit` (and `delete`) reach it. Saved with no
-                    # turns; the title says what was asked.
-                    _entitle(session, inputs)
-                    self._save(session)
-                    conversation.saved = True
                 conversation.session = session
+                conversation.saved = journal.settle_failure(
+                    self.writer,
+                    session,
+                    failed,
+                    before=before,
+                    inputs=inputs,
+                    existed=conversation.saved,
+                )
                 raise
-            session.turns += 1
-            session.model = conversation.model.name
-            _entitle(session, inputs)
-            self._save(session)
+            if committed and json.dumps(session.state, sort_keys=True) != committed[0]:
+                self._save_learnt(session, on_event)
         conversation.session = session
         conversation.saved = True
         conversation.last_context = context
         return TurnOutcome(context, session)
+
+    def _save_learnt(self, session: Session, on_event: EventSink) -> None:
+        """Save what the second stage (memory, summaries) put in the session's state after
+        the turn was committed; the turn stands if this fails."""
+        try:
+            self._save(session, used=False)
+        except CtxchatError as exc:
+            on_event(ProviderWarning("session", f"what was learnt could not be saved: {exc}"))
 
     @contextlib.contextmanager
     def _locked(self, session_id: str) -> Iterator[None]:
@@ -203,6 +218,10 @@ class ChatService:
                 yield
             finally:
                 self._drop_orphan_lock(session_id)
+
+    def session_lock(self, session_id: str) -> contextlib.AbstractAsyncContextManager[None]:
+        """The session's lock, as a turn takes it: for work that must not run beside one."""
+        return self._locked_async(session_id)
 
     @contextlib.asynccontextmanager
     async def _locked_async(self, session_id: str) -> AsyncIterator[None]:
@@ -288,6 +307,7 @@ class ChatService:
         provider = self.history()
         async with self._locked_async(conversation.session.id):
             session = self._fresh(conversation)
+            await journal.recover(self.writer, session, self.agent)
             removed = await provider.remove_last_turn(
                 session.id, state=session.provider_state(provider.source_id)
             )
@@ -301,6 +321,8 @@ class ChatService:
     async def transcript(self, session: Session) -> list[Message]:
         """The whole stored conversation from the loading history."""
         provider = self.history()
+        if session.pending_turn is not None:
+            session = await self._recovered(session)
         return await provider.all_messages(
             session.id, state=session.provider_state(provider.source_id)
         )
@@ -329,89 +351,36 @@ class ChatService:
             context_window=self.context_window,
         )
 
+    async def _recovered(self, session: Session) -> Session:
+        """The session with a turn a dead process left under way taken out of its histories
+        (see `journal.recover`), when no live process holds its lock; as it is otherwise
+        (the turn is under way, and its own process will finish or undo it)."""
+        try:
+            async with self.store.locked_async(session.id, wait=0):
+                fresh = self.store.load(session.id)
+                await journal.recover(self.writer, fresh, self.agent)
+                return fresh
+        except SessionInUse:
+            return session
+        except CtxchatError:
+            # Nothing can be put right from here (a read-only home, a database that cannot
+            # take the turn back now): the next turn on the session will, or say why.
+            return session
+
     def resolve_all(self, refs: Sequence[str]) -> list[str]:
         """Session ids for `refs`, every one resolved before anything is done with them:
         one typo in a list given to `delete_many` deletes nothing."""
         return list(dict.fromkeys(self.store.resolve(ref) for ref in refs))
 
-    async def delete_many(
-        self, ids: Sequence[str], *, on_deleted: Callable[[str], None] | None = None
-    ) -> None:
-        """Delete each session; one failing does not stop the others. The failures are
-        raised together afterwards, with the first one's exit code."""
-        failures: list[tuple[str, CtxchatError]] = []
-        for session_id in ids:
-            try:
-                await self.delete(session_id)
-            except CtxchatError as exc:
-                failures.append((session_id, exc))
-            else:
-                if on_deleted is not None:
-                    on_deleted(session_id)
-        if failures:
-            detail = "; ".join(f"{i}: {exc.message}" for i, exc in failures)
-            error = CtxchatError(f"{len(failures)} of {len(ids)} not deleted: {detail}")
-            error.exit_code = failures[0][1].exit_code
-            raise error
 
-    async def prune(
-        self,
-        ids: Sequence[str],
-        cutoff: datetime,
-        *,
-        on_deleted: Callable[[str], None] | None = None,
-    ) -> list[str]:
-        """Delete those of `ids` still last used before `cutoff`; the ones kept. The age is
-        checked again under each session's lock: one used since it was listed (a turn that
-        was under way, say) is kept."""
-        kept: list[str] = []
-        for session_id in ids:
-            deleted = await self.delete(session_id, unless_used_since=cutoff)
-            if not deleted:
-                kept.append(session_id)
-            elif on_deleted is not None:
-                on_deleted(session_id)
-        return kept
+class _Unsaved:
+    """The journal's writer for a temporary chat: its session is never written."""
 
-    async def delete(self, session_id: str, *, unless_used_since: datetime | None = None) -> bool:
-        """Remove a session and what its providers keep elsewhere (SQL rows...); False when
-        it was used at or after `unless_used_since` and so kept."""
-        async with self._locked_async(session_id):
-            session = self.store.load(session_id)
-            if unless_used_since is not None and session.updated_at >= unless_used_since:
-                return False
-            for provider in self.agent.run_providers():
-                await provider.forget_session(session, session.provider_state(provider.source_id))
-            self.store.delete(session_id)
-        return True
+    def save(self, session: Session) -> None:
+        return None
 
+    def delete(self, session_id: str) -> None:
+        return None
 
-def _kept_state(session: Session) -> dict[str, Any]:
-    """The provider states that hold anything (an untouched provider's is empty)."""
-    return {k: v for k, v in session.state.items() if v}
-
-
-def _kept_something(context: RunContext | None, before: dict[str, Any], session: Session) -> bool:
-    """Whether any provider kept a trace of a failed turn: in its own tables (it said so)
-    or in the session's state."""
-    if context is not None and context.kept_by:
-        return True
-    return _kept_state(session) != before
-
-
-def _text_of(messages: Sequence[Message]) -> str:
-    return "\n".join(m.text for m in messages)
-
-
-def _entitle(session: Session, inputs: str | Sequence[Message]) -> None:
-    """An untitled session is named after the first thing asked in it: the user's own
-    words, not a document they attached."""
-    if session.title is not None:
-        return
-    if isinstance(inputs, str):
-        session.title = title_from(inputs)
-        return
-    own = " ".join(m.text_from(OWN_WORDS) for m in inputs).strip()
-    asked = own or _text_of(inputs)
-    if asked.strip():
-        session.title = title_from(asked)
+    def exists(self, session_id: str) -> bool:
+        return False

@@ -22,6 +22,7 @@ from ctxchat.core.model_types import (
     TextDelta,
 )
 from ctxchat.core.openai_format import to_openai_messages
+from ctxchat.core.redact import scrub_secrets
 from ctxchat.core.settings import OPENAI_BASE_URL, ModelSettings
 from ctxchat.core.think import ThinkSplitter
 
@@ -331,7 +332,15 @@ class OpenAIChatModel:
             )
 
     def _translate(self, exc: Exception, *, streaming: bool = False) -> ModelError:
-        """One clear line for each way the endpoint can fail; never the key."""
+        """One clear line for each way the endpoint can fail; never the key, even when the
+        server quotes it back in its own message."""
+        described = self._describe(exc, streaming=streaming)
+        text = described.message
+        key = self.settings.api_key
+        # The same class (a ContextOverflow stays one: the engine adds what was sent).
+        return type(described)(scrub_secrets(text.replace(key, "***") if key else text))
+
+    def _describe(self, exc: Exception, *, streaming: bool) -> ModelError:
         import openai
 
         where = self.settings.endpoint

@@ -138,6 +138,8 @@ class IndexRows:
             session = read(session_id)
             if session is not None:
                 self.upsert(session, mtime_ns)
+            elif session_id in indexed:
+                self.remove(session_id)  # what the row says is no longer what the file says
 
     def newest(self, limit: int | None) -> list[SessionSummary]:
         sql = f"SELECT {_COLUMNS} FROM sessions ORDER BY updated_at DESC, id DESC"

@@ -37,12 +37,21 @@ class SessionStore:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.index = SessionIndex(root)
+        # Session files a listing could not read, with why: left out of the list (one bad
+        # file never fails it), reported by whoever lists. A damaged one (`damaged`) is
+        # moved aside by `load`; one from a newer ctxchat is only waiting for an upgrade.
+        self.unreadable: dict[str, str] = {}
+        self.damaged: set[str] = set()
 
     # -- paths --------------------------------------------------------------------------------
     def path_for(self, session_id: str) -> Path:
         if not _SAFE_ID.match(session_id):
             raise SessionNotFound(f"not a session id: {session_id!r}")
         return self.root / f"{session_id}.json"
+
+    @staticmethod
+    def is_session_id(text: str) -> bool:
+        return bool(_SAFE_ID.match(text))
 
     def _lock_path(self, session_id: str) -> Path:
         return self.root / f"{session_id}.lock"
@@ -198,8 +207,15 @@ class SessionStore:
     def _header(self, session_id: str) -> Session | None:
         try:
             return self._parse(self.path_for(session_id), session_id)
-        except (SessionError, _Unreadable):
+        except SessionNotFound:
+            return None  # deleted since the directory was read
+        except _Unreadable as exc:
+            self.unreadable[session_id] = f"its file is unreadable ({exc})"
+            self.damaged.add(session_id)
             return None  # left for `load` to report and move aside
+        except SessionError as exc:  # from a newer ctxchat, or not readable by this user
+            self.unreadable[session_id] = str(exc)
+            return None
 
     def _scan(self) -> builtins.list[SessionSummary]:
         """Every session, parsed from its file: the slow way, for when the index cannot be
@@ -211,6 +227,17 @@ class SessionStore:
         ]
         found.sort(key=lambda s: (s.updated_at, s.id), reverse=True)
         return found
+
+    def ids(self) -> set[str]:
+        """The id of every session file, readable or not."""
+        return set(self._ids_on_disk())
+
+    def every_session(self) -> Iterator[Session]:
+        """Every session whose file can be read, parsed whole: for maintenance, not lists."""
+        for session_id in self._ids_on_disk():
+            session = self._header(session_id)
+            if session is not None:
+                yield session
 
     def latest(self) -> str | None:
         found = self.list(limit=1)

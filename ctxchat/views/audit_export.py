@@ -1,12 +1,13 @@
 """The audit trail of a session written out for `sessions export --audit`: Markdown for
-people, JSON and JSONL for programs."""
+people, sanitised as every view of model and server text is (`ctxchat.core.sanitize`); JSON
+and JSONL for programs, the raw text with anything invisible escaped."""
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
 from ctxchat.core.audit import AuditRecord, AuditTrail
+from ctxchat.core.sanitize import json_text, terminal_safe
 from ctxchat.core.text import plural
 from ctxchat.views.export import ExportFormat, fence, labelled_markdown, message_markdown
 
@@ -21,10 +22,10 @@ def audit_text(session: Session, trail: AuditTrail, fmt: ExportFormat) -> str:
             "title": session.title,
             "audit": {source: [r.to_dict() for r in records] for source, records in trail},
         }
-        return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+        return json_text(document, indent=2) + "\n"
     if fmt == "jsonl":
         return "".join(
-            json.dumps({"source": source, **r.to_dict()}, ensure_ascii=False) + "\n"
+            json_text({"source": source, **r.to_dict()}) + "\n"
             for source, records in trail
             for r in records
         )
@@ -37,7 +38,7 @@ def audit_markdown(session: Session, trail: AuditTrail) -> str:
         lines += ["", f"Recorded by `{source}`: {plural(len(records), 'turn')}"]
         for number, record in enumerate(records, start=1):
             lines += ["", *_record_markdown(number, record)]
-    return "\n".join(lines) + "\n"
+    return terminal_safe("\n".join(lines) + "\n")
 
 
 def _record_markdown(number: int, record: AuditRecord) -> list[str]:

@@ -133,7 +133,7 @@ def describe_config(config: Config, agent: Agent, limits: ContextLimits | None =
             else "the one model the endpoint lists is used; asked when a chat starts"
         )
     lines = [head, "", *_table("model", model, origins), f"# {window_note(limits)}", ""]
-    lines += _table("agent", agent_values, {})
+    lines += _table("agent", agent_values, config.agent_origins)
     lines += ["", *_storage(config)]
     for spec, provider in zip(config.providers, agent.providers, strict=True):
         note = "built-in default pipeline" if config.default_pipeline else spec.where

@@ -1,5 +1,10 @@
 """A session written out as Markdown (for people), JSON (the whole document) or JSONL
-(OpenAI chat messages, one a line)."""
+(OpenAI chat messages, one a line).
+
+Markdown is read on a terminal as often as in an editor (`sessions export S | less`,
+`cat notes.md`), so it is sanitised like every view of model text
+(`ctxchat.core.sanitize`). JSON keeps the exact text, with anything a terminal could act on
+written as an escape."""
 
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ from typing import Literal
 
 from ctxchat.core.errors import UsageError
 from ctxchat.core.messages import Message
+from ctxchat.core.sanitize import json_text, terminal_safe
 from ctxchat.core.session import Session
 from ctxchat.core.text import local_time
 from ctxchat.storage.fsutil import atomic_write_text
@@ -72,13 +78,13 @@ def to_json(session: Session, messages: Sequence[Message]) -> str:
     it: a history kept in SQL is not in the document's state, and must not go missing."""
     document = session.to_dict()
     document["messages"] = [m.to_dict() for m in messages]
-    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+    return json_text(document, indent=2) + "\n"
 
 
 def to_jsonl(messages: Sequence[Message]) -> str:
     from ctxchat.core.openai_format import to_openai_messages
 
-    lines = [json.dumps(m, ensure_ascii=False) for m in to_openai_messages(messages)]
+    lines = [json_text(m) for m in to_openai_messages(messages)]
     return "".join(line + "\n" for line in lines)
 
 
@@ -135,7 +141,7 @@ def to_markdown(session: Session, messages: Sequence[Message]) -> str:
         f"- turns: {session.turns}",
     ]
     lines += labelled_markdown(messages, 2)
-    return "\n".join(lines) + "\n"
+    return terminal_safe("\n".join(lines) + "\n")
 
 
 def default_export_name(session: Session, fmt: ExportFormat) -> str:

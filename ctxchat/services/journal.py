@@ -1,0 +1,177 @@
+"""The turn journal: how a history kept outside the session file (SQL) and the session file
+that counts turns are made to agree after any single failure, a SIGKILL included.
+
+The order, and why. A turn is kept in two places that no one transaction spans: the
+history's database and the session file (its turn count, its provider states). The session
+file is the commit record; a history's rows are only *prepared* until it says otherwise:
+
+1. Before the turn starts (under the session's lock), the session file is saved with
+   `pending_turn` set to the turn's id (`begin`). Nothing is sent to the model if this
+   fails: a read-only or full sessions directory refuses the turn before it costs anything.
+2. The histories store the turn under that id (each in one transaction).
+3. The session file is saved with the turn counted and `pending_turn` cleared (the
+   engine's `on_stored` commit). If this fails, the engine takes the turn back out of the
+   histories (`discard_turn`) and the turn fails: "the reply was shown but not saved".
+4. Only then do the other providers learn from the turn; the audit records it `ok`.
+
+A process killed anywhere in between leaves `pending_turn` set in the file. The next one to
+hold the session's lock (`recover`: a new turn, `undo`, or a reader that finds the lock
+free) takes that turn out of the histories by its id and clears the mark, so the history
+never holds a turn its session does not count, and the audit never says `ok` for it (the
+audit writes only after step 3). A kill after step 3 loses at most the audit's row and what
+other providers would have learnt; the turn itself is kept and counted.
+
+The other order (session file first, then the history) would need the history to be the
+commit record, and a history can be shared by several sessions, be read-only, or be on a
+server that is down when the count has to be put right; the session file is always the
+session's own. A pipeline whose histories all live in the session file (`in_memory_history`)
+needs no journal: the one write that counts the turn also stores it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from ctxchat.core.agent import Agent, TurnFailed
+from ctxchat.core.context import RunContext
+from ctxchat.core.errors import CtxchatError, StorageError, TurnNotStored
+from ctxchat.core.messages import Message
+from ctxchat.core.provider import HistoryProvider
+from ctxchat.core.session import Session
+from ctxchat.services.titles import entitle
+
+
+class SessionWriter(Protocol):
+    """Where the journal saves session files: the `SessionStore`, or for a temporary chat
+    (`run --temp`) nothing at all."""
+
+    def save(self, session: Session) -> None: ...
+
+    def delete(self, session_id: str) -> None: ...
+
+    def exists(self, session_id: str) -> bool: ...
+
+
+def journaled_histories(agent: Agent) -> list[HistoryProvider[Any]]:
+    """The histories that store turns outside the session file."""
+    return [
+        p
+        for p in agent.run_providers()
+        if isinstance(p, HistoryProvider) and p.stores_turn and not p.stores_in_session
+    ]
+
+
+def begin(store: SessionWriter, session: Session, turn_id: str, agent: Agent) -> bool:
+    """Mark `turn_id` as under way in the session file, when a history outside it will
+    store the turn; whether it was marked. Raises `FileWriteError` if it cannot be saved."""
+    if not journaled_histories(agent):
+        return False
+    session.pending_turn = turn_id
+    try:
+        store.save(session)
+    except BaseException:
+        session.pending_turn = None
+        raise
+    return True
+
+
+def commit(
+    store: SessionWriter, session: Session, model: str, inputs: str | Sequence[Message]
+) -> None:
+    """Count the turn in the session file, clearing its mark (step 3). When the file cannot
+    be saved the session is left as it was, and the error raised (the engine then takes
+    the turn back out of the histories)."""
+    before = (session.turns, session.model, session.title, session.pending_turn)
+    used = session.updated_at
+    session.turns += 1
+    session.model = model
+    session.pending_turn = None
+    session.updated_at = datetime.now(UTC)
+    entitle(session, inputs)
+    try:
+        store.save(session)
+    except BaseException:
+        session.turns, session.model, session.title, session.pending_turn = before
+        session.updated_at = used
+        raise
+
+
+def kept_state(session: Session) -> dict[str, Any]:
+    """The provider states that hold anything (an untouched provider's is empty)."""
+    return {k: v for k, v in session.state.items() if v}
+
+
+def settle_failure(
+    store: SessionWriter,
+    session: Session,
+    failed: TurnFailed,
+    *,
+    before: dict[str, Any],
+    inputs: str | Sequence[Message],
+    existed: bool,
+) -> bool:
+    """The session file after a failed turn; whether the session has one now. It holds no
+    trace of the turn but what the second stage recorded (the audit's), and keeps the
+    mark only while a history still holds the turn (its undo failed too). A first turn
+    that left nothing behind leaves no file (the one `begin` made is removed)."""
+    cause = failed.cause
+    left = isinstance(cause, TurnNotStored) and bool(cause.kept_by)
+    if not left:
+        session.pending_turn = None
+    try:
+        if existed or left:
+            session.updated_at = datetime.now(UTC)
+            store.save(session)
+        elif _kept_something(failed.context, before, session):
+            # A failed first turn some provider kept a trace of (the audit's row, keyed by
+            # this session's id): only a session file lets `sessions show --audit` (and
+            # `delete`) reach it. Saved with no turns; the title says what was asked.
+            entitle(session, inputs)
+            session.updated_at = datetime.now(UTC)
+            store.save(session)
+        else:
+            if store.exists(session.id):
+                store.delete(session.id)
+            return False
+    except CtxchatError:
+        # The turn failed already and says so; a mark left in the file is recovered when
+        # the session is next opened.
+        return existed or store.exists(session.id)
+    return True
+
+
+def _kept_something(context: RunContext | None, before: dict[str, Any], session: Session) -> bool:
+    """Whether any provider kept a trace of a failed turn: in its own tables (it said so)
+    or in the session's state."""
+    if context is not None and context.kept_by:
+        return True
+    return kept_state(session) != before
+
+
+async def recover(store: SessionWriter, session: Session, agent: Agent) -> bool:
+    """Take a turn a process left under way (it ended between the stores) out of the
+    histories, and clear its mark in the file; whether there was one. Call it holding the
+    session's lock. A history that cannot be reached now raises, leaving the mark."""
+    turn_id = session.pending_turn
+    if turn_id is None:
+        return False
+    await _discard(journaled_histories(agent), session, turn_id)
+    session.pending_turn = None
+    store.save(session)
+    return True
+
+
+async def _discard(
+    histories: Sequence[HistoryProvider[Any]], session: Session, turn_id: str
+) -> None:
+    for history in histories:
+        state = session.provider_state(history.source_id)
+        try:
+            await history.discard_turn(session.id, turn_id, state=state)
+        except StorageError as exc:
+            raise StorageError(
+                f"session {session.id} has a turn a process left unfinished, and history "
+                f"'{history.source_id}' cannot take it back now: {exc}"
+            ) from exc
