@@ -226,3 +226,21 @@ def test_memory_facts_give_way_before_the_input(
     system = fake_openai.chat_requests()[-1].messages[0]["content"]
     remembered = [line for line in system.splitlines() if line.startswith("- ")]
     assert 0 < len(remembered) < 20
+
+
+def test_context_lists_each_source_with_the_budgets_own_count() -> None:
+    """/context's lines add up to its gauge: both count as the budget counted (here the
+    estimate with its margin, which plain counting would undercount)."""
+    from ctxchat.views.context_report import context_report
+
+    model = ScriptedModel(window=4000)
+    agent = Agent(model=model, providers=[InMemoryHistoryProvider("history"), Catalogue("c", 2)])
+    session = Session()
+    run(agent, session, f"first {WORDS}")
+    context = run(agent, session, "second")
+    report = context_report(context, agent.assemble(context))
+    assert report.budget is not None
+    listed = {s.source_id: s.tokens for s in report.sources}
+    assert listed["history"] == report.budget.by_source["history"]
+    assert listed["c"] == report.budget.by_source["c"]
+    assert report.input_tokens == report.budget.by_source["input"]

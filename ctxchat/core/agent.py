@@ -42,7 +42,7 @@ from ctxchat.core.errors import (
     TurnNotStored,
 )
 from ctxchat.core.jsonstate import check_state, snapshot
-from ctxchat.core.limits import ContextLimits
+from ctxchat.core.limits import WINDOW_ORIGINS, ContextLimits
 from ctxchat.core.messages import Message, ToolCallPart, ToolResultPart, Usage
 from ctxchat.core.model_types import (
     ChatModel,
@@ -414,7 +414,7 @@ def _overflowed(
     )
     return ContextOverflow(
         f"{exc.message}: ~{sent:,} tokens were sent for a window of {limits.window:,} "
-        f"({limits.source}); {setting}"
+        f"({WINDOW_ORIGINS[limits.source]}); {setting}"
     )
 
 

@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ctxchat.core.errors import UsageError
-from ctxchat.core.limits import ContextLimits, WindowSource
+from ctxchat.core.limits import WINDOW_ORIGINS, ContextLimits, WindowSource
 from ctxchat.core.messages import Message
-from ctxchat.core.tokens import count_message_tokens, count_tool_tokens
+from ctxchat.core.tokens import count_message_tokens, count_text_tokens, count_tool_tokens
 from ctxchat.core.window import units
 
 if TYPE_CHECKING:
@@ -58,6 +58,8 @@ class BudgetReport:
     request_tokens: int = 0
     by_source: dict[str, int] = field(default_factory=dict)
     trimmed: dict[str, int] = field(default_factory=dict)  # source -> items removed
+    # How it counted (for /context to count the same way); not part of the record.
+    count: Callable[[str], int] = field(default=count_text_tokens, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -91,7 +93,11 @@ def fit(
     """The request for the next model call, trimmed to fit; records what it did in
     `context.budget`. Raises `InputTooLarge` when nothing more can go."""
     report = context.budget or BudgetReport(
-        limits.window, limits.source, limits.reply_room, limits.counter is not None
+        limits.window,
+        limits.source,
+        limits.reply_room,
+        limits.counter is not None,
+        count=limits.count_text,
     )
     context.budget = report
     assembled = assemble(context)
@@ -108,7 +114,8 @@ def fit(
     if used > limits.room:
         raise InputTooLarge(
             f"the request is {used:,} tokens with everything else trimmed, over the "
-            f"{limits.room:,} the model takes ({limits.window:,} window, {limits.source}, "
+            f"{limits.room:,} the model takes ({limits.window:,} window: "
+            f"{WINDOW_ORIGINS[limits.source]}, "
             f"less {limits.reply_room:,} for the reply); shorten the message or raise "
             "[model] context_window if the model takes more"
         )

@@ -6,7 +6,6 @@ comparable between sources even when the endpoint reports no usage.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -20,6 +19,7 @@ from ctxchat.core.tokens import (
     count_messages_tokens,
     count_request_tokens,
     count_text_tokens,
+    count_tool_tokens,
 )
 
 MESSAGES_SHOWN = 8  # per source; a long history is summarised, not dumped
@@ -102,25 +102,28 @@ def context_report(
             [*source_ids, *context.instructions, *context.context_messages, *context.tools]
         )
     )
+    # The budget's counter when it ran (the model's tokenizer, or the estimate with its
+    # margin), so every figure here adds up to the gauge's.
+    count = context.budget.count if context.budget is not None else count_text_tokens
     sources = []
     for source_id in order:
         instructions = [
-            Item("instructions", preview(text), count_text_tokens(text), text)
+            Item("instructions", preview(text), count(text), text)
             for text in context.instructions.get(source_id, [])
         ]
         messages = [
-            Item(m.role, _message_preview(m), count_message_tokens(m))
+            Item(m.role, _message_preview(m), count_message_tokens(m, count))
             for m in context.context_messages.get(source_id, [])
         ]
         tools = [
-            Item("tool", t.name, count_text_tokens(json.dumps(t.spec())))
+            Item("tool", t.name, count_tool_tokens(t, count))
             for t in context.tools.get(source_id, [])
         ]
         sources.append(SourceReport(source_id, instructions, messages, tools))
     return ContextReport(
-        base_instruction_tokens=count_text_tokens(base_instructions.strip()),
+        base_instruction_tokens=count(base_instructions.strip()),
         sources=sources,
-        input_tokens=count_messages_tokens(context.input_messages),
+        input_tokens=count_messages_tokens(context.input_messages, count),
         context_window=context_window,
         total_tokens=(
             context.budget.request_tokens
