@@ -158,7 +158,7 @@ class ToolSelectorProvider(ContextProvider[ToolSelectorOptions]):
         new_input = "\n".join(m.text for m in context.input_messages)
         kind = await self._kind()
         try:
-            ranker = await self._ranker(kind, catalogue)
+            ranker = await self._ranker(kind, catalogue, context)
             scored = await rank_turn(
                 ranker,
                 window,
@@ -174,7 +174,7 @@ class ToolSelectorProvider(ContextProvider[ToolSelectorOptions]):
             context.warn(
                 self.source_id, f"ranking by meaning failed ({detail}); ranked by words this turn"
             )
-            ranker = await self._ranker("lexical", catalogue)
+            ranker = await self._ranker("lexical", catalogue, context)
             scored = await rank_turn(
                 ranker,
                 window,
@@ -195,7 +195,9 @@ class ToolSelectorProvider(ContextProvider[ToolSelectorOptions]):
             return "hybrid"
         return "lexical"
 
-    async def _ranker(self, kind: RankerKind, catalogue: Sequence[Tool]) -> Ranker:
+    async def _ranker(
+        self, kind: RankerKind, catalogue: Sequence[Tool], context: RunContext
+    ) -> Ranker:
         from ctxchat.ranking.selection import build_ranker, tool_documents
 
         documents = tuple(tool_documents(catalogue, self.tool_text))
@@ -213,6 +215,9 @@ class ToolSelectorProvider(ContextProvider[ToolSelectorOptions]):
             identity=embeddings.identity if embeddings is not None else None,
             cache_dir=self.env.data_dir / "tool-index",
             tool_text=self.tool_text,
+            progress=lambda done, total: context.progress(
+                self.source_id, "embedding tools", done, total
+            ),
         )
         # Rankers of another catalogue are stale (a tool changed, came or went).
         self._rankers = {k: v for k, v in self._rankers.items() if k[1] == documents}

@@ -19,7 +19,7 @@ from repl_support import Repls, quit_, turn
 
 from ctxchat.core.agent import Agent
 from ctxchat.core.context import RunContext
-from ctxchat.core.model_types import Event, ProviderWarning
+from ctxchat.core.model_types import Event, ProviderProgress, ProviderWarning
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.session import Session
 from ctxchat.core.settings import EmbeddingSettings, ModelSettings
@@ -166,6 +166,27 @@ def test_the_index_follows_changed_added_and_removed_tools_and_survives_a_restar
     assert [t for t in embedded_texts(fake_openai) if "get weather" in t] == []
 
 
+def test_embedding_a_large_catalogue_reports_its_progress_once(
+    tmp_path: Path, model_settings: ModelSettings, fake_openai: FakeOpenAI
+) -> None:
+    env = embedding_env(tmp_path, model_settings)
+    for n in range(150):
+        env.tools.register(Tool(f"tool_{n}", f"does chore number {n}", lambda: "ok"))
+    agent = selector(env, max_tools=3, ranker="embedding")
+    events: list[Event] = []
+    turn_of(agent, Session(), "chore number 7", events)
+    progress = [e for e in events if isinstance(e, ProviderProgress)]
+    assert len(progress) > 1  # a bar that moves: several batches
+    assert {e.source_id for e in progress} == {"selector"}
+    assert {e.label for e in progress} == {"embedding tools"}
+    assert [e.done for e in progress] == sorted(e.done for e in progress)
+    assert (progress[-1].done, progress[-1].total) == (150, 150)
+    # Cached: the next turn, and a new process, embed nothing and report nothing.
+    again: list[Event] = []
+    turn_of(selector(env, max_tools=3, ranker="embedding"), Session(), "chore 9", again)
+    assert not any(isinstance(e, ProviderProgress) for e in again)
+
+
 def test_a_failing_embeddings_endpoint_falls_back_to_words_for_the_turn(
     tmp_path: Path, model_settings: ModelSettings, fake_openai: FakeOpenAI
 ) -> None:
@@ -237,3 +258,41 @@ def test_slash_tools_shows_the_last_turns_scores(repl: Repls, fake_openai: FakeO
     child.expect(r"\* convert_currency\s+[\d.]+\s")
     child.expect_exact("offered to the model")
     assert quit_(child) == 0
+
+
+@pytest.fixture
+def many_tools_home(cli_env: dict[str, str], ctxchat_home: Path, tmp_path: Path) -> dict[str, str]:
+    """A catalogue of 200 Python tools ranked by meaning: embedding it takes several batches."""
+    module = tmp_path / "many_tools.py"
+    template = 'def chore_{n}(item: str) -> str:\n    """Handle chore {n}."""\n    return item\n'
+    module.write_text("\n\n".join(template.format(n=n) for n in range(200)))
+    python = ", ".join(f'"many_tools:chore_{n}"' for n in range(200))
+    config = CONFIG.format(python=python).replace('ranker = "lexical"', 'ranker = "embedding"')
+    write_config(ctxchat_home, f'[embeddings]\nmodel = "fake-embed"\n{config}')
+    return {**cli_env, "PYTHONPATH": str(tmp_path)}
+
+
+def test_embedding_progress_shows_on_a_terminal_and_never_on_a_pipe(
+    many_tools_home: dict[str, str], fake_openai: FakeOpenAI
+) -> None:
+    import pexpect
+    from conftest import ctxchat_executable
+
+    piped = ctxchat("run", "chore 5", env=many_tools_home)
+    assert piped.returncode == 0, piped.stderr
+    assert "embedding tools" not in piped.stderr + piped.stdout
+    # A new catalogue identity (another embedding model): embedded again, on a terminal.
+    env = many_tools_home
+    home = Path(env["CTXCHAT_HOME"])
+    (home / "config.toml").write_text(
+        (home / "config.toml").read_text().replace("fake-embed", "fake-embed-2")
+    )
+    child = pexpect.spawn(
+        ctxchat_executable(), ["run", "chore 6"], env=env, encoding="utf-8", timeout=30
+    )
+    child.expect_exact("embedding tools [")
+    child.expect_exact("64/200")
+    child.expect_exact("echo: chore 6")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from ctxchat.cli.render import (
     CODE_THEME,
     keep_line_breaks,
+    progress_line,
     stable_length,
     tail_source,
     thought_line,
@@ -77,6 +78,7 @@ class ReplyView:
         from ctxchat.core.model_types import (
             ModelNotice,
             ProviderNotice,
+            ProviderProgress,
             ProviderWarning,
             ReasoningDelta,
             ReplyCut,
@@ -111,6 +113,10 @@ class ReplyView:
 
             self.end_text()
             self.note(f"warning: {cut_note(event)}", "yellow")
+        elif isinstance(event, ProviderProgress):
+            # In the waiting line: the model is asked once the work is done.
+            done = event.done >= event.total
+            self.wait(None if done else progress_line(event.label, event.done, event.total))
 
     def note(self, text: str, style: str = "dim") -> None:
         from rich.text import Text

@@ -11,6 +11,7 @@ exits 0 as `head` asked it to.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TextIO
@@ -103,8 +104,19 @@ class _Streamer:
     model's reasoning is left out, or with `show_reasoning` written first, between
     `<think>` and `</think>` lines."""
 
-    def __init__(self, output: _Output, *, stream_text: bool, show_reasoning: bool) -> None:
+    def __init__(
+        self,
+        output: _Output,
+        *,
+        stream_text: bool,
+        show_reasoning: bool,
+        show_progress: bool = False,
+    ) -> None:
         self.output = output
+        # A bar redrawn in place on stderr: only where a person watches it (a terminal,
+        # and not --json), never into a pipe or a log.
+        self.show_progress = show_progress
+        self.progress_shown = False
         self.stream_text = stream_text
         self.show_reasoning = show_reasoning and stream_text
         self.thinking = False
@@ -115,6 +127,7 @@ class _Streamer:
         from ctxchat.core.model_types import (
             ModelNotice,
             ProviderNotice,
+            ProviderProgress,
             ProviderWarning,
             ReasoningDelta,
             ReplyCut,
@@ -122,6 +135,8 @@ class _Streamer:
             ToolCallStarted,
         )
 
+        if self.progress_shown and not isinstance(event, ProviderProgress):
+            self.progress("", 1, 1)  # work that stopped short: its bar goes before the rest
         if isinstance(event, ReasoningDelta) and self.show_reasoning:
             self.think(event.text)
         elif isinstance(event, TextDelta) and self.stream_text:
@@ -139,6 +154,19 @@ class _Streamer:
             report(event.message, kind="note")
         elif isinstance(event, ReplyCut):
             warn(cut_note(event))
+        elif isinstance(event, ProviderProgress):
+            self.progress(event.label, event.done, event.total)
+
+    def progress(self, label: str, done: int, total: int) -> None:
+        if not self.show_progress:
+            return
+        from ctxchat.cli.render import progress_line
+
+        line = "" if done >= total else progress_line(label, done, total)
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.write(f"\r\x1b[2K{line}")
+            sys.stderr.flush()
+        self.progress_shown = bool(line)
 
     def think(self, text: str) -> None:
         if not self.thinking:
@@ -214,7 +242,12 @@ async def _send(
     output: _Output,
     approve: Approver,
 ) -> None:
-    streamer = _Streamer(output, stream_text=not json_lines, show_reasoning=show_reasoning)
+    streamer = _Streamer(
+        output,
+        stream_text=not json_lines,
+        show_reasoning=show_reasoning,
+        show_progress=not json_lines and sys.stderr.isatty(),
+    )
     try:
         outcome = await cancellable(
             service.send(conversation, [turn], on_event=streamer.on_event, approve=approve)

@@ -13,6 +13,7 @@ from ctxchat.core.model_types import (
     EventSink,
     Middleware,
     ProviderNotice,
+    ProviderProgress,
     ProviderWarning,
     ignore_events,
 )
@@ -148,6 +149,11 @@ class RunContext:
     def notify(self, source_id: str, text: str) -> None:
         """A line for the user from a provider ("remembered: ..."), shown after the reply."""
         self._on_event(ProviderNotice(source_id, text))
+
+    def progress(self, source_id: str, label: str, done: int, total: int) -> None:
+        """How far long work of this provider has got (`done` of `total`), for a progress
+        bar on a terminal; the last call has `done == total`."""
+        self._on_event(ProviderProgress(source_id, label, done, total))
 
     def warn(self, source_id: str, text: str) -> None:
         """Something the provider could not do; the turn itself stands."""

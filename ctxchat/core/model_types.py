@@ -58,6 +58,17 @@ class ProviderNotice:
 
 
 @dataclass(frozen=True)
+class ProviderProgress:
+    """Long work a provider does before the model is asked (embedding a tool catalogue):
+    `done` of `total` items. Shown as a progress bar on a terminal, never on a pipe."""
+
+    source_id: str
+    label: str  # what is being done, a few words ("embedding tools")
+    done: int
+    total: int
+
+
+@dataclass(frozen=True)
 class ModelNotice:
     """A line for the user from the model client about how it talks to the endpoint
     ("tools are off for this model: it does not support them")."""
@@ -81,6 +92,7 @@ Event = (
     | ToolCallFinished
     | ProviderWarning
     | ProviderNotice
+    | ProviderProgress
     | ModelNotice
     | ReplyCut
 )
