@@ -71,6 +71,17 @@ def test_show_masks_secrets_and_names_origins(cli_env: dict[str, str], ctxchat_h
     assert ") loads it" in out
 
 
+def test_show_lists_the_embeddings_endpoint_with_origins(
+    cli_env: dict[str, str], ctxchat_home: Path
+) -> None:
+    write_config(ctxchat_home, '[embeddings]\nmodel = "nomic-embed-text"\n')
+    shown = ctxchat("config", "show", env=cli_env)
+    assert shown.returncode == 0, shown.stderr
+    table = shown.stdout.split("[embeddings]\n", 1)[1].split("\n\n", 1)[0]
+    assert 'model = "nomic-embed-text"  # file' in table
+    assert "# base_url: not set" in table
+
+
 def test_show_says_when_an_in_session_history_is_added(
     cli_env: dict[str, str], ctxchat_home: Path
 ) -> None:

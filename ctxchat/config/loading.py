@@ -55,6 +55,7 @@ class Config:
     storage: StorageSettings = field(default_factory=StorageSettings)
     embeddings: EmbeddingSettings = field(default_factory=EmbeddingSettings)
     agent_origins: Mapping[str, str] = field(default_factory=dict)  # agent key -> file/flag
+    embeddings_origins: Mapping[str, str] = field(default_factory=dict)  # key -> "file"
 
 
 def config_path(explicit: Path | None, environ: Mapping[str, str]) -> tuple[Path, bool]:
@@ -238,9 +239,8 @@ def _parse(
         agent_origins["instructions"] = "flag"
     agent = problems.build(AgentSettings, agent_table, "agent")
     storage = problems.build(StorageSettings, _table(data, "storage", problems), "storage")
-    embeddings = problems.build(
-        EmbeddingSettings, _table(data, "embeddings", problems), "embeddings"
-    )
+    embeddings_table = _table(data, "embeddings", problems)
+    embeddings = problems.build(EmbeddingSettings, embeddings_table, "embeddings")
 
     if "providers" in data:
         raw = data["providers"]
@@ -271,7 +271,16 @@ def _parse(
         ]
         default = True
     return Config(
-        path, model, agent, tuple(specs), default, origins, storage, embeddings, agent_origins
+        path,
+        model,
+        agent,
+        tuple(specs),
+        default,
+        origins,
+        storage,
+        embeddings,
+        agent_origins,
+        dict.fromkeys(embeddings_table, "file"),
     )
 
 

@@ -134,6 +134,8 @@ def describe_config(config: Config, agent: Agent, limits: ContextLimits | None =
         )
     lines = [head, "", *_table("model", model, origins), f"# {window_note(limits)}", ""]
     lines += _table("agent", agent_values, config.agent_origins)
+    embeddings = dataclasses.asdict(config.embeddings)
+    lines += ["", *_table("embeddings", embeddings, config.embeddings_origins)]
     lines += ["", *_storage(config)]
     for spec, provider in zip(config.providers, agent.providers, strict=True):
         note = "built-in default pipeline" if config.default_pipeline else spec.where
