@@ -124,7 +124,7 @@ def test_a_host_that_does_not_resolve_is_said_so_and_embedding_model_is_gone(
     assert_clean_error(done, 1, "'ctxchat-test.invalid' could not be resolved")
     shown = ctxchat("config", "show", env=cli_env)
     assert shown.returncode == 0, shown.stderr
-    assert "embedding" not in shown.stdout  # nothing uses it yet
+    assert "embedding_model" not in shown.stdout  # [embeddings] took its place
 
 
 def test_config_is_a_global_option_every_command_honours(
