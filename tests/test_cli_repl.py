@@ -65,6 +65,26 @@ def test_ctrl_c_cancels_the_reply_and_gives_the_input_back(
     ]
 
 
+def test_a_command_typed_after_a_handed_back_input_runs_and_the_input_stays(
+    repl: Spawn, fake_openai: FakeOpenAI
+) -> None:
+    fake_openai.enqueue(Text("slow " * 60, chunk_size=5, hold=threading.Event()))  # never ends
+    child = repl()
+    child.send("cancel me\r")
+    child.expect_exact("slow")
+    child.sendintr()
+    child.expect_exact("cancelled")
+    child.expect_exact("cancel me")  # handed back in the prompt buffer
+    child.send("/context\r")  # the buffer now reads "cancel me/context"
+    child.expect_exact("nothing yet")  # /context ran, the draft was not sent with it
+    child.expect_exact("cancel me")  # and the handed-back input is offered again
+    child.send("\r")
+    child.expect_exact("echo: cancel me")
+    child.expect_exact("tokens ")
+    assert [r.last_user_text for r in fake_openai.chat_requests()] == ["cancel me", "cancel me"]
+    assert quit_(child) == 0
+
+
 def test_ctrl_c_at_the_prompt_clears_and_ctrl_d_exits(repl: Spawn, fake_openai: FakeOpenAI) -> None:
     child = repl()
     child.send("half typed")
