@@ -188,3 +188,17 @@ def test_tail_source_reopens_the_code_block_it_starts_in() -> None:
     assert tail_source(code, 3) == "```python\nx = 48\nx = 49\n"
     closed = code + "```\nafter\n"
     assert tail_source(closed, 2) == "after\n"  # past the closing fence: plain text again
+
+
+def test_a_model_that_is_a_path_keeps_its_file_name_on_a_narrow_terminal() -> None:
+    from ctxchat.cli.session_table import table_lines
+    from ctxchat.storage.session_index import SessionSummary
+
+    now = datetime(2026, 11, 30, 15, 32, tzinfo=UTC)
+    model = "/models/small/llama-3.2-1b-instruct-q4_k_m.gguf"
+    summary = SessionSummary("01JDX0ABCDEF", "Haiku", model, 3, now, now)
+    _header, row = table_lines([summary], width=60)
+    assert "…q4_k_m.gguf" in row
+    assert "/models" not in row
+    (whole,) = table_lines([summary], width=None)[1:]
+    assert model in whole  # a pipe gets every cell whole

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import stat
 from datetime import UTC, datetime, timedelta
@@ -283,3 +284,17 @@ def test_show_audit_without_an_audit_provider_says_so(
     session_id = make_session(cli_env, "hello")
     result = ctxchat("sessions", "show", session_id, "--audit", env=cli_env)
     assert_clean_error(result, 2, "keeps an audit record", 'type = "audit"')
+
+
+def test_the_list_and_prune_write_the_last_use_the_same_way(
+    cli_env: dict[str, str], ctxchat_home: Path
+) -> None:
+    old = make_session(cli_env, "old")
+    _age(ctxchat_home, old, 45)
+    listed = ctxchat("sessions", "list", env=cli_env)
+    dry = ctxchat("sessions", "prune", "--older-than", "30d", "--dry-run", env=cli_env)
+    assert listed.returncode == dry.returncode == 0, listed.stderr + dry.stderr
+    stamp = re.compile(r"\b\d{4}-\d{2}-\d{2} \d{2}:\d{2}\b")
+    (row,) = [line for line in listed.stdout.splitlines() if line.startswith(old)]
+    (pruned,) = [line for line in dry.stdout.splitlines() if old in line]
+    assert stamp.findall(row)[-1] in stamp.findall(pruned)  # last used, written alike

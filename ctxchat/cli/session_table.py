@@ -1,7 +1,7 @@
 """`sessions list` as a table: ids always whole (they are what gets copied), headers never
-cut, and on a narrow terminal the title keeps a readable width; the `created` column gives
-way first, shortened to a date, then left out. A model that is a file path keeps its file
-name: it is cut from the start of the path."""
+cut, and on a narrow terminal the title and the model keep a readable width; the `created`
+column gives way first, shortened to a date, then left out. A model that is a file path
+keeps its file name: it is cut from the start of the path."""
 
 from __future__ import annotations
 
@@ -17,8 +17,10 @@ if TYPE_CHECKING:
 HEADER = ("id", "title", "model", "turns", "created", "last used")
 ID, TITLE, MODEL, TURNS, CREATED, LAST_USED = range(len(HEADER))
 GAP = "  "
-# Below this many cells a title stops saying what the session was about.
+# Below this many cells a title stops saying what the session was about, and a model's
+# file name what the model is.
 MIN_TITLE = 16
+MIN_MODEL = 16
 
 
 def _width(text: str) -> int:
@@ -69,10 +71,12 @@ def _fitted(cells: list[list[str]], dates: list[str], width: int) -> dict[int, i
         # The model gets up to 2/5 of the room but not what the title needs to be read;
         # whatever a short title leaves goes back to the model.
         least_title = min(title, MIN_TITLE)
+        least_model = min(model, MIN_MODEL)
         model_width = min(model, max(len(HEADER[MODEL]), min(room * 2 // 5, room - least_title)))
         title_width = max(len(HEADER[TITLE]), min(title, room - model_width))
         model_width = max(model_width, min(model, room - title_width))
-        if title_width >= least_title or not created_width:
+        readable = title_width >= least_title and model_width >= least_model
+        if readable or not created_width:
             if replacement is not None:
                 for row, date in zip(cells[1:], replacement, strict=True):
                     row[CREATED] = date
