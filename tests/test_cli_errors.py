@@ -221,3 +221,18 @@ def test_unexpected_error_is_one_line_unless_debugging(
     assert loud.returncode == 1
     assert "Traceback" in loud.stderr
     assert path.read_text() == written  # reading it changed nothing
+
+
+def test_an_export_file_name_that_names_no_format_is_a_usage_error(
+    cli_env: dict[str, str], saved_session: dict[str, object], tmp_path: Path
+) -> None:
+    target = tmp_path / "a.txt"
+    result = ctxchat("sessions", "export", str(saved_session["id"]), "-o", str(target), env=cli_env)
+    assert_clean_error(result, 2, "a.txt")
+    assert "md" in result.stderr  # the formats it can write are named
+    assert not target.exists()
+    chosen = ctxchat(
+        "sessions", "export", str(saved_session["id"]), "-o", str(target), "-f", "md", env=cli_env
+    )
+    assert chosen.returncode == 0, chosen.stderr
+    assert target.read_text().startswith("#")
