@@ -25,15 +25,19 @@ ENV_TO_CLEAR = (
     "LINES",
 )
 TEST_API_KEY = "sk-test-SECRET-0123456789abcdef"
-# Fixtures that start a real terminal (pexpect or tmux): a test using one is slow.
-TERMINAL_FIXTURES = frozenset({"repl", "repls", "terminal"})
+# Fixtures of end-to-end tests: a real terminal (pexpect or tmux), or the environment for
+# real `ctxchat` processes. Each process pays the interpreter's start-up, so these tests
+# take nine tenths of the suite's time while being a fifth of its tests.
+END_TO_END_FIXTURES = frozenset({"repl", "repls", "terminal", "cli_env"})
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """`pytest -m "not slow"` is the fast inner loop: it leaves out every test that drives
-    a real terminal, besides those marked slow by hand (crash, benchmarks, packaging)."""
+    """`pytest -m "not slow"` is the fast inner loop (in-process tests of the engine,
+    providers, storage, ranking and views): it leaves out every end-to-end test, those
+    using a fixture above besides those marked slow by hand (crash, benchmarks,
+    packaging). `.ci/run` runs everything."""
     for item in items:
-        if TERMINAL_FIXTURES & set(getattr(item, "fixturenames", ())):
+        if END_TO_END_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
 
 
