@@ -17,7 +17,7 @@ from ctxchat.cli.common import (
     run_sync,
 )
 from ctxchat.core.errors import UsageError
-from ctxchat.services.script_input import DEFAULT_MAX_INPUT_BYTES
+from ctxchat.core.text import DEFAULT_MAX_INPUT_BYTES
 
 if TYPE_CHECKING:
     from ctxchat.cli.tool_approval import ToolPolicy

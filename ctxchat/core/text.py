@@ -9,6 +9,10 @@ UNTITLED = "(untitled)"
 # Titles in lists (`sessions list`, /sessions, prune) are cut to this many characters: a
 # title can be renamed to anything, and one of a megabyte must not bury the list.
 TITLE_SHOWN = 80
+# The largest message sent, in bytes: about 250k tokens of English, already past most
+# models' context windows. Here rather than beside the input reader so that `run --help`
+# can show it without importing messages.
+DEFAULT_MAX_INPUT_BYTES = 1_000_000
 
 
 def local_time(moment: datetime) -> str:

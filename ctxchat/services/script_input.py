@@ -16,9 +16,8 @@ from typing import BinaryIO
 
 from ctxchat.core.errors import UsageError
 from ctxchat.core.messages import Message, TextPart
+from ctxchat.core.text import DEFAULT_MAX_INPUT_BYTES
 
-# One message; about 250k tokens of English, already past most models' context windows.
-DEFAULT_MAX_INPUT_BYTES = 1_000_000
 REPLACEMENT = "\ufffd"
 BOM = b"\xef\xbb\xbf"
 EMPTY_STDIN = "nothing to send: stdin is empty (pipe text in, or give a prompt argument)"
