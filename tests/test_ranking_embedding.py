@@ -144,3 +144,18 @@ def test_importing_ranking_does_not_import_numpy() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_centring_takes_out_what_every_document_shares() -> None:
+    import numpy as np
+
+    from ctxchat.ranking.embedding import centred, normalise
+
+    rows = normalise(np.array([[1.0, 1.0, 0.0], [1.0, 0.0, 1.0]], dtype=np.float32))
+    result = centred(rows)
+    # The direction both share (the first axis) is gone; each row is a unit vector again.
+    assert result[:, 0].tolist() == pytest.approx([0.0, 0.0], abs=1e-6)
+    assert np.linalg.norm(result, axis=1).tolist() == pytest.approx([1.0, 1.0])
+    assert result[0].tolist() == pytest.approx([0.0, 0.70710677, -0.70710677])
+    one = rows[:1]
+    assert centred(one) is one  # a single document has nothing to share
