@@ -99,6 +99,15 @@ class VectorIndex:
         return result
 
 
+def per_document(progress: Progress, documents: int, texts: int) -> Progress:
+    """`progress` told of `texts` embedded as a share of `documents`."""
+
+    def report(done: int, _total: int) -> None:
+        progress(done * documents // texts, documents)
+
+    return report
+
+
 def centred(matrix: Matrix) -> Matrix:
     """Rows less the catalogue's mean row, scaled back to unit length.
 
@@ -150,8 +159,13 @@ async def build_vector_index(
         if key not in known:
             missing.setdefault(key, text)
     if missing:
+        scaled = progress
+        if progress is not None and len(fields) > 1:
+            # Progress counts documents, as the user knows them, not texts.
+            owners = len({n % count for n, key in enumerate(keys) if key in missing})
+            scaled = per_document(progress, owners, len(missing))
         fresh = await embed_texts(
-            embed, list(missing.values()), batch_size=batch_size, progress=progress
+            embed, list(missing.values()), batch_size=batch_size, progress=scaled
         )
         width = fresh.shape[1]
         if any(vector.shape[0] != width for vector in known.values()):

@@ -14,7 +14,13 @@ from ctxchat.ranking.base import Progress, Ranker, Scored
 from ctxchat.ranking.context import DEFAULT_RECENT, ContextFn, Turn, build_query
 from ctxchat.ranking.embedding import DEFAULT_BATCH, EmbedFn
 from ctxchat.ranking.lexical import LexicalRanker
-from ctxchat.ranking.tooltext import ToolLike, ToolTextFn, default_tool_text, name_words
+from ctxchat.ranking.tooltext import (
+    ToolLike,
+    ToolTextFn,
+    default_tool_text,
+    name_field,
+    name_words,
+)
 
 RankerKind: TypeAlias = Literal["lexical", "embedding", "hybrid"]
 RANKER_KINDS: tuple[RankerKind, ...] = ("lexical", "embedding", "hybrid")
@@ -62,8 +68,16 @@ async def build_ranker(
     cache = None
     if cache_dir is not None and identity is not None:
         cache = VectorCache(cache_dir, identity)
+    # With the default text, a tool's name as words is a second field, embedded on its own:
+    # names say what a tool is for in a few words a description buries (see `tooltext`).
+    fields = [] if tool_text is not None else [name_field(tools)]
     index = await build_vector_index(
-        documents, embed, cache=cache, batch_size=batch_size, progress=progress
+        documents,
+        embed,
+        extra_fields=fields,
+        cache=cache,
+        batch_size=batch_size,
+        progress=progress,
     )
     embedding = EmbeddingRanker(index, embed)
     if kind == "embedding":

@@ -8,7 +8,7 @@ and the embedding rankers, and the hook that replaces it (`ToolTextFn`) is a pla
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -16,6 +16,8 @@ from ctxchat.ranking.terms import split_words
 
 # How deep nested object/array schemas are followed for parameter names.
 MAX_SCHEMA_DEPTH = 3
+# The weight of the name field against the whole text's, for embedding (`name_field`).
+NAME_FIELD_WEIGHT = 0.5
 
 
 class ToolLike(Protocol):
@@ -85,3 +87,16 @@ def default_tool_text(tool: ToolLike) -> str:
     lines = [f"{head}: {description}" if description else head]
     lines.extend(parameter_lines(tool.parameters))
     return "\n".join(lines)
+
+
+def name_field(tools: Sequence[ToolLike]) -> tuple[list[str], float]:
+    """Each tool's name as words, and the weight of that field for embedding.
+
+    Embedded on its own beside the default text, a name is a second opinion: "news tool",
+    "pdf and url tool" say in a word or two what a longer description dilutes. Dev recall@5
+    (MetaTool single / multi / BFCL; vectors centred): embedding .778/.570/.821 with the
+    text alone, .777/.659/.826 with the name field at 0.5; hybrid .801/.699/.865 ->
+    .805/.755/.872 (name at 0.3: .808/.748/.866; at 0.7: .804/.755/.865). The name alone
+    embeds worse (.605/.632/.719), and so do description-only texts or a "Tool" prefix.
+    """
+    return [name_words(tool.name) or tool.name for tool in tools], NAME_FIELD_WEIGHT
