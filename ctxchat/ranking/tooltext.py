@@ -89,8 +89,8 @@ def default_tool_text(tool: ToolLike) -> str:
     return "\n".join(lines)
 
 
-def name_field(tools: Sequence[ToolLike]) -> tuple[list[str], float]:
-    """Each tool's name as words, and the weight of that field for embedding.
+def name_field(names: Sequence[str]) -> tuple[list[str], float]:
+    """Each tool name as words, and the weight of that field for embedding.
 
     Embedded on its own beside the default text, a name is a second opinion: "news tool",
     "pdf and url tool" say in a word or two what a longer description dilutes. Dev recall@5
@@ -99,4 +99,4 @@ def name_field(tools: Sequence[ToolLike]) -> tuple[list[str], float]:
     .805/.755/.872 (name at 0.3: .808/.748/.866; at 0.7: .804/.755/.865). The name alone
     embeds worse (.605/.632/.719), and so do description-only texts or a "Tool" prefix.
     """
-    return [name_words(tool.name) or tool.name for tool in tools], NAME_FIELD_WEIGHT
+    return [name_words(name) or name for name in names], NAME_FIELD_WEIGHT
