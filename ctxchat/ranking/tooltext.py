@@ -4,6 +4,8 @@ Anything with `name`, `description` and a JSON Schema `parameters` mapping is a 
 (`ctxchat.core.tools.Tool` is one, and so is `ToolDoc`, which the evaluation loads from JSONL),
 so this module depends on no engine module. The text is one string shared by the lexical
 and the embedding rankers, and the hook that replaces it (`ToolTextFn`) is a plain callable.
+With the default text, the embedding side also embeds the name as words on its own
+(`name_field`).
 """
 
 from __future__ import annotations
