@@ -8,9 +8,9 @@ no server is needed; what is timed is ctxchat's own work, not a model's.
 
 Prints:
 - lexical index build time;
-- embedding index build with an empty cache (embedding every tool) and then a cold load of
-  the cached index by a fresh cache object, as after a restart, with the number of texts
-  each sent to the embed function (the restart must send none);
+- embedding index build with an empty cache (embedding every tool: its text and its name)
+  and then a cold load of the cached index by a fresh cache object, as after a restart,
+  with the number of texts each sent to the embed function (the restart must send none);
 - per-turn selection time, median over `--turns` turns of a conversation (recent window 2,
   top 10), for the lexical, embedding and hybrid rankers, each also as a ratio to a numpy
   matrix-vector product of the same shape (tools x dim) measured in the same run.
@@ -35,8 +35,7 @@ import numpy as np
 
 from ctxchat.ranking import ToolDoc, build_ranker, rank_turn
 from ctxchat.ranking.cache import VectorCache, ranker_identity
-from ctxchat.ranking.embedding import build_vector_index
-from ctxchat.ranking.selection import tool_documents
+from ctxchat.ranking.selection import build_tool_index, tool_documents
 
 WORDS = [
     "file",
@@ -210,7 +209,7 @@ async def run(args: argparse.Namespace) -> None:
         documents = tool_documents(tools)
         embed = FakeEmbed(args.dim)
         _, cold_build = await timed(
-            lambda: build_vector_index(documents, embed, cache=VectorCache(cache_dir, identity))
+            lambda: build_tool_index(documents, embed, cache=VectorCache(cache_dir, identity))
         )
         print(
             f"embedding index build, empty cache: {cold_build * 1000:9.1f} ms"
@@ -218,7 +217,7 @@ async def run(args: argparse.Namespace) -> None:
         )
         restart = FakeEmbed(args.dim)
         _, cold_load = await timed(
-            lambda: build_vector_index(documents, restart, cache=VectorCache(cache_dir, identity))
+            lambda: build_tool_index(documents, restart, cache=VectorCache(cache_dir, identity))
         )
         print(
             f"cold load of the cached index:      {cold_load * 1000:9.1f} ms"

@@ -21,5 +21,5 @@ def test_tool_selection_benchmark_runs_and_a_restart_embeds_nothing() -> None:
     lines = done.stdout.splitlines()
     (empty,) = [line for line in lines if line.startswith("embedding index build")]
     (restart,) = [line for line in lines if line.startswith("cold load")]
-    assert empty.endswith("texts embedded: 300")
+    assert empty.endswith("texts embedded: 600")  # each tool's text and name
     assert restart.endswith("texts embedded: 0")

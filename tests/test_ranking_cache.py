@@ -13,6 +13,7 @@ from ctxchat.ranking import ToolDoc, build_ranker
 from ctxchat.ranking.cache import VectorCache, endpoint_identity, ranker_identity, text_key
 from ctxchat.ranking.embedding import EmbeddingRanker
 from ctxchat.ranking.selection import tool_documents
+from ctxchat.ranking.tooltext import name_words
 
 IDENTITY = ranker_identity("fake-model", "http://127.0.0.1:1/v1")
 TOOLS = [
@@ -45,10 +46,16 @@ def cached_keys(cache_dir: Path) -> set[str]:
     return set(VectorCache(cache_dir, IDENTITY).load())
 
 
+def texts_of(tools: list[ToolDoc]) -> set[str]:
+    """What is embedded for a catalogue: each tool's text and its name as words."""
+    return {text for _, text in tool_documents(tools)} | {name_words(t.name) for t in tools}
+
+
 def test_restart_embeds_nothing(tmp_path: Path) -> None:
     first = CountingEmbed()
     build(TOOLS, tmp_path, first)
-    assert len(first.texts) == len(TOOLS)
+    assert set(first.texts) == texts_of(TOOLS)
+    assert len(first.texts) == 2 * len(TOOLS)
     again = CountingEmbed()
     ranker = build(TOOLS, tmp_path, again)
     assert again.texts == []
@@ -64,7 +71,7 @@ def test_a_changed_tool_is_embedded_again_and_only_it(tmp_path: Path) -> None:
     assert "Reserve seats" in embed.texts[0]
     new_text = dict(tool_documents(changed))["book_flight"]
     old_text = dict(tool_documents(TOOLS))["book_flight"]
-    assert cached_keys(tmp_path) == {text_key(text) for _, text in tool_documents(changed)}
+    assert cached_keys(tmp_path) == {text_key(text) for text in texts_of(changed)}
     assert text_key(old_text) not in cached_keys(tmp_path)
     assert text_key(new_text) in cached_keys(tmp_path)
     found = asyncio.run(ranker.rank((("reserve seats plane", 1.0),), k=1))
@@ -76,12 +83,11 @@ def test_a_removed_tool_disappears_and_an_added_one_is_embedded(tmp_path: Path) 
     embed = CountingEmbed()
     build(TOOLS[:2], tmp_path, embed)
     assert embed.texts == []
-    assert cached_keys(tmp_path) == {text_key(text) for _, text in tool_documents(TOOLS[:2])}
+    assert cached_keys(tmp_path) == {text_key(text) for text in texts_of(TOOLS[:2])}
     added = [*TOOLS[:2], ToolDoc("translate", "Translate text into another language.")]
     embed = CountingEmbed()
     ranker = build(added, tmp_path, embed)
-    assert len(embed.texts) == 1
-    assert "Translate" in embed.texts[0]
+    assert embed.texts == [dict(tool_documents(added))["translate"], "translate"]
     assert "translate" in ranker.ids
     assert "book_flight" not in ranker.ids
 
@@ -91,7 +97,7 @@ def test_another_model_or_endpoint_does_not_reuse_vectors(tmp_path: Path) -> Non
     embed = CountingEmbed()
     other = ranker_identity("other-model", "http://127.0.0.1:1/v1")
     asyncio.run(build_ranker("embedding", TOOLS, embed=embed, identity=other, cache_dir=tmp_path))
-    assert len(embed.texts) == len(TOOLS)
+    assert len(embed.texts) == 2 * len(TOOLS)
     assert endpoint_identity("HTTP://User:pw@LocalHost:8080/v1/?x=1") == (
         "http://localhost:8080/v1"
     )
@@ -113,7 +119,7 @@ def test_a_corrupt_cache_is_ignored_and_rebuilt(tmp_path: Path, damage: bytes) -
     path.write_bytes(damage)
     embed = CountingEmbed()
     build(TOOLS, tmp_path, embed)
-    assert len(embed.texts) == len(TOOLS)
+    assert len(embed.texts) == 2 * len(TOOLS)
     again = CountingEmbed()
     build(TOOLS, tmp_path, again)
     assert again.texts == []
@@ -142,5 +148,5 @@ def test_cache_files_are_private(tmp_path: Path) -> None:
 def test_without_a_cache_dir_nothing_is_written(tmp_path: Path) -> None:
     embed = CountingEmbed()
     asyncio.run(build_ranker("embedding", TOOLS, embed=embed))
-    assert len(embed.texts) == len(TOOLS)
+    assert len(embed.texts) == 2 * len(TOOLS)
     assert list(tmp_path.iterdir()) == []

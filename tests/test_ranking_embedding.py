@@ -37,7 +37,9 @@ def test_the_right_tool_wins_over_http(fake_openai: FakeOpenAI, kind: str) -> No
     assert asyncio.run(go())[0] == "send_email"
     requests = fake_openai.embedding_requests()
     assert requests[0].body["model"] == "fake-embed"
-    assert len(requests[0].body["input"]) == len(TOOLS)  # the catalogue in one batch
+    # The catalogue in one batch: each tool's text, then each tool's name as words.
+    assert len(requests[0].body["input"]) == 2 * len(TOOLS)
+    assert requests[0].body["input"][len(TOOLS)] == "get weather"
 
 
 def test_each_turn_embeds_only_its_new_message(fake_openai: FakeOpenAI) -> None:
@@ -65,12 +67,12 @@ def test_batches_and_count_mismatch(fake_openai: FakeOpenAI) -> None:
         embed = openai_embedder(client(fake_openai), "fake-embed")
         await build_ranker("embedding", TOOLS, embed=embed, batch_size=3)
         sizes = [len(r.body["input"]) for r in fake_openai.embedding_requests()]
-        assert sizes == [3, 1]
+        assert sizes == [3, 3, 2]  # 4 texts and 4 names
 
         async def short(texts: list[str]) -> list[list[float]]:
             return [[1.0, 0.0]]
 
-        with pytest.raises(EmbeddingError, match="asked for 4"):
+        with pytest.raises(EmbeddingError, match="asked for 8"):
             await build_ranker("embedding", TOOLS, embed=short)
 
     asyncio.run(go())
@@ -144,3 +146,45 @@ def test_importing_ranking_does_not_import_numpy() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_centring_takes_out_what_every_document_shares() -> None:
+    import numpy as np
+
+    from ctxchat.ranking.embedding import centred, normalise
+
+    rows = normalise(np.array([[1.0, 1.0, 0.0], [1.0, 0.0, 1.0]], dtype=np.float32))
+    result = centred(rows)
+    # The direction both share (the first axis) is gone; each row is a unit vector again.
+    assert result[:, 0].tolist() == pytest.approx([0.0, 0.0], abs=1e-6)
+    assert np.linalg.norm(result, axis=1).tolist() == pytest.approx([1.0, 1.0])
+    assert result[0].tolist() == pytest.approx([0.0, 0.70710677, -0.70710677])
+    one = rows[:1]
+    assert centred(one) is one  # a single document has nothing to share
+
+
+def test_the_name_is_a_second_field_unless_the_tool_text_is_custom() -> None:
+    import numpy as np
+
+    from ctxchat.ranking.embedding import build_vector_index, centred, normalise
+
+    seen: list[str] = []
+
+    async def embed(texts: list[str]) -> list[list[float]]:
+        seen.extend(texts)
+        return [fake_embedding(text, 16) for text in texts]
+
+    asyncio.run(build_ranker("embedding", TOOLS, embed=embed, tool_text=lambda t: t.description))
+    assert seen == [tool.description for tool in TOOLS]
+    seen.clear()
+    # A document's row is the weighted mean of its fields' centred unit vectors.
+    documents = [("a", "alpha beta"), ("b", "gamma delta"), ("c", "beta gamma")]
+    names = ["one", "two", "three"]
+    index = asyncio.run(build_vector_index(documents, embed, extra_fields=[(names, 0.5)]))
+    assert seen == ["alpha beta", "gamma delta", "beta gamma", "one", "two", "three"]
+    texts = np.array([fake_embedding(t, 16) for t in seen], dtype=np.float32)
+    fields = [centred(normalise(texts[:3])), centred(normalise(texts[3:]))]
+    expected = (fields[0] + 0.5 * fields[1]) / 1.5
+    assert np.allclose(index.matrix, expected, atol=1e-6)
+    with pytest.raises(ValueError, match="one text per document"):
+        asyncio.run(build_vector_index(documents, embed, extra_fields=[(names[:2], 0.5)]))

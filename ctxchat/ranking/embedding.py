@@ -3,9 +3,10 @@
 numpy is imported inside the functions that need it, never at module import, so importing
 this module (or any of `ctxchat.ranking`) costs nothing until vectors are actually compared.
 
-Vectors are normalised once, when the index is built, so ranking is one matrix-vector
-product. Query vectors are memoised by text: on each turn only the new message is
-embedded, the earlier messages of the context window were embedded on their own turns.
+Vectors are normalised, centred on the catalogue and their fields fused once, when the index
+is built, so ranking is one matrix-vector product. Query vectors are memoised by text: on
+each turn only the new message is embedded, the earlier messages of the context window
+were embedded on their own turns.
 """
 
 from __future__ import annotations
@@ -76,7 +77,8 @@ def normalise(matrix: Matrix) -> Matrix:
 
 
 class VectorIndex:
-    """Document ids and their unit vectors, one row each."""
+    """Document ids and their vectors, one row each (unit vectors, or the weighted mean of
+    a document's unit vectors, see `build_vector_index`)."""
 
     __slots__ = ("ids", "matrix")
 
@@ -91,52 +93,104 @@ class VectorIndex:
         return int(self.matrix.shape[1]) if self.matrix.ndim == 2 else 0
 
     def cosines(self, vector: Matrix) -> Matrix:
-        """Cosine of every document with a unit query vector."""
+        """Cosine of every document with a unit query vector (the weighted mean of its
+        fields' cosines, for a document of several fields)."""
         result: Matrix = self.matrix @ vector
         return result
+
+
+def per_document(progress: Progress, documents: int, texts: int) -> Progress:
+    """`progress` told of `texts` embedded as a share of `documents`."""
+
+    def report(done: int, _total: int) -> None:
+        progress(done * documents // texts, documents)
+
+    return report
+
+
+def centred(matrix: Matrix) -> Matrix:
+    """Rows less the catalogue's mean row, scaled back to unit length.
+
+    A sentence model's vectors all lean the same way, so part of every cosine is what all
+    the documents share and tells none of them apart; taking the mean out leaves what
+    distinguishes each. Fewer than two rows are returned as they are.
+    """
+    if matrix.ndim != 2 or matrix.shape[0] < 2:
+        return matrix
+    return normalise(matrix - matrix.mean(axis=0, keepdims=True))
 
 
 async def build_vector_index(
     documents: Sequence[tuple[str, str]],
     embed: EmbedFn,
     *,
+    extra_fields: Sequence[tuple[Sequence[str], float]] = (),
     cache: VectorCache | None = None,
     batch_size: int = DEFAULT_BATCH,
     progress: Progress | None = None,
 ) -> VectorIndex:
     """Vectors for `(id, text)` documents, embedding only texts the cache lacks.
 
+    `extra_fields` are more texts for the same documents, each `(one text per document,
+    weight)` (the tool selector's: a tool's name as words). Each field's vectors are
+    `centred` on the catalogue, and a document's row is the weighted mean of its fields'
+    (the text's at weight 1), so a query's score is the weighted mean of its cosines with
+    each field: one matrix-vector product whatever the number of fields.
+
     The cache is keyed by a hash of each text (under the ranker's identity), so a changed
     text is embedded again, an unchanged one is not, and what is saved back holds exactly
-    the current documents: removed ones disappear from it.
+    the current texts of every field: removed ones disappear from it.
     """
     import numpy as np
 
     from ctxchat.ranking.cache import text_key
 
-    keys = [text_key(text) for _, text in documents]
+    count = len(documents)
+    fields: list[tuple[list[str], float]] = [([text for _, text in documents], 1.0)]
+    for texts, weight in extra_fields:
+        if len(texts) != count:
+            raise ValueError("an extra field needs one text per document")
+        fields.append((list(texts), float(weight)))
+    all_texts = [text for texts, _ in fields for text in texts]
+    keys = [text_key(text) for text in all_texts]
     known = cache.load() if cache is not None else {}
     missing: dict[str, str] = {}
-    for key, (_, text) in zip(keys, documents, strict=True):
+    for key, text in zip(keys, all_texts, strict=True):
         if key not in known:
             missing.setdefault(key, text)
     if missing:
+        scaled = progress
+        if progress is not None and len(fields) > 1:
+            # Progress counts documents, as the user knows them, not texts.
+            owners = len({n % count for n, key in enumerate(keys) if key in missing})
+            scaled = per_document(progress, owners, len(missing))
         fresh = await embed_texts(
-            embed, list(missing.values()), batch_size=batch_size, progress=progress
+            embed, list(missing.values()), batch_size=batch_size, progress=scaled
         )
         width = fresh.shape[1]
         if any(vector.shape[0] != width for vector in known.values()):
             # The model behind the same name changed size: nothing cached is usable.
             return await build_vector_index(
-                documents, embed, cache=None, batch_size=batch_size, progress=progress
+                documents,
+                embed,
+                extra_fields=extra_fields,
+                cache=None,
+                batch_size=batch_size,
+                progress=progress,
             )
         known = {**known, **dict(zip(missing, fresh, strict=True))}
     if documents:
-        matrix = np.stack([known[key] for key in keys]).astype(np.float32, copy=False)
+        raw = np.stack([known[key] for key in keys]).astype(np.float32, copy=False)
     else:
-        matrix = np.zeros((0, 0), dtype=np.float32)
+        raw = np.zeros((0, 0), dtype=np.float32)
     if cache is not None and (missing or set(known) != set(keys) or not cache.path.exists()):
-        cache.save(keys, matrix)
+        cache.save(keys, raw)
+    if not documents:
+        return VectorIndex([], raw)
+    total = sum(weight for _, weight in fields)
+    matrix: Matrix = np.zeros((count, raw.shape[1]), dtype=np.float32)
+    for number, (_, weight) in enumerate(fields):
+        matrix += (weight / total) * centred(raw[number * count : (number + 1) * count])
     return VectorIndex([doc_id for doc_id, _ in documents], matrix)
 
 

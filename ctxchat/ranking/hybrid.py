@@ -5,7 +5,8 @@
 with w = 0.3. Each side is brought to [0, 1] over the catalogue first: BM25 scores have no
 fixed scale (they grow with the query), cosines of one model crowd into a narrow band. Chosen
 on the dev splits against the alternatives (recall@5, MetaTool single on its first
-3,000 dev cases / MetaTool multi / BFCL):
+3,000 dev cases / MetaTool multi / BFCL), with the embedding side as it was then (one
+vector per tool, not centred):
 
 - blend, w = 0.3: .767 / .682 / .856 (w = 0.2: .770 / .656 / .856; w = 0.4: .741 / .695 / .855)
 - z-scored cosines instead of min-max, w = 0.3: .769 / .659 / .856
@@ -15,6 +16,27 @@ on the dev splits against the alternatives (recall@5, MetaTool single on its fir
 against .551 / .586 / .793 for lexical (as it is now) and .732 / .546 / .830 for embedding
 alone. RRF throws away how far apart the scores are (a clear lexical match counts no more
 than a weak one), which is what a short tool catalogue needs most; a blend keeps it.
+
+The embedding side then got better, and the blend was measured again (dev recall@5, now
+MetaTool single on all its 6,116 dev cases / multi / BFCL; the first 3,000 in brackets):
+
+- the blend above: .796 (.768) / .692 / .856
+- tool vectors centred on the catalogue (`embedding.centred`): .801 (.776) / .699 / .865
+- and the tool's name as words embedded as a second field at 0.5 (`tooltext.name_field`),
+  as now: .805 (.801) / .755 / .872; w = 0.25: .810 / .748 / .865; w = 0.35: .798 / .745
+  / .867; w = 0.4: .785 / .742 / .869
+- min-max against the catalogue's mean or median cosine instead of its minimum (w = 0.35):
+  .808 / .755-.758 / .868-.869, the same within noise; against the 10th or 20th best
+  cosine: .802-.806 / .705-.728 / .854-.858
+- the lexical side weighted by its own confidence, as now plus: scaled by the share of
+  the query's idf the best match covers (to the power 0.25, w = 0.4): .808 / .758 / .870;
+  by 0.5 + the top score's margin over the second: .812 / .745 / .861 (w = 0.3), .804 /
+  .755 / .868 (w = 0.4); BM25 divided by the query's own idf total instead of the best
+  score, w = 0.3-0.6: .795-.809 / .685-.732 / .842-.859. Kept out: at best .001-.002 on
+  average, noise next to what they cost in explanation
+- a second, Rocchio-style pass (the query moved towards its top 1-5 tools' vectors):
+  .793-.805 / .735-.755 / .864-.868, never better
+- hub tools (close to many others) penalised, or the query centred too: 1-8 points worse
 """
 
 from __future__ import annotations

@@ -8,13 +8,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal, TypeAlias
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from ctxchat.ranking.base import Progress, Ranker, Scored
 from ctxchat.ranking.context import DEFAULT_RECENT, ContextFn, Turn, build_query
 from ctxchat.ranking.embedding import DEFAULT_BATCH, EmbedFn
 from ctxchat.ranking.lexical import LexicalRanker
-from ctxchat.ranking.tooltext import ToolLike, ToolTextFn, default_tool_text, name_words
+from ctxchat.ranking.tooltext import (
+    ToolLike,
+    ToolTextFn,
+    default_tool_text,
+    name_field,
+    name_words,
+)
+
+if TYPE_CHECKING:
+    from ctxchat.ranking.cache import VectorCache
+    from ctxchat.ranking.embedding import VectorIndex
 
 RankerKind: TypeAlias = Literal["lexical", "embedding", "hybrid"]
 RANKER_KINDS: tuple[RankerKind, ...] = ("lexical", "embedding", "hybrid")
@@ -27,6 +37,36 @@ def tool_documents(
     and parameters)."""
     make = tool_text or default_tool_text
     return [(tool.name, make(tool)) for tool in tools]
+
+
+async def build_tool_index(
+    documents: Sequence[tuple[str, str]],
+    embed: EmbedFn,
+    *,
+    names: bool = True,
+    cache: VectorCache | None = None,
+    batch_size: int = DEFAULT_BATCH,
+    progress: Progress | None = None,
+) -> VectorIndex:
+    """The vectors the embedding and hybrid rankers compare a turn with, for the
+    `(name, text)` documents of `tool_documents`.
+
+    With `names`, a tool's name as words is a second field, embedded on its own
+    (`tooltext.name_field`): names say what a tool is for in a few words a description
+    buries. `build_ranker` asks for it with the default text only: a custom `tool_text` is
+    the one text embedded.
+    """
+    from ctxchat.ranking.embedding import build_vector_index
+
+    fields = [name_field([name for name, _ in documents])] if names else []
+    return await build_vector_index(
+        documents,
+        embed,
+        extra_fields=fields,
+        cache=cache,
+        batch_size=batch_size,
+        progress=progress,
+    )
 
 
 async def build_ranker(
@@ -57,13 +97,18 @@ async def build_ranker(
     if embed is None:
         raise ValueError(f"the {kind} ranker needs an embed function")
     from ctxchat.ranking.cache import VectorCache
-    from ctxchat.ranking.embedding import EmbeddingRanker, build_vector_index
+    from ctxchat.ranking.embedding import EmbeddingRanker
 
     cache = None
     if cache_dir is not None and identity is not None:
         cache = VectorCache(cache_dir, identity)
-    index = await build_vector_index(
-        documents, embed, cache=cache, batch_size=batch_size, progress=progress
+    index = await build_tool_index(
+        documents,
+        embed,
+        names=tool_text is None,
+        cache=cache,
+        batch_size=batch_size,
+        progress=progress,
     )
     embedding = EmbeddingRanker(index, embed)
     if kind == "embedding":

@@ -4,11 +4,13 @@ Anything with `name`, `description` and a JSON Schema `parameters` mapping is a 
 (`ctxchat.core.tools.Tool` is one, and so is `ToolDoc`, which the evaluation loads from JSONL),
 so this module depends on no engine module. The text is one string shared by the lexical
 and the embedding rankers, and the hook that replaces it (`ToolTextFn`) is a plain callable.
+With the default text, the embedding side also embeds the name as words on its own
+(`name_field`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -16,6 +18,8 @@ from ctxchat.ranking.terms import split_words
 
 # How deep nested object/array schemas are followed for parameter names.
 MAX_SCHEMA_DEPTH = 3
+# The weight of the name field against the whole text's, for embedding (`name_field`).
+NAME_FIELD_WEIGHT = 0.5
 
 
 class ToolLike(Protocol):
@@ -85,3 +89,16 @@ def default_tool_text(tool: ToolLike) -> str:
     lines = [f"{head}: {description}" if description else head]
     lines.extend(parameter_lines(tool.parameters))
     return "\n".join(lines)
+
+
+def name_field(names: Sequence[str]) -> tuple[list[str], float]:
+    """Each tool name as words, and the weight of that field for embedding.
+
+    Embedded on its own beside the default text, a name is a second opinion: "news tool",
+    "pdf and url tool" say in a word or two what a longer description dilutes. Dev recall@5
+    (MetaTool single / multi / BFCL; vectors centred): embedding .778/.570/.821 with the
+    text alone, .777/.659/.826 with the name field at 0.5; hybrid .801/.699/.865 ->
+    .805/.755/.872 (name at 0.3: .808/.748/.866; at 0.7: .804/.755/.865). The name alone
+    embeds worse (.605/.632/.719), and so do description-only texts or a "Tool" prefix.
+    """
+    return [name_words(name) or name for name in names], NAME_FIELD_WEIGHT
