@@ -203,3 +203,59 @@ def test_another_400_is_still_an_error(cli_env: dict[str, str], fake_openai: Fak
     assert done.returncode == 1
     assert "messages: too long" in done.stderr
     assert len(fake_openai.chat_requests()) == 1
+
+
+def _jsonl(path: Path, records: list[dict[str, object]]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def test_tools_eval_prints_recall_all_gold_and_mrr(cli_env: dict[str, str], tmp_path: Path) -> None:
+    tools = _jsonl(
+        tmp_path / "tools.jsonl",
+        [
+            {"name": "get_weather", "description": "Weather forecast for a city"},
+            {"name": "book_flight", "description": "Book a flight between two airports"},
+            {"name": "cancel_booking", "description": "Cancel a flight booking"},
+            {"name": "convert_currency", "description": "Convert an amount between currencies"},
+        ],
+    )
+    cases = _jsonl(
+        tmp_path / "cases.jsonl",
+        [
+            {
+                "id": "a",
+                "messages": [{"role": "user", "content": "weather in Oslo?"}],
+                "gold": ["get_weather"],
+            },
+            {
+                "id": "b",
+                "messages": [{"role": "user", "content": "convert 20 euros to yen"}],
+                "gold": ["convert_currency"],
+            },
+        ],
+    )
+    args = ["tools", "eval", "--tools", str(tools), "--cases", str(cases)]
+    result = ctxchat(*args, "--k", "1,3", "--ranker", "lexical", "--json", env=cli_env)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report == {
+        "cases": 2,
+        "recall": {"1": 1.0, "3": 1.0},
+        "all_gold": {"1": 1.0, "3": 1.0},
+        "mrr": 1.0,
+    }
+    assert result.stderr == ""  # no progress bar on a pipe
+    text = ctxchat(*args, "--ranker", "lexical", env=cli_env)
+    assert text.returncode == 0, text.stderr
+    assert "recall@5" in text.stdout
+
+
+def test_tools_eval_names_a_bad_cases_file(cli_env: dict[str, str], tmp_path: Path) -> None:
+    tools = _jsonl(tmp_path / "tools.jsonl", [{"name": "t", "description": "a tool"}])
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text("{not json\n", encoding="utf-8")
+    result = ctxchat("tools", "eval", "--tools", str(tools), "--cases", str(cases), env=cli_env)
+    assert result.returncode == 2
+    assert "cases.jsonl:1" in result.stderr
+    assert "Traceback" not in result.stderr
