@@ -1,7 +1,7 @@
 """The history store (`sql_history`'s tables): its migrations and current definition.
 
 Steps 1 and 2 are ctxchat 0.1's schema versions 1 and 2, unchanged, so a 0.1 database maps
-onto them (see `_sqlschema`).
+onto them (see `_sqlschema`). Step 3 makes the history searchable (see `_history_search`).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from ctxchat.core.messages import Message, MessageFormatError
 from ctxchat.core.tokens import count_message_tokens, estimate_tokens
 
+from ._history_index import m3_search_index
 from ._sqlschema import Store
 
 if TYPE_CHECKING:
@@ -100,8 +101,16 @@ def _history_table() -> Table:
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("message", sa.Text, nullable=False),
         sa.Column("token_count", sa.Integer, nullable=False),
+        # The message's searchable text (`searchable_text`), indexed by step 3.
+        sa.Column("body", sa.Text, nullable=False),
     )
 
 
 # Numbered steps, applied in order; append only, never edit a step that has shipped.
-HISTORY = Store("history", {1: _m1_history, 2: _m2_token_counts}, _history_table)
+# Reading the conversation needs step 2 at least (token counts); step 3 only adds search.
+HISTORY = Store(
+    "history",
+    {1: _m1_history, 2: _m2_token_counts, 3: m3_search_index},
+    _history_table,
+    readable_from=2,
+)

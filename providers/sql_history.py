@@ -30,12 +30,15 @@ from ctxchat.core.session import Session
 from ctxchat.core.tokens import count_message_tokens
 from ctxchat.core.window import WindowedHistoryOptions, select_window
 
+from ._history_index import searchable_text
 from ._history_schema import HISTORY
 from ._sqlschema import as_json
 from ._sqlstore import Database, SqlBacked, mask_url
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
+
+    from ctxchat.core.search import MessageHit
 
 FIRST_BATCH = 64  # rows read first for a token-limited window; doubled until it is covered
 
@@ -71,6 +74,7 @@ def message_row(key: str, turn_id: str, now: datetime, message: Message) -> dict
         "created_at": now,
         "message": as_json(message.to_dict()),
         "token_count": count_message_tokens(message),
+        "body": searchable_text(message),
     }
 
 
@@ -241,6 +245,15 @@ class SqlHistoryProvider(SqlBacked[SqlHistoryOptions], HistoryProvider[SqlHistor
         if keys:
             delete = table.delete().where(table.c.history_key.in_(keys))
             self.database().write(lambda conn: conn.execute(delete))
+
+    # -- search -------------------------------------------------------------------------------
+    async def search_messages(
+        self, terms: Sequence[str], *, limit: int, keys: Collection[str] | None = None
+    ) -> list[MessageHit]:
+        """The best stored messages holding every term (see `ctxchat.core.search`)."""
+        from ._history_search import search
+
+        return await asyncio.to_thread(search, self.database(), terms, limit, keys)
 
     def describe(self) -> str:
         return f"{super().describe()}, {mask_url(self.url)}"
