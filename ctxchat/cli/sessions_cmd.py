@@ -1,4 +1,5 @@
-"""`ctxchat sessions`: list, show, export, rename, delete and prune saved sessions."""
+"""`ctxchat sessions`: list, show, search, fork, export, rename, delete and prune saved
+sessions."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     from ctxchat.storage.store import SessionSummary
 
 app = typer.Typer(
-    help="List, show, export, rename, delete and prune saved sessions.",
+    help="List, show, search, fork, export, rename, delete and prune saved sessions.",
     no_args_is_help=True,
 )
 
@@ -149,6 +150,37 @@ def show(
     )
     console.print()
     print_turns(console, group_turns(messages), markdown=not plain and console.is_terminal)
+
+
+@app.command(cls=WordsCommand)
+def search(
+    query: Annotated[
+        str, typer.Argument(metavar="QUERY", help="The words to find.", show_default=False)
+    ],
+    limit: Annotated[int, typer.Option(min=1, metavar="N", help="Show at most this many.")] = 10,
+    session: Annotated[
+        str | None,
+        typer.Option(
+            "--session", metavar="SESSION", help="Search this session only.", show_default=False
+        ),
+    ] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="A JSON array.")] = False,
+    config: ConfigOption = None,
+) -> None:
+    """Find stored messages of every session by their words, best first.
+
+    Every word must be in a message; each hit shows its session, date, role and a snippet.
+    """
+    from ctxchat.cli.search_view import print_hits
+    from ctxchat.services.session_search import search_sessions
+
+    require_utf8(query=query, session=session)
+    service = chat_service(load_config(config))
+    only = service.open(session).session if session is not None else None
+    found = search_sessions(
+        service.agent.run_providers(), service.store, query, limit=limit, session=only
+    )
+    print_hits(_reading_console(), run_sync(found), json_output=json_output)
 
 
 @app.command(cls=WordsCommand)
