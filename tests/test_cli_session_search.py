@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from cli_support import assert_clean_error, ctxchat, write_config
-from fakeopenai import FakeOpenAI, Text
+from fakeopenai import FakeOpenAI, Text, ToolCalls
 
 
 def chat(env: dict[str, str], text: str, session: str | None = None) -> str:
@@ -109,3 +109,25 @@ def test_a_pipeline_without_a_sql_history_says_search_needs_one(
     done = ctxchat("sessions", "search", "anything", env=cli_env)
 
     assert_clean_error(done, 1, "search reads what a sql_history provider stores")
+
+
+def test_the_model_looks_up_a_past_session_with_the_search_tool(
+    cli_env: dict[str, str], fake_openai: FakeOpenAI
+) -> None:
+    fake_openai.enqueue(Text("Noted: PostgreSQL it is."))
+    earlier = chat(cli_env, "we decided the database will be PostgreSQL")
+    fake_openai.enqueue(
+        ToolCalls([("search_sessions", {"query": "database decided"})]),
+        Text("Last week you chose PostgreSQL."),
+    )
+
+    done = ctxchat("run", "--json", "what did we decide about the database?", env=cli_env)
+
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["output"] == "Last week you chose PostgreSQL."
+    result = fake_openai.chat_requests()[-1].messages[-1]
+    assert result["role"] == "tool"
+    header, snippet = str(result["content"]).splitlines()[:2]
+    assert header.startswith(f"{earlier}  ")
+    assert header.endswith('  user  "we decided the database will be PostgreSQL"')
+    assert snippet == "    we **decided** the **database** will be PostgreSQL"

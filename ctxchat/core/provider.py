@@ -64,6 +64,10 @@ class AgentView(Protocol):
 
     def provider(self, source_id: str) -> ContextProvider[Any] | None: ...
 
+    def run_providers(self) -> Sequence[ContextProvider[Any]]:
+        """Every provider of the run, in pipeline order (a fallback history first)."""
+        ...
+
     @property
     def loading_history(self) -> HistoryProvider[Any] | None:
         """The history that loads the conversation into this run, if any."""
