@@ -230,6 +230,36 @@ class SqlHistoryProvider(SqlBacked[SqlHistoryOptions], HistoryProvider[SqlHistor
     def _forget(self, key: str) -> None:
         self._forget_keys([key])
 
+    async def fork_session(
+        self, source: Session, fork: Session, state: dict[str, Any], *, turns: int
+    ) -> None:
+        """The source's rows of its first `turns` turns, copied under the fork's id."""
+        key = self.history_key(source.id, state)
+        every = turns >= source.turns  # a count the history may not match: take all
+        await asyncio.to_thread(self._copy, key, fork.id, None if every else turns)
+        state["history_key"] = fork.id
+
+    def _copy(self, key: str, new_key: str, turns: int | None) -> None:
+        import sqlalchemy as sa
+
+        table = HISTORY.tables
+        columns = [c for c in table.c if c.name not in ("history_key", "seq")]
+
+        def write(conn: Connection) -> None:
+            query = sa.select(*columns).where(table.c.history_key == key).order_by(table.c.seq)
+            rows: list[dict[str, Any]] = []
+            kept: set[str] = set()
+            for row in conn.execute(query).mappings():
+                if row["turn_id"] not in kept:
+                    if turns is not None and len(kept) == turns:
+                        break
+                    kept.add(row["turn_id"])
+                rows.append({**row, "history_key": new_key, "seq": len(rows) + 1})
+            if rows:
+                conn.execute(table.insert(), rows)
+
+        self.database().write(write)
+
     def session_keys(self, session: Session, state: dict[str, Any]) -> set[str]:
         key = state.get("history_key", session.id)
         return {key} if isinstance(key, str) and key else {session.id}

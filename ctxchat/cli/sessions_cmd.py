@@ -64,6 +64,7 @@ def _summary_dict(s: SessionSummary) -> dict[str, object]:
         "turns": s.turns,
         "created_at": s.created_at.isoformat(),
         "updated_at": s.updated_at.isoformat(),
+        "forked_from": s.forked_from.to_dict() if s.forked_from else None,
     }
 
 
@@ -148,6 +149,9 @@ def show(
             style="dim",
         )
     )
+    if session.forked_from is not None:
+        point = session.forked_from
+        console.print(Text(f"forked from {point.session} at turn {point.turn}", style="dim"))
     console.print()
     print_turns(console, group_turns(messages), markdown=not plain and console.is_terminal)
 
@@ -181,6 +185,32 @@ def search(
         service.agent.run_providers(), service.store, query, limit=limit, session=only
     )
     print_hits(_reading_console(), run_sync(found), json_output=json_output)
+
+
+@app.command(cls=WordsCommand)
+def fork(
+    ref: SessionArg,
+    at: Annotated[
+        int | None,
+        typer.Option(
+            "--at", min=1, metavar="N", help="Take turns 1 to N (default: all).", show_default=False
+        ),
+    ] = None,
+    config: ConfigOption = None,
+) -> None:
+    """Start a new session from a session's conversation; the original is untouched.
+
+    The fork has the conversation up to turn N, each provider's state copied and its own
+    copy of the SQL history; from then on the two go their own ways.
+    """
+    from ctxchat.core.sanitize import one_line
+    from ctxchat.services.forking import fork_session
+
+    service = chat_service(load_config(config))
+    source = service.store.resolve(ref)
+    made = run_sync(fork_session(service, source, at))
+    print(f"{made.id}: {one_line(made.display_title())}")
+    sys.stderr.write(f"forked {source} at turn {made.turns}\n")
 
 
 @app.command(cls=WordsCommand)
