@@ -63,12 +63,18 @@ def _sqlite(
         "b": MATCH_END,
     }
     where = _key_filter(keys, params)
+    # The best rowids first, by FTS5's own rank (bm25, which it can order cheaply); then
+    # the snippets for those rows only: asked for in the same query as the ordering, SQLite
+    # would build one for every match before sorting.
     sql = (
         f"SELECT h.history_key, h.seq, h.role, h.created_at, "
         f"snippet({FTS_TABLE}, 0, :a, :b, '…', {SNIPPET_WORDS}) AS snippet, "
-        f"bm25({FTS_TABLE}) AS rank "
+        f"{FTS_TABLE}.rank AS rank "
         f"FROM {FTS_TABLE} JOIN ctxchat_history h ON h.rowid = {FTS_TABLE}.rowid "
-        f"WHERE {FTS_TABLE} MATCH :q{where} ORDER BY rank LIMIT :n"
+        f"WHERE {FTS_TABLE} MATCH :q AND {FTS_TABLE}.rowid IN ("
+        f"SELECT f.rowid FROM {FTS_TABLE}(:q) AS f JOIN ctxchat_history h "
+        f"ON h.rowid = f.rowid WHERE 1 = 1{where} ORDER BY f.rank LIMIT :n) "
+        f"ORDER BY rank"
     )
     rows = conn.execute(sa.text(sql), params).all()
     # bm25 is lower for better matches: negated, so that higher is better on both backends.
