@@ -26,7 +26,9 @@ import json
 from typing import TYPE_CHECKING
 
 from ctxchat.core.errors import StorageError
-from ctxchat.core.messages import Message, MessageFormatError, TextPart, ToolResultPart
+from ctxchat.core.messages import Message, MessageFormatError
+
+from ._history_schema import searchable_text
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
@@ -34,24 +36,8 @@ if TYPE_CHECKING:
 FTS_TABLE = "ctxchat_history_fts"
 TSV_COLUMN = "body_tsv"
 TS_CONFIG = "simple"
-MAX_BODY = 200_000  # characters indexed per message: a huge tool result is cut, not refused
 BATCH = 1000
 PROGRESS_FROM = 5000  # rows: below this the step is quick and shows no bar
-# The marks a search puts around matched words (`ctxchat.core.search.MATCH_START`/`END`),
-# taken out of the text indexed so that a snippet's marks are always the search's own.
-_NO_MARKS = str.maketrans("", "", "\x02\x03")
-
-
-def searchable_text(message: Message) -> str:
-    """What a search finds a message by: its text and its tool results (not its reasoning,
-    which is kept apart and never part of the conversation, nor tool call arguments)."""
-    pieces = [
-        p.text if isinstance(p, TextPart) else p.content
-        for p in message.parts
-        if isinstance(p, TextPart | ToolResultPart)
-    ]
-    text = "\n\n".join(piece for piece in pieces if piece)
-    return text[:MAX_BODY].translate(_NO_MARKS)
 
 
 def _body_of_json(text: str) -> str:

@@ -30,8 +30,7 @@ from ctxchat.core.session import Session
 from ctxchat.core.tokens import count_message_tokens
 from ctxchat.core.window import WindowedHistoryOptions, select_window
 
-from ._history_index import searchable_text
-from ._history_schema import HISTORY
+from ._history_schema import HISTORY, searchable_text
 from ._sqlschema import as_json
 from ._sqlstore import Database, SqlBacked, mask_url
 
