@@ -1,5 +1,6 @@
-"""The history's full-text index: what text of a message is searchable, and step 3 of the
-history store, which builds the index and fills it from the history already stored.
+"""The history's full-text index: step 3 of the history store, which builds the index and
+fills it from the history already stored (what is searchable of a message:
+`_history_schema.searchable_text`).
 
 Every row of `ctxchat_history` gets a `body`: the message's searchable text. The index is
 kept by the database itself, so it changes in the very transaction that stores a turn or
