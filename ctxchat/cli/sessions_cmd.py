@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from ctxchat.storage.store import SessionSummary
 
 app = typer.Typer(
-    help="List, show, search, fork, export, rename, delete and prune saved sessions.",
+    help="List, search, fork, show, export and delete sessions.",
     no_args_is_help=True,
 )
 
@@ -198,7 +198,7 @@ def fork(
     ] = None,
     config: ConfigOption = None,
 ) -> None:
-    """Start a new session from a session's conversation; the original is untouched.
+    """Go on from a session in a copy of it, up to turn N.
 
     The fork has the conversation up to turn N, each provider's state copied and its own
     copy of the SQL history; from then on the two go their own ways.
