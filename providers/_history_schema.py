@@ -1,7 +1,7 @@
 """The history store (`sql_history`'s tables): its migrations and current definition.
 
 Steps 1 and 2 are ctxchat 0.1's schema versions 1 and 2, unchanged, so a 0.1 database maps
-onto them (see `_sqlschema`).
+onto them (see `_sqlschema`). Step 3 makes the history searchable (see `_history_search`).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from ctxchat.core.messages import Message, MessageFormatError
+from ctxchat.core.messages import Message, MessageFormatError, TextPart, ToolResultPart
 from ctxchat.core.tokens import count_message_tokens, estimate_tokens
 
 from ._sqlschema import Store
@@ -20,6 +20,23 @@ if TYPE_CHECKING:
 
 HISTORY_TABLE = "ctxchat_history"
 BACKFILL_BATCH = 500
+MAX_BODY = 200_000  # characters indexed per message: a huge tool result is cut, not refused
+# The marks a search puts around matched words (`ctxchat.core.search.MATCH_START`/`END`),
+# taken out of the text indexed so that a snippet's marks are always the search's own.
+_NO_MARKS = str.maketrans("", "", "\x02\x03")
+
+
+def searchable_text(message: Message) -> str:
+    """What a search finds a message by (the `body` column, see `_history_index`): its
+    text and its tool results; not its reasoning, which is kept apart and is no part of the
+    conversation, nor tool call arguments."""
+    pieces = [
+        p.text if isinstance(p, TextPart) else p.content
+        for p in message.parts
+        if isinstance(p, TextPart | ToolResultPart)
+    ]
+    text = "\n\n".join(piece for piece in pieces if piece)
+    return text[:MAX_BODY].translate(_NO_MARKS)
 
 
 def _m1_history(conn: Connection) -> None:
@@ -84,6 +101,13 @@ def _tokens_of_json(text: str) -> int:
         return estimate_tokens(text)  # unreadable rows still need a plausible size
 
 
+def _m3_search_index(conn: Connection) -> None:
+    """The full-text index (its module is imported only when the step runs)."""
+    from ._history_index import m3_search_index
+
+    m3_search_index(conn)
+
+
 def _history_table() -> Table:
     """`ctxchat_history` as the migrations leave it, for queries."""
     import sqlalchemy as sa
@@ -100,8 +124,16 @@ def _history_table() -> Table:
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("message", sa.Text, nullable=False),
         sa.Column("token_count", sa.Integer, nullable=False),
+        # The message's searchable text (`searchable_text`), indexed by step 3.
+        sa.Column("body", sa.Text, nullable=False),
     )
 
 
 # Numbered steps, applied in order; append only, never edit a step that has shipped.
-HISTORY = Store("history", {1: _m1_history, 2: _m2_token_counts}, _history_table)
+# Reading the conversation needs step 2 at least (token counts); step 3 only adds search.
+HISTORY = Store(
+    "history",
+    {1: _m1_history, 2: _m2_token_counts, 3: _m3_search_index},
+    _history_table,
+    readable_from=2,
+)

@@ -71,13 +71,21 @@ class Store(Generic[TablesT]):
     does not import SQLAlchemy)."""
 
     def __init__(
-        self, name: str, migrations: Mapping[int, Migration], define: Callable[[], TablesT]
+        self,
+        name: str,
+        migrations: Mapping[int, Migration],
+        define: Callable[[], TablesT],
+        *,
+        readable_from: int | None = None,
     ) -> None:
         if sorted(migrations) != list(range(1, len(migrations) + 1)):
             raise ValueError(f"store {name!r}: migrations must be numbered 1..n")
         self.name = name
         self.migrations = dict(migrations)
         self.version = len(migrations)
+        # The oldest version this ctxchat can still read as it is (later steps only add
+        # what reading does not need): a read-only database that old is read, not refused.
+        self.readable_from = self.version if readable_from is None else readable_from
         self._define = functools.cache(define)
 
     @property

@@ -124,7 +124,9 @@ class Database:
 
         A database without `ctxchat_migrations` (new, or written by 0.1) gets it first, in a
         transaction of its own; except a read-only one whose stores are all current, which is
-        read as it is rather than refused for want of a table it does not need."""
+        read as it is rather than refused for want of a table it does not need. A read-only
+        one is read as it is, too, when its stores are behind by steps reading does not need
+        (`Store.readable_from`): only what needs those (a search) fails, with one line."""
         with self._ready_lock:
             pending = [store for store in stores if store.name not in self._ready]
             if not pending:
@@ -136,7 +138,10 @@ class Database:
                     found = versions.get(store.name, 0)
                     if found > store.version:
                         raise SchemaTooNew.of(store, found)
-                    if found < store.version:
+                    # A read-only file cannot be upgraded: read as it is if it can be.
+                    if found < store.version and not (
+                        self.read_only and found >= store.readable_from
+                    ):
                         behind.append(store)
                 if not recorded and (behind or not self.read_only):
                     self.write(create_version_table)

@@ -7,6 +7,7 @@ from typing import Any
 
 from ctxchat.core.messages import Message, new_id
 from ctxchat.core.provider import HistoryProvider
+from ctxchat.core.session import Session
 from ctxchat.core.tokens import count_message_tokens
 from ctxchat.core.window import WindowedHistoryOptions, window_messages
 
@@ -74,3 +75,22 @@ class InMemoryHistoryProvider(HistoryProvider[WindowedHistoryOptions]):
         removed = entries[cut:]
         del entries[cut:]
         return [Message.from_dict(e) for e in removed]
+
+    async def fork_session(
+        self, source: Session, fork: Session, state: dict[str, Any], *, turns: int
+    ) -> None:
+        """The fork's copy of the messages, cut after its first `turns` turns."""
+        if turns >= source.turns:
+            return
+        entries = self._entries(state)
+        seen = 0
+        previous: object = object()
+        for index, entry in enumerate(entries):
+            turn = entry.get(TURN_KEY)
+            # A new turn: another id, or (stored before turns had ids) a user input.
+            if turn != previous or (turn is None and entry.get("role") == "user"):
+                seen += 1
+                previous = turn
+            if seen > turns:
+                del entries[index:]
+                return

@@ -30,12 +30,14 @@ from ctxchat.core.session import Session
 from ctxchat.core.tokens import count_message_tokens
 from ctxchat.core.window import WindowedHistoryOptions, select_window
 
-from ._history_schema import HISTORY
+from ._history_schema import HISTORY, searchable_text
 from ._sqlschema import as_json
 from ._sqlstore import Database, SqlBacked, mask_url
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
+
+    from ctxchat.core.search import MessageHit
 
 FIRST_BATCH = 64  # rows read first for a token-limited window; doubled until it is covered
 
@@ -71,6 +73,7 @@ def message_row(key: str, turn_id: str, now: datetime, message: Message) -> dict
         "created_at": now,
         "message": as_json(message.to_dict()),
         "token_count": count_message_tokens(message),
+        "body": searchable_text(message),
     }
 
 
@@ -226,6 +229,36 @@ class SqlHistoryProvider(SqlBacked[SqlHistoryOptions], HistoryProvider[SqlHistor
     def _forget(self, key: str) -> None:
         self._forget_keys([key])
 
+    async def fork_session(
+        self, source: Session, fork: Session, state: dict[str, Any], *, turns: int
+    ) -> None:
+        """The source's rows of its first `turns` turns, copied under the fork's id."""
+        key = self.history_key(source.id, state)
+        every = turns >= source.turns  # a count the history may not match: take all
+        await asyncio.to_thread(self._copy, key, fork.id, None if every else turns)
+        state["history_key"] = fork.id
+
+    def _copy(self, key: str, new_key: str, turns: int | None) -> None:
+        import sqlalchemy as sa
+
+        table = HISTORY.tables
+        columns = [c for c in table.c if c.name not in ("history_key", "seq")]
+
+        def write(conn: Connection) -> None:
+            query = sa.select(*columns).where(table.c.history_key == key).order_by(table.c.seq)
+            rows: list[dict[str, Any]] = []
+            kept: set[str] = set()
+            for row in conn.execute(query).mappings():
+                if row["turn_id"] not in kept:
+                    if turns is not None and len(kept) == turns:
+                        break
+                    kept.add(row["turn_id"])
+                rows.append({**row, "history_key": new_key, "seq": len(rows) + 1})
+            if rows:
+                conn.execute(table.insert(), rows)
+
+        self.database().write(write)
+
     def session_keys(self, session: Session, state: dict[str, Any]) -> set[str]:
         key = state.get("history_key", session.id)
         return {key} if isinstance(key, str) and key else {session.id}
@@ -241,6 +274,15 @@ class SqlHistoryProvider(SqlBacked[SqlHistoryOptions], HistoryProvider[SqlHistor
         if keys:
             delete = table.delete().where(table.c.history_key.in_(keys))
             self.database().write(lambda conn: conn.execute(delete))
+
+    # -- search -------------------------------------------------------------------------------
+    async def search_messages(
+        self, terms: Sequence[str], *, limit: int, keys: Collection[str] | None = None
+    ) -> list[MessageHit]:
+        """The best stored messages holding every term (see `ctxchat.core.search`)."""
+        from ._history_search import search
+
+        return await asyncio.to_thread(search, self.database(), terms, limit, keys)
 
     def describe(self) -> str:
         return f"{super().describe()}, {mask_url(self.url)}"

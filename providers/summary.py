@@ -289,6 +289,14 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
             )
         return named
 
+    async def fork_session(
+        self, source: Session, fork: Session, state: dict[str, Any], *, turns: int
+    ) -> None:
+        # A summary may hold turns a shorter fork left out: it starts over (and folds again
+        # what falls out of the fork's window).
+        if turns < source.turns:
+            state.clear()
+
     def commands(self) -> Sequence[Command]:
         from ._summary_commands import summary_commands
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ctxchat.core.context import RunContext
@@ -47,7 +48,8 @@ from ._tools_python import load_reference, tool_from_function
 from ._tools_time import convert_time, current_time
 
 FILE_TOOLS = ("read_file", "list_directory")
-BUILTINS = ("current_time", "convert_time", "calculate", *FILE_TOOLS)
+BUILTINS = ("current_time", "convert_time", "calculate", "search_sessions", *FILE_TOOLS)
+MAX_SEARCH_HITS = 20
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,7 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
     def setup(self) -> None:
         super().setup()
         options = self.options
+        self._search = _SessionSearch(self.env.data_dir)
         self._own: list[str] = []  # names this provider put in the catalogue, in order
         for tool in [*self._builtin_tools(), *self._python_tools()]:
             self._register(tool)
@@ -129,6 +132,7 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
             "current_time": current_time,
             "convert_time": convert_time,
             "calculate": calculate,
+            "search_sessions": self._search.search_sessions,
         }
         roots = check_roots(options.roots)
         if roots:  # the file tools are off until a root is configured
@@ -204,6 +208,7 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
             context.warn(self.source_id, text)
 
         await self.load_tools(warn)
+        self._search.agent = agent
         context.allow_tools(_names(state.get("always")))
         if self.options.advertise:
             context.extend_tools(self.source_id, self.catalogue())
@@ -275,6 +280,39 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
             f", MCP servers: {', '.join(s.name for s in self._servers)}" if self._servers else ""
         )
         return f"{type(self).__name__} ({len(self._own)} tools{servers})"
+
+
+class _SessionSearch:
+    """The search_sessions tool: it reads the pipeline's histories, known once a turn has
+    started (the provider is built before the agent is). Read-only: no side effects."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.sessions_dir = data_dir / "sessions"
+        self.agent: AgentView | None = None
+
+    async def search_sessions(self, query: str, limit: int = 5) -> str:
+        """Search the user's past conversations (every stored message of every session) by
+        words; returns the best matches, each with its session id, date, role and title, and
+        a snippet with the matched words between **. Use it when the user refers to
+        something discussed before ("what did we decide about the database last week?").
+
+        Args:
+            query: the words to look for; every word must be in a message
+            limit: how many matches to return, 1 to 20
+        """
+        from ctxchat.services.session_search import search_sessions
+        from ctxchat.storage.store import SessionStore
+        from ctxchat.views.search_hits import hits_text
+
+        if self.agent is None:
+            raise CtxchatError("search_sessions runs during a turn only")
+        hits = await search_sessions(
+            self.agent.run_providers(),
+            SessionStore(self.sessions_dir),
+            query,
+            limit=max(1, min(limit, MAX_SEARCH_HITS)),
+        )
+        return hits_text(hits) if hits else "no stored message holds those words"
 
 
 class _ReportFailures(Middleware):

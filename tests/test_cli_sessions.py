@@ -47,7 +47,16 @@ def test_list_newest_first_with_limit_and_json(cli_env: dict[str, str]) -> None:
     assert entries[1]["title"] == "older one"
     assert entries[1]["turns"] == 2
     assert entries[0]["model"] == "fake-model"
-    assert set(entries[0]) == {"id", "title", "model", "turns", "created_at", "updated_at"}
+    assert set(entries[0]) == {
+        "id",
+        "title",
+        "model",
+        "turns",
+        "created_at",
+        "updated_at",
+        "forked_from",
+    }
+    assert entries[0]["forked_from"] is None
     assert [e["id"] for e in listed(cli_env, "--limit", "1")] == [newer]
 
     table = ctxchat("sessions", "list", env=cli_env)

@@ -32,7 +32,7 @@ def test_the_models_tool_call_runs_and_its_result_reaches_the_next_request(
     assert done.returncode == 0, done.stderr
     first, second = fake_openai.chat_requests()
     # The default pipeline offers the safe built-ins.
-    assert first.tool_names == ["current_time", "convert_time", "calculate"]
+    assert first.tool_names == ["current_time", "convert_time", "calculate", "search_sessions"]
     assert tool_message(second)["content"] == "42"
     record = json.loads(done.stdout)
     assert record["output"] == "It is 42."
@@ -128,7 +128,12 @@ def test_tools_list_json_is_the_catalogue(cli_env: dict[str, str], tmp_path: Pat
     done = ctxchat("tools", "list", "--json", env=cli_env)
     assert done.returncode == 0, done.stderr
     entries = json.loads(done.stdout)
-    assert [e["name"] for e in entries] == ["current_time", "convert_time", "calculate"]
+    assert [e["name"] for e in entries] == [
+        "current_time",
+        "convert_time",
+        "calculate",
+        "search_sessions",
+    ]
     assert entries[2] == {
         "name": "calculate",
         "source": "builtin",

@@ -106,8 +106,9 @@ def test_a_version_1_database_is_upgraded_on_open(sql_url: str) -> None:
 
     got = asyncio.run(history.get_messages("s", state=state))
 
-    # 0.1's version 1 is the history store's step 1 (its time kept); step 2 is applied now.
-    assert versions(sql_url) == [("history", 1), ("history", 2)]
+    # 0.1's version 1 is the history store's step 1 (its time kept); steps 2 and 3 are
+    # applied now.
+    assert versions(sql_url) == [("history", 1), ("history", 2), ("history", 3)]
     applied = raw_query(
         sql_url, "SELECT applied_at FROM ctxchat_migrations WHERE store = 'history' AND version = 1"
     )
@@ -134,7 +135,7 @@ def test_a_version_1_database_is_upgraded_on_open(sql_url: str) -> None:
     asked = exchange("audited")[:1]
     audit._append("s", AuditRecord("t", datetime.now(UTC), True, None, tuple(asked)))
     assert len(asyncio.run(audit.audit_records("s", state={}))) == 1
-    assert versions(sql_url) == [("audit", 1), ("history", 1), ("history", 2)]
+    assert versions(sql_url) == [("audit", 1), ("history", 1), ("history", 2), ("history", 3)]
 
 
 def test_an_upgrade_that_fails_leaves_the_old_version_whole(sql_url: str) -> None:
@@ -153,7 +154,7 @@ def test_an_upgrade_that_fails_leaves_the_old_version_whole(sql_url: str) -> Non
     raw_execute(sql_url, ["DROP TABLE ctxchat_history_turn"])
     again = asyncio.run(history.all_messages("s", state={"history_key": "legacy"}))
     assert [m.id for m in again] == [m.id for m in old]
-    assert versions(sql_url) == [("history", 1), ("history", 2)]
+    assert versions(sql_url) == [("history", 1), ("history", 2), ("history", 3)]
 
 
 def test_a_store_that_cannot_migrate_leaves_the_others_working(sql_url: str) -> None:
@@ -267,7 +268,13 @@ def test_a_new_store_brings_its_own_migrations_and_leaves_the_others_alone(
     close_all()  # a later ctxchat, whose notes store has a second step
     notes_provider(_notes_1, _notes_2)("notes", env=ENV, url=sql_url).database()
 
-    assert versions(sql_url) == [("history", 1), ("history", 2), ("notes", 1), ("notes", 2)]
+    assert versions(sql_url) == [
+        ("history", 1),
+        ("history", 2),
+        ("history", 3),
+        ("notes", 1),
+        ("notes", 2),
+    ]
     assert raw_query(sql_url, "SELECT id, title, body FROM test_notes") == []
     assert raw_query(sql_url, "SELECT * FROM ctxchat_migrations WHERE store = 'history'") == before
     assert len(asyncio.run(history.all_messages("s", state={}))) == 2

@@ -37,7 +37,7 @@ DATABASE_0_1 = HOME_0_1 / "history.sqlite3"
 SESSION_ID = "01M8PQ7ZY27J2J6BJQGWT1RBN7"
 OPENER = Path(__file__).with_name("store_opener.py")
 ENV = ProviderEnv(data_dir=Path("/nonexistent"))
-UPGRADED = [("audit", 1), ("history", 1), ("history", 2)]
+UPGRADED = [("audit", 1), ("history", 1), ("history", 2), ("history", 3)]
 
 # ctxchat 0.1's schema 3 as its migrations built it on PostgreSQL.
 SCHEMA_0_1 = [
@@ -144,7 +144,9 @@ def test_a_0_1_database_upgrades_in_place_and_loses_nothing(
     recorded = asyncio.run(audit.audit_records(session.id, state={}))
     assert [r.ok for r in recorded] == [True, True, True]
     # The old rows themselves, untouched, numbered on.
-    assert raw_query(sql_url, "SELECT * FROM ctxchat_history ORDER BY seq")[:4] == old_history
+    # Every old column as it was (search adds columns of its own after them).
+    after = raw_query(sql_url, "SELECT * FROM ctxchat_history ORDER BY seq")[:4]
+    assert [row[: len(old_history[0])] for row in after] == old_history
     assert raw_query(sql_url, "SELECT * FROM ctxchat_audit ORDER BY seq")[:2] == old_audit
     assert raw_query(sql_url, "SELECT MAX(seq) FROM ctxchat_history") == [(6,)]
     assert raw_query(sql_url, "SELECT MAX(seq) FROM ctxchat_audit") == [(3,)]

@@ -29,7 +29,12 @@ def call(tools: ToolsProvider, name: str, **arguments: Any) -> ToolResultPart:
 
 def test_the_default_built_ins_are_safe_and_the_file_tools_are_off(tmp_path: Path) -> None:
     tools = provider(tmp_path)
-    assert tools.env.tools.names() == ["current_time", "convert_time", "calculate"]
+    assert tools.env.tools.names() == [
+        "current_time",
+        "convert_time",
+        "calculate",
+        "search_sessions",
+    ]
     assert all(not t.side_effects and t.source == "builtin" for t in tools.catalogue())
 
 

@@ -124,7 +124,12 @@ def test_with_advertise_false_the_catalogue_is_filled_but_nothing_offered(
     model_settings: ModelSettings, fake_openai: FakeOpenAI, tmp_path: Path
 ) -> None:
     chat = Chat(model_settings, tmp_path, advertise=False)
-    assert chat.tools.env.tools.names() == ["current_time", "convert_time", "calculate"]
+    assert chat.tools.env.tools.names() == [
+        "current_time",
+        "convert_time",
+        "calculate",
+        "search_sessions",
+    ]
     chat.send("hello")
     assert fake_openai.chat_requests()[0].tools == []
     assert not any(line.startswith("*") for line in chat.tools_command())

@@ -196,7 +196,6 @@ def print_turns(console: Console, turns: Sequence[Sequence[Message]], *, markdow
 
 def progress_line(label: str, done: int, total: int, width: int = 24) -> str:
     """`label [█████·······] done/total`: one line a terminal redraws in place."""
-    share = done / total if total else 1.0
-    filled = round(share * width)
-    bar = "█" * filled + "·" * (width - filled)
-    return f"{label} [{bar}] {done:,}/{total:,}"
+    from ctxchat.views.progress import progress_line as line
+
+    return line(label, done, total, width)

@@ -1,4 +1,5 @@
-"""`ctxchat sessions`: list, show, export, rename, delete and prune saved sessions."""
+"""`ctxchat sessions`: list, show, search, fork, export, rename, delete and prune saved
+sessions."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     from ctxchat.storage.store import SessionSummary
 
 app = typer.Typer(
-    help="List, show, export, rename, delete and prune saved sessions.",
+    help="List, search, fork, show, export and delete sessions.",
     no_args_is_help=True,
 )
 
@@ -63,6 +64,7 @@ def _summary_dict(s: SessionSummary) -> dict[str, object]:
         "turns": s.turns,
         "created_at": s.created_at.isoformat(),
         "updated_at": s.updated_at.isoformat(),
+        "forked_from": s.forked_from.to_dict() if s.forked_from else None,
     }
 
 
@@ -147,8 +149,68 @@ def show(
             style="dim",
         )
     )
+    if session.forked_from is not None:
+        point = session.forked_from
+        console.print(Text(f"forked from {point.session} at turn {point.turn}", style="dim"))
     console.print()
     print_turns(console, group_turns(messages), markdown=not plain and console.is_terminal)
+
+
+@app.command(cls=WordsCommand)
+def search(
+    query: Annotated[
+        str, typer.Argument(metavar="QUERY", help="The words to find.", show_default=False)
+    ],
+    limit: Annotated[int, typer.Option(min=1, metavar="N", help="Show at most this many.")] = 10,
+    session: Annotated[
+        str | None,
+        typer.Option(
+            "--session", metavar="SESSION", help="Search this session only.", show_default=False
+        ),
+    ] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="A JSON array.")] = False,
+    config: ConfigOption = None,
+) -> None:
+    """Find stored messages of every session by their words, best first.
+
+    Every word must be in a message; each hit shows its session, date, role and a snippet.
+    """
+    from ctxchat.cli.search_view import print_hits
+    from ctxchat.services.session_search import search_sessions
+
+    require_utf8(query=query, session=session)
+    service = chat_service(load_config(config))
+    only = service.open(session).session if session is not None else None
+    found = search_sessions(
+        service.agent.run_providers(), service.store, query, limit=limit, session=only
+    )
+    print_hits(_reading_console(), run_sync(found), json_output=json_output)
+
+
+@app.command(cls=WordsCommand)
+def fork(
+    ref: SessionArg,
+    at: Annotated[
+        int | None,
+        typer.Option(
+            "--at", min=1, metavar="N", help="Take turns 1 to N (default: all).", show_default=False
+        ),
+    ] = None,
+    config: ConfigOption = None,
+) -> None:
+    """Go on from a session in a copy of it, up to turn N.
+
+    The fork has the conversation up to turn N, each provider's state copied and its own
+    copy of the SQL history; from then on the two go their own ways.
+    """
+    from ctxchat.core.sanitize import one_line
+    from ctxchat.services.forking import fork_session
+
+    service = chat_service(load_config(config))
+    source = service.store.resolve(ref)
+    made = run_sync(fork_session(service, source, at))
+    print(f"{made.id}: {one_line(made.display_title())}")
+    sys.stderr.write(f"forked {source} at turn {made.turns}\n")
 
 
 @app.command(cls=WordsCommand)

@@ -64,6 +64,10 @@ class AgentView(Protocol):
 
     def provider(self, source_id: str) -> ContextProvider[Any] | None: ...
 
+    def run_providers(self) -> Sequence[ContextProvider[Any]]:
+        """Every provider of the run, in pipeline order (a fallback history first)."""
+        ...
+
     @property
     def loading_history(self) -> HistoryProvider[Any] | None:
         """The history that loads the conversation into this run, if any."""
@@ -180,6 +184,16 @@ class ContextProvider(Generic[OptionsT]):
 
     async def forget_session(self, session: Session, state: dict[str, Any]) -> None:
         """The session is being deleted: drop whatever this provider keeps outside it."""
+
+    async def fork_session(
+        self, source: Session, fork: Session, state: dict[str, Any], *, turns: int
+    ) -> None:
+        """`fork` is being made from `source`'s first `turns` turns (all of them, or fewer).
+        `state` is this provider's state in the fork: a deep copy of its state in `source`.
+        Copy what this provider keeps outside the session file under the fork's own keys
+        (so that the two never share it), and drop from `state` what belongs to the turns
+        left out. The default keeps the copy as it is; if this raises, the fork is not
+        made and `forget_session` is called on the providers that forked already."""
 
     # -- what is kept outside session files, for `sessions prune --orphans` -------------------
     def session_keys(self, session: Session, state: dict[str, Any]) -> set[str]:

@@ -17,7 +17,7 @@ from typing import Any
 from ctxchat.core.messages import new_id
 from ctxchat.core.text import title_or_untitled
 
-SESSION_VERSION = 2
+SESSION_VERSION = 3
 
 
 class SessionFormatError(ValueError):
@@ -32,6 +32,17 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+@dataclass(frozen=True)
+class ForkPoint:
+    """Where a forked session came from: the session, and how many of its turns it took."""
+
+    session: str
+    turn: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"session": self.session, "turn": self.turn}
+
+
 @dataclass
 class Session:
     id: str = field(default_factory=new_id)
@@ -44,6 +55,7 @@ class Session:
     # The turn under way, while histories outside this file store it: see
     # `ctxchat.services.journal`. Left set only by a process that ended mid-turn.
     pending_turn: str | None = None
+    forked_from: ForkPoint | None = None
 
     def provider_state(self, source_id: str) -> dict[str, Any]:
         """The provider's namespace in `state`, created on first use."""
@@ -68,6 +80,8 @@ class Session:
         }
         if self.pending_turn is not None:
             document["pending_turn"] = self.pending_turn
+        if self.forked_from is not None:
+            document["forked_from"] = self.forked_from.to_dict()
         return document
 
     @classmethod
@@ -79,6 +93,7 @@ class Session:
         data = upgrade(data)
         check_document(data)
         state = data["state"]
+        fork = data.get("forked_from")
         return cls(
             id=data["id"],
             title=data.get("title"),
@@ -88,6 +103,7 @@ class Session:
             turns=data.get("turns", 0),
             state=copy_module.deepcopy(state) if copy else state,
             pending_turn=data.get("pending_turn"),
+            forked_from=ForkPoint(fork["session"], fork["turn"]) if fork is not None else None,
         )
 
 
@@ -114,6 +130,7 @@ def check_document(data: dict[str, Any]) -> None:
         ("updated_at", isinstance(data.get("updated_at"), str), "a time (ISO 8601 string)"),
         ("state", isinstance(data.get("state"), dict), "an object"),
         ("pending_turn", _is_optional_id(data.get("pending_turn")), "a string or null"),
+        ("forked_from", _is_fork_point(data.get("forked_from")), "{session, turn} or null"),
     ]
     for name, ok, expected in problems:
         if not ok:
@@ -129,6 +146,15 @@ def check_document(data: dict[str, Any]) -> None:
 
 def _is_optional_id(value: Any) -> bool:
     return value is None or (isinstance(value, str) and bool(value))
+
+
+def _is_fork_point(value: Any) -> bool:
+    return value is None or (
+        isinstance(value, dict)
+        and _is_optional_id(value.get("session"))
+        and value.get("session") is not None
+        and _is_count(value.get("turn"))
+    )
 
 
 def _is_count(value: Any) -> bool:
@@ -164,8 +190,13 @@ def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
     return upgraded
 
 
+def _v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
+    # Version 3 may say where a session was forked from (`forked_from`); none before it.
+    return {**data, "version": 3}
+
+
 # from-version -> step to the next version. Steps are small and never skip a version.
-UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
+UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2, 2: _v2_to_v3}
 
 
 def upgrade(data: dict[str, Any]) -> dict[str, Any]:

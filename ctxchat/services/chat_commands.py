@@ -69,6 +69,46 @@ async def _sessions(ctx: CommandContext, args: str) -> CommandResult:
     return CommandResult((Table(("id", "last used", "turns", "title"), rows, marked),))
 
 
+async def _search(ctx: CommandContext, args: str) -> CommandResult:
+    from ctxchat.services.session_search import search_sessions
+    from ctxchat.views.search_hits import marked_snippet
+
+    if not args.strip():
+        raise UsageError("usage: /search QUERY (the words to find in every session)")
+    service = ctx.service
+    hits = await search_sessions(service.agent.run_providers(), service.store, args)
+    if not hits:
+        return CommandResult.say("no stored message holds those words")
+    current = ctx.conversation.session.id
+    rows = tuple(
+        (
+            h.session_id,
+            h.created_at,
+            h.role,
+            preview(title_or_untitled(h.title), 30),
+            marked_snippet(h),
+        )
+        for h in hits
+    )
+    marked = frozenset(i for i, h in enumerate(hits) if h.session_id == current)
+    return CommandResult((Table(("session", "when", "role", "title", "snippet"), rows, marked),))
+
+
+async def _fork(ctx: CommandContext, args: str) -> CommandResult:
+    from ctxchat.services.forking import fork_session
+
+    at: int | None = None
+    if args:
+        if not args.isascii() or not args.isdigit() or int(args) < 1:
+            raise UsageError(f"usage: /fork [N], N a turn number from 1 (not '{args}')")
+        at = int(args)
+    if not ctx.conversation.saved:
+        raise UsageError("nothing to fork yet: this session has no saved turn")
+    made = await fork_session(ctx.service, ctx.conversation.session.id, at)
+    said = f"forked at turn {made.turns}: now in {made.id}; the original is untouched"
+    return CommandResult((Note(said),), conversation=ctx.service.open(made.id))
+
+
 def _session_references(ctx: CommandContext, typed: str) -> Sequence[str]:
     """Ids and titles of recent sessions that start with what was typed, for Tab."""
     found: list[str] = []
@@ -205,6 +245,8 @@ BUILTIN_COMMANDS: tuple[Command, ...] = (
         usage="ID|PREFIX|TITLE",
         complete=_session_references,
     ),
+    Command("search", "find words in every session's stored messages", _search, usage="QUERY"),
+    Command("fork", "go on in a copy of this session, up to turn N", _fork, usage="[N]"),
     Command("title", "show or set this session's title", _title, usage="[TEXT]"),
     Command("retry", "send the last input again, replacing its reply", _retry),
     Command("undo", "drop the last turn from the history", _undo),

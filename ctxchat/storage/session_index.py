@@ -16,13 +16,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ctxchat.core.session import Session
+from ctxchat.core.session import ForkPoint, Session
 from ctxchat.storage.fsutil import ensure_private_dir, touch_private
 
 INDEX_NAME = "index.sqlite3"
 # SQLite result codes that mean the index file itself is damaged (rebuilt from the session
 # files); any other failure (read-only, cannot open, locked) means it is only unavailable.
 _DAMAGED = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
+# The index's own version (PRAGMA user_version): an index of an older one is dropped and
+# rebuilt from the session files, as a cache can be. 1: where a session was forked from.
+_VERSION = 1
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
     id TEXT PRIMARY KEY,
@@ -31,12 +34,14 @@ CREATE TABLE IF NOT EXISTS sessions (
     turns INTEGER NOT NULL,
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
-    mtime_ns INTEGER NOT NULL
+    mtime_ns INTEGER NOT NULL,
+    forked_from TEXT,
+    forked_at INTEGER
 );
 CREATE INDEX IF NOT EXISTS sessions_updated ON sessions (updated_at);
 CREATE INDEX IF NOT EXISTS sessions_title ON sessions (title);
 """
-_COLUMNS = "id, title, model, turns, created_at, updated_at"
+_COLUMNS = "id, title, model, turns, created_at, updated_at, forked_from, forked_at"
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,7 @@ class SessionSummary:
     turns: int
     created_at: datetime
     updated_at: datetime
+    forked_from: ForkPoint | None = None
 
     @classmethod
     def of(cls, session: Session) -> SessionSummary:
@@ -57,6 +63,7 @@ class SessionSummary:
             session.turns,
             session.created_at.astimezone(UTC),
             session.updated_at.astimezone(UTC),
+            session.forked_from,
         )
 
 
@@ -81,6 +88,10 @@ class SessionIndex:
         except (OSError, sqlite3.Error) as exc:
             raise IndexUnavailable(str(exc)) from exc
         try:
+            if conn.execute("PRAGMA user_version").fetchone()[0] < _VERSION:
+                conn.executescript(
+                    f"DROP TABLE IF EXISTS sessions; PRAGMA user_version = {_VERSION};"
+                )
             conn.executescript(_SCHEMA)
             conn.execute("BEGIN IMMEDIATE")
             yield IndexRows(conn)
@@ -111,7 +122,7 @@ class IndexRows:
 
     def upsert(self, session: Session, mtime_ns: int) -> None:
         self.conn.execute(
-            "INSERT OR REPLACE INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 session.id,
                 session.title,
@@ -120,6 +131,8 @@ class IndexRows:
                 session.created_at.astimezone(UTC).isoformat(),
                 session.updated_at.astimezone(UTC).isoformat(),
                 mtime_ns,
+                session.forked_from.session if session.forked_from else None,
+                session.forked_from.turn if session.forked_from else None,
             ),
         )
 
@@ -156,7 +169,9 @@ class IndexRows:
         return [str(row[0]) for row in rows]
 
 
-def _summary(row: tuple[str, str | None, str | None, int, str, str]) -> SessionSummary:
+def _summary(
+    row: tuple[str, str | None, str | None, int, str, str, str | None, int | None],
+) -> SessionSummary:
     return SessionSummary(
         id=row[0],
         title=row[1],
@@ -164,4 +179,5 @@ def _summary(row: tuple[str, str | None, str | None, int, str, str]) -> SessionS
         turns=row[3],
         created_at=datetime.fromisoformat(row[4]),
         updated_at=datetime.fromisoformat(row[5]),
+        forked_from=ForkPoint(row[6], row[7] or 0) if row[6] is not None else None,
     )

@@ -204,6 +204,11 @@ class SessionStore:
             rows.reconcile(self._ids_on_disk(), self._header)
             yield rows
 
+    def peek(self, name: str) -> Session | None:
+        """The session called `name`, or None when there is none or it cannot be read
+        (nothing is moved aside: for a look that must change nothing, a search's)."""
+        return self._header(name) if self.is_session_id(name) else None
+
     def _header(self, session_id: str) -> Session | None:
         try:
             return self._parse(self.path_for(session_id), session_id)

@@ -1,0 +1,173 @@
+"""Search across sessions: the full-text index against a LIKE scan of the same table.
+
+    python bench/session_search.py [--messages 100000] [--sessions 1000] [--queries 30]
+                                   [--postgres URL]
+
+Stores `--messages` messages (generated sentences over a 6,000-word vocabulary with a
+Zipf-like spread, so words range from everywhere to rare) in `--sessions` sessions'
+histories, through the history's own insert (the index is kept by the database as turns
+are stored). Then, for the same queries (one or two words of middling frequency) in the
+same run, the median time of `SqlHistoryProvider.search_messages(limit=10)` (ranked, with
+snippets) and of a scan that finds the same messages without the index:
+`WHERE body LIKE '%word%'` for each word (ILIKE on PostgreSQL, case-insensitive as the
+index is), every match read, as a ranking must. Prints both medians and the ratio.
+PostgreSQL runs when `--postgres` (or CTXCHAT_TEST_POSTGRES_URL) names a server: its tables
+go into a schema of their own, dropped afterwards. Target: the index at least 20 times
+faster than the scan, and under 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from ctxchat.core.messages import Message, new_id
+from ctxchat.core.provider import ProviderEnv
+from ctxchat.providers._history_schema import HISTORY
+from ctxchat.providers._sqlstore import close_all, open_database
+from ctxchat.providers.sql_history import SqlHistoryProvider, message_row
+
+VOCABULARY = 6000
+SYLLABLES = ["ka", "lo", "mi", "ne", "ru", "ta", "vi", "so", "de", "pa", "chi", "ber", "gon"]
+
+
+def vocabulary(rng: random.Random) -> list[str]:
+    words: set[str] = set()
+    while len(words) < VOCABULARY:
+        words.add("".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4))))
+    return sorted(words)
+
+
+def rows(messages: int, sessions: int, seed: int = 7) -> tuple[list[dict[str, Any]], list[str]]:
+    rng = random.Random(seed)
+    words = vocabulary(rng)
+    weights = [1 / (rank + 1) for rank in range(len(words))]  # Zipf: a few words everywhere
+    out: list[dict[str, Any]] = []
+    keys = [new_id() for _ in range(sessions)]
+    per = messages // sessions
+    now = datetime.now(UTC)
+    for key in keys:
+        turn = new_id()
+        for seq, i in enumerate(range(per), start=1):
+            text = " ".join(rng.choices(words, weights, k=rng.randint(15, 60)))
+            message = Message.user(text) if i % 2 == 0 else Message.assistant(text)
+            if i % 2 == 0:
+                turn = new_id()
+            out.append({**message_row(key, turn, now, message), "seq": seq})
+    # Queries: words of middling frequency (ranks 50 to 1000), one or two at a time.
+    middling = words[50:1000]
+    return out, middling
+
+
+def queries(middling: list[str], count: int, seed: int = 11) -> list[list[str]]:
+    rng = random.Random(seed)
+    return [rng.sample(middling, 1 if i % 2 == 0 else 2) for i in range(count)]
+
+
+def fill(url: str, table_rows: list[dict[str, Any]]) -> None:
+    database = open_database(url, [HISTORY])
+    table = HISTORY.tables
+    for start in range(0, len(table_rows), 5000):
+        chunk = table_rows[start : start + 5000]
+        database.write(lambda conn, chunk=chunk: conn.execute(table.insert(), chunk))
+
+
+def median_ms(work: Callable[[], object], repeat: int = 3) -> float:
+    samples = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        work()
+        samples.append((time.perf_counter() - started) * 1000)
+    return statistics.median(samples)
+
+
+def like_scan(url: str, terms: list[str]) -> int:
+    import sqlalchemy as sa
+
+    database = open_database(url, [HISTORY])
+    op = "LIKE" if database.is_sqlite else "ILIKE"
+    where = " AND ".join(f"body {op} :w{i}" for i in range(len(terms)))
+    params = {f"w{i}": f"%{t}%" for i, t in enumerate(terms)}
+    sql = f"SELECT history_key, seq, role, created_at, body FROM ctxchat_history WHERE {where}"
+    return database.read(lambda conn: len(conn.execute(sa.text(sql), params).all()))
+
+
+def measure(label: str, url: str, table_rows: list[dict[str, Any]], asked: list[list[str]]) -> None:
+    started = time.perf_counter()
+    fill(url, table_rows)
+    filled = time.perf_counter() - started
+    history = SqlHistoryProvider(
+        "history", env=ProviderEnv(data_dir=Path(tempfile.gettempdir())), url=url
+    )
+    for terms in asked[:3]:  # warm caches for both
+        asyncio.run(history.search_messages(terms, limit=10))
+        like_scan(url, terms)
+    search_ms = []
+    scan_ms = []
+    for terms in asked:  # interleaved, so drift in the machine's speed hits both alike
+        search_ms.append(
+            median_ms(lambda t=terms: asyncio.run(history.search_messages(t, limit=10)))
+        )
+        scan_ms.append(median_ms(lambda t=terms: like_scan(url, t)))
+    index, scan = statistics.median(search_ms), statistics.median(scan_ms)
+    print(
+        f"{label}: {len(table_rows):,} messages stored in {filled:.1f} s; median search "
+        f"{index:.2f} ms, LIKE scan {scan:.1f} ms; ratio {scan / index:.1f}x "
+        f"(target >= 20x and < 50 ms: {'met' if scan / index >= 20 and index < 50 else 'NOT met'})"
+    )
+
+
+def postgres_schema(base: str) -> tuple[str, Callable[[], None]]:
+    import sqlalchemy as sa
+
+    schema = f"bench_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(base, poolclass=sa.pool.NullPool)
+    with admin.begin() as conn:
+        conn.execute(sa.text(f"CREATE SCHEMA {schema}"))
+
+    def drop() -> None:
+        close_all()
+        with admin.begin() as conn:
+            conn.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
+
+    joiner = "&" if "?" in base else "?"
+    return f"{base}{joiner}options={quote(f'-csearch_path={schema}')}", drop
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--messages", type=int, default=100_000)
+    parser.add_argument("--sessions", type=int, default=1000)
+    parser.add_argument("--queries", type=int, default=30)
+    parser.add_argument("--postgres", default=os.environ.get("CTXCHAT_TEST_POSTGRES_URL"))
+    args = parser.parse_args()
+    table_rows, middling = rows(args.messages, args.sessions)
+    asked = queries(middling, args.queries)
+    with tempfile.TemporaryDirectory() as tmp:
+        measure("SQLite", f"sqlite:///{tmp}/history.sqlite3", table_rows, asked)
+        close_all()
+    if args.postgres:
+        url, drop = postgres_schema(args.postgres)
+        try:
+            measure("PostgreSQL", url, table_rows, asked)
+        finally:
+            drop()
+    else:
+        print("PostgreSQL: skipped (give --postgres URL)", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

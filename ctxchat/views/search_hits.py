@@ -1,0 +1,39 @@
+"""Search hits as text: a header line (session, date, role, title) and a one-line snippet
+whose matched words stand between ** (what a pipe, a model and a REPL table show; a
+terminal bolds them instead, see `ctxchat.cli.search_view`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ctxchat.core.sanitize import one_line
+from ctxchat.core.search import SessionHit
+from ctxchat.core.text import TITLE_SHOWN, local_time, title_or_untitled
+
+MARK = "**"
+
+
+def hit_header(hit: SessionHit) -> str:
+    title = one_line(title_or_untitled(hit.title), TITLE_SHOWN)
+    return f'{hit.session_id}  {local_time(hit.created_at)}  {hit.role}  "{title}"'
+
+
+def marked_snippet(hit: SessionHit) -> str:
+    """The snippet on one line, each matched word between **."""
+    return "".join(
+        f"{MARK}{one_line(text)}{MARK}" if matched else flat_piece(text)
+        for text, matched in hit.snippet
+    ).strip()
+
+
+def flat_piece(text: str) -> str:
+    """Whitespace runs made one space, but kept at either end: the words around a match."""
+    flat = one_line(text)
+    if not flat:
+        return " " if text else ""
+    return (" " if text[:1].isspace() else "") + flat + (" " if text[-1:].isspace() else "")
+
+
+def hits_text(hits: Sequence[SessionHit]) -> str:
+    """Every hit as two lines, for a model or a pipe."""
+    return "\n".join(f"{hit_header(h)}\n    {marked_snippet(h)}" for h in hits)

@@ -1,0 +1,84 @@
+"""/search and /fork in the chat, driven without a terminal on a real ChatService whose
+history is SQL (SQLite and PostgreSQL), talking to the local test server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_cli_repl_commands import Chat
+
+from ctxchat.core.agent import Agent
+from ctxchat.core.errors import UsageError
+from ctxchat.core.provider import ProviderEnv
+from ctxchat.core.settings import ModelSettings
+from ctxchat.providers.sql_history import SqlHistoryProvider
+from ctxchat.services.conversations import ChatService
+from ctxchat.services.model_client import OpenAIChatModel
+from ctxchat.storage.store import SessionStore
+
+pytest_plugins = ["sqlfixtures"]
+
+
+@pytest.fixture
+def chat(model_settings: ModelSettings, tmp_path: Path, sql_url: str) -> Chat:
+    history = SqlHistoryProvider("history", env=ProviderEnv(data_dir=tmp_path), url=sql_url)
+    agent = Agent(model=OpenAIChatModel(model_settings), providers=[history])
+    service = ChatService(agent, SessionStore(tmp_path / "sessions"), context_window=1000)
+    return Chat(service, tmp_path)
+
+
+def test_search_finds_words_of_other_sessions_and_marks_this_one(chat: Chat) -> None:
+    chat.send("the deploy uses kubernetes")
+    elsewhere = chat.conversation.session.id
+    chat.run("/new")
+    chat.send("kubernetes again here")
+    here = chat.conversation.session.id
+
+    lines = chat.run("/search kubernetes").splitlines()
+
+    rows = [line for line in lines if "**kubernetes**" in line]
+    assert len(rows) == 4  # each question and its echo
+    assert {row.startswith("* ") for row in rows if here in row} == {True}
+    assert any(elsewhere in row for row in rows)
+
+
+def test_search_without_words_says_how(chat: Chat) -> None:
+    with pytest.raises(UsageError, match="usage: /search QUERY"):
+        chat.run("/search  ")
+
+
+def test_search_that_finds_nothing_says_so(chat: Chat) -> None:
+    chat.send("hello")
+
+    assert chat.run("/search absent") == "no stored message holds those words"
+
+
+def test_fork_goes_on_in_a_copy_and_leaves_the_original(chat: Chat) -> None:
+    chat.send("one")
+    chat.send("two")
+    original = chat.conversation.session.id
+
+    said = chat.run("/fork 1")
+    chat.send("three in the fork")
+
+    forked = chat.conversation.session
+    assert forked.id != original
+    assert said.startswith("forked at turn 1")
+    assert forked.forked_from is not None
+    assert (forked.forked_from.session, forked.forked_from.turn) == (original, 1)
+    assert chat.transcript() == ["one", "echo: one", "three in the fork", "echo: three in the fork"]
+    chat.run(f"/switch {original}")
+    assert chat.transcript() == ["one", "echo: one", "two", "echo: two"]
+
+
+def test_fork_before_any_turn_is_refused(chat: Chat) -> None:
+    with pytest.raises(UsageError, match="nothing to fork yet"):
+        chat.run("/fork")
+
+
+@pytest.mark.parametrize("bad", ["0", "x", "5"])
+def test_fork_takes_a_turn_the_session_has(chat: Chat, bad: str) -> None:
+    chat.send("one")
+    with pytest.raises(UsageError):
+        chat.run(f"/fork {bad}")

@@ -1,0 +1,208 @@
+"""Searching the stored history by words, on SQLite and PostgreSQL: ranking, snippets,
+unicode, query text that is never SQL, the index built from history stored before it, and
+deletions that leave no hits behind."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from historykit import raw_execute, raw_query
+
+from ctxchat.core.messages import Message
+from ctxchat.core.provider import ProviderEnv
+from ctxchat.core.search import MessageHit, query_terms, snippet_spans
+from ctxchat.providers._history_schema import _history_table, _m1_history, _m2_token_counts
+from ctxchat.providers._sqlschema import Store
+from ctxchat.providers._sqlstore import close_all, open_database
+from ctxchat.providers.sql_history import SqlHistoryProvider
+
+pytest_plugins = ["sqlfixtures"]
+
+
+def history(url: str, tmp_path: Path) -> SqlHistoryProvider:
+    return SqlHistoryProvider("history", env=ProviderEnv(data_dir=tmp_path), url=url)
+
+
+def store(provider: SqlHistoryProvider, key: str, *texts: str) -> None:
+    """One turn under `key`: the texts alternate user, assistant."""
+    messages = [
+        Message.user(t) if i % 2 == 0 else Message.assistant(t) for i, t in enumerate(texts)
+    ]
+    asyncio.run(provider.save_messages(key, messages, state={}))
+
+
+def search(provider: SqlHistoryProvider, query: str, limit: int = 10) -> list[MessageHit]:
+    return asyncio.run(provider.search_messages(query_terms(query), limit=limit))
+
+
+def matched(hit: MessageHit) -> list[str]:
+    return [text for text, is_match in snippet_spans(hit.snippet) if is_match]
+
+
+def test_the_message_that_says_it_most_ranks_first(sql_url: str, tmp_path: Path) -> None:
+    provider = history(sql_url, tmp_path)
+    store(provider, "a", "we talked about the weather and lunch today")
+    store(provider, "b", "the database: which database, and where the database runs")
+    store(provider, "c", "a database was mentioned once among many other words here")
+
+    hits = search(provider, "database")
+
+    assert [h.key for h in hits] == ["b", "c"]
+
+
+def test_every_word_must_match(sql_url: str, tmp_path: Path) -> None:
+    provider = history(sql_url, tmp_path)
+    store(provider, "a", "postgres is the database we chose")
+    store(provider, "b", "the database is sqlite")
+
+    assert [h.key for h in search(provider, "database postgres")] == ["a"]
+
+
+def test_a_hit_says_its_role_and_highlights_the_words(sql_url: str, tmp_path: Path) -> None:
+    provider = history(sql_url, tmp_path)
+    store(provider, "a", "what did we decide?", "We decided on PostgreSQL for the database.")
+
+    (hit,) = search(provider, "postgresql")
+
+    assert (hit.key, hit.seq, hit.role) == ("a", 2, "assistant")
+    assert matched(hit) == ["PostgreSQL"]
+    assert "".join(t for t, _ in snippet_spans(hit.snippet)).startswith("We decided on")
+    assert hit.created_at.tzinfo is not None
+
+
+def test_a_snippet_of_a_long_message_is_short(sql_url: str, tmp_path: Path) -> None:
+    provider = history(sql_url, tmp_path)
+    filler = " ".join(f"word{i}" for i in range(400))
+    store(provider, "a", f"{filler} needle {filler}")
+
+    (hit,) = search(provider, "needle")
+
+    assert matched(hit) == ["needle"]
+    assert len(hit.snippet) < 300
+
+
+@pytest.mark.parametrize(
+    ("stored", "query"),
+    [
+        ("Встреча в понедельник", "понедельник"),
+        ("会議は東京で行います", "会議は東京で行います"),
+        ("Die Straße ist grün", "grün"),
+        ("emoji 🎉 party", "party"),
+    ],
+)
+def test_words_of_any_script_are_found(
+    sql_url: str, tmp_path: Path, stored: str, query: str
+) -> None:
+    provider = history(sql_url, tmp_path)
+    store(provider, "a", stored)
+    store(provider, "b", "unrelated text")
+
+    assert [h.key for h in search(provider, query)] == ["a"]
+
+
+def test_sqlite_folds_case_and_accents(sqlite_url: str, tmp_path: Path) -> None:
+    provider = history(sqlite_url, tmp_path)
+    store(provider, "a", "Un CAFÉ à l'ÉCOLE")
+
+    assert [h.key for h in search(provider, "cafe ecole")] == ["a"]
+
+
+@pytest.mark.parametrize(
+    "query",
+    ['"', "'; DROP TABLE ctxchat_history; --", "a AND OR NOT (", "col:x*", "NEAR(a b)", "\\"],
+)
+def test_query_syntax_is_never_sql(sql_url: str, tmp_path: Path, query: str) -> None:
+    provider = history(sql_url, tmp_path)
+    store(provider, "a", "drop table and or not near col x a b")
+
+    search(provider, query)  # no error, whatever it finds
+
+    assert raw_query(sql_url, "SELECT count(*) FROM ctxchat_history") == [(1,)]
+
+
+def test_a_query_of_no_words_finds_nothing(sql_url: str, tmp_path: Path) -> None:
+    provider = history(sql_url, tmp_path)
+    store(provider, "a", "anything")
+
+    assert search(provider, "?! ...") == []
+
+
+def test_tool_results_are_searchable_and_reasoning_is_not(sql_url: str, tmp_path: Path) -> None:
+    provider = history(sql_url, tmp_path)
+    reply = Message.assistant("ok", reasoning="secretthought")
+    asyncio.run(
+        provider.save_messages(
+            "a", [Message.user("hi"), Message.tool_result("c1", "toolresultword"), reply], state={}
+        )
+    )
+
+    assert [h.role for h in search(provider, "toolresultword")] == ["tool"]
+    assert search(provider, "secretthought") == []
+
+
+def test_limit_and_keys_narrow_the_hits(sql_url: str, tmp_path: Path) -> None:
+    provider = history(sql_url, tmp_path)
+    for key in ("a", "b", "c"):
+        store(provider, key, f"shared word in {key}")
+
+    assert len(search(provider, "shared", limit=2)) == 2
+    only = asyncio.run(provider.search_messages(["shared"], limit=10, keys={"b"}))
+    assert [h.key for h in only] == ["b"]
+
+
+def test_deleting_a_history_removes_its_hits(sql_url: str, tmp_path: Path) -> None:
+    provider = history(sql_url, tmp_path)
+    store(provider, "a", "ephemeral fact")
+    store(provider, "b", "ephemeral too")
+
+    asyncio.run(provider.forget_keys(["a"]))
+
+    assert [h.key for h in search(provider, "ephemeral")] == ["b"]
+
+
+def test_undo_removes_the_turns_hits(sql_url: str, tmp_path: Path) -> None:
+    provider = history(sql_url, tmp_path)
+    store(provider, "a", "first turn kept")
+    store(provider, "a", "second turn undone")
+
+    asyncio.run(provider.remove_last_turn("a", state={}))
+
+    assert search(provider, "undone") == []
+    assert [h.key for h in search(provider, "kept")] == ["a"]
+
+
+# -- the migration indexes history stored before it --------------------------------------------
+V2 = Store("history", {1: _m1_history, 2: _m2_token_counts}, _history_table)
+
+
+def write_version_2(url: str, texts: list[str]) -> None:
+    """A history database as ctxchat left it before search: store version 2, with rows."""
+    open_database(url, [V2])
+    close_all()
+    now = datetime.now(UTC).isoformat()
+    insert = (
+        "INSERT INTO ctxchat_history (history_key, seq, turn_id, role, created_at, message, "
+        "token_count) VALUES (?, ?, ?, ?, ?, ?, ?)"
+    )
+    rows = [
+        (insert, ("old", i + 1, "t", "user", now, json.dumps(Message.user(t).to_dict()), 3))
+        for i, t in enumerate(texts)
+    ]
+    rows.append((insert, ("old", len(texts) + 1, "t", "user", now, "{not json", 3)))
+    raw_execute(url, [], rows)
+
+
+def test_the_upgrade_indexes_the_history_already_stored(sql_url: str, tmp_path: Path) -> None:
+    write_version_2(sql_url, ["an old remark about kubernetes", "another about lunch"])
+    provider = history(sql_url, tmp_path)
+
+    hits = search(provider, "kubernetes")
+
+    assert [(h.key, h.seq) for h in hits] == [("old", 1)]
+    assert raw_query(sql_url, "SELECT max(version) FROM ctxchat_migrations") == [(3,)]
+    store(provider, "new", "kubernetes again")  # and new turns are indexed as they come
+    assert {h.key for h in search(provider, "kubernetes")} == {"old", "new"}
