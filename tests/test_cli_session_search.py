@@ -131,3 +131,38 @@ def test_the_model_looks_up_a_past_session_with_the_search_tool(
     assert header.startswith(f"{earlier}  ")
     assert header.endswith('  user  "we decided the database will be PostgreSQL"')
     assert snippet == "    we **decided** the **database** will be PostgreSQL"
+
+
+def test_indexing_a_large_old_history_shows_a_bar_on_a_terminal_only(
+    cli_env: dict[str, str], ctxchat_home: Path, tmp_path: Path
+) -> None:
+    import shutil
+
+    import pexpect
+    from conftest import ctxchat_executable
+    from test_session_search import write_version_2
+
+    from ctxchat.providers._history_index import PROGRESS_FROM
+
+    database = ctxchat_home / "history.sqlite3"
+    texts = [f"remark {i} about lunch" for i in range(PROGRESS_FROM)] + ["one on kubernetes"]
+    write_version_2(f"sqlite:///{database}", texts)
+    copy = tmp_path / "copy.sqlite3"
+    shutil.copy(database, copy)
+
+    piped = ctxchat("sessions", "search", "kubernetes", env=cli_env)
+    assert piped.returncode == 0, piped.stderr  # no session claims the old rows: no hits
+    assert "indexing" not in piped.stderr
+
+    shutil.copy(copy, database)  # the old layout again, for a run on a terminal
+    child = pexpect.spawn(
+        ctxchat_executable(),
+        ["sessions", "search", "kubernetes"],
+        env=cli_env,
+        encoding="utf-8",
+        dimensions=(24, 100),
+    )
+    child.expect_exact("indexing the history for search")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == piped.returncode
