@@ -82,3 +82,24 @@ def test_fork_takes_a_turn_the_session_has(chat: Chat, bad: str) -> None:
     chat.send("one")
     with pytest.raises(UsageError):
         chat.run(f"/fork {bad}")
+
+
+def test_a_colour_terminal_shows_matched_words_bold_and_a_plain_one_keeps_the_marks() -> None:
+    import io
+
+    from rich.console import Console
+
+    from ctxchat.cli.command_view import print_result
+    from ctxchat.services.commands import CommandResult, Table
+
+    table = Table(
+        ("session", "snippet"), (("s1", "we chose **postgres** here"),), highlights_last=True
+    )
+    coloured, uncoloured = io.StringIO(), io.StringIO()
+    colour = Console(file=coloured, force_terminal=True, color_system="standard", width=80)
+    plain = Console(file=uncoloured, force_terminal=False, color_system=None, width=80)
+    for console in (colour, plain):
+        print_result(console, CommandResult((table,)))
+    assert "\x1b[1mpostgres" in coloured.getvalue()
+    assert "**" not in coloured.getvalue()
+    assert "we chose **postgres** here" in uncoloured.getvalue()

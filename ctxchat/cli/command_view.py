@@ -10,6 +10,7 @@ from ctxchat.core.text import local_time
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.text import Text
 
     from ctxchat.services.commands import Cell, CommandResult, Gauge, Table
 
@@ -54,6 +55,17 @@ def table_lines(table: Table, *, header: bool = False) -> list[str]:
         prefix = ("* " if number in table.marked else "  ") if mark else ""
         lines.append((prefix + "  ".join(cells)).rstrip())
     return lines
+
+
+def _bold_marks(line: str) -> Text:
+    """A line whose `**word**` runs (in its last column, so nothing after them needs to
+    stay aligned) are shown as bold words without the marks."""
+    from rich.text import Text
+
+    text = Text()
+    for number, piece in enumerate(line.split("**")):
+        text.append(piece, style="bold" if number % 2 else "")
+    return text
 
 
 BAR_STYLES = ("cyan", "magenta", "green", "yellow", "blue", "red", "bright_cyan")
@@ -111,7 +123,8 @@ def print_result(console: Console, result: CommandResult, *, keys_help: bool = F
             console.print(Text(f"{block.title}:"))
         head, *rows = table_lines(block, header=True)
         console.print(Text(head, style="dim"))
+        bold = block.highlights_last and console.color_system is not None and not console.no_color
         for line in rows:
-            console.print(Text(line))
+            console.print(_bold_marks(line) if bold else Text(line))
     if keys_help:
         console.print(Text(KEYS_HELP))

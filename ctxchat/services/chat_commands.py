@@ -91,7 +91,8 @@ async def _search(ctx: CommandContext, args: str) -> CommandResult:
         for h in hits
     )
     marked = frozenset(i for i, h in enumerate(hits) if h.session_id == current)
-    return CommandResult((Table(("session", "when", "role", "title", "snippet"), rows, marked),))
+    columns = ("session", "when", "role", "title", "snippet")
+    return CommandResult((Table(columns, rows, marked, highlights_last=True),))
 
 
 async def _fork(ctx: CommandContext, args: str) -> CommandResult:

@@ -49,6 +49,9 @@ class Table:
     rows: tuple[tuple[Cell, ...], ...]
     marked: frozenset[int] = frozenset()
     title: str | None = None
+    # The last column's words between `**` are matches (search snippets): a terminal with
+    # colours shows them bold, anything else keeps the marks.
+    highlights_last: bool = False
 
 
 @dataclass(frozen=True)
