@@ -90,11 +90,10 @@ def test_a_colour_terminal_shows_matched_words_bold_and_a_plain_one_keeps_the_ma
     from rich.console import Console
 
     from ctxchat.cli.command_view import print_result
-    from ctxchat.services.commands import CommandResult, Table
+    from ctxchat.services.commands import CommandResult, Marked, Table
 
-    table = Table(
-        ("session", "snippet"), (("s1", "we chose **postgres** here"),), highlights_last=True
-    )
+    snippet = Marked((("we chose ", False), ("postgres", True), (" here", False)))
+    table = Table(("session", "snippet"), (("s1", snippet),))
     coloured, uncoloured = io.StringIO(), io.StringIO()
     colour = Console(file=coloured, force_terminal=True, color_system="standard", width=80)
     plain = Console(file=uncoloured, force_terminal=False, color_system=None, width=80)
@@ -103,3 +102,18 @@ def test_a_colour_terminal_shows_matched_words_bold_and_a_plain_one_keeps_the_ma
     assert "\x1b[1mpostgres" in coloured.getvalue()
     assert "**" not in coloured.getvalue()
     assert "we chose **postgres** here" in uncoloured.getvalue()
+
+
+def test_asterisks_in_a_message_are_its_own_text_not_marks() -> None:
+    import io
+
+    from rich.console import Console
+
+    from ctxchat.cli.command_view import print_result
+    from ctxchat.services.commands import CommandResult, Marked, Table
+
+    snippet = Marked((("use **bold** for ", False), ("emphasis", True)))
+    coloured = io.StringIO()
+    colour = Console(file=coloured, force_terminal=True, color_system="standard", width=80)
+    print_result(colour, CommandResult((Table(("snippet",), ((snippet,),)),)))
+    assert "use **bold** for \x1b[1memphasis" in coloured.getvalue()

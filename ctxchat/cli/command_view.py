@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -23,8 +24,14 @@ STYLES = {"normal": "", "quiet": "dim", "warning": "yellow"}
 
 
 def cell_text(value: Cell) -> str:
+    from ctxchat.services.commands import Marked
+
     if value is None:
         return ""
+    if isinstance(value, Marked):
+        from ctxchat.views.search_hits import marked_text
+
+        return marked_text(value.pieces)
     if isinstance(value, datetime):
         return local_time(value)
     if isinstance(value, int | float):
@@ -57,15 +64,27 @@ def table_lines(table: Table, *, header: bool = False) -> list[str]:
     return lines
 
 
-def _bold_marks(line: str) -> Text:
-    """A line whose `**word**` runs (in its last column, so nothing after them needs to
-    stay aligned) are shown as bold words without the marks."""
+def highlighted(pieces: Sequence[tuple[str, bool]]) -> Text:
+    """(text, matched) pieces on one line, the matched words bold (see `one_line_pieces`)."""
     from rich.text import Text
 
-    text = Text()
-    for number, piece in enumerate(line.split("**")):
-        text.append(piece, style="bold" if number % 2 else "")
-    return text
+    from ctxchat.views.search_hits import one_line_pieces
+
+    return Text.assemble(
+        *((text, "bold" if matched else "") for text, matched in one_line_pieces(pieces))
+    )
+
+
+def _row_text(line: str, last: Cell, bold: bool) -> Text:
+    """A table line; a `Marked` last cell with its words bold rather than between **
+    (nothing after it needs to stay aligned)."""
+    from rich.text import Text
+
+    from ctxchat.services.commands import Marked
+
+    if not (bold and isinstance(last, Marked)):
+        return Text(line)
+    return Text(line[: len(line) - len(cell_text(last))]) + highlighted(last.pieces)
 
 
 BAR_STYLES = ("cyan", "magenta", "green", "yellow", "blue", "red", "bright_cyan")
@@ -123,8 +142,8 @@ def print_result(console: Console, result: CommandResult, *, keys_help: bool = F
             console.print(Text(f"{block.title}:"))
         head, *rows = table_lines(block, header=True)
         console.print(Text(head, style="dim"))
-        bold = block.highlights_last and console.color_system is not None and not console.no_color
-        for line in rows:
-            console.print(_bold_marks(line) if bold else Text(line))
+        bold = console.color_system is not None and not console.no_color
+        for line, row in zip(rows, block.rows, strict=True):
+            console.print(_row_text(line, row[-1] if row else None, bold))
     if keys_help:
         console.print(Text(KEYS_HELP))

@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ctxchat.core.sanitize import json_text, one_line
+from ctxchat.cli.command_view import highlighted
+from ctxchat.core.sanitize import json_text
 from ctxchat.core.search import SessionHit
-from ctxchat.views.search_hits import flat_piece, hit_header, hits_text
+from ctxchat.views.search_hits import hit_header, hits_text
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -30,10 +31,4 @@ def print_hits(console: Console, hits: Sequence[SessionHit], *, json_output: boo
 
     for hit in hits:
         console.print(Text(hit_header(hit), style="dim"), soft_wrap=True)
-        line = Text("    ")
-        for text, matched in hit.snippet:
-            if matched:
-                line.append(one_line(text), "bold")
-            else:
-                line.append(flat_piece(text))
-        console.print(line)
+        console.print(Text("    ") + highlighted(hit.snippet))

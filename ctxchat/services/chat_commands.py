@@ -22,6 +22,7 @@ from ctxchat.services.commands import (
     CommandResult,
     CommandSource,
     Gauge,
+    Marked,
     Note,
     Table,
 )
@@ -71,7 +72,6 @@ async def _sessions(ctx: CommandContext, args: str) -> CommandResult:
 
 async def _search(ctx: CommandContext, args: str) -> CommandResult:
     from ctxchat.services.session_search import search_sessions
-    from ctxchat.views.search_hits import marked_snippet
 
     if not args.strip():
         raise UsageError("usage: /search QUERY (the words to find in every session)")
@@ -86,13 +86,12 @@ async def _search(ctx: CommandContext, args: str) -> CommandResult:
             h.created_at,
             h.role,
             preview(title_or_untitled(h.title), 30),
-            marked_snippet(h),
+            Marked(h.snippet),
         )
         for h in hits
     )
     marked = frozenset(i for i, h in enumerate(hits) if h.session_id == current)
-    columns = ("session", "when", "role", "title", "snippet")
-    return CommandResult((Table(columns, rows, marked, highlights_last=True),))
+    return CommandResult((Table(("session", "when", "role", "title", "snippet"), rows, marked),))
 
 
 async def _fork(ctx: CommandContext, args: str) -> CommandResult:

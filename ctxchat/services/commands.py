@@ -28,7 +28,17 @@ if TYPE_CHECKING:
 _COMMAND_LINE = re.compile(r"/(\S*)\s*(.*)", re.DOTALL)
 
 Tone: TypeAlias = Literal["normal", "quiet", "warning"]
-Cell: TypeAlias = str | int | float | datetime | None
+
+
+@dataclass(frozen=True)
+class Marked:
+    """Text with some of its words marked (a search's matches), as (text, matched) pieces:
+    the renderer shows them bold where it can, between ** where it cannot."""
+
+    pieces: tuple[tuple[str, bool], ...]
+
+
+Cell: TypeAlias = str | int | float | datetime | Marked | None
 
 
 @dataclass(frozen=True)
@@ -49,9 +59,6 @@ class Table:
     rows: tuple[tuple[Cell, ...], ...]
     marked: frozenset[int] = frozenset()
     title: str | None = None
-    # The last column's words between `**` are matches (search snippets): a terminal with
-    # colours shows them bold, anything else keeps the marks.
-    highlights_last: bool = False
 
 
 @dataclass(frozen=True)

@@ -20,13 +20,28 @@ def hit_header(hit: SessionHit) -> str:
 
 def marked_snippet(hit: SessionHit) -> str:
     """The snippet on one line, each matched word between **."""
+    return marked_text(hit.snippet)
+
+
+def marked_text(pieces: Sequence[tuple[str, bool]]) -> str:
+    """(text, matched) pieces on one line, each matched word between **."""
     return "".join(
-        f"{MARK}{one_line(text)}{MARK}" if matched else flat_piece(text)
-        for text, matched in hit.snippet
-    ).strip()
+        f"{MARK}{text}{MARK}" if matched else text for text, matched in one_line_pieces(pieces)
+    )
 
 
-def flat_piece(text: str) -> str:
+def one_line_pieces(pieces: Sequence[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """(text, matched) pieces made one line: whitespace runs one space, kept between the
+    words around a match, none at either end. What both the marked text and a terminal's
+    bold rendering show."""
+    flat = [(one_line(text) if matched else _flat_piece(text), matched) for text, matched in pieces]
+    if flat:
+        flat[0] = (flat[0][0].lstrip(), flat[0][1])
+        flat[-1] = (flat[-1][0].rstrip(), flat[-1][1])
+    return [(text, matched) for text, matched in flat if text]
+
+
+def _flat_piece(text: str) -> str:
     """Whitespace runs made one space, but kept at either end: the words around a match."""
     flat = one_line(text)
     if not flat:
