@@ -192,10 +192,3 @@ def print_turns(console: Console, turns: Sequence[Sequence[Message]], *, markdow
             elif message.role == "system":
                 line(f"[system] {preview(message.text, 100)}", "dim")
         console.print()
-
-
-def progress_line(label: str, done: int, total: int, width: int = 24) -> str:
-    """`label [█████·······] done/total`: one line a terminal redraws in place."""
-    from ctxchat.views.progress import progress_line as line
-
-    return line(label, done, total, width)

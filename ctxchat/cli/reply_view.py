@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING
 from ctxchat.cli.render import (
     CODE_THEME,
     keep_line_breaks,
-    progress_line,
     stable_length,
     tail_source,
     thought_line,
     tool_run_line,
 )
 from ctxchat.core.sanitize import SafeStream, terminal_safe
+from ctxchat.views.progress import progress_line
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType

@@ -160,7 +160,7 @@ class _Streamer:
     def progress(self, label: str, done: int, total: int) -> None:
         if not self.show_progress:
             return
-        from ctxchat.cli.render import progress_line
+        from ctxchat.views.progress import progress_line
 
         line = "" if done >= total else progress_line(label, done, total)
         with contextlib.suppress(OSError, ValueError):
