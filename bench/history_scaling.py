@@ -26,15 +26,14 @@ import statistics
 import sys
 import tempfile
 import time
-import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from fakeopenai import FakeOpenAI
+from history_tables import PostgresUrl, bulk_insert
 
 from ctxchat.core.agent import Agent
 from ctxchat.core.limits import ContextLimits
@@ -43,8 +42,7 @@ from ctxchat.core.model_types import EventSink, ModelReply, ModelRequest
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.session import Session
 from ctxchat.core.settings import ModelSettings
-from ctxchat.providers._history_schema import HISTORY
-from ctxchat.providers._sqlstore import close_all, open_database
+from ctxchat.providers._sqlstore import close_all
 from ctxchat.providers.sql_history import SqlHistoryProvider, message_row
 from ctxchat.services.model_client import OpenAIChatModel
 
@@ -107,14 +105,6 @@ def history_rows(key: str, count: int) -> list[dict[str, Any]]:
     return rows  # whole turns: `count` rounded up to the end of the last one
 
 
-def bulk_insert(url: str, rows: list[dict[str, Any]]) -> None:
-    database = open_database(url, [HISTORY])
-    table = HISTORY.tables
-    for start in range(0, len(rows), 5000):
-        chunk = rows[start : start + 5000]
-        database.write(lambda conn, chunk=chunk: conn.execute(table.insert(), chunk))
-
-
 async def measure(
     urls: dict[int, str], settings: ModelSettings, turns: int
 ) -> dict[tuple[int, str], float]:
@@ -170,29 +160,6 @@ class SqliteUrl:
 
     def __exit__(self, *exc: object) -> None:
         self.dir.cleanup()
-
-
-class PostgresUrl:
-    def __init__(self, base: str) -> None:
-        self.base = base
-
-    def __enter__(self) -> str:
-        import sqlalchemy as sa
-
-        self.schema = f"bench_{uuid.uuid4().hex[:12]}"
-        self.admin = sa.create_engine(self.base, poolclass=sa.pool.NullPool)
-        with self.admin.begin() as conn:
-            conn.execute(sa.text(f"CREATE SCHEMA {self.schema}"))
-        joiner = "&" if "?" in self.base else "?"
-        return f"{self.base}{joiner}options={quote(f'-csearch_path={self.schema}')}"
-
-    def __exit__(self, *exc: object) -> None:
-        import sqlalchemy as sa
-
-        close_all()
-        with self.admin.begin() as conn:
-            conn.execute(sa.text(f"DROP SCHEMA {self.schema} CASCADE"))
-        self.admin.dispose()
 
 
 def main() -> None:

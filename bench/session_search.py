@@ -26,12 +26,12 @@ import statistics
 import sys
 import tempfile
 import time
-import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+
+from history_tables import PostgresUrl, bulk_insert
 
 from ctxchat.core.messages import Message, new_id
 from ctxchat.core.provider import ProviderEnv
@@ -76,14 +76,6 @@ def queries(middling: list[str], count: int, seed: int = 11) -> list[list[str]]:
     return [rng.sample(middling, 1 if i % 2 == 0 else 2) for i in range(count)]
 
 
-def fill(url: str, table_rows: list[dict[str, Any]]) -> None:
-    database = open_database(url, [HISTORY])
-    table = HISTORY.tables
-    for start in range(0, len(table_rows), 5000):
-        chunk = table_rows[start : start + 5000]
-        database.write(lambda conn, chunk=chunk: conn.execute(table.insert(), chunk))
-
-
 def median_ms(work: Callable[[], object], repeat: int = 3) -> float:
     samples = []
     for _ in range(repeat):
@@ -106,7 +98,7 @@ def like_scan(url: str, terms: list[str]) -> int:
 
 def measure(label: str, url: str, table_rows: list[dict[str, Any]], asked: list[list[str]]) -> None:
     started = time.perf_counter()
-    fill(url, table_rows)
+    bulk_insert(url, table_rows)
     filled = time.perf_counter() - started
     history = SqlHistoryProvider(
         "history", env=ProviderEnv(data_dir=Path(tempfile.gettempdir())), url=url
@@ -129,24 +121,6 @@ def measure(label: str, url: str, table_rows: list[dict[str, Any]], asked: list[
     )
 
 
-def postgres_schema(base: str) -> tuple[str, Callable[[], None]]:
-    import sqlalchemy as sa
-
-    schema = f"bench_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(base, poolclass=sa.pool.NullPool)
-    with admin.begin() as conn:
-        conn.execute(sa.text(f"CREATE SCHEMA {schema}"))
-
-    def drop() -> None:
-        close_all()
-        with admin.begin() as conn:
-            conn.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
-        admin.dispose()
-
-    joiner = "&" if "?" in base else "?"
-    return f"{base}{joiner}options={quote(f'-csearch_path={schema}')}", drop
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--messages", type=int, default=100_000)
@@ -160,11 +134,8 @@ def main() -> None:
         measure("SQLite", f"sqlite:///{tmp}/history.sqlite3", table_rows, asked)
         close_all()
     if args.postgres:
-        url, drop = postgres_schema(args.postgres)
-        try:
+        with PostgresUrl(args.postgres) as url:
             measure("PostgreSQL", url, table_rows, asked)
-        finally:
-            drop()
     else:
         print("PostgreSQL: skipped (give --postgres URL)", file=sys.stderr)
 

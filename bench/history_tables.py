@@ -1,0 +1,45 @@
+"""What the history benchmarks share: rows written straight into a history table, and a
+throwaway PostgreSQL schema to write them in. A helper of `bench/`, not a benchmark."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+from urllib.parse import quote
+
+from ctxchat.providers._history_schema import HISTORY
+from ctxchat.providers._sqlstore import close_all, open_database
+
+
+def bulk_insert(url: str, rows: list[dict[str, Any]]) -> None:
+    database = open_database(url, [HISTORY])
+    table = HISTORY.tables
+    for start in range(0, len(rows), 5000):
+        chunk = rows[start : start + 5000]
+        database.write(lambda conn, chunk=chunk: conn.execute(table.insert(), chunk))
+
+
+class PostgresUrl:
+    """A URL whose tables go into a schema of their own, dropped (with every connection
+    ctxchat opened) when the block ends."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+
+    def __enter__(self) -> str:
+        import sqlalchemy as sa
+
+        self.schema = f"bench_{uuid.uuid4().hex[:12]}"
+        self.admin = sa.create_engine(self.base, poolclass=sa.pool.NullPool)
+        with self.admin.begin() as conn:
+            conn.execute(sa.text(f"CREATE SCHEMA {self.schema}"))
+        joiner = "&" if "?" in self.base else "?"
+        return f"{self.base}{joiner}options={quote(f'-csearch_path={self.schema}')}"
+
+    def __exit__(self, *exc: object) -> None:
+        import sqlalchemy as sa
+
+        close_all()
+        with self.admin.begin() as conn:
+            conn.execute(sa.text(f"DROP SCHEMA {self.schema} CASCADE"))
+        self.admin.dispose()
