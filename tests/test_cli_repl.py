@@ -40,15 +40,21 @@ def test_reply_streams_then_status_line(repl: Spawn, fake_openai: FakeOpenAI) ->
     assert quit_(child) == 0
 
 
-def test_ctrl_c_cancels_the_reply_and_gives_the_input_back(
-    repl: Spawn, fake_openai: FakeOpenAI, ctxchat_home: Path, cli_env: dict[str, str]
-) -> None:
+def cancelled_turn(repl: Spawn, fake_openai: FakeOpenAI) -> pexpect.spawn:
+    """A REPL whose turn "cancel me" was cut off by Ctrl-C mid-reply (the reply never ends)."""
     fake_openai.enqueue(Text("slow " * 60, chunk_size=5, hold=threading.Event()))  # never ends
     child = repl()
     child.send("cancel me\r")
     child.expect_exact("slow")
     child.sendintr()
     child.expect_exact("cancelled")
+    return child
+
+
+def test_ctrl_c_cancels_the_reply_and_gives_the_input_back(
+    repl: Spawn, fake_openai: FakeOpenAI, ctxchat_home: Path, cli_env: dict[str, str]
+) -> None:
+    child = cancelled_turn(repl, fake_openai)
     child.expect_exact("cancel me")  # back in the prompt buffer
     # Enter sends the restored input as it stands; the next turn works.
     child.send("\r")
@@ -68,12 +74,7 @@ def test_ctrl_c_cancels_the_reply_and_gives_the_input_back(
 def test_a_command_typed_after_a_handed_back_input_runs_and_the_input_stays(
     repl: Spawn, fake_openai: FakeOpenAI
 ) -> None:
-    fake_openai.enqueue(Text("slow " * 60, chunk_size=5, hold=threading.Event()))  # never ends
-    child = repl()
-    child.send("cancel me\r")
-    child.expect_exact("slow")
-    child.sendintr()
-    child.expect_exact("cancelled")
+    child = cancelled_turn(repl, fake_openai)
     child.expect_exact("cancel me")  # handed back in the prompt buffer
     child.send("/context\r")  # the buffer now reads "cancel me/context"
     child.expect_exact("nothing yet")  # /context ran, the draft was not sent with it

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from cli_support import ctxchat, write_config
 from fakeopenai import Error, FakeOpenAI, RecordedRequest, Reply, Text, ToolCalls, echo_reply
-from toolkit import tool_module
+from toolkit import tool_module, write_jsonl
 
 NOTES_TOOL = """
 [[providers]]
@@ -210,13 +210,8 @@ def test_another_400_is_still_an_error(cli_env: dict[str, str], fake_openai: Fak
     assert len(fake_openai.chat_requests()) == 1
 
 
-def _jsonl(path: Path, records: list[dict[str, object]]) -> Path:
-    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    return path
-
-
 def test_tools_eval_prints_recall_all_gold_and_mrr(cli_env: dict[str, str], tmp_path: Path) -> None:
-    tools = _jsonl(
+    tools = write_jsonl(
         tmp_path / "tools.jsonl",
         [
             {"name": "get_weather", "description": "Weather forecast for a city"},
@@ -225,7 +220,7 @@ def test_tools_eval_prints_recall_all_gold_and_mrr(cli_env: dict[str, str], tmp_
             {"name": "convert_currency", "description": "Convert an amount between currencies"},
         ],
     )
-    cases = _jsonl(
+    cases = write_jsonl(
         tmp_path / "cases.jsonl",
         [
             {
@@ -257,7 +252,7 @@ def test_tools_eval_prints_recall_all_gold_and_mrr(cli_env: dict[str, str], tmp_
 
 
 def test_tools_eval_names_a_bad_cases_file(cli_env: dict[str, str], tmp_path: Path) -> None:
-    tools = _jsonl(tmp_path / "tools.jsonl", [{"name": "t", "description": "a tool"}])
+    tools = write_jsonl(tmp_path / "tools.jsonl", [{"name": "t", "description": "a tool"}])
     cases = tmp_path / "cases.jsonl"
     cases.write_text("{not json\n", encoding="utf-8")
     result = ctxchat("tools", "eval", "--tools", str(tools), "--cases", str(cases), env=cli_env)

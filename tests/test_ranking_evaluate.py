@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 
 import pytest
+from toolkit import write_jsonl
 
 from ctxchat.ranking import RankingDataError, build_ranker, load_cases, load_tools
 from ctxchat.ranking.evaluate import evaluate, metrics, parse_ks
@@ -29,11 +29,6 @@ def test_metrics_on_a_hand_computed_example() -> None:
         "mrr": result.mrr,
     }
     assert list(result.to_dict()["recall"]) == ["1", "3"]
-
-
-def write_jsonl(path: Path, records: list[object]) -> Path:
-    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    return path
 
 
 TOOLS = [

@@ -1,7 +1,9 @@
-"""Helpers for the tool tests: a Python tool module on PYTHONPATH, MCP server commands."""
+"""Helpers for the tool tests: a Python tool module on PYTHONPATH, MCP server commands,
+JSON Lines files of tools and cases."""
 
 from __future__ import annotations
 
+import json
 import sys
 import textwrap
 from pathlib import Path
@@ -55,3 +57,9 @@ def time_server_command() -> str:
 
 def toml_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def write_jsonl(path: Path, records: list[object]) -> Path:
+    """`records` as a JSON Lines file at `path` (tools or cases for `tools eval`)."""
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
