@@ -287,7 +287,9 @@ class _SessionSearch:
     started (the provider is built before the agent is). Read-only: no side effects."""
 
     def __init__(self, data_dir: Path) -> None:
-        self.sessions_dir = data_dir / "sessions"
+        from ctxchat.core.paths import sessions_dir
+
+        self.sessions_dir = sessions_dir(data_dir)
         self.agent: AgentView | None = None
 
     async def search_sessions(self, query: str, limit: int = 5) -> str:

@@ -35,8 +35,9 @@ def default_config_path() -> Path:
     return config_dir() / "config.toml"
 
 
-def sessions_dir() -> Path:
-    return data_dir() / "sessions"
+def sessions_dir(data: Path | None = None) -> Path:
+    """Where session files live: in `data` (a provider's `env.data_dir`), else the data dir."""
+    return (data_dir() if data is None else data) / "sessions"
 
 
 def input_history_path() -> Path:
