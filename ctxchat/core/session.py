@@ -151,8 +151,8 @@ def _is_optional_id(value: Any) -> bool:
 def _is_fork_point(value: Any) -> bool:
     return value is None or (
         isinstance(value, dict)
-        and _is_optional_id(value.get("session"))
-        and value.get("session") is not None
+        and isinstance(value.get("session"), str)
+        and bool(value["session"])
         and _is_count(value.get("turn"))
     )
 
