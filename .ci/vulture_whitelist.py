@@ -9,6 +9,7 @@ from ctxchat.cli import config_cmd, help_words, memory_cmd, prompt, sessions_cmd
 from ctxchat.core.context import RunContext
 from ctxchat.ranking import cache, embedding, evaluate
 from ctxchat.services.model_client import OpenAIChatModel
+from ctxchat.providers.memory import lexicon
 from ctxchat.providers import (
     _sqlengine,
     audit,
@@ -32,6 +33,7 @@ sessions_cmd.Format.md
 sessions_cmd.Format.jsonl
 memory_cmd.list_facts
 tools_cmd.RankerName.hybrid
+memory_cmd.ExtractorName.rules
 memory_cmd.ExtractorName.llm
 memory_cmd.ExtractorName.both
 
@@ -75,3 +77,11 @@ OpenAIChatModel._closer
 cache.ranker_identity
 embedding.openai_embedder
 evaluate.parse_ks
+
+# The statement reader reads each language's word classes by field name (lexicon.compiled).
+lexicon.Language.first_person_verbs
+lexicon.Language.third_person
+lexicon.Language.question_openers
+lexicon.Language.hypothetical
+lexicon.Language.request_openers
+lexicon.Language.negation

@@ -24,7 +24,7 @@ from ctxchat.providers.memory.evaluate import Case, EvalResult, evaluate, load_c
 from ctxchat.providers.memory.facts import Fact
 from ctxchat.providers.memory.factset import InMemoryFactSet
 from ctxchat.providers.memory.recall import render_recall
-from ctxchat.providers.memory.rules import extract_rules
+from ctxchat.providers.memory.statements import extract_rules
 from ctxchat.providers.memory.update import apply_ops
 
 DEFAULT_CASES = Path(__file__).resolve().parents[2] / "shared" / "data" / "memory" / "dev.jsonl"

@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 # command that only builds the pipeline (`sessions list`, `--help`) never pays for it.
 
 Extractor = Literal["rules", "llm", "both"]
+NOTHING_TO_FORGET = "nothing remembered matched that, so nothing was forgotten"
 SECRET_NOTE = "not remembered: that looked like a password, key or account number"
 
 
@@ -204,10 +205,6 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
         text = own_words(context)
         if not text:
             return
-        from .memory.gate import might_tell
-
-        if not might_tell(text) and self.options.extractor == "rules":
-            return  # nothing the rules could find: not even the store is opened
         memory = self.memory(state)
         extraction = await self.extract(context, text, memory)
         if extraction.warning:
@@ -225,8 +222,12 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
         def update(facts: FactSet) -> list[Change]:
             return apply_ops(facts, extraction.ops, now=now, provenance=provenance)
 
-        for change in await asyncio.to_thread(memory.change, update):
+        changes = await asyncio.to_thread(memory.change, update)
+        for change in changes:
             context.notify(self.source_id, change_line(change))
+        asked_to_forget = any(op.kind == "forget" for op in extraction.ops)
+        if asked_to_forget and not any(c.kind == "forgotten" for c in changes):
+            context.notify(self.source_id, NOTHING_TO_FORGET)
 
     async def extract(
         self, context: RunContext, text: str, memory: SqlMemory | SessionMemory

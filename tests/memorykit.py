@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from ctxchat.providers.memory.factset import InMemoryFactSet
 from ctxchat.providers.memory.recall import render_recall
-from ctxchat.providers.memory.rules import extract_rules
+from ctxchat.providers.memory.statements import extract_rules
 from ctxchat.providers.memory.update import apply_ops
 
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)

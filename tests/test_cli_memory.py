@@ -38,14 +38,14 @@ def test_remembered_in_one_session_recalled_in_the_next_forgotten_for_real(
 ) -> None:
     told = ctxchat("run", "--json", "I'm allergic to peanuts.", env=cli_env)
     assert told.returncode == 0, told.stderr
-    assert "remembered: allergic or intolerant to: peanuts" in told.stderr
+    assert "remembered: allergy: I'm allergic to peanuts." in told.stderr
     first = json.loads(told.stdout)["session"]
 
     assert ctxchat("run", "What could I bake?", env=cli_env).returncode == 0
     assert "peanuts" in system_of(fake_openai)
 
     forgot = ctxchat("run", "Forget my allergy.", env=cli_env)
-    assert "forgot: allergic or intolerant to: peanuts" in forgot.stderr
+    assert "forgot: allergy: I'm allergic to peanuts." in forgot.stderr
     assert ctxchat("run", "What could I bake?", env=cli_env).returncode == 0
     assert "peanut" not in system_of(fake_openai)
     assert not any("peanut" in row for row in memory_rows(ctxchat_home))
@@ -61,16 +61,16 @@ def test_memory_list_forget_and_export(
     )
     listed = ctxchat("memory", "list", "--json", env=cli_env)
     facts = json.loads(listed.stdout)
-    assert sorted(f["value"] for f in facts) == ["Porto", "cat Miso"]
+    assert sorted(f["value"] for f in facts) == ["I have a cat named Miso.", "I live in Porto"]
     table = ctxchat("memory", "list", env=cli_env).stdout
-    assert "lives in" in table
+    assert "home" in table
     assert "Porto" in table
 
     cat = next(f for f in facts if "Miso" in f["value"])
     assert ctxchat("memory", "forget", cat["id"], env=cli_env).stdout == f"forgot {cat['id']}\n"
     assert_clean_error(ctxchat("memory", "forget", cat["id"], env=cli_env), 2, "no remembered")
     exported = ctxchat("memory", "export", "--format", "md", env=cli_env).stdout
-    assert "**lives in**: Porto" in exported
+    assert "**home**: I live in Porto" in exported
     assert "Miso" not in exported
 
 
@@ -97,6 +97,15 @@ def test_memory_eval_runs_cases_through_the_provider(
         "by_tag": {"job": 0.5, "negative": 1.0},
         "failed": ["c"],
     }
+    shown = ctxchat("memory", "eval", str(cases), "--show-failed", env=cli_env)
+    assert shown.returncode == 0, shown.stderr
+    assert (
+        "c:\n  said: I'm a chef.\n  block - work: I'm a chef.\n  missing: astronaut" in shown.stdout
+    )
+    detailed = json.loads(
+        ctxchat("memory", "eval", str(cases), "--json", "--show-failed", env=cli_env).stdout
+    )
+    assert [f["id"] for f in detailed["failures"]] == ["c"]
     broken = tmp_path / "broken.jsonl"
     broken.write_text("{not json\n")
     assert_clean_error(ctxchat("memory", "eval", str(broken), env=cli_env), 2, "broken.jsonl:1")
@@ -110,7 +119,7 @@ def test_no_memory_recalls_and_learns_nothing(
     assert "remembered" not in done.stderr
     assert "Quito" not in system_of(fake_openai)
     facts = json.loads(ctxchat("memory", "list", "--json", env=cli_env).stdout)
-    assert [f["value"] for f in facts] == ["Quito"]
+    assert [f["value"] for f in facts] == ["I live in Quito."]
 
 
 def test_temp_leaves_nothing_behind(
@@ -141,13 +150,13 @@ def repl(cli_env: dict[str, str]) -> Iterator[Repls]:
 def test_memory_in_the_repl(repl: Repls, fake_openai: FakeOpenAI) -> None:
     child = repl()
     child.send("I'm vegetarian and I live in Ghent.\r")
-    child.expect_exact("remembered: diet: vegetarian")
-    child.expect_exact("remembered: lives in: Ghent")
+    child.expect_exact("remembered: diet: I'm vegetarian")
+    child.expect_exact("remembered: home: I live in Ghent.")
     child.expect_exact("tokens ")
     child.send("/memory\r")
-    child.expect(r"1\s+diet\s+vegetarian")
+    child.expect(r"1\s+diet\s+I'm vegetarian")
     child.send("/memory forget 1\r")
-    child.expect_exact("forgot: diet: vegetarian")
+    child.expect_exact("forgot: diet: I'm vegetarian")
     child.send("/memory why 1\r")
     child.expect_exact("you said: I'm vegetarian and I live in Ghent.")
     child.send("/memory clear\r")

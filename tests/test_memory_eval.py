@@ -53,10 +53,34 @@ def test_pass_rate_by_tag_and_failures(tmp_path: Path) -> None:
         "pass_rate": 0.75,
         "by_tag": {"like": 0.0, "location": 1.0, "negative": 1.0, "update": 1.0},
         "failed": ["d"],
+        "failures": [
+            {"id": "d", "turns": ["Blorp."], "block": "", "missing": ["blorp"], "unwanted": []}
+        ],
     }
     assert seen == [(1, 4), (2, 4), (3, 4), (4, 4)]
     [failed] = [r for r in result.results if not r.passed]
     assert failed.missing == ("blorp",)
+
+
+def test_an_empty_present_list_passes_only_when_nothing_is_remembered(tmp_path: Path) -> None:
+    rows = [{"id": "q", "turns": ["I live in Riga."], "present": [], "absent": ["Oslo"]}]
+    [result] = evaluate_file(write(tmp_path, rows)).results
+    assert not result.passed
+    assert result.unwanted == ("- home: I live in Riga.",)
+
+
+def test_only_allows_no_fact_beyond_the_present_words(tmp_path: Path) -> None:
+    rows = [
+        {"id": "a", "turns": ["I live in Riga.", "I'm a baker."], "present": ["Riga"]},
+        {
+            "id": "b",
+            "turns": ["I live in Riga.", "I'm a baker."],
+            "present": ["Riga"],
+            "only": True,
+        },
+        {"id": "c", "turns": ["I live in Riga."], "present": ["Riga"], "only": True},
+    ]
+    assert evaluate_file(write(tmp_path, rows)).failed == ["b"]
 
 
 def test_each_case_starts_from_an_empty_memory(tmp_path: Path) -> None:
@@ -71,7 +95,9 @@ def test_another_extractor_can_be_evaluated(tmp_path: Path) -> None:
     def always_blorp(message: str) -> Extraction:
         return Extraction((Op("add", "likes", "blorp", message),))
 
-    assert evaluate_file(write(tmp_path, CASES), extract=always_blorp).failed == ["a", "b"]
+    # "c" expects nothing remembered at all: the blorp fact fails it, though no absent
+    # word is in the block.
+    assert evaluate_file(write(tmp_path, CASES), extract=always_blorp).failed == ["a", "b", "c"]
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from ctxchat.providers.memory.facts import Fact
 from ctxchat.providers.memory.llm import build_prompt, parse_reply
 from ctxchat.providers.memory.ops import Extraction, Op, merge
-from ctxchat.providers.memory.rules import extract_rules
+from ctxchat.providers.memory.statements import extract_rules
 
 MESSAGE = "I'm Chloe and I live in Leith. Forget my phone number."
 
@@ -66,13 +66,13 @@ def test_invalid_json_drops_the_whole_reply_with_one_warning() -> None:
 
 def test_fenced_json_unknown_slots_and_bad_items() -> None:
     body = reply(
-        {"op": "add", "slot": "shoe_colour", "value": "red", "evidence": "I'm Chloe"},
+        {"op": "add", "slot": "shoe_colour", "value": "Chloe", "evidence": "I'm Chloe"},
         {"op": "explode", "slot": None, "value": "x", "evidence": "I'm Chloe"},
         "not an object",
         {"op": "add", "slot": "name", "value": 3, "evidence": "I'm Chloe"},
     )
     result = parse_reply(f"```json\n{body}\n```", MESSAGE)
-    assert [(o.slot, o.value) for o in result.ops] == [(None, "red")]
+    assert [(o.slot, o.value) for o in result.ops] == [(None, "Chloe")]
 
 
 def test_secrets_from_the_model_are_dropped_and_flagged() -> None:
@@ -90,3 +90,12 @@ def test_both_extractors_merge_without_duplicates() -> None:
     both = merge(rules, llm)
     assert len(both.ops) == 1
     assert both.warning == "w"
+
+
+def test_a_value_the_evidence_does_not_hold_is_dropped() -> None:
+    message = "I live in Paris and I love jazz."
+    body = reply(
+        {"op": "add", "slot": "location", "value": "Evilville", "evidence": "I live in Paris"},
+        {"op": "add", "slot": "likes", "value": "jazz", "evidence": "I love jazz"},
+    )
+    assert [o.value for o in parse_reply(body, message).ops] == ["jazz"]

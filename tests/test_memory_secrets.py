@@ -6,8 +6,8 @@ import pytest
 from memorykit import remembered
 
 from ctxchat.providers.memory.ops import Op
-from ctxchat.providers.memory.rules import extract_rules
 from ctxchat.providers.memory.secrets import looks_secret, screen
+from ctxchat.providers.memory.statements import extract_rules
 
 # Test data built at run time so no scanner mistakes it for a leaked credential.
 OPENAI_LIKE = "sk-" + "proj" + "A1b2C3d4E5f6G7h8I9j0K1l2"
@@ -68,7 +68,7 @@ def test_a_secret_statement_is_dropped_and_flagged(text: str) -> None:
 
 def test_the_rest_of_the_message_is_still_learnt() -> None:
     extraction = extract_rules("I live in Leeds. My password is Tr0ub4dor&3.")
-    assert [o.value for o in extraction.ops] == ["Leeds"]
+    assert [o.value for o in extraction.ops] == ["I live in Leeds."]
     assert extraction.secret_dropped
     assert "tr0ub4dor" not in remembered("I live in Leeds. My password is Tr0ub4dor&3.")
 

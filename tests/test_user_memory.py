@@ -64,7 +64,7 @@ def test_a_fact_learnt_in_one_session_is_recalled_in_the_next(
     model = ScriptedModel()
     agent = agent_with(memory(env, sql_url), model)
     _, events = turn(agent, Session(), "I'm allergic to peanuts.")
-    assert notices(events) == ["remembered: allergic or intolerant to: peanuts"]
+    assert notices(events) == ["remembered: allergy: I'm allergic to peanuts."]
     turn(agent, Session(), "What should I cook tonight?")
     assert '<context source="memory">' in recalled(model)
     assert "peanuts" in recalled(model)
@@ -110,13 +110,15 @@ def test_moving_replaces_the_city_and_forgetting_leaves_nothing_in_the_store(
     session = Session()
     turn(agent, session, "I live in Paris.")
     _, events = turn(agent, session, "I moved to Berlin last week.")
-    assert notices(events) == ["remembered: lives in: Berlin (was Paris)"]
+    assert notices(events) == [
+        "remembered: home: I moved to Berlin last week. (was I live in Paris.)"
+    ]
     turn(agent, session, "What's the weather like?")
     assert "Berlin" in recalled(model)
     assert "Paris" not in recalled(model)
 
     _, events = turn(agent, session, "Please forget where I live.")
-    assert notices(events) == ["forgot: lives in: Berlin"]
+    assert notices(events) == ["forgot: home: I moved to Berlin last week."]
     rows = raw_query(sql_url, "SELECT fact FROM ctxchat_memory")
     assert not any("Berlin" in r[0] or "Paris" in r[0] for r in rows), rows
     turn(agent, session, "Where do I live?")
@@ -239,7 +241,7 @@ def test_the_llm_extractor_failing_never_fails_the_turn(
     assert len(warnings) == 1
     assert warning in warnings[0]
     # `both`: what the rules found is kept.
-    assert [f["value"] for f in provider.remembered()] == ["vegetarian"]
+    assert [f["value"] for f in provider.remembered()] == ["I'm vegetarian."]
 
 
 def test_secrets_are_never_stored_and_the_user_is_told(sql_url: str, env: ProviderEnv) -> None:

@@ -133,6 +133,12 @@ def evaluate(
             show_default=False,
         ),
     ] = None,
+    show_failed: Annotated[
+        bool,
+        typer.Option(
+            "--show-failed", help="Each failed case: its block, missing and unwanted words."
+        ),
+    ] = False,
     json_output: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
     config: ConfigOption = None,
 ) -> None:
@@ -144,7 +150,10 @@ def evaluate(
     name = extractor.value if extractor is not None else None
     show_progress = not json_output and sys.stderr.isatty()
     result = run_sync(_run_eval(memory, cases, name, service.agent.model, show_progress))
+    failures = result.pop("failures", [])
     if json_output:
+        if show_failed:
+            result["failures"] = failures
         print(json.dumps(result, ensure_ascii=False))
         return
     print(f"pass rate: {result['pass_rate']:.1%}")
@@ -152,6 +161,24 @@ def evaluate(
         print(f"  {tag}: {rate:.1%}")
     if result["failed"]:
         print("failed: " + ", ".join(result["failed"]))
+    if show_failed:
+        for failure in failures:
+            print(failed_case_text(failure))
+
+
+def failed_case_text(failure: dict[str, Any]) -> str:
+    """One failed case for a person: what was said, what memory made of it, what was wrong."""
+    from ctxchat.core.sanitize import terminal_safe
+
+    lines = [f"\n{failure['id']}:"]
+    lines += [f"  said: {terminal_safe(t)}" for t in failure["turns"]]
+    block = [line for line in failure["block"].splitlines() if line.startswith("- ")]
+    lines += [f"  block {terminal_safe(line)}" for line in block] or ["  block: (empty)"]
+    if failure["missing"]:
+        lines.append("  missing: " + ", ".join(failure["missing"]))
+    if failure["unwanted"]:
+        lines.append("  unwanted: " + " | ".join(terminal_safe(u) for u in failure["unwanted"]))
+    return "\n".join(lines)
 
 
 async def _run_eval(

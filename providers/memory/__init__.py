@@ -32,9 +32,9 @@ if TYPE_CHECKING:
     from .ops import Extraction, Op, OpFormatError, merge
     from .rank import Rank, word_overlap
     from .recall import render_recall
-    from .rules import extract_rules, grammars
     from .secrets import looks_secret
     from .slots import SLOTS, Slot, slot_info
+    from .statements import extract_rules
     from .update import Change, apply_ops
 
 _EXPORTS = {
@@ -60,8 +60,7 @@ _EXPORTS = {
     "Rank": ".rank",
     "word_overlap": ".rank",
     "render_recall": ".recall",
-    "extract_rules": ".rules",
-    "grammars": ".rules",
+    "extract_rules": ".statements",
     "looks_secret": ".secrets",
     "SLOTS": ".slots",
     "Slot": ".slots",
@@ -93,7 +92,6 @@ __all__ = [
     "evaluate",
     "evaluate_file",
     "extract_rules",
-    "grammars",
     "load_cases",
     "looks_secret",
     "merge",

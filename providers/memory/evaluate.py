@@ -20,8 +20,8 @@ from typing import Any
 from .facts import Provenance
 from .factset import InMemoryFactSet
 from .ops import Extraction
-from .recall import render_recall
-from .rules import extract_rules
+from .recall import fact_lines, render_recall
+from .statements import extract_rules
 from .update import apply_ops
 
 Extractor = Callable[[str], Extraction]
@@ -41,6 +41,7 @@ class Case:
     present: tuple[str, ...] = ()
     absent: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
+    only: bool = False  # nothing may be remembered beyond what `present` names
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +61,24 @@ class EvalResult:
     results: list[CaseResult] = field(default_factory=list, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"pass_rate": self.pass_rate, "by_tag": self.by_tag, "failed": self.failed}
+        """The figures, and each failed case with the block it produced and what was
+        missing from it or unwanted in it (what `memory eval --show-failed` prints)."""
+        return {
+            "pass_rate": self.pass_rate,
+            "by_tag": self.by_tag,
+            "failed": self.failed,
+            "failures": [
+                {
+                    "id": r.case.id,
+                    "turns": list(r.case.turns),
+                    "block": r.injected,
+                    "missing": list(r.missing),
+                    "unwanted": list(r.unwanted),
+                }
+                for r in self.results
+                if not r.passed
+            ],
+        }
 
 
 def _strings(value: Any, key: str, where: str) -> tuple[str, ...]:
@@ -78,12 +96,16 @@ def parse_case(data: Any, where: str) -> Case:
     turns = _strings(data.get("turns"), "turns", where)
     if not turns:
         raise CaseFileError(f"{where}: case {case_id} has no turns")
+    only = data.get("only", False)
+    if not isinstance(only, bool):
+        raise CaseFileError(f"{where}: 'only' must be true or false")
     return Case(
         case_id,
         turns,
         _strings(data.get("present", []), "present", where),
         _strings(data.get("absent", []), "absent", where),
         _strings(data.get("tags", []), "tags", where),
+        only,
     )
 
 
@@ -129,11 +151,20 @@ def run_case(case: Case, extract: Extractor = extract_rules) -> CaseResult:
 
 def score_case(case: Case, injected: str) -> CaseResult:
     """Whether the text injected after the case's turns holds every `present` keyword and
-    none of the `absent` ones (case-insensitive)."""
+    none of the `absent` ones (case-insensitive).
+
+    A case with no `present` keyword checks that nothing at all is remembered, and one
+    marked `only` that every fact remembered holds one of its `present` keywords: any other
+    fact in the block is reported as unwanted, line by line."""
     text = injected.casefold()
     missing = tuple(k for k in case.present if k.casefold() not in text)
-    unwanted = tuple(k for k in case.absent if k.casefold() in text)
-    return CaseResult(case, not missing and not unwanted, injected, missing, unwanted)
+    unwanted = [k for k in case.absent if k.casefold() in text]
+    if not case.present or case.only:
+        wanted = [k.casefold() for k in case.present]
+        unwanted.extend(
+            line for line in fact_lines(injected) if not any(k in line.casefold() for k in wanted)
+        )
+    return CaseResult(case, not missing and not unwanted, injected, missing, tuple(unwanted))
 
 
 def evaluate(

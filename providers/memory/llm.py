@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .facts import Fact
+from .normalize import words
 from .ops import Extraction, Op, OpFormatError
 from .secrets import screen
 from .slots import SLOTS, is_known_slot, slot_info
@@ -66,6 +67,13 @@ def build_prompt(message: str, known: Sequence[Fact] = ()) -> ExtractionPrompt:
     return ExtractionPrompt(SYSTEM_PROMPT.format(slots=_slot_list()), user)
 
 
+def _backed(value: str, evidence: str) -> bool:
+    """Whether every word of a value is a word of its evidence (plurals and case aside)."""
+    said = set(words(evidence))
+    wanted = [w for w in words(value) if len(w) > 2]
+    return bool(wanted) and all(w in said for w in wanted)
+
+
 def parse_reply(reply: str, message: str) -> Extraction:
     """The ops in the model's reply that are backed by the user's message."""
     fenced = _FENCE.match(reply)
@@ -93,5 +101,7 @@ def parse_reply(reply: str, message: str) -> Extraction:
             slot = slot if is_known_slot(slot) else None
         if op.kind != "forget" and not op.value.strip():
             continue
+        if op.kind in {"add", "update"} and not _backed(op.value, evidence):
+            continue  # a value the user never said ("I live in Paris" -> "Evilville")
         ops.append(Op(op.kind, slot, op.value.strip(), evidence, op.replaces))
     return screen(ops)

@@ -17,6 +17,8 @@ OP_KINDS: frozenset[str] = frozenset(get_args(OpKind))
 
 # Selectors a `forget` op may name instead of one slot.
 FORGET_ALL = "*"
+# The newest fact learnt before this message: what "not anymore" or "scrap that" means.
+NEWEST = "*newest*"
 CATEGORY_PREFIX = "category:"
 
 
@@ -88,17 +90,30 @@ class Extraction:
     warning: str | None = None
 
 
+def _same_statement(op: Op, kept: Op, slot_info: Any) -> bool:
+    """Two extractors' adds of one statement: same category, one evidence within the other
+    ("I live in Leith." kept in the user's words, "Leith" as the model's slot value)."""
+    if op.kind != "add" or kept.kind != "add":
+        return False
+    a, b = op.evidence.casefold().strip(" ."), kept.evidence.casefold().strip(" .")
+    same_place = bool(a) and bool(b) and (a in b or b in a)
+    return same_place and slot_info(op.slot).category == slot_info(kept.slot).category
+
+
 def merge(*extractions: Extraction) -> Extraction:
     """Several extractors' results as one (`extractor = "both"`): ops in order, duplicates
     (same kind, slot, value and replaced value) kept once, flags and warnings combined."""
+    from .slots import slot_info
+
     seen: set[tuple[str, str | None, str, str | None]] = set()
     ops: list[Op] = []
     for extraction in extractions:
         for op in extraction.ops:
             key = (op.kind, op.slot, op.value.casefold().strip(), op.replaces)
-            if key not in seen:
-                seen.add(key)
-                ops.append(op)
+            if key in seen or any(_same_statement(op, kept, slot_info) for kept in ops):
+                continue
+            seen.add(key)
+            ops.append(op)
     warnings = [e.warning for e in extractions if e.warning]
     return Extraction(
         tuple(ops),

@@ -23,6 +23,11 @@ def fact_line(fact: Fact) -> str:
     return f"- {slot_info(fact.slot).label}: {fact.value}"
 
 
+def fact_lines(block: str) -> list[str]:
+    """The fact lines of a rendered block (its header and footnote left out)."""
+    return [line for line in block.splitlines() if line.startswith("- ")]
+
+
 _RECENCY = attrgetter("last_seen", "id")
 
 

@@ -71,6 +71,19 @@ _TABLE: tuple[Slot, ...] = (
     # things and time
     Slot("vehicle", "single", "possessions", "drives"),
     Slot("schedule", "list", "schedule", "schedule"),
+    # Categories of statements kept in the user's own words (`categories.py`): the value is
+    # the statement, so the label only names what it is about.
+    Slot("home", "single", "location", "home"),
+    Slot("work", "single", "work", "work"),
+    Slot("education", "single", "education", "education"),
+    Slot("allergy", "list", "health", "allergy"),
+    Slot("language", "list", "identity", "languages"),
+    Slot("hobby", "list", "preferences", "hobby"),
+    Slot("tech", "list", "tech", "tech"),
+    Slot("possessions", "list", "possessions", "has"),
+    Slot("goals", "list", "goals", "goal"),
+    Slot("travel", "list", "travel", "travel"),
+    Slot("values", "list", "values", "values"),
 )
 
 SLOTS: dict[str, Slot] = {s.name: s for s in _TABLE}

@@ -13,9 +13,11 @@ thing, so what memory does with a sentence can be tested and explained:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from difflib import SequenceMatcher
 from typing import Literal, TypeAlias
 
 from ctxchat.core.messages import new_id
@@ -23,10 +25,12 @@ from ctxchat.core.messages import new_id
 from .facts import Fact, PastValue, Provenance
 from .factset import FactSet
 from .normalize import contains_words, value_key
-from .ops import CATEGORY_PREFIX, FORGET_ALL, Op
+from .ops import CATEGORY_PREFIX, FORGET_ALL, NEWEST, Op
 from .slots import slot_info
 
 NO_PROVENANCE = Provenance()
+_WORDS = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+_PARTS = re.compile(r"[,;]\s*|\s+[-–—]\s+|\s+and\s+")
 ChangeKind: TypeAlias = Literal["added", "changed", "retired", "forgotten"]
 
 
@@ -56,6 +60,8 @@ def apply_ops(
             changes.extend(step.forget(op))
         elif op.kind == "retract":
             changes.extend(step.retract(op.slot, op.value))
+        elif op.kind == "update" and op.slot == NEWEST:
+            changes.extend(step.correct_newest(op.value))
         elif op.kind == "update" and op.replaces:
             changes.extend(step.correct(op))
         else:
@@ -129,7 +135,14 @@ class _Step:
         self.facts.replace(retired)
         return Change("retired", retired, fact.value)
 
+    def newest_before(self) -> list[Fact]:
+        """The newest active fact from an earlier message: what "not anymore" is about."""
+        earlier = [f for f in self.facts.active() if f.last_seen < self.now]
+        return [max(earlier, key=lambda f: (f.last_seen, f.id))] if earlier else []
+
     def retract(self, slot: str | None, value: str) -> list[Change]:
+        if slot == NEWEST:
+            return [self.retire(f) for f in self.newest_before()]
         if slot is None:
             if not value_key(value):
                 return []
@@ -158,15 +171,41 @@ class _Step:
         # A list item corrected: the old item is retired and the new one added.
         return [self.retire(fact), *self.add(fact.slot, _swap(fact.value, old, op.value))]
 
+    def correct_newest(self, value: str) -> list[Change]:
+        """A bare correction ("typo, 26"): in the newest fact, the word most like the new
+        value (same kind: a number for a number, a name for a name) becomes it."""
+        facts = self.newest_before()
+        if not facts:
+            return []
+        fact = facts[0]
+        candidates = [
+            w
+            for w in _WORDS.findall(fact.value)[1:]  # a capital that opens it is no name
+            if w.isdigit() == value.isdigit()
+            and w.casefold() != value.casefold()
+            and (value.isdigit() or w[:1].isupper())
+        ]
+        if not candidates:
+            return []
+        old = max(
+            candidates, key=lambda w: SequenceMatcher(None, w.casefold(), value.casefold()).ratio()
+        )
+        return [self.supersede_value(fact, re.sub(rf"\b{re.escape(old)}\b", value, fact.value))]
+
     def forget(self, op: Op) -> list[Change]:
         selector = op.slot
         if selector == FORGET_ALL:
             pool = self.facts.all()
+        elif selector == NEWEST:
+            pool = self.newest_before()
         elif selector is not None and selector.startswith(CATEGORY_PREFIX):
             category = selector[len(CATEGORY_PREFIX) :]
             pool = [f for f in self.facts.all() if slot_info(f.slot).category == category]
         elif selector is not None:
-            pool = self.facts.in_slot(selector)
+            # A slot stands for its whole category: "forget where I work" means the job and
+            # the workplace, whichever slot an older version kept them in.
+            category = slot_info(selector).category
+            pool = [f for f in self.facts.all() if slot_info(f.slot).category == category]
         else:
             pool = [f for f in self.facts.all() if contains_words(_describe(f), op.value)]
         if op.value.strip() and selector is not None:
@@ -174,7 +213,18 @@ class _Step:
         changes = [Change("forgotten", f) for f in pool]
         for fact in pool:
             self.facts.delete(fact.id)
+            if selector is None and fact.active:
+                self.keep_other_parts(fact, op.value)
         return changes
+
+    def keep_other_parts(self, fact: Fact, value: str) -> None:
+        """ "Remove Zalando" from "Lena here, from the Zalando data team": the parts of a
+        statement that do not hold the forgotten words stay, as a fact of their own."""
+        parts = [p.strip() for p in _PARTS.split(fact.value) if p.strip()]
+        rest = [p for p in parts if not contains_words(p, value)]
+        if rest and len(rest) < len(parts):
+            kept = replace(fact, id=self.make_id(), value=", ".join(rest), history=())
+            self.facts.add(kept)
 
 
 def _describe(fact: Fact) -> str:

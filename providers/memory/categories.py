@@ -1,0 +1,254 @@
+"""What a kept statement is about: a category, found from the words of the statement.
+
+A category decides two things. Single-valued categories (where someone lives, their job,
+their name, their diet) hold one current statement: a new one supersedes the old, which
+moves into the fact's history. List categories (likes, allergies, pets) accumulate. The
+statement itself is always kept in the user's words, so a wrong category costs an early
+supersession at worst, never a wrong value.
+
+The vocabulary below is open-class (nouns, verbs, adjectives of each domain) as any
+thesaurus lists it, with stems so that inflections match and a few stems of the README's
+other three languages. A statement matching none is a "note": still kept, never superseding.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from .slots import STYLE
+
+
+@dataclass(frozen=True, slots=True)
+class Category:
+    slot: str  # whether it holds one statement or a list is the slot's (slots.py)
+    stems: str  # a regular-expression fragment of word starts
+
+
+# Order matters: the first category whose words a statement holds wins, so the narrow ones
+# (an allergy, a diet) come before the broad ones (likes, health).
+CATEGORIES: tuple[Category, ...] = (
+    Category(
+        "name",
+        r"name\b|named? me|call me|calls me|called me|go by|goes by|address me|"
+        r"nickname|surname|first name|(?:rather|prefer) you (?:used?|called?)|heiße|"
+        r"ich heisse|nennt? mich|je m'appelle|m'appelle|"
+        r"appelle-moi|appelez-moi|me llamo|llámame|mi nombre|mon nom|mein name",
+    ),
+    Category(
+        "allergy",
+        r"allerg|intoleran|anaphyla|epipen|epi-pen|hives|react(?:s|ion)? to|"
+        r"break(?:s)? me out|coeliac|celiac|unverträglich|alérgic",
+    ),
+    Category(
+        "diet",
+        r"vegan|vegetari|veggie|pescatari|pescetari|flexitari|carnivore|omnivore|kosher|"
+        r"halal|keto|paleo|gluten|lactose|dairy-free|fasting|calorie|teetotal|sober|"
+        r"don't drink|do not drink|eat(?:ing)? meat|eat(?:ing)? fish|végé|végan|vegano|"
+        r"food restriction|dietary|diet\b|"
+        r"vegetarisch|vegetariano",
+    ),
+    Category(
+        "age",
+        r"years? old|years young|\bage\b|\baged\b|my birthday|born in (?:19|20)\d\d|"
+        r"turn(?:ed|ing)? \d|\bi'?m (?:\w+ )?\d\d\b|\bi am (?:\w+ )?\d\d\b|jahre alt|"
+        r"\bans\b|\baños\b",
+    ),
+    Category(
+        "home",
+        r"\blive\b|\blives\b|\bliving\b|based in|-based|moved to|move to|moving to|relocat|"
+        r"my home|home for me|home is|hometown|my flat|my apartment|my house|our house|"
+        r"our flat|our place|my place|our own place|neighbou?rhood|village|suburb|"
+        r"wohne|lebe in|j'habite|habite|vivo en|vivimos|abito|moro|woon|address|street",
+    ),
+    Category(
+        "timezone",
+        r"time ?zone|timezone|\b(?:utc|gmt|cet|cest|bst|est|edt|pst|pdt|ist|jst|aest)\b|"
+        r"(?:eastern|central|mountain|pacific|atlantic) time",
+    ),
+    Category(
+        "work",
+        r"\bwork\b|\bworks\b|working|\bjob\b|employ|employer|hired|career|profession|"
+        r"by trade|self-employed|freelanc|my company|our company|my team|my boss|colleague|"
+        r"office|shift|salary|retired|startup|consultan|intern\b|internship|"
+        r"i run a|i own a|i manage|manager|engineer|developer|designer|teacher|nurse|doctor|"
+        r"lawyer|accountant|chef|\bcook\b|electrician|plumber|paramedic|scientist|researcher|"
+        r"analyst|officer|lecturer|lecture|professor|postdoc|\bgp\b|surgeon|therapist|"
+        r"architect|pilot|driver|writer|journalist|artist|musician|farmer|mechanic|"
+        r"arbeite|beruf|je travaille|travaille|trabajo en|trabajo como|lavoro|trabalho|werk",
+    ),
+    Category(
+        "education",
+        r"student|studying|\bstudy\b|\bstudies\b|degree|university|\buni\b|college|school|"
+        r"grade \d|year \d|phd|mba|master'?s|bachelor|sophomore|freshman|graduat|course|"
+        r"studiere|étudiant|estudio|estudiante",
+    ),
+    Category(
+        "family",
+        r"wife|husband|partner|spouse|girlfriend|boyfriend|fianc|married|divorc|widow|"
+        r"son\b|sons\b|daughter|kid|child|children|baby|toddler|twins|teenager|mum|mom|"
+        r"mother|dad\b|father|parent|brother|sister|sibling|grandma|grandpa|grandmother|"
+        r"grandfather|grandchild|niece|nephew|aunt|uncle|cousin|in-law|"
+        r"frau|mann|tochter|sohn|kinder|femme|mari|fille|fils|esposa|esposo|hija|hijo",
+    ),
+    Category(
+        "pets",
+        r"\bpet\b|\bpets\b|\bdog\b|\bdogs\b|puppy|pup\b|\bcat\b|\bcats\b|kitten|parrot|"
+        r"budgie|hamster|guinea pig|rabbit|bunny|tortoise|turtle|lizard|gecko|snake|horse|"
+        r"pony|goldfish|aquarium|ferret|chicken|greyhound|collie|terrier|retriever|labrador|"
+        r"poodle|doodle|mutt|furball|rescue|hund|katze|chien|chat\b|perro|gato|kat\b",
+    ),
+    Category(
+        "health",
+        r"diabet|asthma|epilep|migrain|arthrit|adhd|autis|dyslex|anxiety|depress|bipolar|"
+        r"injur|surgery|recover|chronic|condition|disabilit|wheelchair|blind|deaf|hearing|"
+        r"hard of hearing|knee|back pain|\bbad back\b|blood pressure|cholesterol|pregnan|"
+        r"medication|\bmg\b|prescri|therapy|doctor says|diagnos|insomnia|sleep apnea|"
+        r"\bacl\b|cancer|heart|health|medical",
+    ),
+    Category(
+        "dislikes",
+        r"hate|hates|loathe|detest|despise|can't stand|cannot stand|can't bear|dislike|"
+        r"not a fan|not into|not really into|no fan of|don't like|do not like|don't enjoy|"
+        r"avoid|allergic to fun|bores? me|boring|gross|disgust|ugh|no-go|hard pass|"
+        r"turns my stomach|never eat|don't eat|don't touch|aversion|can't do|"
+        r"nicht leiden|hasse|mag kein|je déteste|déteste|n'aime pas|odio|no me gusta",
+    ),
+    Category(
+        "likes",
+        r"\blove\b|\bloves\b|\bloving\b|adore|enjoy|\blike\b|\blikes\b|fan of|big fan|"
+        r"favou?rite|prefer|obsessed|sucker for|into\b|passion|comfort|can't get enough|"
+        r"nothing beats|best\b|go-to|my thing|my jam|i'm all about|addicted|"
+        r"liebe|mag\b|j'adore|adore|j'aime|aime\b|me encanta|me gusta|amo\b|piace|gosto",
+    ),
+    Category(
+        "hobby",
+        r"hobby|hobbies|free time|spare time|weekends|pastime|play(?:s|ing)? (?:the )?"
+        r"(?:guitar|piano|bass|drums|violin|cello|chess|tennis|football|golf)|hiking|"
+        r"climbing|bouldering|running|cycling|swimming|knitting|painting|gardening|baking|"
+        r"fishing|birdwatch|photograph|woodwork|restor|collect|band\b|choir|gym|yoga|"
+        r"marathon|triathlon",
+    ),
+    Category(
+        "tech",
+        r"linux|windows|macos|mac\b|macbook|iphone|android|pixel|laptop|desktop|\bpc\b|"
+        r"editor\b|vim\b|neovim|emacs|vscode|vs code|ide\b|terminal\b|shell\b|zsh\b|bash\b|"
+        r"python|javascript|typescript|java\b|kotlin|rust\b|golang|ruby\b|rails\b|php\b|"
+        r"c\+\+|c#|swift\b|elixir|haskell|sql\b|postgres|mysql|aws\b|azure|gcp\b|docker|"
+        r"kubernetes|terraform|raspberry pi|my setup|tech stack|framework|self-host|obsidian|"
+        r"notion\b|excel\b",
+    ),
+    Category(
+        "possessions",
+        r"\bi (?:own|have|got|bought|drive)\b|\bi've got\b|my car|our car|drive a|daily "
+        r"driver|\bbike\b|motorbike|vespa|printer|piano|guitar",
+    ),
+    Category(
+        "goals",
+        r"goal|aim\b|plan is|planning to|want to become|saving up|save up|dream|hope to|"
+        r"trying to|training for|resolution|by the end of",
+    ),
+    Category(
+        "schedule",
+        r"every (?:day|morning|evening|night|week|weekday|weekend|monday|tuesday|wednesday|"
+        r"thursday|friday|saturday|sunday)|mondays|tuesdays|wednesdays|thursdays|fridays|"
+        r"saturdays|sundays|day off|weekday|nights\b|mornings|evenings|\d(?::\d\d)? ?(?:am|pm)\b|"
+        r"\d\d:\d\d|usually up|wake up|bedtime|commute|school run",
+    ),
+    Category(
+        "language",
+        r"native|speaker|fluent|bilingual|mother tongue|first language|second language|"
+        r"learning (?:spanish|french|german|italian|japanese|chinese|mandarin|korean|"
+        r"portuguese|arabic|russian|dutch|welsh)|speak\b|speaks\b|spricht|parle|hablo",
+    ),
+    Category(
+        "travel",
+        r"\bfly\b|flying|flight|airline|trip|travel|holiday|vacation|abroad|visit(?:ing)?|"
+        r"spending .{1,20} in|window seat|aisle seat",
+    ),
+    Category(
+        "values",
+        r"religio|catholic|christian|muslim|jewish|hindu|buddhist|atheist|faith|church|"
+        r"mosque|synagogue|temple|pray|mass\b|vote|politic|welfare|ethic|environment|"
+        r"sustainab|climate",
+    ),
+    # What someone is, said with an agent noun ("I'm a welder", "I'm an illustrator"): the
+    # commonest way to give a job, and open-ended, so it is tried after every named one.
+    Category(
+        "work",
+        r"i'?m an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee)\b(?! of\b| fan\b)|"
+        r"i am an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee)\b",
+    ),
+)
+
+# Style: the user's standing instructions about the assistant's replies, by aspect. Each
+# aspect holds one current instruction ("keep it brief" is superseded by "go into detail").
+STYLE_ASPECTS: tuple[Category, ...] = (
+    Category(
+        "reply_language",
+        r"(?:answer|reply|respond|write|talk|speak|replies|answers)(?: to me)? in "
+        r"(?:english|german|french|spanish|italian|portuguese|dutch|japanese|chinese|"
+        r"polish|swedish|[a-z]+ish)\b|in (?:english|german|french|spanish|italian|portuguese|"
+        r"dutch) (?:please|only|from now on)|auf deutsch|en français|en español|"
+        r"spelling|spell\b",
+    ),
+    Category(
+        "reply_length",
+        r"brief|short|shorter|concise|succinct|terse|to the point|one-liner|long-winded|"
+        r"detailed|in depth|in-depth|thorough|elaborate|lengthy|verbose|\d+ words|"
+        r"word limit|sentences? max|tl;?dr|kurz|court|breve|corto|"
+        r"\d+ (?:wörter\w*|mots|palabras|parole|palavras|woorden)",
+    ),
+    Category(
+        "reply_format",
+        r"bullet|numbered|list|table|paragraph|markdown|heading|headers|steps?\b|"
+        r"walls? of text|prose|plain text|code block|json|format",
+    ),
+    Category(
+        "reply_tone",
+        r"tone|formal|informal|casual|friendly|blunt|direct|sugarcoat|polite|sarcas|"
+        r"cheerful|serious|humou?r|jokes?|professional|register|du\b|sie\b|tutoie|vouvoie",
+    ),
+    Category("emoji", r"emoji|emojis|emoticon|smiley"),
+    Category(
+        "units",
+        r"metric|imperial|units|miles|kilomet|kilo|pounds|celsius|fahrenheit|"
+        r"24-hour|24 hour|12-hour|12 hour|am/pm|clock|date format|dd/mm|mm/dd|currency",
+    ),
+    Category(
+        "code_language",
+        r"code examples?|code snippets?|examples? in|show me (?:\w+ )?examples|type hints|"
+        r"comments in",
+    ),
+    Category(
+        "reply_style",
+        r"answer|answers|reply|replies|response|responses|explain|explanation|source|"
+        r"cite|citation|link|lowercase|uppercase|capital|oxford comma|spelling|pronouns|"
+        r"antwort|réponse|respuesta|risposta|resposta|antwoord|"
+        r"address me|call me",
+    ),
+)
+
+
+@functools.cache
+def _compiled(kind: str) -> tuple[tuple[Category, re.Pattern[str]], ...]:
+    table = STYLE_ASPECTS if kind == STYLE else CATEGORIES
+    return tuple((c, re.compile(rf"(?<![\w])(?:{c.stems})", re.IGNORECASE)) for c in table)
+
+
+def category_of(text: str) -> Category | None:
+    """The first category whose words the statement holds, or None (a note)."""
+    for category, pattern in _compiled("facts"):
+        if pattern.search(text):
+            return category
+    return None
+
+
+def style_aspect_of(text: str) -> Category | None:
+    """The aspect of the reply a standing instruction is about, or None when it is about
+    none: then it is no style instruction at all."""
+    for category, pattern in _compiled(STYLE):
+        if pattern.search(text):
+            return category
+    return None

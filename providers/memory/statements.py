@@ -1,0 +1,722 @@
+"""The statement reader: which parts of a message are lasting statements about the user.
+
+One general test, applied clause by clause, instead of a pattern per kind of sentence:
+
+- **Mood.** A question, a condition or an imagined world ("if", "suppose", "pretend"), and a
+  request for a task ("explain this step by step") assert nothing. Quoted text and what
+  follows a colon that introduces pasted content are someone else's words.
+- **Subject.** The user speaks of themselves: a first-person word ("I", "my", "me", or a
+  pro-drop verb form such as "vivo"), or a self-introduction fragment ("Paramedic here").
+  A clause whose subject is another person ("my coworker…", "she…") is theirs, not the
+  user's; the user's family is the user's life and is kept.
+- **Time.** A passing state ("I'm exhausted today") is not lasting.
+
+What passes is kept as the user said it, trimmed of fillers, never cut inside a clause: a
+clause ends only where a new one begins with its own subject. The category (`categories.py`)
+only decides whether the statement supersedes an earlier one.
+
+Standing instructions about replies ("keep it brief, please", "metric units only") are kept
+as style when they stand alone or say they last ("from now on", "always"); an instruction
+inside a task is part of that task. Changes are read by meaning of the clause, not by cue
+phrase: a clause that ends or negates something the user said earlier ("left Shopify",
+"Leiden, not Leipzig") retires the facts holding those words; a bare one ("not anymore")
+retires the newest fact.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from .categories import category_of, style_aspect_of
+from .lexicon import Compiled, compiled, language_of
+from .ops import FORGET_ALL, NEWEST, Extraction, Op
+from .secrets import screen
+from .slots import favourite_slot
+
+_QUOTE = re.compile(
+    r"""(?<![\w])'(?:[^'\n]|'(?=[^\W\d_]))+'(?![^\W\d_])|"[^"\n]*"|“[^”\n]*”|«[^»\n]*»|„[^“”\n]*[“”]"""
+)
+# A sentence ends at . ! ? … or a line break, but not after a title or a common abbreviation.
+_SENTENCE = re.compile(
+    r"(?:(?:\b(?:dr|mr|mrs|ms|mx|prof|st|sr|jr|vs|etc|e\.g|i\.e|approx|no|mt|ft)\.)|[.!?…](?=\S)|[^.!?…\n])+"
+    r"(?:[.!?…]+(?=\s|$)|$)|[.!?…]+",
+    re.IGNORECASE,
+)
+# A new clause: a comma, semicolon or dash, optionally a conjunction, then its own subject.
+_CLAUSE_BREAK = re.compile(
+    r"\s*(?:;|\s[-–—]+\s|,\s*(?:(?:and|but|so|because|since|as|though|although|while|"
+    r"und|aber|denn|et|mais|car|y|pero|porque|e|ma|perché|mas|en|maar)\s+)?(?=(?:i|i'm|im|i've|"
+    r"i'd|my|we|we're|our|ich|mein|meine|je|j'|mon|ma|mes|yo|mi|mis|io|eu|ik|mijn)\b)"
+    r"|:\s+(?=(?:i|i'm|my|we|our|ich|mein|meine|je|j'|mon|ma|yo|mi|vivo|soy|trabajo|sono|abito|"
+    r"moro|sou|trabalho|ik|mijn|ze|he|she|his|her|they|il|elle|er|sie)\b)"
+    r"|\s+(?:and|but|so|because|since|aber|mais|pero)\s+(?=(?:i|i'm|im|i've|my|we|our)\b))",
+    re.IGNORECASE,
+)
+_PASTE_INTRO = re.compile(
+    r":\s*['\"“‘«]|(?:says?|said|reads?|wrote|writes|following|below|this|text|email|message|note|"
+    r"paragraph|review|draft|letter|post|quote|lyrics?|poem|story)\s*:\s*\S",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+_OTHER_PEOPLE = re.compile(
+    r"\b(?:my|our|mein\w*|mon|ma|mes|mi|mis|mio|mia|meu|minha|mijn)\s+(?:\w+\s+)?"
+    r"(?:friend|friends|colleague|colleagues|coworker|coworkers|co-worker|boss|manager|"
+    r"client|clients|customer|customers|neighbou?r|neighbou?rs|roommate|flatmate|housemate|"
+    r"classmate|teammate|guest|guests|students?|patients?|landlord|tenant|ex|mate|buddy|"
+    r"pal|freund\w*|kolleg\w*|chef|ami|amie|amis|collègue|amigo|amiga|amigos|compañer\w*|"
+    r"jefe|amico|amica|collega|amigo|vriend\w*|collega|mentor|coach|tutor|barista|doctor|"
+    r"dentist|teacher|therapist|voisin|voisine|vecino|vecina|vicino|vicina|buurman|buurvrouw|"
+    r"nachbar\w*)\b",
+    re.IGNORECASE,
+)
+# Someone other than the user as the subject: "a guest at my party has…", "my mentor…".
+_SOMEONE_ELSE = re.compile(
+    r"^(?:\w+\s+){0,2}?(?:a|an|the|this|that|my|our|his|her|their|one|some)\s+(?:\w+\s+)?"
+    r"(?:guest|guests|barista|waiter|waitress|mentor|coach|tutor|nanny|babysitter|stranger|"
+    r"guy|girl|woman|man|lady|person|people|everyone|someone|somebody|friend|friends|"
+    r"colleague|coworker|boss|client|customer|neighbou?r|roommate|flatmate|classmate|"
+    r"teammate|landlord|doctor|dentist|teacher|professor|therapist|character|protagonist|"
+    r"author|hero|villain)\b",
+    re.IGNORECASE,
+)
+# Verbs that ask for a piece of work, against those that say how to answer ("use", "keep",
+# "cap"): an instruction given with a task verb is about that task unless it says it lasts.
+_TASK_VERB = re.compile(
+    r"(?:explain|write|draft|summari[sz]e|translate|describe|compare|list|tell|give|show|make|"
+    r"create|generate|find|fix|check|review|plan|suggest|recommend|calculate|convert|rewrite|"
+    r"edit|proofread|outline|teach|brainstorm|analy[sz]e|help|walk me|go through|break down|"
+    r"erkläre|schreib|übersetze|fasse|explique|écris|traduis|résume|explica|escribe|traduce|"
+    r"resume)\b",
+    re.IGNORECASE,
+)
+# Someone's words passed on: a saying is theirs, not a fact about the user.
+_REPORTED = re.compile(
+    r"\b(?:used to say|always says?|always said|would say|says that|said that|told (?:me|us) "
+    r"(?:that|to)|likes to say|as they say|the saying goes|i wonder|i'm wondering|"
+    r"i was wondering|not sure (?:if|whether)|curious (?:if|whether))\b",
+    re.IGNORECASE,
+)
+# Time. A story of one occasion ("I went to a workshop last Friday") and a feeling ("I'm so
+# thankful") are not lasting; a change of state ("I moved to Berlin") is.
+_EPISODE = re.compile(
+    r"\b(?:i|we)\s+(?:just\s+|finally\s+|even\s+|also\s+|recently\s+|actually\s+)?"
+    r"(?:went|saw|had|did|was|were|got|made|took|felt|met|came|gave|found|told|thought|ran|"
+    r"began|brought|caught|chose|drew|drank|drove|ate|fell|fought|flew|forgot|heard|held|"
+    r"kept|knew|lost|paid|rode|sang|sat|said|sent|slept|spoke|spent|stood|swam|threw|woke|"
+    r"won|wrote|tried|visited|watched|played|talked|attended|finished|enjoyed|loved|hated|"
+    r"liked|wanted|needed|realized|realised|noticed|decided|learned|learnt|checked|painted|"
+    r"baked|cooked|signed|joined a|picked|saved|helped|stopped by|ended up|managed|"
+    r"\w+ed)\b|\b(?:yesterday|last (?:night|week|weekend|month|year|friday|saturday|sunday|"
+    r"monday|tuesday|wednesday|thursday|time)|ago|the other day|earlier today|this past)\b",
+    re.IGNORECASE,
+)
+_CHANGE_OF_STATE = re.compile(
+    r"\b(?:moved|relocated|married|divorced|adopted|born|grew up|raised|started|joined|"
+    r"switched|quit|retired|graduated|hired|became|converted|transferred|"
+    r"(?:have|has|'ve|'s) been|since|for (?:\w+ )?(?:years|months|decades)|always|every|"
+    r"usually|never)\b",
+    re.IGNORECASE,
+)
+_FEELING = re.compile(
+    r"\b(?:i'm|im|i am|i feel|i felt|i was|i've been|made me feel|makes me feel|feeling)\s+"
+    r"(?:so\s+|really\s+|very\s+|super\s+|totally\s+|truly\s+|just\s+|kinda\s+|"
+    r"pretty\s+|a bit\s+|quite\s+)*(?:happy|glad|thankful|grateful|proud|excited|stoked|"
+    r"thrilled|lucky|blessed|sorry|sad|amazed|inspired|hopeful|optimistic|honored|honoured|"
+    r"touched|moved|relieved|nervous|worried|curious|impressed|pumped|psyched|down|bummed|"
+    r"jealous|envious|shocked|surprised|speechless|overjoyed|delighted)\b",
+    re.IGNORECASE,
+)
+_PLAN_AHEAD = re.compile(
+    r"\b(?:i'm|im|i am|we're|we are)\s+(?:going to|gonna|thinking (?:of|about)|about to|"
+    r"off to|heading)\b|\b(?:i'll|i will|we'll|i'd love to|can't wait)\b",
+    re.IGNORECASE,
+)
+# The user as the subject: "I…", "my X…", or a predicate that is theirs ("the Kinks are my
+# band", "Python is what I write all day").
+_ADVERBS = (
+    r"(?:(?:also|still|really|just|now|honestly|actually|definitely|totally|usually|mostly|"
+    r"recently|currently|lately|these days|at the moment|generally|basically|personally|"
+    r"anyway|yeah|yes|no|well|so|oh|and|but|plus|for work|at home|most \w+|on \w+s|"
+    r"weekends|mornings|evenings)[,\s]+)*"
+)
+_USER_SUBJECT = re.compile(
+    _ADVERBS + r"(?:i|i'm|im|i've|ive|i'd|me|my|mine|we|we're|we've|our|ich|mein\w*|wir|unser\w*|"
+    r"je|j'|j’|moi|mon|ma|mes|nous|notre|nos|yo|mi|mis|nosotros|nuestr\w*|me|io|mio|mia|"
+    r"noi|eu|meu|minha|nós|ik|mijn|wij|we)(?:\b|(?<=['’]))"
+    r"|^[^,.;]{1,60}\b(?:is|are|was|'s|'re)\s+(?:\w+\s+)?(?:my|our|what i|where i|how i|"
+    r"who i|for me|mine)\b",
+    re.IGNORECASE,
+)
+_TO_YOU = re.compile(r"\b(?:you|your|you're|ya|u)\b", re.IGNORECASE)
+_STANDING_DISLIKE = re.compile(
+    r"(?:please\s+)?(?:avoid|don't|do not|never|no more|stop)\s+(?:ever\s+)?(?:recommending|"
+    r"suggesting|mentioning|giving me|showing me|including|offering)\b",
+    re.IGNORECASE,
+)
+_NAME_INTRO = re.compile(
+    r"^(?:(?:hi|hey|hello)[,!]?\s+)?(?:i'm|i am|im|it's|this is|call me)\s+[A-Z][\w'-]+[.!]?$"
+    r"|^[A-Z][\w'-]+\s+here\b",
+)
+_FAVOURITE = re.compile(
+    r"\b(?:my\s+)?(?:all-time\s+)?favou?rite\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are|was|:)",
+    re.IGNORECASE,
+)
+_SELF_AS_PERSON = re.compile(r"\b(?:i|i'm|im|i've|i'd|me|myself|ich|mich|mir|je|moi|yo)\b", re.I)
+# Sarcasm announces itself: praise opening a complaint. Role-play casts the user.
+_NOT_MEANT = re.compile(
+    r"^(?:oh\s+)?(?:great|fantastic|wonderful|lovely|brilliant|perfect|sure|yeah right|"
+    r"just what i needed)\b[,!]|\b(?:i'll play|i'll be (?:a|an|the)|you be (?:a|an|the)|"
+    r"you play|in this scene|let's play|act as|you are (?:a|an) |play the role|"
+    r"stay in character)\b",
+    re.IGNORECASE,
+)
+# A plan for one day: "I'm cooking for her on Saturday".
+_PLAN = re.compile(
+    r"\b(?:i'm|i am|we're|we are|i will|i'll|we'll|going to|gonna)\b.*\b(?:tomorrow|"
+    r"this weekend|next (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|"
+    r"sunday)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b",
+    re.IGNORECASE,
+)
+_MOMENT = re.compile(
+    r"\b(?:today|tonight|right now|just now|this morning|this afternoon|this evening|rn|"
+    r"headache|hangover|jet ?lag|barely slept|out of my mind|heute|gerade|aujourd'hui|"
+    r"ce soir|hoy|esta noche|oggi|stasera|hoje|vandaag)\b",
+    re.IGNORECASE,
+)
+_PASSING = re.compile(
+    r"\b(?:i'm|im|i am) at (?:a|an|the|my|our)\b|"
+    r"\b(?:i'm|im|i am|i feel|feeling|i'm feeling|i was|i got)\s+(?:so\s+|really\s+|very\s+|"
+    r"a bit\s+|kind of\s+|kinda\s+|super\s+|pretty\s+|totally\s+|absolutely\s+)?"
+    r"(?:tired|exhausted|knackered|hungry|starving|thirsty|sleepy|bored|stressed|sick|ill|"
+    r"cold|freezing|hot|sad|angry|annoyed|grumpy|excited|nervous|busy|late|lost|confused|"
+    r"stuck|drunk|hungover|full|sore|fried|wiped|shattered|overwhelmed|frustrated|"
+    r"in a hurry|in a rush|on my way|travell?ing|running late|on holiday|on vacation|away)\b"
+    r"|\b(?:ich bin|je suis|estoy)\s+"
+    r"(?:so\s+|très\s+|muy\s+)?(?:müde|hungrig|fatigué|fatiguée|crevé|cansad[oa]|agotad[oa])",
+    re.IGNORECASE,
+)
+# Clauses whose verb ends or reverses something: they retire, they do not add.
+_ENDING = re.compile(
+    r"(?<!\bmy )(?<!\bthe )(?<!\bour )(?<!\bher )(?<!\bhis )(?<!\byour )"
+    r"\b(?:left|quit|stopped|gave up|given up|dropped|cancell?ed|sold|died|ended|"
+    r"finished with|moved (?:away|out|on)|(?:migrated|moved|switched) (?:off|away from)|"
+    r"(?:is|are|was|'s) (?:over|done|gone|finished|uninstalled|history)|done with|"
+    r"got rid of|ditched|broke up|wrong|misspoke|typo|mistake|scratch|disregard|"
+    r"changed my mind|not so much|kidding|joking|beats|"
+    r"nicht mehr|aufgehört|verlassen|gekündigt|quitté|arrêté|ya no|dejé|equivoqué|"
+    r"non più|não mais|saí|foutje|niet meer)\b",
+    re.IGNORECASE,
+)
+# "Leiden, not Leipzig", "aspirin, not ibuprofen", "rather than X": the contrast names the
+# value being corrected.
+_NOT_X = re.compile(
+    r"(?:,\s*(?:and\s+|but\s+)?(?:not|nicht|pas|no|non|não|niet)|\s+(?:rather than|instead of|"
+    r"statt|au lieu de|en vez de|en lugar de))\s+(?:in\s+|at\s+|the\s+|en\s+|à\s+|a\s+|"
+    r"in\s+)?(?P<old>(?!(?:a|an|really|so|sure|very|too|that|yet|only|just|bad|quite|much|"
+    r"fan|into|keen)\b)[^,.;:!?\s]+(?:\s+[^,.;:!?\s]+){0,3})\s*(?=[,.;:!?]|$)",
+    re.IGNORECASE,
+)
+# No longer so: a statement of how things are now that also retires what it negates.
+_NO_LONGER = re.compile(
+    r"\b(?:anymore|any more|no longer|not now|nicht mehr|ne \w+ plus|ya no|non più|não mais|"
+    r"niet meer)\b",
+    re.IGNORECASE,
+)
+# Says that something said earlier was wrong: the new value replaces the most similar word
+# of the newest fact.
+_CORRECTION = re.compile(
+    r"\b(?:typo|misspo?ke|mistake|mistyped|misspelled|misspelt|spelled that wrong|"
+    r"spelt that wrong|correction|i meant|sorry|autocorrect|wrong|"
+    r"tippfehler|korrektur|erreur|pardon|perdón|error|sbagliato|errado|foutje)\b",
+    re.IGNORECASE,
+)
+# "take Pip off the list", "keep my kid's details out of this": the memory is the place.
+_FORGET_AROUND = re.compile(
+    r"\b(?:take|leave|keep|cross)\s+(?P<target>.{1,50}?)\s+(?:off (?:the|your|my) "
+    r"(?:list|memory|notes|file)|out of (?:this|it|your memory|memory|my file|your notes|"
+    r"there)|out)(?:,?\s*please)?\s*[.!]?$",
+    re.IGNORECASE,
+)
+_EVERYTHING = re.compile(
+    r"^(?:everything|all|anything)\b.{0,30}\b(?:about me|you know|you've (?:saved|stored|"
+    r"learnt|learned)|you have)|^(?:everything|all of it|it all)$",
+    re.IGNORECASE,
+)
+# In a request or a question the user may still say who is in their life: "a gift for my
+# wife Yuki", "my daughter's first sleepover".
+_MY_PEOPLE = re.compile(
+    r"\b(?i:my|our)\s+(?:\w+\s+)?(?:wife|husband|partner|spouse|girlfriend|boyfriend|son|"
+    r"daughter|kids?|children|child|baby|mum|mom|mother|dad|father|parents|brother|sister|"
+    r"twins|grandma|grandpa|dog|cat|puppy|kitten|parrot|rabbit|horse)(?:'s)?"
+    r"(?:,?\s+(?:named\s+|called\s+)?[A-Z][\w-]+(?:'s)?)?",
+)
+_SELF_INTRO = re.compile(
+    r"^[\w .'’-]{2,40}\s(?:here|speaking|checking in)\b|^(?:name's|name is|call me|"
+    r"names?:|pronouns:|lives:|job:|(?:quick |short )?bio:|about me:)|"
+    r"^(?:some )?(?:background|context|profile|intro|about me)\b[^:]{0,40}:",
+    re.IGNORECASE,
+)
+_STOP = frozenset(
+    """last bit before earlier again anymore though detail details sorry oops okay yes
+    thanks a an the and or but so to of in on at for with from by about as into than
+    then that this these those there here it its it's is are was were be been being am
+    do does did have has had having i me my mine myself we us our you your he she they
+    them his her their what which who whom whose when where why how all any some each
+    every no not nor only own same too very can will just don't should now also one
+    thing things stuff part bit anything everything something whatever whole rest lot
+    mentioned told said saved stored know knowing keep kept remember remembered memory
+    file please pls thanks mind ich du er sie es wir ihr mein meine und oder nicht das
+    der die je tu il elle nous vous mon ma mes et ou pas le la les yo tú él ella mi mis
+    y o no el los las""".split()  # noqa: SIM905
+)
+_FORGET_TARGET_TRIM = re.compile(
+    r"^(?:that|about|the fact that|the|my|me|everything|anything|all|of|stuff|"
+    r"thing|what|you know|you've|you have|saved|stored|said|i said|i told you|"
+    r"that i|dass|que|de|du|des|la|le|les|lo)\b\s*",
+    re.IGNORECASE,
+)
+
+
+def mask_quotes(text: str) -> str:
+    """The text with each quotation blanked out (same length, so offsets still hold)."""
+    return _QUOTE.sub(lambda m: " " * len(m.group()), text)
+
+
+def _sentences(text: str) -> Iterator[tuple[int, int]]:
+    for m in _SENTENCE.finditer(text):
+        if m.group().strip():
+            yield m.start(), m.end()
+
+
+def _clauses(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    at = start
+    for m in _CLAUSE_BREAK.finditer(text, start, end):
+        if m.start() > at:
+            yield at, m.start()
+        at = m.end()
+    if at < end:
+        yield at, end
+
+
+def _trim(text: str, lang: Compiled) -> str:
+    fillers = lang.opens["fillers"]
+    text = text.strip(" \t,;:-–—")
+    while fillers is not None:
+        m = fillers.match(text)
+        if m is None or m.end() == 0:
+            break
+        rest = text[m.end() :].lstrip(" ,:!-–—")
+        if not rest or rest == text:
+            break
+        text = rest
+    return text.strip(" \t,;-–—")
+
+
+def content_words(text: str) -> list[str]:
+    """The words of a text that carry its meaning (function words and short words out)."""
+    return [w for w in _WORD.findall(text) if len(w) > 2 and w.casefold() not in _STOP]
+
+
+@dataclass(slots=True)
+class _Group:
+    """Neighbouring clauses about one thing: kept as one statement."""
+
+    slot: str | None
+    values: list[str]
+    index: int
+    start: int
+    end: int
+    edited: bool
+
+
+class _Reader:
+    def __init__(self, message: str) -> None:
+        self.message = message
+        self.code = language_of(message)
+        self.lang = compiled(self.code)
+        self.text = mask_quotes(message)
+        self.ops: list[Op] = []
+
+    def has(self, kind: str, text: str) -> bool:
+        pattern = self.lang.search[kind]
+        return pattern is not None and pattern.search(text) is not None
+
+    def opens(self, kind: str, text: str) -> bool:
+        pattern = self.lang.opens[kind]
+        return pattern is not None and pattern.match(text) is not None
+
+    def read(self) -> list[Op]:
+        text = self.text
+        if _NOT_MEANT.search(text):
+            return []
+        paste = _PASTE_INTRO.search(self.message)
+        end = len(text)
+        if paste is not None:
+            # What follows is someone else's text, and the sentence introducing it is about
+            # that text ("the email says:", "a lyric stuck in my head: '…'").
+            cut = max(text.rfind(mark, 0, paste.start()) for mark in ".!?\n")
+            end = cut + 1 if cut >= 0 else 0
+        for s_start, s_end in _sentences(text[:end]):
+            self.sentence(s_start, s_end)
+        if any(op.kind == "forget" for op in self.ops):
+            # A message about what to forget: its other sentences speak of the memory
+            # ("I'd rather that stayed private"), not of the user, unless they say what.
+            self.ops = [op for op in self.ops if op.kind != "add" or op.slot is not None]
+        self.correction()
+        return self.ops
+
+    # -- one sentence ----------------------------------------------------------------------
+    def sentence(self, start: int, end: int) -> None:
+        said = _trim(self.text[start:end], self.lang)
+        if not said:
+            return
+        if self.forget(said):
+            return
+        if self.opens("hypothetical", said) or re.search(
+            r"\b(?:pretend|imagine|hypothetically|role-?play|what if|let's say|in a world|"
+            r"picture (?:me|yourself|this|a world))\b",
+            said,
+            re.IGNORECASE,
+        ):
+            return
+        question = said.rstrip(" )\"'”»").endswith("?")
+        conditional = re.match(
+            r"(?:when|whenever|if|every time|each time)\s+(?:you|u)\b", said, re.I
+        )
+        lasting_start = re.match(
+            r"(?:always|never|from now on|going forward|in future)[,\s]+", said, re.I
+        )
+        bare = said[lasting_start.end() :] if lasting_start else said
+        request = self.opens("request_openers", bare) or conditional is not None
+        conditional = conditional or (lasting_start if request else None)
+        if request or (question and self.has("lasting", said)):
+            self.directive(said, start, end, standing=conditional is not None)
+            return
+        if question:
+            self.indirect(start, end, causal_only=True)
+            return
+        spans = [
+            (c_start, c_end)
+            for c_start, c_end in _clauses(self.text, start, end)
+            if _trim(self.text[c_start:c_end], self.lang)
+        ]
+        about_user = any(self.about_user(_trim(self.text[a:b], self.lang)) for a, b in spans)
+        # Clauses about one thing stay one statement, in the user's words as written; a
+        # clause about something else ("I'm vegetarian and I live in Ghent") is its own.
+        groups: list[_Group] = []
+        for index, (c_start, c_end) in enumerate(spans):
+            clause = _trim(self.text[c_start:c_end], self.lang)
+            judged = self.clause(clause, sentence_about_user=about_user)
+            if judged is None:
+                continue
+            slot, value = judged
+            slot = slot or self.slot_of(value)
+            last = groups[-1] if groups else None
+            if last and last.index == index - 1 and (slot is None or last.slot in (None, slot)):
+                last.slot, last.index, last.end = last.slot or slot, index, c_end
+                last.values.append(value)
+                last.edited = last.edited or value != clause
+            else:
+                groups.append(_Group(slot, [value], index, c_start, c_end, value != clause))
+        for group in groups:
+            if len(group.values) == 1:
+                value = group.values[0]
+            elif group.edited:
+                value = ", ".join(v.rstrip(".!") for v in group.values)
+            else:  # as written, separators and all
+                value = _trim(self.message[group.start : group.end], self.lang)
+            self.ops.append(Op("add", group.slot, value, said))
+
+    def forget(self, said: str) -> bool:
+        around = _FORGET_AROUND.search(said)
+        pattern = self.lang.search["forget"]
+        m = pattern.search(said) if pattern is not None else None
+        if m is None and around is None:
+            return False
+        if m is not None:
+            before = said[: m.start()].strip(" ,")
+            # "forget" in the user's life ("I always forget my keys") asks nothing.
+            if m.group().casefold().startswith(
+                ("forget", "vergess", "oubli", "olvid")
+            ) and re.search(r"\b(?:i|we|ich|je|yo)\b\s*\w*\s*$", before, re.IGNORECASE):
+                return False
+            target = said[m.end() :].strip(" .!?")
+            if not self.target_words(target):
+                # "The Hungarian detail doesn't need to stick around": the topic comes first.
+                target = before or target
+        else:
+            assert around is not None
+            before, target = said[: around.start()], around.group("target")
+        target = re.sub(r"\b(?:but\s+)?keep\b[^;,.]*[;,.]", " ", target, flags=re.I)
+        if _EVERYTHING.search(target.strip()):
+            self.ops.append(Op("forget", FORGET_ALL, "", said))
+            return True
+        words = self.target_words(target)
+        if not words:
+            # "Scrub that." / "Forget that last bit.": the newest fact.
+            self.ops.append(Op("forget", NEWEST, "", said))
+            return True
+        category = category_of(target) or style_aspect_of(target)
+        if category is not None and len(words) <= 3:
+            self.ops.append(Op("forget", category.slot, "", said))
+        for word in words:
+            self.ops.append(Op("forget", None, word, said))
+        return True
+
+    @staticmethod
+    def target_words(target: str) -> list[str]:
+        target = re.split(
+            r"\b(?:from|out of|off)\s+(?:your|my|the)?\s*(?:memory|list|notes|file|records?|"
+            r"whatever)\b|\b(?:i|that i)\s+(?:mentioned|said|told)\b|\bfrom before\b",
+            target,
+            flags=re.IGNORECASE,
+        )[0]
+        previous = None
+        while previous != target:
+            previous = target
+            target = _FORGET_TARGET_TRIM.sub("", target.strip(" ,.")).strip()
+        return content_words(target)
+
+    def directive(self, said: str, start: int, end: int, *, standing: bool) -> None:
+        """A request: a standing instruction about replies, or a task (nothing kept)."""
+        if _STANDING_DISLIKE.match(said):
+            self.ops.append(Op("add", "dislikes", said, said))  # "avoid recommending X"
+            return
+        aspect = style_aspect_of(said)
+        if aspect is None:
+            self.indirect(start, end)
+            return
+        polite = re.match(
+            r"(?:(?:please|pls|plz|can you|could you|would you|will you|kindly)\b"
+            r"[\s,]*)*",
+            said,
+            re.I,
+        )
+        verb = said[polite.end() if polite else 0 :]
+        if _TASK_VERB.match(verb) and not (standing or self.has("lasting", said)):
+            self.indirect(start, end)  # "explain the key points step by step": this task's
+            return
+        opener = self.lang.opens["request_openers"]
+        rest = said
+        while opener is not None and (m := opener.match(rest)) and m.end() > 0:
+            rest = rest[m.end() :].lstrip(" ,")
+        head = " ".join(rest.split()[:4])
+        named = category_of(said)
+        if named is not None and named.slot == "name":
+            self.ops.append(Op("add", "name", said, said))  # "please call me Bex"
+            return
+        if re.match(
+            r"(?:this|that|these|those|the following|the attached|my|it's|our|a|an|"
+            r"some)\b",
+            rest,
+            re.I,
+        ):
+            self.indirect(start, end)  # "proofread this paragraph": a task on a text
+            return
+        if standing or self.has("lasting", said) or style_aspect_of(head) is not None:
+            self.ops.append(Op("add", aspect.slot, said, said))
+        else:
+            self.indirect(start, end)
+
+    def indirect(self, start: int, end: int, *, causal_only: bool = False) -> None:
+        """Inside a request, a clause giving the user's own reason still tells: "since I'm
+        vegan, suggest a dinner"."""
+        for m in _MY_PEOPLE.finditer(self.text, start, end):
+            self.ops.append(Op("add", "family", m.group().rstrip("'s"), m.group()))
+        for c_start, c_end in _clauses(self.text, start, end):
+            clause = _trim(self.text[c_start:c_end], self.lang)
+            if causal_only and not re.match(r"(?:since|because|as)\b", clause, re.I):
+                continue
+            if clause and not self.opens("request_openers", clause) and self.first_person(clause):
+                judged = self.clause(clause, sentence_about_user=True)
+                if judged is not None:
+                    self.ops.append(Op("add", judged[0], judged[1], clause))
+
+    @staticmethod
+    def slot_of(value: str) -> str | None:
+        if _NAME_INTRO.search(value):
+            return "name"
+        subject = _MY_PEOPLE.match(value)
+        if subject is not None:
+            # "My sister lives in Galway" is about the sister: it must not move the user.
+            found = category_of(subject.group())
+            return found.slot if found else "family"
+        favourite = _FAVOURITE.search(value)
+        if favourite is not None:
+            return favourite_slot(favourite.group("thing"))
+        found = category_of(value)
+        return found.slot if found else None
+
+    # -- one clause ------------------------------------------------------------------------
+    def first_person(self, clause: str) -> bool:
+        return self.has("first_person", clause) or self.has("first_person_verbs", clause)
+
+    def about_user(self, clause: str) -> bool:
+        if _SELF_INTRO.search(clause):
+            return True
+        if _OTHER_PEOPLE.match(clause) and not _SELF_AS_PERSON.search(clause):
+            return False
+        verbs = self.lang.opens["first_person_verbs"]
+        if _USER_SUBJECT.match(clause) is not None or (
+            verbs is not None and verbs.match(re.sub(_ADVERBS, "", clause, count=1)) is not None
+        ):
+            return True
+        # "Sesame sends me to the ER", "home for me is Leith": the user is named further in,
+        # which counts when the clause is about something a person has (a category), and its
+        # subject is no "it", "they" or "this".
+        return (
+            self.first_person(clause)
+            and not self.opens("third_person", clause)
+            and category_of(clause) is not None
+        )
+
+    def clause(self, clause: str, *, sentence_about_user: bool) -> tuple[str | None, str] | None:
+        """The (slot, words) a clause adds, or None; retirements it implies are queued."""
+        if self.asks(clause) or _PASSING.search(clause) or _MOMENT.search(clause):
+            return None
+        if _PLAN.search(clause) or _REPORTED.search(clause):
+            return None
+        someone_else = _SOMEONE_ELSE.match(clause) or _OTHER_PEOPLE.match(clause)
+        if someone_else and not _SELF_AS_PERSON.search(clause):
+            return None
+        intro = _SELF_INTRO.search(clause) is not None
+        if not intro and self.opens("third_person", clause) and not _USER_SUBJECT.match(clause):
+            return None  # "it made me think…", "they've been there for me": not the user's
+        aspect = style_aspect_of(clause)
+        style = aspect is not None and (
+            re.search(
+                r"\b(?:you|your|u|ur|please|pls|only|for me|from now on|instead|i'd rather|"
+                r"i prefer|i'd take|works best|work best|i like|i want|i need)\b",
+                clause,
+                re.I,
+            )
+            is not None
+        )
+        if not (sentence_about_user or style or self.fragment(clause)):
+            return None
+        if _ENDING.search(clause):
+            parts = [p for p in re.split(r",\s*|\s+and\s+|:\s+", clause) if p.strip()]
+            ending = [p for p in parts if _ENDING.search(p)]
+            for part in ending:
+                self.retire(_ENDING.sub(" ", part))
+            if not (self.still_tells(clause) or _NOT_X.search(clause)):
+                return None
+            clause = ", ".join(p for p in parts if p not in ending) or clause
+        for m in _NOT_X.finditer(clause):
+            self.retire(m.group("old"), bare_ok=False)
+        value = _NOT_X.sub("", clause).strip(" ,")
+        if _NO_LONGER.search(value):
+            self.retire(value, bare_ok=False)
+        if not content_words(value):
+            return None
+        if style and aspect is not None:
+            return aspect.slot, value
+        if not self.lasting(value):
+            return None
+        return None, value
+
+    def lasting(self, clause: str) -> bool:
+        """Whether a statement holds beyond the occasion it was said on."""
+        if _FEELING.search(clause) or _PLAN_AHEAD.search(clause):
+            return False
+        if _TO_YOU.search(clause) and category_of(clause) is None:
+            return False  # speaks to the listener: "your words mean a lot to me"
+        return not (_EPISODE.search(clause) and not _CHANGE_OF_STATE.search(clause))
+
+    def asks(self, clause: str) -> bool:
+        """A question without its question mark: "how do i profile a slow function"."""
+        opener = self.lang.opens["question_openers"]
+        if opener is None:
+            return False
+        m = opener.match(clause)
+        if m is None:
+            return False
+        nxt = clause[m.end() :].split()[:1]
+        return bool(nxt) and nxt[0].casefold() in {
+            "do", "does", "did", "is", "are", "can", "could", "should", "would", "will",
+            "i", "you", "we", "much", "many", "long", "often",
+        }  # fmt: skip
+
+    def fragment(self, clause: str) -> bool:
+        """A verbless self-description ("Pescatarian here", "gluten free") counts as the
+        user's only in a short message that is nothing but that."""
+        category = category_of(clause)
+        return (
+            category is not None
+            and len(_WORD.findall(clause)) <= 8
+            and len(_WORD.findall(self.message)) <= 14
+            and not self.has("third_person", clause)
+            and (
+                category.slot
+                in {
+                    "diet",
+                    "allergy",
+                    "work",
+                    "name",
+                    "health",
+                    "pets",
+                    "family",
+                    "home",
+                    "age",
+                    "education",
+                    "language",
+                }
+                or re.search(
+                    r"\b(?:here|for me|me|only|myself|user|fan|lover|speaker|owner|person)\b",
+                    clause,
+                    re.I,
+                )
+                is not None
+            )
+        )
+
+    def still_tells(self, clause: str) -> bool:
+        """Whether a clause that ends something also states what holds now ("I switched to
+        cello"): then it is kept too."""
+        return (
+            re.search(
+                r"\b(?:now|these days|instead|switched to|moved to|am now|i'm now|officially|"
+                r"bought|got a|took up|started|joined|became|"
+                r"jetzt|maintenant|ahora|adesso|agora|nu)\b",
+                clause,
+                re.IGNORECASE,
+            )
+            is not None
+        )
+
+    def retire(self, text: str, *, bare_ok: bool = True) -> None:
+        words = [w for w in content_words(text) if not w.isdigit()]
+        if not words:
+            if bare_ok:
+                self.ops.append(Op("retract", NEWEST, "", self.message))
+            return
+        for word in words:
+            self.ops.append(Op("retract", None, word, text))
+
+    def correction(self) -> None:
+        """ "Oops, typo: 26", "Correction: it's Ayla": a short message that says something
+        was wrong and gives a value corrects the newest fact where it is most alike."""
+        if not _CORRECTION.search(self.text) or len(_WORD.findall(self.text)) > 16:
+            return
+        if any(op.kind == "add" for op in self.ops):
+            return
+        text = _NOT_X.sub("", self.text)
+        words = _WORD.findall(text)
+        values = [
+            w for i, w in enumerate(words)
+            if (w[0].isupper() and i > 0 and len(w) > 2 and w.casefold() not in _STOP)
+            or w.isdigit()
+        ]  # fmt: skip
+        values = [v for v in values if not _CORRECTION.fullmatch(v)]
+        if values:
+            self.ops = [op for op in self.ops if op.slot != NEWEST]
+            self.ops.append(Op("update", NEWEST, values[0], self.message, replaces=""))
+
+
+def extract_rules(message: str) -> Extraction:
+    """The operations one user message proposes, secrets screened out."""
+    if not message.strip():
+        return Extraction()
+    return screen(_Reader(message).read())

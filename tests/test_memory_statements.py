@@ -1,0 +1,178 @@
+"""The statement reader: what in a message is a lasting statement about the user.
+
+Every sentence here is written for these tests, in words of their own (none is taken from the
+evaluation sets): each checks one part of the general test (mood, subject, time, style,
+change, forget, language), so that a failure names the part that broke.
+"""
+
+from __future__ import annotations
+
+import pytest
+from memorykit import learn, remembered
+
+from ctxchat.providers.memory.statements import extract_rules
+
+
+def added(text: str) -> list[tuple[str | None, str]]:
+    return [(o.slot, o.value) for o in extract_rules(text).ops if o.kind == "add"]
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("I keep bees on my allotment.", None),
+        ("My sister lives in Galway.", "family"),
+        ("I'm a welder at a shipyard.", "work"),
+        ("I live in Tromsø with my husband.", "home"),
+        ("Shellfish makes my throat close up, I'm allergic.", "allergy"),
+        ("Been a vegetarian since 2015.", "diet"),
+        ("I play the cello in a community orchestra.", "hobby"),
+    ],
+)
+def test_a_plain_statement_is_kept_in_the_users_words(text: str, slot: str | None) -> None:
+    [(got_slot, value)] = added(text)
+    assert value == text
+    assert got_slot == slot
+
+
+def test_a_clause_is_never_cut_at_a_comma_or_an_and_that_belongs_to_it() -> None:
+    text = "I'm passionate about building a calm, welcoming and safe space for new players."
+    assert [v for _, v in added(text)] == [text]
+
+
+def test_clauses_about_different_things_are_kept_apart() -> None:
+    assert added("I'm vegan and I live in Cork.") == [
+        ("diet", "I'm vegan"),
+        ("home", "I live in Cork."),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # mood
+        "Do you know a good bakery in Lyon?",
+        "how do i clean a cast iron pan",
+        "If I lived in Oslo I would ski every day.",
+        "Imagine I'm a dragon guarding a hoard of gold.",
+        "Write a poem about a farmer who loves his goats.",
+        "Summarise the report: the author lives in Perth and hates winter.",
+        "Translate 'I am allergic to cats' into Polish.",
+        "Let's role-play: you're the captain and I'll be a sailor from Hull.",
+        "Oh great, the bus is late again. I just love waiting.",
+        # subject
+        "My colleague is allergic to wasps.",
+        "A guest at my wedding is coeliac, what cake is safe?",
+        "She moved to Madrid last year.",
+        # time
+        "I'm so tired today.",
+        "I went to a pottery class last Tuesday and it was fun.",
+        "I'm really grateful for your help.",
+        "I'm going to a concert tomorrow.",
+        # sayings are someone else's words
+        "My uncle always said that hard work beats talent.",
+        "Never give up on your dreams.",
+    ],
+)
+def test_what_is_not_a_lasting_statement_about_the_user_is_not_kept(text: str) -> None:
+    assert added(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Keep it brief, please.", True),
+        ("Use metric units from now on.", True),
+        ("Always answer in Spanish.", True),
+        ("Explain the main causes step by step.", False),
+        ("Write a short summary of this chapter.", False),
+        ("Stay positive and keep going!", False),
+    ],
+)
+def test_style_comes_only_from_a_standing_instruction_about_replies(text: str, kept: bool) -> None:
+    slots = [slot for slot, _ in added(text)]
+    if kept:
+        assert slots
+        assert all(s is not None and s.startswith(("reply", "units")) for s in slots)
+    else:
+        assert not any(s and s.startswith(("reply", "units", "emoji")) for s in slots)
+
+
+def test_a_new_home_supersedes_the_old_one() -> None:
+    block = remembered("I live in Dundee.", "We've moved to Perth now.")
+    assert "perth" in block
+    assert "dundee" not in block
+
+
+def test_a_change_retires_what_it_ends() -> None:
+    block = remembered("I drive a Skoda Fabia.", "I sold the Fabia and bought a bike.")
+    assert "fabia" not in block
+    assert "bike" in block
+
+
+def test_a_contrast_corrects_the_value_it_names() -> None:
+    block = remembered("My cat is called Biscuit.", "Sorry, the cat's called Pickle, not Biscuit.")
+    assert "biscuit" not in block
+
+
+def test_a_bare_correction_replaces_the_most_alike_word() -> None:
+    block = remembered("My surname is Halloran.", "Oops, typo: Holloran.")
+    assert "holloran" in block
+    assert "halloran" not in block
+
+
+@pytest.mark.parametrize(
+    ("turns", "gone", "kept"),
+    [
+        (("I'm vegan.", "I live in Bath.", "Forget that I am vegan."), "vegan", "bath"),
+        (("I work at Initech.", "I live in Ely.", "Please forget where I work."), "initech", "ely"),
+        (("My dog is called Rufus.", "I'm a nurse.", "Scrub the dog."), "rufus", "nurse"),
+        (("I'm Dara, from the Acme billing team.", "Remove Acme from my memory."), "acme", "dara"),
+    ],
+)
+def test_forget_by_meaning_within_a_facts_topic(
+    turns: tuple[str, ...], gone: str, kept: str
+) -> None:
+    block = remembered(*turns)
+    assert gone not in block
+    assert kept in block
+
+
+def test_forget_everything() -> None:
+    assert (
+        remembered("I live in Leeds.", "I'm a chef.", "Forget everything you know about me.") == ""
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("Ich wohne in Graz.", "graz"),
+        ("J'habite à Nantes depuis cinq ans.", "nantes"),
+        ("Vivo en Rosario con mi familia.", "rosario"),
+        ("Bitte antworte immer auf Deutsch.", "deutsch"),
+    ],
+)
+def test_the_readmes_four_languages(text: str, word: str) -> None:
+    assert word in remembered(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Wo kann ich in Wien gut essen?",
+        "Mon ami habite à Lille.",
+        "¿Qué tiempo hace en Bilbao?",
+        "Dove posso mangiare a Napoli?",
+        "Onde fica a estação?",
+        "Waar kan ik fietsen huren?",
+        "Mein Kollege ist allergisch gegen Nüsse.",
+    ],
+)
+def test_questions_and_other_peoples_facts_store_nothing_in_any_language(text: str) -> None:
+    assert added(text) == []
+
+
+def test_a_second_statement_of_the_same_thing_is_not_a_second_fact() -> None:
+    facts = learn("I live in Riga.", "I live in Riga.")
+    assert len(facts.active()) == 1
