@@ -117,9 +117,10 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "likes",
-        r"\blove\b|\bloves\b|\bloving\b|adore|enjoy|\blike\b|\blikes\b|fan of|big fan|"
-        r"favou?rite|prefer|obsessed|sucker for|into\b|passion|comfort|can't get enough|"
-        r"nothing beats|best\b|go-to|my thing|my jam|i'm all about|addicted|"
+        r"\b(?:i|we)\s+(?:\w+\s+)?(?:love|like|adore|enjoy|prefer)\b|\blove (?:of|for)\b|"
+        r"fan of|big fan|favou?rite|fave\b|obsessed|sucker for|(?:i'm|im|i am) (?:\w+ )?into\b|"
+        r"passionate about|comfort (?:food|watch|read)|can't get enough|"
+        r"nothing beats|go-to|my thing|my jam|i'm all about|addicted|"
         r"liebe|mag\b|j'adore|adore|j'aime|aime\b|me encanta|me gusta|amo\b|piace|gosto",
     ),
     Category(

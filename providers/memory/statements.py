@@ -51,7 +51,8 @@ _CLAUSE_BREAK = re.compile(
     r"i'd|my|we|we're|our|ich|mein|meine|je|j'|mon|ma|mes|yo|mi|mis|io|eu|ik|mijn)\b)"
     r"|:\s+(?=(?:i|i'm|my|we|our|ich|mein|meine|je|j'|mon|ma|yo|mi|vivo|soy|trabajo|sono|abito|"
     r"moro|sou|trabalho|ik|mijn|ze|he|she|his|her|they|il|elle|er|sie)\b)"
-    r"|\s+(?:and|but|so|because|since|aber|mais|pero)\s+(?=(?:i|i'm|im|i've|my|we|our)\b))",
+    r"|\s+(?:and|but|so|because|since|aber|mais|pero)\s+(?=(?:i|i'm|im|i've|my|we|our)\b)"
+    r"(?!i\s+(?:are|were|have|both|will|go|get|do|love|hate|like)\b))",
     re.IGNORECASE,
 )
 _PASTE_INTRO = re.compile(
@@ -130,7 +131,24 @@ _FEELING = re.compile(
 )
 _PLAN_AHEAD = re.compile(
     r"\b(?:i'm|im|i am|we're|we are)\s+(?:going to|gonna|thinking (?:of|about)|about to|"
-    r"off to|heading)\b|\b(?:i'll|i will|we'll|i'd love to|can't wait)\b",
+    r"off to|heading|ready to|looking forward)\b|\b(?:i'll|i will|we'll|i'd love to|can't wait|"
+    r"i (?:\w+ )?(?:want|hope|wish|plan) to|i wanna|i might|i bet|i think|i believe|i guess|"
+    r"i can picture|i find it|we can|we should|we need to|let's|we all)\b",
+    re.IGNORECASE,
+)
+# An exclamation or a reaction: "Wow, what a moment!", "Those moments make me thankful".
+_REACTION = re.compile(
+    r"^(?:wow|whoa|aww|omg|what an?|how|yay|congrats|congratulations|nice|cool|great|awesome|"
+    r"amazing|lol|haha)\b|\b(?:love|like|glad|happy|proud|impressed)\s+(?:that\s+)?(?:you|your)\b"
+    r"|\b(?:makes?|made) me (?:feel |so |really )*(?:happy|thankful|"
+    r"grateful|proud|glad|hopeful|relaxed|smile)|\bbrings? me (?:so much |such )?joy\b",
+    re.IGNORECASE,
+)
+# An activity as the subject, judged: "seeing it was amazing", "sharing is important".
+_JUDGED_ACTIVITY = re.compile(
+    r"^(?:\w+ing)\b[^,.!?]{0,80}\b(?:is|was|are|were|'s)\s+(?:\w+\s+)?(?:amazing|great|"
+    r"the best|best|important|special|awesome|wonderful|beyond words|so \w+|super \w+|"
+    r"really \w+|freeing|necessary|rewarding|fulfilling|a \w+)",
     re.IGNORECASE,
 )
 # The user as the subject: "I…", "my X…", or a predicate that is theirs ("the Kinks are my
@@ -149,6 +167,16 @@ _USER_SUBJECT = re.compile(
     r"who i|for me|mine)\b",
     re.IGNORECASE,
 )
+_ASIDES = re.compile(
+    r"\b(?:just so you know|so you know|you know|so you can \w+|when you can|if you can|"
+    r"for you|thank you|thanks to you|you see)\b",
+    re.IGNORECASE,
+)
+_MINE = re.compile(
+    r"(?<![\w'’])(?:i|i'm|im|i've|i'd|me|my|mine|myself|ich|mich|mir|mein\w*|je|j'|moi|mon|ma|"
+    r"mes|yo|mi|mis|io|mio|mia|miei|eu|meu|minha|ik|mijn)(?:(?<=['’])|(?![\w'’]))",
+    re.IGNORECASE,
+)
 _TO_YOU = re.compile(r"\b(?:you|your|you're|ya|u)\b", re.IGNORECASE)
 _STANDING_DISLIKE = re.compile(
     r"(?:please\s+)?(?:avoid|don't|do not|never|no more|stop)\s+(?:ever\s+)?(?:recommending|"
@@ -157,7 +185,7 @@ _STANDING_DISLIKE = re.compile(
 )
 _NAME_INTRO = re.compile(
     r"^(?:(?:hi|hey|hello)[,!]?\s+)?(?:i'm|i am|im|it's|this is|call me)\s+[A-Z][\w'-]+[.!]?$"
-    r"|^[A-Z][\w'-]+\s+here\b",
+    r"|^(?:(?:it's|this is)\s+)?[A-Z][\w'-]+\s+here\b",
 )
 _FAVOURITE = re.compile(
     r"\b(?:my\s+)?(?:all-time\s+)?favou?rite\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are|was|:)",
@@ -293,6 +321,8 @@ def _sentences(text: str) -> Iterator[tuple[int, int]]:
 def _clauses(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     at = start
     for m in _CLAUSE_BREAK.finditer(text, start, end):
+        if len(_WORD.findall(text, at, m.start())) <= 1:
+            continue  # "Jonas, my son, …": a name before an apposition opens no clause
         if m.start() > at:
             yield at, m.start()
         at = m.end()
@@ -567,7 +597,7 @@ class _Reader:
         # which counts when the clause is about something a person has (a category), and its
         # subject is no "it", "they" or "this".
         return (
-            self.first_person(clause)
+            _MINE.search(clause) is not None
             and not self.opens("third_person", clause)
             and category_of(clause) is not None
         )
@@ -619,10 +649,15 @@ class _Reader:
 
     def lasting(self, clause: str) -> bool:
         """Whether a statement holds beyond the occasion it was said on."""
-        if _FEELING.search(clause) or _PLAN_AHEAD.search(clause):
+        category = category_of(clause)
+        if _FEELING.search(clause) or _REACTION.search(clause) or _JUDGED_ACTIVITY.search(clause):
             return False
-        if _TO_YOU.search(clause) and category_of(clause) is None:
+        if _PLAN_AHEAD.search(clause) and (category is None or category.slot != "goals"):
+            return False
+        if _TO_YOU.search(_ASIDES.sub(" ", clause)) and category is None:
             return False  # speaks to the listener: "your words mean a lot to me"
+        if self.slot_of(clause) is None and len(content_words(clause)) < 2:
+            return False  # "Yeah", "Well", "Been a long road"
         return not (_EPISODE.search(clause) and not _CHANGE_OF_STATE.search(clause))
 
     def asks(self, clause: str) -> bool:
