@@ -50,7 +50,7 @@ EN = Language(
     r"what if|let's say|say|assuming|assume|were i|in a world|roleplay|role-play|role play|"
     r"as if",
     request_openers=r"can you|could you|would you|will you|please|pls|plz|help|tell me|"
-    r"use|keep|cap|limit|put|avoid|stop|don't|do not|never|be|answer|reply|respond|talk|"
+    r"kindly|use|keep|cap|limit|put|avoid|stop|don't|do not|never|be|answer|reply|respond|talk|"
     r"speak|call|address|cite|include|add|skip|format|stick to|go easy|no more|"
     r"show me|give me|let me|i need you|i want you|i'd like you|can u|could u|write|draft|"
     r"make|create|generate|explain|summari[sz]e|translate|list|describe|compare|find|fix|"
@@ -62,7 +62,8 @@ EN = Language(
     r"anymore|any more|nope|neither|nor|wrong|misspoke|mistake|typo|instead|scratch|"
     r"rather than|over|done|gone|quit|left|stopped|dropped|gave up|given up|cancel(?:led|ed)?|"
     r"sold|died|ended|finished|graduated|switched|changed|moved|transferred|replaced|ditched",
-    forget=r"forget|forgets|unremember|un-remember|delete|erase|remove|wipe|scrub|drop|"
+    forget=r"forget|forgets|unremember|un-remember|delete|erase|remove|wipe|scrub|drop|bin|"
+    r"ditch|scrap|toss|trash|no (?:reason|need) (?:for you )?to (?:remember|keep|store)|"
     r"disregard|ignore|no need to remember|don't want (?:you )?(?:knowing|to know|keeping|"
     r"saving|storing|remembering)|shouldn't have (?:shared|told you|said|mentioned)|"
     r"purge|clear|don't (?:keep|store|save|remember|hold on to|retain)|"
@@ -75,7 +76,8 @@ EN = Language(
     lasting=r"always|from now on|from here on|going forward|in future|in the future|"
     r"whenever|every time|each time|all the time|by default|in general|generally|as a rule|"
     r"for me|for all|any time|anytime|never",
-    fillers=r"oh|and|also|so|well|ok|okay|btw|by the way|fyi|honestly|tbh|ngl|just|"
+    fillers=r"hi there|hey there|hello there|oh|and|also|so|well|ok|okay|btw|by the way|fyi|"
+    r"honestly|tbh|ngl|just|"
     r"heads up|for the record|for what it's worth|in case|anyway|hey|hi|hello|um|uh|"
     r"hmm|actually|also|plus|oh and|just so you know|fun fact|p\.?s\.?|note|quick note",
 )

@@ -88,6 +88,7 @@ _TASK_VERB = re.compile(
     r"(?:explain|write|draft|summari[sz]e|translate|describe|compare|list|tell|give|show|make|"
     r"create|generate|find|fix|check|review|plan|suggest|recommend|calculate|convert|rewrite|"
     r"edit|proofread|outline|teach|brainstorm|analy[sz]e|help|walk me|go through|break down|"
+    r"i need|i want|i'd like|i'm looking for|looking for|"
     r"erkläre|schreib|übersetze|fasse|explique|écris|traduis|résume|explica|escribe|traduce|"
     r"resume)\b",
     re.IGNORECASE,
@@ -115,7 +116,8 @@ _EPISODE = re.compile(
 )
 _CHANGE_OF_STATE = re.compile(
     r"\b(?:moved|relocated|married|divorced|adopted|born|grew up|raised|started|joined|"
-    r"switched|quit|retired|graduated|hired|became|converted|transferred|"
+    r"switched|quit|retired|graduated|hired|became|converted|transferred|got an?|bought|"
+    r"got married|got engaged|"
     r"(?:have|has|'ve|'s) been|since|for (?:\w+ )?(?:years|months|decades)|always|every|"
     r"usually|never)\b",
     re.IGNORECASE,
@@ -163,6 +165,9 @@ _USER_SUBJECT = re.compile(
     _ADVERBS + r"(?:i|i'm|im|i've|ive|i'd|me|my|mine|we|we're|we've|our|ich|mein\w*|wir|unser\w*|"
     r"je|j'|j’|moi|mon|ma|mes|nous|notre|nos|yo|mi|mis|nosotros|nuestr\w*|me|io|mio|mia|"
     r"noi|eu|meu|minha|nós|ik|mijn|wij|we)(?:\b|(?<=['’]))"
+    r"|^[^,.;]{1,40}\s+and\s+(?:i|me)\b"
+    r"|^(?:moved|switched|started|joined|quit|left|got|bought|adopted|married|graduated|"
+    r"finished|retired|transferred|relocated|became|work|live|love|hate|use)\b"
     r"|^[^,.;]{1,60}\b(?:is|are|was|'s|'re)\s+(?:\w+\s+)?(?:my|our|what i|where i|how i|"
     r"who i|for me|mine)\b",
     re.IGNORECASE,
@@ -178,14 +183,23 @@ _MINE = re.compile(
     re.IGNORECASE,
 )
 _TO_YOU = re.compile(r"\b(?:you|your|you're|ya|u)\b", re.IGNORECASE)
+_SWITCH = re.compile(
+    r"\b(?:switched|moved|changed|converted|transferred|went over|migrated|upgraded|"
+    r"now (?:use|using|on|in|at|work|live)|instead)\b",
+    re.IGNORECASE,
+)
+_AS_A = re.compile(
+    r"\s*(?P<what>(?:as|being)\s+(?:an?\s+)?[^,?.]{2,40}?)\s*,",
+    re.IGNORECASE,
+)
 _STANDING_DISLIKE = re.compile(
     r"(?:please\s+)?(?:avoid|don't|do not|never|no more|stop)\s+(?:ever\s+)?(?:recommending|"
     r"suggesting|mentioning|giving me|showing me|including|offering)\b",
     re.IGNORECASE,
 )
 _NAME_INTRO = re.compile(
-    r"^(?:(?:hi|hey|hello)[,!]?\s+)?(?:i'm|i am|im|it's|this is|call me)\s+[A-Z][\w'-]+[.!]?$"
-    r"|^(?:(?:it's|this is)\s+)?[A-Z][\w'-]+\s+here\b",
+    r"^(?i:(?:hi|hey|hello)[,!]?\s+)?(?i:i'm|i am|im|it's|this is|call me)\s+[A-Z][\w'-]+[.!]?$"
+    r"|^(?i:(?:it's|this is)\s+)?[A-Z][\w'-]+\s+(?:from\s+[^,.]{1,40}\s+)?here\b",
 )
 _FAVOURITE = re.compile(
     r"\b(?:my\s+)?(?:all-time\s+)?favou?rite\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are|was|:)",
@@ -277,7 +291,7 @@ _EVERYTHING = re.compile(
 _MY_PEOPLE = re.compile(
     r"\b(?i:my|our)\s+(?:\w+\s+)?(?:wife|husband|partner|spouse|girlfriend|boyfriend|son|"
     r"daughter|kids?|children|child|baby|mum|mom|mother|dad|father|parents|brother|sister|"
-    r"twins|grandma|grandpa|dog|cat|puppy|kitten|parrot|rabbit|horse)(?:'s)?"
+    r"twins|grandma|grandpa|dog|cat|puppy|kitten|parrot|rabbit|horse)(?![\w-])(?:'s)?"
     r"(?:,?\s+(?:named\s+|called\s+)?[A-Z][\w-]+(?:'s)?)?",
 )
 _SELF_INTRO = re.compile(
@@ -451,6 +465,9 @@ class _Reader:
             else:
                 groups.append(_Group(slot, [value], index, c_start, c_end, value != clause))
         for group in groups:
+            if group.slot is not None and any(_SWITCH.search(v) for v in group.values):
+                # "Switched to a Mac": the newest statement about the same thing goes.
+                self.ops.append(Op("retract", group.slot, NEWEST, said))
             if len(group.values) == 1:
                 value = group.values[0]
             elif group.edited:
@@ -479,7 +496,13 @@ class _Reader:
         else:
             assert around is not None
             before, target = said[: around.start()], around.group("target")
-        target = re.sub(r"\b(?:but\s+)?keep\b[^;,.]*[;,.]", " ", target, flags=re.I)
+        # "…; keep the name and the job": what is to stay is no part of what goes.
+        target = re.sub(
+            r"(?:[;,]\s*)?\b(?:but\s+)?(?:keep|behalte|garde|guarda|mantén)\b[^;]*;?",
+            " ",
+            target,
+            flags=re.I,
+        )
         if _EVERYTHING.search(target.strip()):
             self.ops.append(Op("forget", FORGET_ALL, "", said))
             return True
@@ -532,7 +555,6 @@ class _Reader:
         rest = said
         while opener is not None and (m := opener.match(rest)) and m.end() > 0:
             rest = rest[m.end() :].lstrip(" ,")
-        head = " ".join(rest.split()[:4])
         named = category_of(said)
         if named is not None and named.slot == "name":
             self.ops.append(Op("add", "name", said, said))  # "please call me Bex"
@@ -545,14 +567,16 @@ class _Reader:
         ):
             self.indirect(start, end)  # "proofread this paragraph": a task on a text
             return
-        if standing or self.has("lasting", said) or style_aspect_of(head) is not None:
-            self.ops.append(Op("add", aspect.slot, said, said))
-        else:
-            self.indirect(start, end)
+        # A directive about replies with no task in it stands until the user says otherwise.
+        self.ops.append(Op("add", aspect.slot, said, said))
 
     def indirect(self, start: int, end: int, *, causal_only: bool = False) -> None:
         """Inside a request, a clause giving the user's own reason still tells: "since I'm
-        vegan, suggest a dinner"."""
+        vegan, suggest a dinner", "as a diabetic, what can I eat?"."""
+        apposed = _AS_A.match(self.text, start, end)
+        if apposed is not None:
+            value = apposed.group("what").strip()
+            self.ops.append(Op("add", self.slot_of(value), value, apposed.group()))
         for m in _MY_PEOPLE.finditer(self.text, start, end):
             self.ops.append(Op("add", "family", m.group().rstrip("'s"), m.group()))
         for c_start, c_end in _clauses(self.text, start, end):

@@ -57,6 +57,8 @@ def apply_ops(
     changes: list[Change] = []
     for op in ops:
         if op.kind == "forget":
+            if op.slot == NEWEST and any(c.kind == "forgotten" for c in changes):
+                continue  # "No need to remember Paul. Bin it.": "it" is what went already
             changes.extend(step.forget(op))
         elif op.kind == "retract":
             changes.extend(step.retract(op.slot, op.value))
@@ -143,6 +145,9 @@ class _Step:
     def retract(self, slot: str | None, value: str) -> list[Change]:
         if slot == NEWEST:
             return [self.retire(f) for f in self.newest_before()]
+        if value == NEWEST:  # the newest fact of one slot, from an earlier message
+            earlier = [f for f in self.facts.in_slot(slot) if f.active and f.last_seen < self.now]
+            return [self.retire(max(earlier, key=lambda f: (f.last_seen, f.id)))] if earlier else []
         if slot is None:
             if not value_key(value):
                 return []
