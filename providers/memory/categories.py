@@ -113,6 +113,7 @@ CATEGORIES: tuple[Category, ...] = (
         r"not a fan|not into|not really into|no fan of|don't like|do not like|don't enjoy|"
         r"avoid|allergic to fun|bores? me|boring|gross|disgust|ugh|no-go|hard pass|"
         r"turns my stomach|never eat|don't eat|don't touch|aversion|can't do|"
+        r"(?:tastes?|smells?) (?:like|awful|gross|bad|terrible|vile)|\bno \w+(?: \w+)? for me\b|"
         r"nicht leiden|hasse|mag kein|je déteste|déteste|n'aime pas|odio|no me gusta",
     ),
     Category(
@@ -226,6 +227,7 @@ STYLE_ASPECTS: tuple[Category, ...] = (
         "reply_style",
         r"answer|answers|reply|replies|response|responses|explain|explanation|source|"
         r"cite|citation|link|lowercase|uppercase|capital|oxford comma|spelling|pronouns|"
+        r"exclamation|punctuation|caps\b|"
         r"antwort|réponse|respuesta|risposta|resposta|antwoord|"
         r"address me|call me",
     ),

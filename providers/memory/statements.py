@@ -61,6 +61,12 @@ _PASTE_INTRO = re.compile(
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+# A hedge or an aside before what is said: "I guess you could say", "heads up that".
+_HEDGE = re.compile(
+    r"^(?:i guess (?:you could say )?|you could say |i'd say (?:that )?|i suppose |i think |"
+    r"i mean,? |to be honest,? |heads up(?: that|:)? |fun fact:? |for context,? )",
+    re.IGNORECASE,
+)
 _OTHER_PEOPLE = re.compile(
     r"\b(?:my|our|mein\w*|mon|ma|mes|mi|mis|mio|mia|meu|minha|mijn)\s+(?:\w+\s+)?"
     r"(?:friend|friends|colleague|colleagues|coworker|coworkers|co-worker|boss|manager|"
@@ -74,6 +80,7 @@ _OTHER_PEOPLE = re.compile(
 )
 # Someone other than the user as the subject: "a guest at my party has…", "my mentor…".
 _SOMEONE_ELSE = re.compile(
+    r"^(?:everyone|everybody|someone|somebody|nobody|people|they all|most people)\b|"
     r"^(?:\w+\s+){0,2}?(?:a|an|the|this|that|my|our|his|her|their|one|some)\s+(?:\w+\s+)?"
     r"(?:guest|guests|barista|waiter|waitress|mentor|coach|tutor|nanny|babysitter|stranger|"
     r"guy|girl|woman|man|lady|person|people|everyone|someone|somebody|friend|friends|"
@@ -95,6 +102,8 @@ _TASK_VERB = re.compile(
 )
 # Someone's words passed on: a saying is theirs, not a fact about the user.
 _REPORTED = re.compile(
+    r"\b(?:thinks|reckons|believes|says|wants me to|told me to|keeps telling me)\s+(?:that\s+)?"
+    r"(?:i|we)\b|"
     r"\b(?:used to say|always says?|always said|would say|says that|said that|told (?:me|us) "
     r"(?:that|to)|likes to say|as they say|the saying goes|i wonder|i'm wondering|"
     r"i was wondering|not sure (?:if|whether)|curious (?:if|whether))\b",
@@ -117,7 +126,7 @@ _EPISODE = re.compile(
 _CHANGE_OF_STATE = re.compile(
     r"\b(?:moved|relocated|married|divorced|adopted|born|grew up|raised|started|joined|"
     r"switched|quit|retired|graduated|hired|became|converted|transferred|got an?|bought|"
-    r"got married|got engaged|"
+    r"got married|got engaged|retrained|trained as|qualified as|promoted|"
     r"(?:have|has|'ve|'s) been|since|for (?:\w+ )?(?:years|months|decades)|always|every|"
     r"usually|never)\b",
     re.IGNORECASE,
@@ -134,7 +143,7 @@ _FEELING = re.compile(
 _PLAN_AHEAD = re.compile(
     r"\b(?:i'm|im|i am|we're|we are)\s+(?:going to|gonna|thinking (?:of|about)|about to|"
     r"off to|heading|ready to|looking forward)\b|\b(?:i'll|i will|we'll|i'd love to|can't wait|"
-    r"i (?:\w+ )?(?:want|hope|wish|plan) to|i wanna|i might|i bet|i think|i believe|i guess|"
+    r"i (?:\w+ )?(?:want|hope|wish|plan) to|i wanna|i might|i bet|i believe|"
     r"i can picture|i find it|we can|we should|we need to|let's|we all)\b",
     re.IGNORECASE,
 )
@@ -183,6 +192,13 @@ _MINE = re.compile(
     re.IGNORECASE,
 )
 _TO_YOU = re.compile(r"\b(?:you|your|you're|ya|u)\b", re.IGNORECASE)
+# Verbs that say how to answer; another verb with an object ("shorten the second paragraph")
+# is work on a text.
+_STYLE_VERB = re.compile(
+    r"(?:use|keep|cap|limit|put|avoid|stop|answer|reply|respond|be|write in|include|add|skip|"
+    r"cite|format|stick to|give me|call|address|spell|show|drop|leave out|no)\b",
+    re.IGNORECASE,
+)
 _SWITCH = re.compile(
     r"\b(?:switched|moved|changed|converted|transferred|went over|migrated|upgraded|"
     r"now (?:use|using|on|in|at|work|live)|instead)\b",
@@ -208,12 +224,25 @@ _FAVOURITE = re.compile(
 _SELF_AS_PERSON = re.compile(r"\b(?:i|i'm|im|i've|i'd|me|myself|ich|mich|mir|je|moi|yo)\b", re.I)
 # Sarcasm announces itself: praise opening a complaint. Role-play casts the user.
 _NOT_MEANT = re.compile(
-    r"^(?:oh\s+)?(?:great|fantastic|wonderful|lovely|brilliant|perfect|sure|yeah right|"
+    r"^(?:oh\s+)?(?:great|fantastic|wonderful|lovely|brilliant|perfect|sure|yeah right|yeah|"
     r"just what i needed)\b[,!]|\b(?:i'll play|i'll be (?:a|an|the)|you be (?:a|an|the)|"
-    r"you play|in this scene|let's play|act as|you are (?:a|an) |play the role|"
-    r"stay in character)\b",
+    r"you play|in this scene|let's play|act as|you are (?:a|an) |you're (?:a|an|the) |"
+    r"play the role|stay in character|in the story|in this story|in my story|in the game|"
+    r"my character)\b",
     re.IGNORECASE,
 )
+# Praise in capitals ("I just LOVE waiting") is how sarcasm is typed.
+_SHOUTED_PRAISE = re.compile(r"\b(?:LOVE|ADORE|LIVE FOR|ENJOY)\b")
+# A finite verb: a sentence with one is no verbless fragment ("Cats are better than dogs").
+_FINITE = re.compile(r"\b(?:is|are|was|were|has|have|had|does|do|did|will|can|beats?)\b", re.I)
+# A request, then a colon: what follows is the text to work on ("Translate to German: …").
+_TEXT_LABEL = re.compile(
+    r"(?:paste|pasted|text|email|e-mail|message|draft|quote|lyrics?|input|content|document|"
+    r"article|passage|review|post|tweet|letter|transcript|excerpt|snippet|sentence|paragraph|"
+    r"code|log|output|error)",
+    re.IGNORECASE,
+)
+_WORK_ON = re.compile(r"[^:\n]{0,80}?:\s*\S")
 # A plan for one day: "I'm cooking for her on Saturday".
 _PLAN = re.compile(
     r"\b(?:i'm|i am|we're|we are|i will|i'll|we'll|going to|gonna)\b.*\b(?:tomorrow|"
@@ -246,6 +275,7 @@ _ENDING = re.compile(
     r"finished with|moved (?:away|out|on)|(?:migrated|moved|switched) (?:off|away from)|"
     r"(?:is|are|was|'s) (?:over|done|gone|finished|uninstalled|history)|done with|"
     r"got rid of|ditched|broke up|wrong|misspoke|typo|mistake|scratch|disregard|"
+    r"gone off|went off|lost interest in|grown out of|fell out of love with|"
     r"changed my mind|not so much|kidding|joking|beats|"
     r"nicht mehr|aufgehört|verlassen|gekündigt|quitté|arrêté|ya no|dejé|equivoqué|"
     r"non più|não mais|saí|foutje|niet meer)\b",
@@ -270,7 +300,7 @@ _NO_LONGER = re.compile(
 # of the newest fact.
 _CORRECTION = re.compile(
     r"\b(?:typo|misspo?ke|mistake|mistyped|misspelled|misspelt|spelled that wrong|"
-    r"spelt that wrong|correction|i meant|sorry|autocorrect|wrong|"
+    r"spelt that wrong|correction|i meant|sorry|autocorrect|wrong|scratch that|"
     r"tippfehler|korrektur|erreur|pardon|perdón|error|sbagliato|errado|foutje)\b",
     re.IGNORECASE,
 )
@@ -346,7 +376,7 @@ def _clauses(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
 
 def _trim(text: str, lang: Compiled) -> str:
     fillers = lang.opens["fillers"]
-    text = text.strip(" \t,;:-–—")
+    text = _HEDGE.sub("", text.strip(" \t,;:-–—"))
     while fillers is not None:
         m = fillers.match(text)
         if m is None or m.end() == 0:
@@ -393,10 +423,20 @@ class _Reader:
 
     def read(self) -> list[Op]:
         text = self.text
-        if _NOT_MEANT.search(text):
+        if _NOT_MEANT.search(text) or _SHOUTED_PRAISE.search(text):
             return []
         paste = _PASTE_INTRO.search(self.message)
         end = len(text)
+        for s_start, _ in _sentences(text):
+            intro = _WORK_ON.match(text, s_start)
+            head = text[s_start : text.index(":", s_start)].strip() if intro else ""
+            if intro and (
+                self.opens("request_openers", head)
+                or _TASK_VERB.match(head)
+                or _TEXT_LABEL.fullmatch(head)
+            ):
+                end = min(end, text.index(":", s_start))
+                break
         if paste is not None:
             # What follows is someone else's text, and the sentence introducing it is about
             # that text ("the email says:", "a lyric stuck in my head: '…'").
@@ -559,12 +599,15 @@ class _Reader:
         if named is not None and named.slot == "name":
             self.ops.append(Op("add", "name", said, said))  # "please call me Bex"
             return
-        if re.match(
-            r"(?:this|that|these|those|the following|the attached|my|it's|our|a|an|"
-            r"some)\b",
+        object_first = re.match(
+            r"(?:this|that|these|those|the following|the attached|my|it's|our|a|an|some)\b",
             rest,
             re.I,
-        ):
+        )
+        worked_on = not _STYLE_VERB.match(rest) and re.match(
+            r"[\w-]+\s+(?:this|that|these|those|the|it|my|our)\b", rest, re.I
+        )
+        if object_first or worked_on:
             self.indirect(start, end)  # "proofread this paragraph": a task on a text
             return
         # A directive about replies with no task in it stands until the user says otherwise.
@@ -578,7 +621,8 @@ class _Reader:
             value = apposed.group("what").strip()
             self.ops.append(Op("add", self.slot_of(value), value, apposed.group()))
         for m in _MY_PEOPLE.finditer(self.text, start, end):
-            self.ops.append(Op("add", "family", m.group().rstrip("'s"), m.group()))
+            person = m.group().removesuffix("'s")
+            self.ops.append(Op("add", self.slot_of(person) or "family", person, m.group()))
         for c_start, c_end in _clauses(self.text, start, end):
             clause = _trim(self.text[c_start:c_end], self.lang)
             if causal_only and not re.match(r"(?:since|because|as)\b", clause, re.I):
@@ -704,6 +748,7 @@ class _Reader:
         category = category_of(clause)
         return (
             category is not None
+            and not _FINITE.search(clause)
             and len(_WORD.findall(clause)) <= 8
             and len(_WORD.findall(self.message)) <= 14
             and not self.has("third_person", clause)
