@@ -8,6 +8,7 @@ was refused."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -98,7 +99,7 @@ def test_a_conversation_longer_than_the_window_never_overflows_it(
     records = [json.loads(line) for line in result.stdout.splitlines()]
     assert [r["input"] for r in records] == lines
     for record in records:
-        assert record["output"].strip()
+        assert record["usage"]["output_tokens"] > 0  # a reply came
         assert record["usage"]["input_tokens"] + REPLY_TOKENS <= WINDOW
     trail = audit(llama_env, only_session(ctxchat_home)["id"])
     assert len(trail) == len(lines)
@@ -127,7 +128,9 @@ def test_a_repl_turn_streams_a_reply_and_stores_it(
     assert user == ("user", "Say hello to me.")
     assert assistant[0] == "assistant"
     assert assistant[1].strip()
-    assert assistant[1].split()[0] in seen(child)  # shown as it streamed
+    # Shown on the terminal: a plain word of it (Markdown marks around one are rendered).
+    words = re.findall(r"[A-Za-z]{3,}", assistant[1])
+    assert not words or words[0] in seen(child)
 
 
 def wait_for_slot(server: LlamaServer, wanted: Callable[[dict[str, Any]], bool], what: str) -> None:
@@ -147,7 +150,8 @@ def test_ctrl_c_mid_reply_leaves_nothing_of_the_turn(ctxchat_home: Path, tmp_pat
     # interrupt surely lands mid-reply, and a server that kept generating for a reader
     # gone would still be at it when the wait below gives up.
     with llama_server_in(tmp_path, ignore_eos=True, context=8192) as server:
-        repls = Repls(chat_env(ctxchat_home, server, reply_tokens=7000))
+        env = chat_env(ctxchat_home, server, reply_tokens=7000)
+        repls = Repls(env)
         try:
             child = repls()
             child.send("cancel me\r")
@@ -161,5 +165,6 @@ def test_ctrl_c_mid_reply_leaves_nothing_of_the_turn(ctxchat_home: Path, tmp_pat
             assert quit_(child) == 0
         finally:
             repls.close()
-    for document in session_documents(ctxchat_home):
-        assert document.get("turns", 0) == 0, document
+        for document in session_documents(ctxchat_home):
+            assert document.get("turns", 0) == 0, document
+            assert stored_texts(env, document["id"]) == []
