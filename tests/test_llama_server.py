@@ -64,7 +64,8 @@ def test_the_server_serves_the_tiny_model_under_its_alias(llama_server: LlamaSer
     props = server_json(llama_server, "/props")
     settings = props["default_generation_settings"]
     assert settings["n_ctx"] == WINDOW
-    assert settings["params"]["n_predict"] == -1  # no reply cap: llama.cpp's default
+    assert llama_server.log is not None
+    assert "n_threads = 1" in llama_server.log.read_text("utf-8")  # llama.cpp's own report
     assert server_json(llama_server, "/tokenize", {"content": "a b c"})["tokens"]
     assert llama_server.base_url == llama_server.root + "/v1"
     assert llama_server.root.startswith("http://127.0.0.1:")
@@ -93,6 +94,24 @@ def test_an_exception_in_the_block_still_ends_the_child(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match="the test failed"):
         a_failing_test()
     assert_ended(*seen[0])
+
+
+def usage_of_a_reply(server: LlamaServer) -> dict[str, int]:
+    """The usage of one reply to a request that sets no `max_tokens`."""
+    body = {"messages": [{"role": "user", "content": "Tell me a long story."}]}
+    answer = server_json(server, "/v1/chat/completions", body)
+    return dict(answer["usage"])
+
+
+@pytest.mark.slow
+def test_a_reply_has_no_cap_unless_one_is_asked_for(tmp_path: Path) -> None:
+    # /props says n_predict -1 whatever the server's cap: only a reply shows it. With EOS
+    # ignored, a reply runs until something stops it.
+    with llama_server_in(tmp_path / "uncapped", ignore_eos=True, context=256) as server:
+        usage = usage_of_a_reply(server)
+        assert usage["prompt_tokens"] + usage["completion_tokens"] >= 255  # the window's end
+    with llama_server_in(tmp_path / "capped", ignore_eos=True, reply_cap=16) as server:
+        assert usage_of_a_reply(server)["completion_tokens"] == 16
 
 
 # The owner of a server, killed by the test. A process holds a copy of the child's stdin
