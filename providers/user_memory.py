@@ -251,13 +251,25 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
         return merge(found, asked) if kind == "both" else asked
 
     async def ask_model(self, model: ChatModel, text: str, known: Sequence[Fact]) -> Extraction:
-        from .memory import build_prompt, parse_reply
+        from ctxchat.core.errors import ModelError
+
+        from .memory.llm import build_prompt, parse_reply, request_options
 
         if self.options.model:
             model = model.with_model(self.options.model)
         prompt = build_prompt(text, known)
-        request = ModelRequest((Message.system(prompt.system), Message.user(prompt.user)))
-        reply = await model.complete(request, ignore_events)
+        messages = (Message.system(prompt.system), Message.user(prompt.user))
+        try:
+            reply = await model.complete(
+                ModelRequest(messages, options=request_options(schema=True)), ignore_events
+            )
+        except ModelError as exc:
+            if "response_format" not in str(exc) and "json_schema" not in str(exc):
+                raise
+            # A server that takes no schema: the prompt alone says what to answer.
+            reply = await model.complete(
+                ModelRequest(messages, options=request_options(schema=False)), ignore_events
+            )
         return parse_reply(reply.message.text, text)
 
     # -- the user's control over it -----------------------------------------------------------

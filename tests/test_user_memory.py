@@ -213,6 +213,11 @@ def test_the_llm_extractor_keeps_operations_backed_by_the_message(
     # The extraction request saw the user's message; an op whose evidence is not in it went.
     extraction = fake_openai.chat_requests()[1]
     assert "I work as a nurse in Leeds." in extraction.last_user_text
+    # Deterministic, capped and shaped: temperature 0, a reply cap, the operations' schema.
+    assert extraction.body["temperature"] == 0
+    assert extraction.body["max_tokens"] > 0
+    schema = extraction.body["response_format"]["json_schema"]["schema"]
+    assert schema["required"] == ["operations"]
     assert notices(events) == ["remembered: job: nurse"]
     assert [f["value"] for f in provider.remembered()] == ["nurse"]
 

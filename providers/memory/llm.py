@@ -58,6 +58,49 @@ Rules:
 """
 
 
+# The reply's shape, sent as `response_format` where the server takes it (OpenAI, vLLM,
+# llama.cpp's server turn it into a grammar): a small model then cannot answer in prose.
+# Bounded, so that a model that rambles inside the grammar still closes the object before
+# the reply cap (a tiny model fills every string to its limit): at most 3 x (24 + 48 + 96)
+# characters and the syntax around them, under EXTRACTION_MAX_TOKENS even at a token a
+# character. A message tells a few things, each in a short span.
+OPERATIONS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "operations": {
+            "type": "array",
+            "maxItems": 3,
+            "items": {
+                "type": "object",
+                "properties": {
+                    "op": {"type": "string", "enum": ["add", "update", "retract", "forget"]},
+                    "slot": {"type": ["string", "null"], "maxLength": 24},
+                    "value": {"type": "string", "maxLength": 48},
+                    "evidence": {"type": "string", "maxLength": 96},
+                },
+                "required": ["op", "slot", "value", "evidence"],
+                "additionalProperties": False,
+            },
+        }
+    },
+    "required": ["operations"],
+    "additionalProperties": False,
+}
+# An extraction is a short JSON object; an internal call always has a cap of its own.
+EXTRACTION_MAX_TOKENS = 768
+
+
+def request_options(*, schema: bool) -> dict[str, Any]:
+    """Sampling for the extraction request: deterministic, capped, shaped by the schema."""
+    options: dict[str, Any] = {"temperature": 0, "max_tokens": EXTRACTION_MAX_TOKENS}
+    if schema:
+        options["response_format"] = {
+            "type": "json_schema",
+            "json_schema": {"name": "memory_operations", "schema": OPERATIONS_SCHEMA},
+        }
+    return options
+
+
 def build_prompt(message: str, known: Sequence[Fact] = ()) -> ExtractionPrompt:
     """The messages to send: system instructions and the user's message (with what is
     already remembered, so corrections can name the old value)."""
