@@ -33,7 +33,7 @@ from .categories import category_of, style_aspect_of
 from .lexicon import Compiled, compiled, language_of
 from .ops import FORGET_ALL, NEWEST, Extraction, Op
 from .secrets import screen
-from .slots import favourite_slot
+from .slots import favourite_slot, slot_info
 
 _QUOTE = re.compile(
     r"""(?<![\w])'(?:[^'\n]|'(?=[^\W\d_]))+'(?![^\W\d_])|"[^"\n]*"|“[^”\n]*”|«[^»\n]*»|„[^“”\n]*[“”]"""
@@ -505,8 +505,10 @@ class _Reader:
             else:
                 groups.append(_Group(slot, [value], index, c_start, c_end, value != clause))
         for group in groups:
-            if group.slot is not None and any(_SWITCH.search(v) for v in group.values):
-                # "Switched to a Mac": the newest statement about the same thing goes.
+            switched = any(_SWITCH.search(v) for v in group.values)
+            if group.slot is not None and switched and slot_info(group.slot).kind == "list":
+                # "Switched to a Mac": the newest statement about the same thing goes (a
+                # single-valued slot supersedes by itself, keeping the old value's history).
                 self.ops.append(Op("retract", group.slot, NEWEST, said))
             if len(group.values) == 1:
                 value = group.values[0]
