@@ -176,6 +176,7 @@ _USER_SUBJECT = re.compile(
     r"noi|eu|meu|minha|nós|ik|mijn|wij|we)(?:\b|(?<=['’]))"
     r"|^[^,.;]{1,40}\s+and\s+(?:i|me)\b"
     r"|^(?:moved|switched|started|joined|quit|left|got|bought|adopted|married|graduated|"
+    r"cancell?ed|dropped|sold|gave up|stopped|ditched|"
     r"finished|retired|transferred|relocated|became|work|live|love|hate|use)\b"
     r"|^[^,.;]{1,60}\b(?:is|are|was|'s|'re)\s+(?:\w+\s+)?(?:my|our|what i|where i|how i|"
     r"who i|for me|mine)\b",
@@ -199,9 +200,19 @@ _STYLE_VERB = re.compile(
     r"cite|format|stick to|give me|call|address|spell|show|drop|leave out|no)\b",
     re.IGNORECASE,
 )
+# A statement of how things are now, against how they were: it replaces the newest
+# statement about the same thing.
 _SWITCH = re.compile(
     r"\b(?:switched|moved|changed|converted|transferred|went over|migrated|upgraded|"
-    r"now (?:use|using|on|in|at|work|live)|instead)\b",
+    r"now|these days|nowadays|lately|instead|anymore|any more|no longer|update|"
+    r"jetzt|inzwischen|maintenant|désormais|ahora|ya no|adesso|agora|nu)\b",
+    re.IGNORECASE,
+)
+# A change said outright: what it replaces need not be named.
+_CHANGE = re.compile(
+    r"\b(?:switched|moved (?:over )?to|changed|converted|transferred|instead|no longer|"
+    r"anymore|any more|not so much|update:|gewechselt|umgezogen|changé|déménagé|cambié|"
+    r"me mudé|trasferit\w*|mudei)\b",
     re.IGNORECASE,
 )
 _AS_A = re.compile(
@@ -506,6 +517,7 @@ class _Reader:
                 groups.append(_Group(slot, [value], index, c_start, c_end, value != clause))
         for group in groups:
             switched = any(_SWITCH.search(v) for v in group.values)
+            changed = any(_CHANGE.search(v) for v in group.values)
             if group.slot is not None and switched and slot_info(group.slot).kind == "list":
                 # "Switched to a Mac": the newest statement about the same thing goes (a
                 # single-valued slot supersedes by itself, keeping the old value's history).
@@ -516,7 +528,9 @@ class _Reader:
                 value = ", ".join(v.rstrip(".!") for v in group.values)
             else:  # as written, separators and all
                 value = _trim(self.message[group.start : group.end], self.lang)
-            self.ops.append(Op("add", group.slot, value, said))
+            # A change said outright ("I moved over to marketing") replaces what was said
+            # last when nothing of its own kind was said before.
+            self.ops.append(Op("add", group.slot, value, said, NEWEST if changed else None))
 
     def forget(self, said: str) -> bool:
         around = _FORGET_AROUND.search(said)

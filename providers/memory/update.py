@@ -66,6 +66,8 @@ def apply_ops(
             changes.extend(step.correct_newest(op.value))
         elif op.kind == "update" and op.replaces:
             changes.extend(step.correct(op))
+        elif op.replaces == NEWEST:
+            changes.extend(step.add_instead(op.slot, op.value))
         else:
             changes.extend(step.add(op.slot, op.value))
     return changes
@@ -118,6 +120,15 @@ class _Step:
             self.facts.replace(back)
             return [*changes, Change("changed", back, same[-1].value)]
         return [*changes, Change("added", self.new_fact(slot, value))]
+
+    def add_instead(self, slot: str | None, value: str) -> list[Change]:
+        """A statement that says it changes something: it supersedes its slot's fact as any
+        statement does; when its slot held nothing before this message, the newest fact
+        from an earlier message is what changed, and is retired."""
+        earlier = [f for f in self.facts.in_slot(slot) if f.active and f.last_seen < self.now]
+        if slot is not None and earlier:
+            return self.add(slot, value)
+        return [*(self.retire(f) for f in self.newest_before()), *self.add(slot, value)]
 
     def supersede_value(self, fact: Fact, value: str) -> Change:
         past = PastValue(fact.value, fact.first_seen, fact.last_seen, self.now, fact.provenance)
