@@ -38,7 +38,7 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "allergy",
-        r"allerg|intoleran|anaphyla|epipen|epi-pen|hives|react(?:s|ion)? to|"
+        r"all?erg|intoleran|anaphyla|epipen|epi-pen|hives|react(?:s|ion)? to|"
         r"break(?:s)? me out|coeliac|celiac|unverträglich|alérgic",
     ),
     Category(
@@ -47,7 +47,7 @@ CATEGORIES: tuple[Category, ...] = (
         r"halal|keto|paleo|gluten|lactose|dairy-free|fasting|calorie|teetotal|sober|"
         r"don't drink|do not drink|eat(?:ing)? meat|eat(?:ing)? fish|végé|végan|vegano|"
         r"food restriction|dietary|diet\b|"
-        r"vegetarisch|vegetariano",
+        r"vegetarisch|vegetariano|fleisch|viande|carne\b|\bcarne|\bmeat\b",
     ),
     Category(
         "age",
@@ -76,7 +76,8 @@ CATEGORIES: tuple[Category, ...] = (
         r"lawyer|accountant|chef|\bcook\b|electrician|plumber|paramedic|scientist|researcher|"
         r"analyst|officer|lecturer|lecture|professor|postdoc|\bgp\b|surgeon|therapist|"
         r"architect|pilot|driver|writer|journalist|artist|musician|farmer|mechanic|"
-        r"arbeite|beruf|je travaille|travaille|trabajo en|trabajo como|lavoro|trabalho|werk",
+        r"arbeite|arbeit\b|beruf|je travaille|travaille|travail\b|emploi|trabajo|empleo|lavoro|"
+        r"trabalho|werk",
     ),
     Category(
         "education",

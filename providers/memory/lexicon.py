@@ -92,6 +92,7 @@ DE = Language(
     hypothetical=r"wenn|falls|angenommen|stell dir vor|stellen sie sich vor|würde|würdest|"
     r"wäre|hätte|als ob",
     request_openers=r"kannst du|können sie|könntest du|bitte|hilf|schreib|schreibe|erkläre|"
+    r"antworte|antworten sie|sei|seien sie|halte|nutze|verwende|sprich|benutze|"
     r"erklär|übersetze|fasse|gib|zeig|zeige|mach|mache|nenne|liste|finde|vergleiche",
     negation=r"nicht|kein|keine|keinen|nie|niemals|nicht mehr|kein mehr|falsch|sondern|"
     r"stattdessen|aufgehört|verlassen|gekündigt|umgezogen|gewechselt",
@@ -111,6 +112,7 @@ FR = Language(
     hypothetical=r"si|supposons|imagine|imaginez|imaginons|au cas où|serait|aurais|aurait|"
     r"serais|ferais|comme si",
     request_openers=r"peux-tu|pouvez-vous|pourrais-tu|pourriez-vous|s'il te plaît|"
+    r"réponds|répondez|sois|soyez|utilise|utilisez|parle-moi|parlez-moi|"
     r"s'il vous plaît|stp|svp|aide|aidez|écris|écrivez|explique|expliquez|traduis|traduisez|"
     r"résume|résumez|donne|donnez|montre|montrez|fais|faites|trouve|trouvez|liste|compare",
     negation=r"ne|n'|pas|plus|jamais|aucun|aucune|non|faux|erreur|plutôt|mais|quitté|"
@@ -135,6 +137,7 @@ ES = Language(
     hypothetical=r"si|supongamos|imagina|imagínate|imaginemos|en caso de|sería|tendría|"
     r"haría|como si",
     request_openers=r"puedes|podrías|por favor|porfa|ayúdame|ayuda|escribe|explica|explícame|"
+    r"responde|respóndeme|contesta|contéstame|usa|habla|háblame|"
     r"traduce|resume|dame|muéstrame|haz|busca|encuentra|lista|compara|dime",
     negation=r"no|nunca|jamás|ya no|ningún|ninguna|ninguno|sino|equivoqué|error|"
     r"dejé|cambié|mudé",
@@ -250,14 +253,12 @@ def _markers() -> dict[str, frozenset[str]]:
     out: dict[str, frozenset[str]] = {}
     for lang in LANGUAGES:
         found: set[str] = set()
-        for name in (
-            "first_person",
-            "first_person_verbs",
-            "question_openers",
-            "negation",
-            "request_openers",
-            "forget",
-        ):
+        names = ["first_person", "first_person_verbs", "question_openers", "negation"]
+        if lang.code != "en":
+            # "Bitte halte deine Antworten kurz": a request's verbs tell its language too
+            # (English's, such as "be" or "no", would count in every language).
+            names.append("request_openers")
+        for name in names:
             fragment: str = getattr(lang, name)
             found.update(w for w in fragment.split("|") if re.fullmatch(r"[^\W\d_]+", w))
         out[lang.code] = frozenset(found)

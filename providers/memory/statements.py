@@ -674,7 +674,8 @@ class _Reader:
             return False
         verbs = self.lang.opens["first_person_verbs"]
         if _USER_SUBJECT.match(clause) is not None or (
-            verbs is not None and verbs.match(re.sub(_ADVERBS, "", clause, count=1)) is not None
+            verbs is not None
+            and verbs.match(re.sub(_ADVERBS, "", clause, count=1, flags=re.I)) is not None
         ):
             return True
         # "Sesame sends me to the ER", "home for me is Leith": the user is named further in,
