@@ -69,7 +69,7 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "work",
-        r"\bwork\b|\bworks\b|working|\bjob\b|employ|employer|hired|career|profession|"
+        r"\bwork\b|\bworks\b|working (?:as|at|for|in)\b|\bjob\b|employ|employer|hired|career|profession|"
         r"by trade|self-employed|freelanc|my company|our company|my team|my boss|colleague|"
         r"office|shift|salary|retired|startup|consultan|intern\b|internship|"
         r"i run a|i own a|i manage|manager|engineer|developer|designer|teacher|nurse|doctor|"
@@ -86,6 +86,11 @@ CATEGORIES: tuple[Category, ...] = (
         r"studiere|étudiant|estudio|estudiante",
     ),
     Category(
+        "relationship",
+        r"\b(?:i'm|i am|im)\s+(?:\w+\s+)?(?:single|married|divorced|engaged|widowed|separated)\b|"
+        r"got (?:married|engaged|divorced)|in a relationship|seeing someone|dating someone",
+    ),
+    Category(
         "family",
         r"wife|husband|partner|spouse|girlfriend|boyfriend|fianc|married|divorc|widow|"
         r"son\b|sons\b|daughter|kid|child|children|baby|toddler|twins|teenager|mum|mom|"
@@ -98,7 +103,8 @@ CATEGORIES: tuple[Category, ...] = (
         r"\bpet\b|\bpets\b|\bdog\b|\bdogs\b|puppy|pup\b|\bcat\b|\bcats\b|kitten|parrot|"
         r"budgie|hamster|guinea pig|rabbit|bunny|tortoise|turtle|lizard|gecko|snake|horse|"
         r"pony|goldfish|aquarium|ferret|chicken|greyhound|collie|terrier|retriever|labrador|"
-        r"poodle|doodle|mutt|furball|rescue|hund|katze|chien|chat\b|perro|gato|kat\b",
+        r"poodle|doodle|mutt|furball|rescue|hund|katze|chien|(?:mon|un|le|mes) chats?\b|perro|"
+        r"gato|kat\b",
     ),
     Category(
         "health",

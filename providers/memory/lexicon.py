@@ -43,7 +43,8 @@ class Language:
 EN = Language(
     "en",
     first_person=r"i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us",
-    third_person=r"he|she|they|he's|she's|they're|his|her|their|it|it's|this|that|there",
+    third_person=r"he|she|they|he's|she's|they're|they've|they'd|he'd|she'd|his|her|their|it|"
+    r"it's|it'd|this|that|that's|there|there's",
     question_openers=r"what|whats|what's|who|whom|whose|which|when|where|why|how|is|are|am|"
     r"was|were|do|does|did|can|could|should|would|will|shall|may|might|have|has|any|anyone",
     hypothetical=r"if|suppose|supposing|imagine|imagining|pretend|pretending|hypothetically|"

@@ -126,7 +126,8 @@ _EPISODE = re.compile(
 _CHANGE_OF_STATE = re.compile(
     r"\b(?:moved|relocated|married|divorced|adopted|born|grew up|raised|started|joined|"
     r"switched|quit|retired|graduated|hired|became|converted|transferred|got an?|bought|"
-    r"got married|got engaged|retrained|trained as|qualified as|promoted|"
+    r"got married|got engaged|retrained|trained as|qualified as|promoted|upgraded|swapped|"
+    r"replaced|turned \d+|"
     r"(?:have|has|'ve|'s) been|since|for (?:\w+ )?(?:years|months|decades)|always|every|"
     r"usually|never)\b",
     re.IGNORECASE,
@@ -150,7 +151,9 @@ _PLAN_AHEAD = re.compile(
 # An exclamation or a reaction: "Wow, what a moment!", "Those moments make me thankful".
 _REACTION = re.compile(
     r"^(?:wow|whoa|aww|omg|what an?|how|yay|congrats|congratulations|nice|cool|great|awesome|"
-    r"amazing|lol|haha)\b|\b(?:love|like|glad|happy|proud|impressed)\s+(?:that\s+)?(?:you|your)\b"
+    r"amazing|lol|haha)\b|\byou(?:'re| are)?\s+(?:\w+\s+)?(?:rock|amazing|awesome|the best|"
+    r"inspiring|a star|a legend)\b|\bi (?:\w+ )?(?:admire|appreciate|respect|love|miss) "
+    r"(?:what |how |that )?(?:you|your)\b|^(?:love|loving|adore)\s+(?:that|the|this|these|those|all|your|how|it)\b|\b(?:love|like|glad|happy|proud|impressed)\s+(?:that\s+)?(?:you|your)\b"
     r"|\b(?:makes?|made) me (?:feel |so |really )*(?:happy|thankful|"
     r"grateful|proud|glad|hopeful|relaxed|smile)|\bbrings? me (?:so much |such )?joy\b",
     re.IGNORECASE,
@@ -176,7 +179,7 @@ _USER_SUBJECT = re.compile(
     r"noi|eu|meu|minha|nós|ik|mijn|wij|we)(?:\b|(?<=['’]))"
     r"|^[^,.;]{1,40}\s+and\s+(?:i|me)\b"
     r"|^(?:moved|switched|started|joined|quit|left|got|bought|adopted|married|graduated|"
-    r"cancell?ed|dropped|sold|gave up|stopped|ditched|"
+    r"cancell?ed|dropped|sold|gave up|stopped|ditched|upgraded|swapped|turned|"
     r"finished|retired|transferred|relocated|became|work|live|love|hate|use)\b"
     r"|^[^,.;]{1,60}\b(?:is|are|was|'s|'re)\s+(?:\w+\s+)?(?:my|our|what i|where i|how i|"
     r"who i|for me|mine)\b",
@@ -190,6 +193,14 @@ _ASIDES = re.compile(
 _MINE = re.compile(
     r"(?<![\w'’])(?:i|i'm|im|i've|i'd|me|my|mine|myself|ich|mich|mir|mein\w*|je|j'|moi|mon|ma|"
     r"mes|yo|mi|mis|io|mio|mia|miei|eu|meu|minha|ik|mijn)(?:(?<=['’])|(?![\w'’]))",
+    re.IGNORECASE,
+)
+# What the user is doing these days, said of no kind of thing: "I'm staying positive",
+# "I'm wrapping up the plan". (With a category it tells: "I'm learning Korean".)
+_ONGOING = re.compile(
+    r"been\b|(?:(?:now|still|currently|just|really|lately|and)[,\s]+)*(?:i'm|im|i am|i've been|"
+    r"we're|we've been)\s+(?:\w+ly\s+|still\s+|just\s+|so\s+|really\s+)*\w+ing\b"
+    r"|(?:i'm|im|i am) (?:sure|certain|determined|not gonna|not going to|up for)\b",
     re.IGNORECASE,
 )
 _TO_YOU = re.compile(r"\b(?:you|your|you're|ya|u)\b", re.IGNORECASE)
@@ -211,6 +222,7 @@ _SWITCH = re.compile(
 # A change said outright: what it replaces need not be named.
 _CHANGE = re.compile(
     r"\b(?:switched|moved (?:over )?to|changed|converted|transferred|instead|no longer|"
+    r"upgraded|swapped|replaced|"
     r"anymore|any more|not so much|update:|gewechselt|umgezogen|changé|déménagé|cambié|"
     r"me mudé|trasferit\w*|mudei)\b",
     re.IGNORECASE,
@@ -229,7 +241,8 @@ _NAME_INTRO = re.compile(
     r"|^(?i:(?:it's|this is)\s+)?[A-Z][\w'-]+\s+(?:from\s+[^,.]{1,40}\s+)?here\b",
 )
 _FAVOURITE = re.compile(
-    r"\b(?:my\s+)?(?:all-time\s+)?favou?rite\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are|was|:)",
+    r"\b(?:my\s+)?(?:all-time\s+)?favou?rite\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are|was|:)"
+    r"|\b(?:is|are)\s+my\s+(?:all-time\s+)?favou?rite\s+(?P<after>[a-z]+(?:\s+[a-z]+)?)\b",
     re.IGNORECASE,
 )
 _SELF_AS_PERSON = re.compile(r"\b(?:i|i'm|im|i've|i'd|me|myself|ich|mich|mir|je|moi|yo)\b", re.I)
@@ -255,10 +268,13 @@ _TEXT_LABEL = re.compile(
 )
 _WORK_ON = re.compile(r"[^:\n]{0,80}?:\s*\S")
 # A plan for one day: "I'm cooking for her on Saturday".
+_WHEN_NEXT = (
+    r"(?:tomorrow|this weekend|next (?:week|month|monday|tuesday|wednesday|thursday|friday|"
+    r"saturday|sunday)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))"
+)
 _PLAN = re.compile(
-    r"\b(?:i'm|i am|we're|we are|i will|i'll|we'll|going to|gonna)\b.*\b(?:tomorrow|"
-    r"this weekend|next (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|"
-    r"sunday)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b",
+    r"\b(?:i'm|i am|we're|we are|i will|i'll|we'll|going to|gonna)\b.*\b" + _WHEN_NEXT + r"\b"
+    r"|^" + _WHEN_NEXT + r",?\s+(?:i'm|i am|we're|i'll|i will)\b",
     re.IGNORECASE,
 )
 _MOMENT = re.compile(
@@ -423,6 +439,9 @@ class _Reader:
         self.lang = compiled(self.code)
         self.text = mask_quotes(message)
         self.ops: list[Op] = []
+        # A turn of over 25 words is conversation more than telling: someone who tells a
+        # fact to be kept says it in a sentence or two.
+        self.chatty = len(_WORD.findall(message)) > 25
 
     def has(self, kind: str, text: str) -> bool:
         pattern = self.lang.search[kind]
@@ -659,7 +678,10 @@ class _Reader:
             return found.slot if found else "family"
         favourite = _FAVOURITE.search(value)
         if favourite is not None:
-            return favourite_slot(favourite.group("thing"))
+            thing = favourite.group("thing") or favourite.group("after")
+            return favourite_slot(
+                re.sub(r"\s+(?:now|these days|too|again)$", "", thing, flags=re.I)
+            )
         found = category_of(value)
         return found.slot if found else None
 
@@ -700,14 +722,24 @@ class _Reader:
         if not intro and self.opens("third_person", clause) and not _USER_SUBJECT.match(clause):
             return None  # "it made me think…", "they've been there for me": not the user's
         aspect = style_aspect_of(clause)
-        style = aspect is not None and (
-            re.search(
-                r"\b(?:you|your|u|ur|please|pls|only|for me|from now on|instead|i'd rather|"
-                r"i prefer|i'd take|works best|work best|i like|i want|i need)\b",
-                clause,
-                re.I,
+        # In a long turn, style comes from directives only, never from a remark that
+        # happens to say "step" or "response".
+        style = (
+            aspect is not None
+            and not self.chatty
+            and not _REACTION.search(clause)
+            and (
+                re.search(
+                    r"\b(?:you|your|u|ur|please|pls|only|for me|from now on|instead|i'd rather|"
+                    r"i prefer|i'd take|"
+                    r"works best|work best|i like|i want|i need|(?:your|the|my) (?:answers?|repl\w*|"
+                    r"responses?|explanations?|messages?|code|output)|when (?:you|u) (?:explain|answer|"
+                    r"reply|write|give))\b",
+                    clause,
+                    re.I,
+                )
+                is not None
             )
-            is not None
         )
         if not (sentence_about_user or style or self.fragment(clause)):
             return None
@@ -739,10 +771,15 @@ class _Reader:
             return False
         if _PLAN_AHEAD.search(clause) and (category is None or category.slot != "goals"):
             return False
-        if _TO_YOU.search(_ASIDES.sub(" ", clause)) and category is None:
+        if _TO_YOU.search(_ASIDES.sub(" ", clause)) and (category is None or self.chatty):
             return False  # speaks to the listener: "your words mean a lot to me"
-        if self.slot_of(clause) is None and len(content_words(clause)) < 2:
-            return False  # "Yeah", "Well", "Been a long road"
+        if self.slot_of(clause) is None:
+            if len(content_words(clause)) < 2 or _ONGOING.match(clause):
+                return False  # "Yeah", "Been a long road", "I'm staying positive"
+            if self.chatty:
+                # In a long turn of a conversation, a remark of no kind a person has (no
+                # category) is talk, not something told to be kept.
+                return False
         return not (_EPISODE.search(clause) and not _CHANGE_OF_STATE.search(clause))
 
     def asks(self, clause: str) -> bool:
