@@ -69,7 +69,8 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "work",
-        r"\bwork\b|\bworks\b|working (?:as|at|for|in)\b|\bjob\b|employ|employer|hired|career|profession|"
+        r"\bwork\b|\bworks\b|working (?:as|at|for|in)\b|\bjob\b|employ|employer|hired|career|"
+        r"profession|"
         r"by trade|self-employed|freelanc|my company|our company|my team|my boss|colleague|"
         r"office|shift|salary|retired|startup|consultan|intern\b|internship|"
         r"i run a|i own a|i manage|manager|engineer|developer|designer|teacher|nurse|doctor|"

@@ -153,7 +153,9 @@ _REACTION = re.compile(
     r"^(?:wow|whoa|aww|omg|what an?|how|yay|congrats|congratulations|nice|cool|great|awesome|"
     r"amazing|lol|haha)\b|\byou(?:'re| are)?\s+(?:\w+\s+)?(?:rock|amazing|awesome|the best|"
     r"inspiring|a star|a legend)\b|\bi (?:\w+ )?(?:admire|appreciate|respect|love|miss) "
-    r"(?:what |how |that )?(?:you|your)\b|^(?:love|loving|adore)\s+(?:that|the|this|these|those|all|your|how|it)\b|\b(?:love|like|glad|happy|proud|impressed)\s+(?:that\s+)?(?:you|your)\b"
+    r"(?:what |how |that )?(?:you|your)\b"
+    r"|^(?:love|loving|adore)\s+(?:that|the|this|these|those|all|your|how|it)\b"
+    r"|\b(?:love|like|glad|happy|proud|impressed)\s+(?:that\s+)?(?:you|your)\b"
     r"|\b(?:makes?|made) me (?:feel |so |really )*(?:happy|thankful|"
     r"grateful|proud|glad|hopeful|relaxed|smile)|\bbrings? me (?:so much |such )?joy\b",
     re.IGNORECASE,
@@ -206,6 +208,14 @@ _ONGOING = re.compile(
 _TO_YOU = re.compile(r"\b(?:you|your|you're|ya|u)\b", re.IGNORECASE)
 # Verbs that say how to answer; another verb with an object ("shorten the second paragraph")
 # is work on a text.
+# A statement is about the replies when it names them or the user's wish for them.
+_STYLE_SAID = re.compile(
+    r"\b(?:you|your|u|ur|please|pls|only|for me|from now on|instead|i'd rather|i prefer|"
+    r"i'd take|works best|work best|i like|i want|i need|(?:your|the|my) (?:answers?|repl\w*|"
+    r"responses?|explanations?|messages?|code|output)|when (?:you|u) (?:explain|answer|reply|"
+    r"write|give))\b",
+    re.IGNORECASE,
+)
 _STYLE_VERB = re.compile(
     r"(?:use|keep|cap|limit|put|avoid|stop|answer|reply|respond|be|write in|include|add|skip|"
     r"cite|format|stick to|give me|call|address|spell|show|drop|leave out|no)\b",
@@ -728,18 +738,7 @@ class _Reader:
             aspect is not None
             and not self.chatty
             and not _REACTION.search(clause)
-            and (
-                re.search(
-                    r"\b(?:you|your|u|ur|please|pls|only|for me|from now on|instead|i'd rather|"
-                    r"i prefer|i'd take|"
-                    r"works best|work best|i like|i want|i need|(?:your|the|my) (?:answers?|repl\w*|"
-                    r"responses?|explanations?|messages?|code|output)|when (?:you|u) (?:explain|answer|"
-                    r"reply|write|give))\b",
-                    clause,
-                    re.I,
-                )
-                is not None
-            )
+            and _STYLE_SAID.search(clause) is not None
         )
         if not (sentence_about_user or style or self.fragment(clause)):
             return None
