@@ -84,6 +84,9 @@ def test_the_window_comes_from_props_and_tokens_from_tokenize(
     assert budget["request_tokens"] == sum(budget["by_source"].values())
 
 
+# Four turns and the summary's folds, each prompt read at some 200 tokens/s on one thread:
+# up to a minute on a machine busy with other work, so more room than the suite's default.
+@pytest.mark.timeout(300)
 def test_a_conversation_longer_than_the_window_never_overflows_it(
     llama_env: dict[str, str], ctxchat_home: Path, llama_server: LlamaServer
 ) -> None:
@@ -93,7 +96,8 @@ def test_a_conversation_longer_than_the_window_never_overflows_it(
     ]
     # The messages alone, without the replies, the system prompt or the tools, overflow it.
     assert sum(tokenized(llama_server, line) for line in lines) > WINDOW
-    result = ctxchat("run", "--lines", "--json", stdin="\n".join(lines) + "\n", env=llama_env)
+    script = "\n".join(lines) + "\n"
+    result = ctxchat("run", "--lines", "--json", stdin=script, env=llama_env, timeout=240)
     assert result.returncode == 0, result.stderr
     no_warning(result.stderr)  # no refused request, no failed summary fold
     records = [json.loads(line) for line in result.stdout.splitlines()]
