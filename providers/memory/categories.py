@@ -138,7 +138,7 @@ CATEGORIES: tuple[Category, ...] = (
         r"(?:guitar|piano|bass|drums|violin|cello|chess|tennis|football|golf)|hiking|"
         r"climbing|bouldering|running|cycling|swimming|knitting|painting|gardening|baking|"
         r"fishing|birdwatch|photograph|woodwork|restor|collect|band\b|choir|gym|yoga|"
-        r"marathon|triathlon",
+        r"marathon|triathlon|volunteer|\bmentor\b|\bmentoring\b",
     ),
     Category(
         "tech",

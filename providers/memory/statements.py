@@ -155,6 +155,7 @@ _REACTION = re.compile(
     r"inspiring|a star|a legend)\b|\bi (?:\w+ )?(?:admire|appreciate|respect|love|miss) "
     r"(?:what |how |that )?(?:you|your)\b"
     r"|^(?:love|loving|adore)\s+(?:that|the|this|these|those|all|your|how|it)\b"
+    r"|\bi (?:\w+ )?agree\b|\bi (?:really )?appreciate (?:it|that|this)\b|\bthanks?\b|\bthank you\b"
     r"|\b(?:love|like|glad|happy|proud|impressed)\s+(?:that\s+)?(?:you|your)\b"
     r"|\b(?:makes?|made) me (?:feel |so |really )*(?:happy|thankful|"
     r"grateful|proud|glad|hopeful|relaxed|smile)|\bbrings? me (?:so much |such )?joy\b",
@@ -252,7 +253,8 @@ _NAME_INTRO = re.compile(
 )
 _FAVOURITE = re.compile(
     r"\b(?:my\s+)?(?:all-time\s+)?favou?rite\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are|was|:)"
-    r"|\b(?:is|are)\s+my\s+(?:all-time\s+)?favou?rite\s+(?P<after>[a-z]+(?:\s+[a-z]+)?)\b",
+    r"|\b(?:is|are)\s+my\s+(?:all-time\s+)?favou?rite\s+(?P<after>[a-z]+(?:\s+[a-z]+)?)\b"
+    r"|(?P<fave>\w+)(?:'s| is) my (?:fave|favou?rite)\b",
     re.IGNORECASE,
 )
 _SELF_AS_PERSON = re.compile(r"\b(?:i|i'm|im|i've|i'd|me|myself|ich|mich|mir|je|moi|yo)\b", re.I)
@@ -688,7 +690,7 @@ class _Reader:
             return found.slot if found else "family"
         favourite = _FAVOURITE.search(value)
         if favourite is not None:
-            thing = favourite.group("thing") or favourite.group("after")
+            thing = favourite.group("thing") or favourite.group("after") or "thing"
             return favourite_slot(
                 re.sub(r"\s+(?:now|these days|too|again)$", "", thing, flags=re.I)
             )
