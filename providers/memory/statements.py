@@ -155,7 +155,7 @@ _REACTION = re.compile(
     r"inspiring|a star|a legend)\b|\bi (?:\w+ )?(?:admire|appreciate|respect|love|miss) "
     r"(?:what |how |that )?(?:you|your)\b"
     r"|^(?:love|loving|adore)\s+(?:that|the|this|these|those|all|your|how|it)\b"
-    r"|\bi (?:\w+ )?agree\b|\bi (?:really )?appreciate (?:it|that|this)\b|\bthanks?\b|\bthank you\b"
+    r"|\bi (?:\S+ )?agree\b|\bi (?:really )?appreciate (?:it|that|this)\b|\bthanks?\b|\bthank you\b"
     r"|\b(?:love|like|glad|happy|proud|impressed)\s+(?:that\s+)?(?:you|your)\b"
     r"|\b(?:makes?|made) me (?:feel |so |really )*(?:happy|thankful|"
     r"grateful|proud|glad|hopeful|relaxed|smile)|\bbrings? me (?:so much |such )?joy\b",
