@@ -10,6 +10,7 @@ from ctxchat.core.context import RunContext
 from ctxchat.ranking import cache, embedding, evaluate
 from ctxchat.services.model_client import OpenAIChatModel
 from ctxchat.providers import (
+    _memory_import,
     _sqlengine,
     audit,
     in_memory_history,
@@ -75,3 +76,7 @@ OpenAIChatModel._closer
 cache.ranker_identity
 embedding.openai_embedder
 evaluate.parse_ks
+
+# What `ctxchat import` will call (issue 22): screened facts into a user's memory.
+_memory_import.import_facts
+_memory_import.Imported.added

@@ -17,6 +17,7 @@ from ctxchat.services.commands import Command, CommandContext, CommandResult, No
 
 from .memory import Change, Fact, FactSet, Provenance, apply_ops, extract_rules, slot_info
 from .memory.ops import Op
+from .memory.secrets import screen
 from .memory.slots import STYLE_SLOTS
 
 if TYPE_CHECKING:
@@ -93,9 +94,11 @@ async def add(ctx: CommandContext, memory: Any, text: str) -> CommandResult:
     """What the user asks to be remembered, in their words: what the extractor finds in it,
     else the sentence as a free-text fact."""
     extraction = extract_rules(text)
-    if extraction.secret_dropped and not extraction.ops:
+    # The free-text fallback goes through the same screen as what the rules found.
+    fallback = () if extraction.secret_dropped else (Op("add", None, text.strip(), text),)
+    ops = screen(extraction.ops or fallback).ops
+    if not ops:
         raise UsageError("that looks like a password, key or account number: not remembered")
-    ops = extraction.ops or (Op("add", None, text.strip(), text),)
     provenance = Provenance(ctx.conversation.session.id, None)
     now = datetime.now(UTC)
 

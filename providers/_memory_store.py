@@ -9,6 +9,10 @@ the memory meanwhile: then the facts are read again and the change is applied to
 writes only the facts that changed and bumps the counter. If anything fails the cache is
 dropped, so the next turn reads the facts as the database has them.
 
+Every fact written passes the secret screen first (`TrackedFacts`, which every change of
+either store goes through): a value that looks like a secret is `SecretRefused` and nothing
+of that change is written, whichever extractor, command or import produced it.
+
 Forgetting deletes the row, so neither the value nor its history stays in the store; on
 SQLite the write runs with `secure_delete`, so the bytes are overwritten, not just unlinked.
 """
@@ -18,13 +22,14 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ._memory_schema import MEMORY
 from ._sqlschema import as_json, utc
 from .memory.facts import Fact
 from .memory.factset import FactSet, InMemoryFactSet
+from .memory.secrets import refuse_secret_facts
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
@@ -55,10 +60,14 @@ class TrackedFacts:
         return self.facts.in_slot(slot)
 
     def add(self, fact: Fact) -> None:
+        refuse_secret_facts([fact])  # the write boundary: no path into memory skips it
         self.facts.add(fact)
         self._track(fact)
 
     def replace(self, fact: Fact) -> None:
+        before = self.facts.get(fact.id)
+        if before is None or before.value != fact.value:
+            refuse_secret_facts([replace(fact, history=())])  # its past values were screened
         self.facts.replace(fact)
         self._track(fact)
 
