@@ -54,9 +54,10 @@ def memory_commands(provider: UserMemoryProvider) -> Sequence[Command]:
             if word == "why":
                 return await why(ctx, fact)
             await asyncio.to_thread(memory.change, lambda facts: facts.delete(fact.id))
+            await provider.forget_elsewhere(ctx.service.agent.run_providers(), [fact])
             return CommandResult.say(f"forgot: {slot_info(fact.slot).label}: {fact.value}")
         if word == "clear":
-            return await clear(memory, confirmed=rest == "yes")
+            return await clear(ctx, provider, memory, confirmed=rest == "yes")
         raise UsageError(USAGE)
 
     return [
@@ -134,7 +135,9 @@ async def why(ctx: CommandContext, fact: Fact) -> CommandResult:
     return CommandResult.say(*lines)
 
 
-async def clear(memory: Any, *, confirmed: bool) -> CommandResult:
+async def clear(
+    ctx: CommandContext, provider: UserMemoryProvider, memory: Any, *, confirmed: bool
+) -> CommandResult:
     facts, _ = await asyncio.to_thread(memory.facts)
     count = len(facts.all())
     if not count:
@@ -151,5 +154,7 @@ async def clear(memory: Any, *, confirmed: bool) -> CommandResult:
             facts.delete(fact_id)
         return len(ids)
 
+    everything = facts.all()
     gone = await asyncio.to_thread(memory.change, forget_all)
+    await provider.forget_elsewhere(ctx.service.agent.run_providers(), everything)
     return CommandResult.say(f"forgot everything ({gone} facts)")

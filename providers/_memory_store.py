@@ -13,7 +13,9 @@ Every fact written passes the secret screen first (`TrackedFacts`, which every c
 either store goes through): a value that looks like a secret is `SecretRefused` and nothing
 of that change is written, whichever extractor, command or import produced it.
 
-Forgetting deletes the row, so neither the value nor its history stays in the store; on
+Forgetting deletes the row, so neither the value nor its history stays in the store (what
+is kept, in the same transaction, is the forget's date, its values' word digests and where
+they were learnt: `_memory_forgotten`); on
 SQLite the write runs with `secure_delete`, so the bytes are overwritten, not just unlinked.
 """
 
@@ -23,8 +25,10 @@ import json
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from ._memory_forgotten import forgettings_since, record_forget
 from ._memory_schema import MEMORY
 from ._sqlschema import as_json, utc
 from .memory.facts import Fact
@@ -34,6 +38,7 @@ from .memory.secrets import refuse_secret_facts
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
+    from ctxchat.core.forgetting import Forgetting
     from ctxchat.ranking.live import LiveLexicalIndex
 
     from ._sqlstore import Database
@@ -49,6 +54,7 @@ class TrackedFacts:
         self.facts = facts
         self.index = index  # None: not built yet, nothing to keep in step
         self.touched: dict[str, Fact | None] = {}  # id -> fact as stored now, None: deleted
+        self.forgotten: list[Fact] = []  # deleted facts as they were: a forget to record
 
     def all(self) -> list[Fact]:
         return self.facts.all()
@@ -72,6 +78,9 @@ class TrackedFacts:
         self._track(fact)
 
     def delete(self, fact_id: str) -> None:
+        gone = self.facts.get(fact_id)
+        if gone is not None:
+            self.forgotten.append(gone)
         self.facts.delete(fact_id)
         if self.index is not None:
             self.index.remove(fact_id)
@@ -158,8 +167,13 @@ class SqlMemory:
         result = work(tracked)
         if tracked.touched:
             self._write(database, conn, tracked.touched)
+            if tracked.forgotten:
+                record_forget(conn, self.user_key, tracked.forgotten, datetime.now(UTC))
             cached.version = self._bump(conn, version)
         return result
+
+    def forgettings_since(self, since: datetime | None) -> list[Forgetting]:
+        return self._database().read(lambda conn: forgettings_since(conn, self.user_key, since))
 
     # -- SQL ----------------------------------------------------------------------------------
     def _version(self, conn: Connection) -> int:

@@ -58,7 +58,7 @@ def transcript(messages: Sequence[Message], chars: int = MESSAGE_CHARS) -> str:
 
 
 def fold_request(
-    previous: str, messages: Sequence[Message], *, max_words: int, room: int
+    previous: str, messages: Sequence[Message], *, max_words: int, room: int, note: str = ""
 ) -> ModelRequest:
     """The request that folds `messages` into the `previous` summary, each message cut so
     that together they stay within about `room` tokens (4 characters a token)."""
@@ -66,7 +66,7 @@ def fold_request(
     before = previous.strip() or "(none yet: this is the start of the conversation)"
     user = (
         f"<summary>\n{before}\n</summary>\n\n"
-        f"<new_messages>\n{transcript(messages, chars)}\n</new_messages>"
+        f"<new_messages>\n{transcript(messages, chars)}\n</new_messages>{note}"
     )
     return ModelRequest((Message.system(SYSTEM.format(max_words=max_words)), Message.user(user)))
 
