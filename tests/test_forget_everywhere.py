@@ -157,3 +157,30 @@ def test_memory_forget_in_the_repl_marks_the_audit_too(sql_url: str, tmp_path: P
     records = asyncio.run(pipeline.audit.audit_records(conversation.session.id, state={}))
     assert "[forgotten " in records[-1].instructions["memory"]
     assert SECRET_PLACE not in json.dumps([r.to_dict()["instructions"] for r in records])
+
+
+def test_a_memory_store_from_before_forget_records_upgrades_keeping_its_facts(
+    sql_url: str, tmp_path: Path
+) -> None:
+    from datetime import UTC, datetime
+
+    from ctxchat.providers import _memory_schema
+    from ctxchat.providers._sqlschema import Store
+    from ctxchat.providers._sqlstore import close_all, open_database
+    from ctxchat.providers.memory import Fact
+
+    before = Store("memory", {1: _memory_schema._m1_memory}, _memory_schema._memory_tables)
+    database = open_database(sql_url, [before])
+    now = datetime.now(UTC)
+    kept = Fact("f-old", "location", "Leeds", now, now)
+    row = {"user_key": "ada", "fact_id": kept.id, "slot": kept.slot, "status": "active"}
+    row |= {"last_seen": now, "fact": json.dumps(kept.to_dict())}
+    database.write(lambda conn: conn.execute(before.tables.facts.insert().values(**row)))
+    close_all()
+    old = Pipeline(sql_url, tmp_path, ScriptedModel())
+    old.say(f"I work at {SECRET_PLACE}.")  # opens the store: migration 2 runs
+    old.say("Forget where I work.")
+    assert [f["value"] for f in old.memory.remembered()] == ["Leeds"]
+    assert len(old.memory.forgettings_since(None)) == 1
+    versions = raw_query(sql_url, "SELECT version FROM ctxchat_migrations WHERE store = 'memory'")
+    assert sorted(v for (v,) in versions) == [1, 2]
