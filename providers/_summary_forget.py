@@ -85,4 +85,6 @@ async def _refold(model: ChatModel, summary: str, values: list[str], max_words: 
         reply = await model.complete(request, ignore_events)
     except Exception:  # a failed fold falls back to the markers, never to the values
         return None
-    return clean_summary(reply.message.text, max_words=max_words) or None
+    from .memory.secrets import withhold_secrets
+
+    return withhold_secrets(clean_summary(reply.message.text, max_words=max_words)) or None

@@ -22,8 +22,9 @@ Fold the new messages into the summary. Keep what a later reply could depend on:
 about the user and their task, decisions, constraints, names, numbers, file names and code \
 identifiers, questions still open, and what the assistant has produced or promised. Drop \
 greetings, thanks and repetition. Keep the summary's earlier content unless the new \
-messages correct it. Write in the language of the conversation, in plain sentences or \
-short bullet points, at most {max_words} words.
+messages correct it. Never write down a password, key, token, card or account number or \
+government id: say that one was given, without it. Write in the language of the \
+conversation, in plain sentences or short bullet points, at most {max_words} words.
 
 Reply with the updated summary only, no preamble."""
 

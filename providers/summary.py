@@ -301,6 +301,10 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
         summary = clean_summary(reply.message.text, max_words=words)
         if not summary:
             raise SummaryFailed("the model replied with no summary")
+        from .memory.secrets import withhold_secrets
+
+        # A secret the user told in the conversation stays in their history, not here.
+        summary = withhold_secrets(summary)
         return mark_forgotten(summary, forgotten)[0] if forgotten else summary
 
     def _model(self, model: ChatModel | None) -> ChatModel | None:

@@ -146,3 +146,24 @@ def test_import_refuses_each_secret_and_keeps_the_rest(sql_url: str, tmp_path: P
     assert (result.added, result.refused) == (2, 1)
     assert sorted(f["value"] for f in provider.remembered()) == ["likes jazz", "lives in Oslo"]
     assert BARE_SECRETS[0] not in stored(sql_url)
+
+
+def test_a_summary_never_keeps_a_secret_told_in_the_conversation(tmp_path: Path) -> None:
+    from ctxchat.providers.summary import SummaryProvider
+
+    told = "Remember that my login is alice / Tr0ub4dor&3"
+    echoed = f"The user said: {told}. They also gave the key {BARE_SECRETS[1]}."
+    model = ScriptedModel("ok", "ok", "ok", echoed)
+    history = InMemoryHistoryProvider("history")
+    summary = SummaryProvider("summary")
+    agent = Agent(model=model, providers=[history, summary])
+    session = Session()
+    for text in (told, f"and {BARE_SECRETS[1]}", "thanks"):
+        asyncio.run(agent.run(session, text))
+    state = session.provider_state("summary")
+    asyncio.run(summary.compact(agent, session, state, model, keep_turns=1))
+
+    assert "Never write down a password" in model.requests[-1].messages[0].text
+    assert "[secret withheld]" in state["summary"]
+    assert "Tr0ub4dor" not in state["summary"]
+    assert BARE_SECRETS[1] not in state["summary"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from ctxchat.providers.memory.secret_shapes import SHAPES, shape_of
-from ctxchat.providers.memory.secrets import looks_secret, secret_kind
+from ctxchat.providers.memory.secrets import looks_secret, secret_kind, withhold_secrets
 
 # Built at run time so no scanner mistakes the test data for leaked credentials.
 OPENAI_LIKE = "sk-" + "proj-" + "A1b2C3d4E5f6G7h8I9j0K1l2"
@@ -133,3 +133,22 @@ def test_ordinary_facts_pass(text: str) -> None:
 def test_every_shape_is_exercised() -> None:
     """A shape no phrasing reaches is a check nothing tests."""
     assert {shape_of(text) for text, _ in PHRASINGS} >= {name for name, _ in SHAPES}
+
+
+@pytest.mark.parametrize(("text", "caught_by"), PHRASINGS)
+def test_withholding_leaves_no_secret_value(text: str, caught_by: str) -> None:
+    withheld = withhold_secrets(text)
+    assert "[secret withheld]" in withheld
+    assert shape_of(withheld) is None
+
+
+@pytest.mark.parametrize("text", ORDINARY)
+def test_withholding_leaves_ordinary_text_alone(text: str) -> None:
+    assert withhold_secrets(text) == text
+
+
+def test_withholding_keeps_the_rest_of_the_sentence() -> None:
+    text = "The user said my SSN is 078-05-1120. They live in Leeds."
+    assert (
+        withhold_secrets(text) == "The user said my SSN is [secret withheld]. They live in Leeds."
+    )

@@ -99,54 +99,66 @@ def password_like(token: str) -> bool:
     return bool(re.search(r"[A-Za-z]\d+[A-Za-z]", token))
 
 
-def _cards(text: str) -> bool:
+Span = tuple[int, int]
+
+
+def _cards(text: str) -> list[Span]:
+    found = []
     for match in _CARD.finditer(text):
         digits = re.sub(r"\D", "", match.group())
         if 13 <= len(digits) <= 19 and luhn(digits):
-            return True
-    return False
+            found.append(match.span())
+    return found
 
 
-def _ibans(text: str) -> bool:
-    return any(iban_valid(m.group()) for m in _IBAN.finditer(text))
+def _ibans(text: str) -> list[Span]:
+    return [m.span() for m in _IBAN.finditer(text) if iban_valid(m.group())]
 
 
-def _spanish_ids(text: str) -> bool:
-    for prefix, digits, letter in _ES_ID.findall(text):
+def _spanish_ids(text: str) -> list[Span]:
+    found = []
+    for match in _ES_ID.finditer(text):
+        prefix, digits, letter = match.groups()
         if len(digits) != (7 if prefix else 8):
             continue
         number = int(str("XYZ".index(prefix)) + digits) if prefix else int(digits)
         if _ES_LETTERS[number % 23] == letter:
-            return True
-    return False
+            found.append(match.span())
+    return found
 
 
-def _french_nirs(text: str) -> bool:
-    for sex, year, month, dept, commune, order, key in _FR_NIR.findall(text):
+def _french_nirs(text: str) -> list[Span]:
+    found = []
+    for match in _FR_NIR.finditer(text):
+        sex, year, month, dept, commune, order, key = match.groups()
         if not (1 <= int(month) <= 12 or 20 <= int(month) <= 42):
             continue
         # Corsica's departments count as 19 and 18 for the key.
         dept_number = {"2A": "19", "2B": "18"}.get(dept.upper(), dept)
         number = int(sex + year + month + dept_number + commune + order)
         if 97 - number % 97 == int(key):
-            return True
-    return False
+            found.append(match.span())
+    return found
 
 
-def _credential_pairs(text: str) -> bool:
-    return any(password_like(m.group(1)) and "://" not in m.group(0) for m in _PAIR.finditer(text))
+def _credential_pairs(text: str) -> list[Span]:
+    return [
+        m.span()
+        for m in _PAIR.finditer(text)
+        if password_like(m.group(1)) and "://" not in m.group(0)
+    ]
 
 
-def _tokens(text: str) -> bool:
-    return any(high_entropy(m.group()) for m in _TOKEN.finditer(text))
+def _tokens(text: str) -> list[Span]:
+    return [m.span() for m in _TOKEN.finditer(text) if high_entropy(m.group())]
 
 
-def _found(pattern: re.Pattern[str]) -> Callable[[str], bool]:
-    return lambda text: pattern.search(text) is not None
+def _found(pattern: re.Pattern[str]) -> Callable[[str], list[Span]]:
+    return lambda text: [m.span() for m in pattern.finditer(text)]
 
 
 # (what it is, how it is found), in the order they are tried: cheapest and surest first.
-SHAPES: tuple[tuple[str, Callable[[str], bool]], ...] = (
+SHAPES: tuple[tuple[str, Callable[[str], list[Span]]], ...] = (
     ("key with a known prefix", _found(KEY_PREFIX)),
     ("JWT", _found(JWT)),
     ("private key", _found(PRIVATE_KEY)),
@@ -166,3 +178,8 @@ SHAPES: tuple[tuple[str, Callable[[str], bool]], ...] = (
 def shape_of(text: str) -> str | None:
     """What kind of secret `text` holds by its look, or None."""
     return next((name for name, found in SHAPES if found(text)), None)
+
+
+def shape_spans(text: str) -> list[Span]:
+    """Where in `text` a secret shows by its look (spans may overlap)."""
+    return [span for _, found in SHAPES for span in found(text)]

@@ -22,7 +22,7 @@ from ctxchat.core.errors import UsageError
 
 from .facts import Fact
 from .ops import Extraction, Op
-from .secret_shapes import shape_of
+from .secret_shapes import shape_of, shape_spans
 
 # Names that mean a secret wherever they stand (English, German, French, Spanish).
 _SECRET_NAMES = re.compile(
@@ -58,6 +58,12 @@ _NAMED_VALUE = re.compile(
 )
 
 
+WITHHELD = "[secret withheld]"
+# What follows a secret's name up to the end of its clause: the value it names.
+_NAMED_REST = re.compile(r"[^.;,\n]*")
+_COPULA = re.compile(r"\s*(?:[:=]|(?:is|was|ist|lautet|war|est|était|es|era)\b)?\s*", re.IGNORECASE)
+
+
 class SecretRefused(UsageError):
     """Something that looks like a secret was about to be written to the memory store."""
 
@@ -70,6 +76,31 @@ def secret_kind(text: str) -> str | None:
             name = " ".join(found.group().split()).rstrip(":= ")
             return f"named '{name}'"
     return shape_of(text)
+
+
+def withhold_secrets(text: str) -> str:
+    """`text` with every secret it holds replaced by `[secret withheld]`: each span a shape
+    matches, and what follows a secret's name to the end of its clause ("my PIN is 4321"
+    becomes "my PIN is [secret withheld]"). For text that is not refused whole but kept,
+    such as a summary of a conversation in which the user told a secret."""
+    spans = shape_spans(text)
+    for pattern in (_SECRET_NAMES, _SECRET_ACRONYMS, _NAMED_VALUE):
+        for found in pattern.finditer(text):
+            copula = _COPULA.match(text, found.end())
+            start = copula.end() if copula is not None else found.end()
+            rest = _NAMED_REST.match(text, start)
+            end = rest.end() if rest is not None else start
+            if re.search(r"\w", text[start:end]):
+                spans.append((start, end))
+    merged: list[list[int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    for start, end in reversed(merged):
+        text = text[:start] + WITHHELD + text[end:]
+    return text
 
 
 def looks_secret(text: str) -> bool:
