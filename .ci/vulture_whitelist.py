@@ -12,6 +12,7 @@ from ctxchat.services import llama_server
 from ctxchat.services.model_client import OpenAIChatModel
 from ctxchat.providers.memory import lexicon
 from ctxchat.providers import (
+    _memory_import,
     _sqlengine,
     audit,
     in_memory_history,
@@ -101,3 +102,7 @@ _.n_threads
 _.cache_ram_mib
 _.endpoint_props
 _.n_parallel
+
+# What `ctxchat import` will call (issue 22): screened facts into a user's memory.
+_memory_import.import_facts
+_memory_import.Imported.added

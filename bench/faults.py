@@ -52,6 +52,7 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 
 from fakeopenai import Cut, Error, FakeOpenAI, RecordedRequest, Reply, Text  # noqa: E402
 from pgcluster import PgCluster, available  # noqa: E402
+from secret_leaks import check_secret_leaks  # noqa: E402
 
 API_KEY = "sk-faults-SECRET-9f8e7d6c5b4a"
 CONFIG = """
@@ -404,6 +405,7 @@ def run_backend(backend: str, faults: int, seed: int, unshare: bool) -> bool:
                 run.one_fault(rng.choice(kinds))
             run.settle()
             counts = run.check()
+            counts |= check_secret_leaks(run)  # bench/secret_leaks.py
         except AssertionError as exc:
             print(f"{backend}: FAILED after {run.step} faults (seed {seed}): {exc}")
             return False

@@ -17,6 +17,7 @@ from ctxchat.services.commands import Command, CommandContext, CommandResult, No
 
 from .memory import Change, Fact, FactSet, Provenance, apply_ops, extract_rules, slot_info
 from .memory.ops import Op
+from .memory.secrets import screen
 from .memory.slots import STYLE_SLOTS
 
 if TYPE_CHECKING:
@@ -53,9 +54,10 @@ def memory_commands(provider: UserMemoryProvider) -> Sequence[Command]:
             if word == "why":
                 return await why(ctx, fact)
             await asyncio.to_thread(memory.change, lambda facts: facts.delete(fact.id))
+            await provider.forget_elsewhere(ctx.service.agent.run_providers(), [fact])
             return CommandResult.say(f"forgot: {slot_info(fact.slot).label}: {fact.value}")
         if word == "clear":
-            return await clear(memory, confirmed=rest == "yes")
+            return await clear(ctx, provider, memory, confirmed=rest == "yes")
         raise UsageError(USAGE)
 
     return [
@@ -93,9 +95,11 @@ async def add(ctx: CommandContext, memory: Any, text: str) -> CommandResult:
     """What the user asks to be remembered, in their words: what the extractor finds in it,
     else the sentence as a free-text fact."""
     extraction = extract_rules(text)
-    if extraction.secret_dropped and not extraction.ops:
+    # The free-text fallback goes through the same screen as what the rules found.
+    fallback = () if extraction.secret_dropped else (Op("add", None, text.strip(), text),)
+    ops = screen(extraction.ops or fallback).ops
+    if not ops:
         raise UsageError("that looks like a password, key or account number: not remembered")
-    ops = extraction.ops or (Op("add", None, text.strip(), text),)
     provenance = Provenance(ctx.conversation.session.id, None)
     now = datetime.now(UTC)
 
@@ -131,7 +135,9 @@ async def why(ctx: CommandContext, fact: Fact) -> CommandResult:
     return CommandResult.say(*lines)
 
 
-async def clear(memory: Any, *, confirmed: bool) -> CommandResult:
+async def clear(
+    ctx: CommandContext, provider: UserMemoryProvider, memory: Any, *, confirmed: bool
+) -> CommandResult:
     facts, _ = await asyncio.to_thread(memory.facts)
     count = len(facts.all())
     if not count:
@@ -148,5 +154,7 @@ async def clear(memory: Any, *, confirmed: bool) -> CommandResult:
             facts.delete(fact_id)
         return len(ids)
 
+    everything = facts.all()
     gone = await asyncio.to_thread(memory.change, forget_all)
+    await provider.forget_elsewhere(ctx.service.agent.run_providers(), everything)
     return CommandResult.say(f"forgot everything ({gone} facts)")

@@ -9,7 +9,13 @@ the memory meanwhile: then the facts are read again and the change is applied to
 writes only the facts that changed and bumps the counter. If anything fails the cache is
 dropped, so the next turn reads the facts as the database has them.
 
-Forgetting deletes the row, so neither the value nor its history stays in the store; on
+Every fact written passes the secret screen first (`TrackedFacts`, which every change of
+either store goes through): a value that looks like a secret is `SecretRefused` and nothing
+of that change is written, whichever extractor, command or import produced it.
+
+Forgetting deletes the row, so neither the value nor its history stays in the store (what
+is kept, in the same transaction, is the forget's date, its values' word digests and where
+they were learnt: `_memory_forgotten`); on
 SQLite the write runs with `secure_delete`, so the bytes are overwritten, not just unlinked.
 """
 
@@ -18,17 +24,21 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from ._memory_forgotten import forgettings_since, record_forget
 from ._memory_schema import MEMORY
 from ._sqlschema import as_json, utc
 from .memory.facts import Fact
 from .memory.factset import FactSet, InMemoryFactSet
+from .memory.secrets import refuse_secret_facts
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
+    from ctxchat.core.forgetting import Forgetting
     from ctxchat.ranking.live import LiveLexicalIndex
 
     from ._sqlstore import Database
@@ -44,6 +54,7 @@ class TrackedFacts:
         self.facts = facts
         self.index = index  # None: not built yet, nothing to keep in step
         self.touched: dict[str, Fact | None] = {}  # id -> fact as stored now, None: deleted
+        self.forgotten: list[Fact] = []  # deleted facts as they were: a forget to record
 
     def all(self) -> list[Fact]:
         return self.facts.all()
@@ -55,14 +66,21 @@ class TrackedFacts:
         return self.facts.in_slot(slot)
 
     def add(self, fact: Fact) -> None:
+        refuse_secret_facts([fact])  # the write boundary: no path into memory skips it
         self.facts.add(fact)
         self._track(fact)
 
     def replace(self, fact: Fact) -> None:
+        before = self.facts.get(fact.id)
+        if before is None or before.value != fact.value:
+            refuse_secret_facts([replace(fact, history=())])  # its past values were screened
         self.facts.replace(fact)
         self._track(fact)
 
     def delete(self, fact_id: str) -> None:
+        gone = self.facts.get(fact_id)
+        if gone is not None:
+            self.forgotten.append(gone)
         self.facts.delete(fact_id)
         if self.index is not None:
             self.index.remove(fact_id)
@@ -149,8 +167,13 @@ class SqlMemory:
         result = work(tracked)
         if tracked.touched:
             self._write(database, conn, tracked.touched)
+            if tracked.forgotten:
+                record_forget(conn, self.user_key, tracked.forgotten, datetime.now(UTC))
             cached.version = self._bump(conn, version)
         return result
+
+    def forgettings_since(self, since: datetime | None) -> list[Forgetting]:
+        return self._database().read(lambda conn: forgettings_since(conn, self.user_key, since))
 
     # -- SQL ----------------------------------------------------------------------------------
     def _version(self, conn: Connection) -> int:

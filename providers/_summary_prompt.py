@@ -22,8 +22,9 @@ Fold the new messages into the summary. Keep what a later reply could depend on:
 about the user and their task, decisions, constraints, names, numbers, file names and code \
 identifiers, questions still open, and what the assistant has produced or promised. Drop \
 greetings, thanks and repetition. Keep the summary's earlier content unless the new \
-messages correct it. Write in the language of the conversation, in plain sentences or \
-short bullet points, at most {max_words} words.
+messages correct it. Never write down a password, key, token, card or account number or \
+government id: say that one was given, without it. Write in the language of the \
+conversation, in plain sentences or short bullet points, at most {max_words} words.
 
 Reply with the updated summary only, no preamble."""
 
@@ -58,7 +59,7 @@ def transcript(messages: Sequence[Message], chars: int = MESSAGE_CHARS) -> str:
 
 
 def fold_request(
-    previous: str, messages: Sequence[Message], *, max_words: int, room: int
+    previous: str, messages: Sequence[Message], *, max_words: int, room: int, note: str = ""
 ) -> ModelRequest:
     """The request that folds `messages` into the `previous` summary, each message cut so
     that together they stay within about `room` tokens (4 characters a token)."""
@@ -66,7 +67,7 @@ def fold_request(
     before = previous.strip() or "(none yet: this is the start of the conversation)"
     user = (
         f"<summary>\n{before}\n</summary>\n\n"
-        f"<new_messages>\n{transcript(messages, chars)}\n</new_messages>"
+        f"<new_messages>\n{transcript(messages, chars)}\n</new_messages>{note}"
     )
     return ModelRequest((Message.system(SYSTEM.format(max_words=max_words)), Message.user(user)))
 

@@ -21,6 +21,11 @@ because:
 - deleting a session is one DELETE, and pointing the storage at PostgreSQL moves the audit
   with the history, with nothing new to back up or configure.
 
+A forgotten fact (`forget_values`, called in the moment of the forget) has its value
+replaced by a visible `[forgotten DATE]` marker in the rows' copies of injected blocks and
+context messages, and each row so changed says what was removed since: the audit stays a
+true record of what was sent, without the value.
+
 Nothing secret is stored: rows hold what the turn held, never options or URLs, and an
 error's text loses any credentials in its URLs and any secret ctxchat knows (the API key a
 server echoed back, a database password a driver quoted) before it is written.
@@ -29,8 +34,10 @@ server echoed back, a database password a driver quoted) before it is written.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
-from collections.abc import Collection
+import re
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -38,7 +45,8 @@ from typing import TYPE_CHECKING, Any
 from ctxchat.core.audit import AuditRecord
 from ctxchat.core.context import RunContext
 from ctxchat.core.errors import CtxchatError, StorageError
-from ctxchat.core.messages import MessageFormatError
+from ctxchat.core.forgetting import Forgetting, forgotten_this_run, mark_forgotten
+from ctxchat.core.messages import Message, MessageFormatError, TextPart
 from ctxchat.core.options import option
 from ctxchat.core.provider import AgentView, ContextProvider
 from ctxchat.core.redact import scrub_secrets
@@ -77,6 +85,8 @@ class AuditProvider(SqlBacked[AuditOptions], ContextProvider[AuditOptions]):
         self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
     ) -> None:
         record = self.record_of(context)
+        for forgetting in forgotten_this_run(context.metadata):  # forgotten after it was sent
+            record = forget_in_record(record, forgetting) or record
         await asyncio.to_thread(self._append, session.id, record)
         context.mark_kept(self.source_id)
 
@@ -163,6 +173,43 @@ class AuditProvider(SqlBacked[AuditOptions], ContextProvider[AuditOptions]):
             delete = table.delete().where(table.c.session_key.in_(keys))
             self.database().write(lambda conn: conn.execute(delete))
 
+    # -- a forgotten fact ---------------------------------------------------------------------
+    async def forget_values(self, values: Sequence[str], forgetting: Forgetting) -> int:
+        """Replace the just-forgotten `values` with their marker in the rows' copies of what
+        providers injected, each row saying so (`AuditRecord.removed`)."""
+        return await asyncio.to_thread(self._forget_values, values, forgetting)
+
+    def _forget_values(self, values: Sequence[str], forgetting: Forgetting) -> int:
+        import sqlalchemy as sa
+
+        table = AUDIT.tables
+        # The longest word of each value narrows the rows read to those that may hold it.
+        words = [max(re.findall(r"\w+", v), key=len) for v in values if re.search(r"\w", v)]
+        if not words:
+            return 0
+        database = self.database()
+
+        def rewrite(conn: Connection) -> int:
+            rows = conn.execute(
+                sa.select(
+                    table.c.session_key, table.c.seq, table.c.created_at, table.c.record
+                ).where(sa.or_(*(table.c.record.ilike(f"%{w}%") for w in set(words))))
+            )
+            changed = 0
+            for row in list(rows):
+                marked = forget_in_record(_record_from_row(database, row), forgetting)
+                if marked is None:
+                    continue
+                conn.execute(
+                    table.update()
+                    .where(table.c.session_key == row.session_key, table.c.seq == row.seq)
+                    .values(record=as_json(marked.to_dict()))
+                )
+                changed += 1
+            return changed
+
+        return database.write(rewrite)
+
     def describe(self) -> str:
         return f"{type(self).__name__} (records every turn), {mask_url(self.url)}"
 
@@ -181,3 +228,50 @@ def _record_from_row(database: Database, row: Any) -> AuditRecord:
         raise StorageError(
             f"database {database.masked}: audit row {row.seq} cannot be read: {exc}"
         ) from exc
+
+
+def forget_in_record(record: AuditRecord, forgetting: Forgetting) -> AuditRecord | None:
+    """The record with the forgotten values replaced by their marker in every instruction
+    block and every context message that is not the conversation's own history (those are
+    the user's words, which stay); None when it holds none of them."""
+    count = 0
+    sources: list[str] = []
+    instructions = dict(record.instructions)
+    for source, text in instructions.items():
+        instructions[source], n = mark_forgotten(text, [forgetting])
+        if n:
+            count += n
+            sources.append(source)
+    context: dict[str, tuple[Message, ...]] = {}
+    for source, messages in record.context_messages.items():
+        kept: list[Message] = []
+        for message in messages:
+            marked, n = _marked_message(message, forgetting)
+            kept.append(marked)
+            if n:
+                count += n
+                sources.append(source)
+        context[source] = tuple(kept)
+    if not count:
+        return None
+    note = {"marker": forgetting.marker, "count": count, "sources": list(dict.fromkeys(sources))}
+    return dataclasses.replace(
+        record,
+        instructions=instructions,
+        context_messages=context,
+        removed=(*record.removed, note),
+    )
+
+
+def _marked_message(message: Message, forgetting: Forgetting) -> tuple[Message, int]:
+    if message.kind == "history":
+        return message, 0
+    parts: list[Any] = []
+    count = 0
+    for part in message.parts:
+        if isinstance(part, TextPart):
+            text, n = mark_forgotten(part.text, [forgetting])
+            count += n
+            part = dataclasses.replace(part, text=text)
+        parts.append(part)
+    return dataclasses.replace(message, parts=tuple(parts)), count

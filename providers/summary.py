@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from ctxchat.core.budget import turns
 from ctxchat.core.context import RunContext
 from ctxchat.core.errors import ConfigError, CtxchatError
+from ctxchat.core.forgetting import Forgetting, forgotten_in, mark_forgotten
 from ctxchat.core.messages import Message
 from ctxchat.core.model_types import ignore_events
 from ctxchat.core.options import OptionValueError, option
@@ -108,6 +109,13 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
         summary = state.get("summary")
         if not isinstance(summary, str) or not summary:
             return
+        from ._summary_forget import summary_without_forgotten
+
+        model = self._model(context.model)
+        words = self.options.max_words
+        summary, warning = await summary_without_forgotten(agent, state, model, max_words=words)
+        if warning:
+            context.warn(self.source_id, warning)
         through = state.get("through")
         loaded = context.context_messages.get(history.source_id, [])
         ids = [m.id for m in loaded]
@@ -139,6 +147,8 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
         through = state.get("through")
         if isinstance(through, str) and through in {m.id for m in window}:
             return  # nothing fell out that the summary does not cover
+        from ._summary_forget import forgettings
+
         try:
             fold = await self.fold(
                 history,
@@ -148,6 +158,7 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
                 window,
                 limit=self.options.max_calls,
                 only_if_dropped=True,
+                forgotten=await forgettings(agent),
             )
         except SummaryFailed as exc:
             state["failed"] = str(exc)
@@ -174,7 +185,12 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
             raise ConfigError(f"provider '{self.source_id}' has no history to summarise")
         hstate = session.provider_state(history.source_id)
         window = await history.get_messages(session.id, state=hstate)
-        return await self.fold(history, session, state, model, window, keep_turns=keep_turns)
+        from ._summary_forget import forgettings
+
+        forgotten = await forgettings(agent)
+        return await self.fold(
+            history, session, state, model, window, keep_turns=keep_turns, forgotten=forgotten
+        )
 
     async def fold(
         self,
@@ -187,6 +203,7 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
         keep_turns: int | None = None,
         limit: int | None = None,
         only_if_dropped: bool = False,
+        forgotten: Sequence[Forgetting] = (),
     ) -> Fold:
         """Fold the messages before `window`, and its older turns, into the summary: in
         batches of whole turns, saving the position after each, so a later failure keeps
@@ -227,7 +244,7 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
             if limit is not None and calls >= limit:
                 return Fold(folded, calls, complete=False)
             previous = str(state.get("summary") or "")
-            summary = await self._fold_batch(model, previous, batch, room, words)
+            summary = await self._fold_batch(model, previous, batch, room, words, forgotten)
             calls += 1
             folded += len(batch)
             state["summary"] = summary
@@ -260,11 +277,21 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
         return batches
 
     async def _fold_batch(
-        self, model: ChatModel, previous: str, batch: list[Message], room: int, words: int
+        self,
+        model: ChatModel,
+        previous: str,
+        batch: list[Message],
+        room: int,
+        words: int,
+        forgotten: Sequence[Forgetting] = (),
     ) -> str:
-        from ._summary_prompt import clean_summary, fold_request
+        from ._summary_forget import forget_note
+        from ._summary_prompt import clean_summary, fold_request, transcript
 
-        request = fold_request(previous, batch, max_words=words, room=room)
+        # Forgotten values in what is folded are named, so the fold leaves them out.
+        named = forgotten_in(f"{previous}\n{transcript(batch)}", forgotten) if forgotten else []
+        note = forget_note(named) if named else ""
+        request = fold_request(previous, batch, max_words=words, room=room, note=note)
         try:
             reply = await model.complete(request, ignore_events)
         except CtxchatError as exc:
@@ -274,7 +301,16 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
         summary = clean_summary(reply.message.text, max_words=words)
         if not summary:
             raise SummaryFailed("the model replied with no summary")
-        return summary
+        from .memory.secrets import withhold_secrets
+
+        # A secret the user told in the conversation stays in their history, not here.
+        summary = withhold_secrets(summary)
+        return mark_forgotten(summary, forgotten)[0] if forgotten else summary
+
+    def _model(self, model: ChatModel | None) -> ChatModel | None:
+        if model is not None and self.options.model:
+            return model.with_model(self.options.model)
+        return model
 
     # -- where the conversation is ----------------------------------------------------------
     def history_of(self, agent: AgentView) -> HistoryProvider[Any] | None:

@@ -41,6 +41,7 @@ from ._sqlstore import SqlBacked
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from ctxchat.core.forgetting import Forgetting
     from ctxchat.core.model_types import ChatModel
     from ctxchat.services.commands import Command
     from ctxchat.services.memories import Progress
@@ -225,8 +226,10 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
         changes = await asyncio.to_thread(memory.change, update)
         for change in changes:
             context.notify(self.source_id, change_line(change))
-        asked_to_forget = any(op.kind == "forget" for op in extraction.ops)
-        if asked_to_forget and not any(c.kind == "forgotten" for c in changes):
+        forgotten = [c.fact for c in changes if c.kind == "forgotten"]
+        if forgotten:
+            await self.forget_elsewhere(agent.run_providers(), forgotten, context.metadata)
+        elif any(op.kind == "forget" for op in extraction.ops):
             context.notify(self.source_id, NOTHING_TO_FORGET)
 
     async def extract(
@@ -283,6 +286,34 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
 
         facts, _ = self._sql.facts()
         return [fact_document(f) for f in facts.active()]
+
+    async def forget_elsewhere(
+        self,
+        providers: Sequence[ContextProvider[Any]],
+        facts: Sequence[Fact],
+        run_metadata: dict[str, Any] | None = None,
+    ) -> None:
+        """Take the values of facts just forgotten out of the copies other providers keep
+        (the audit's rows); summaries are cleaned before their next use instead."""
+        from ctxchat.core.forgetting import forget_elsewhere
+
+        from ._memory_forgotten import values_of
+
+        await forget_elsewhere(providers, values_of(facts), datetime.now(UTC), run_metadata)
+
+    def forgettings_since(self, since: datetime | None) -> list[Forgetting]:
+        """What this user forgot after `since` (`ForgetSource`): the summary provider
+        cleans its summary against it. A session-scoped memory keeps no such record."""
+        if self.options.scope != "user":
+            return []
+        return self._sql.forgettings_since(since)
+
+    def forgotten_message_ids(self) -> set[str]:
+        """The messages this user's forgotten facts were learnt from, for recall and the
+        `search_sessions` tool to leave out."""
+        from ._memory_forgotten import forgotten_message_ids
+
+        return forgotten_message_ids(self.database(), self.user_key)
 
     def forget_fact(self, fact_id: str) -> bool:
         def forget(facts: FactSet) -> bool:

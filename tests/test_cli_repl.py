@@ -216,6 +216,21 @@ def test_input_history_persists_across_runs(repl: Spawn, ctxchat_home: Path) -> 
     assert quit_(second) == 0
 
 
+def test_a_temporary_chat_keeps_its_input_history_in_memory_only(
+    repl: Spawn, ctxchat_home: Path
+) -> None:
+    child = repl("--temp")
+    turn(child, "temporary line one")
+    child.send("\x1b[A")  # Up: this chat's own input is still there while it runs...
+    child.expect_exact("temporary line one")
+    child.send("\r")
+    child.expect_exact("echo: temporary line one")
+    child.expect_exact(PROMPT)
+    assert quit_(child) == 0
+    history = ctxchat_home / "input_history"  # ...and never written down
+    assert not history.exists() or "temporary line one" not in history.read_text()
+
+
 def test_resume_shows_the_last_turns(
     repl: Spawn, cli_env: dict[str, str], fake_openai: FakeOpenAI
 ) -> None:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ctxchat.cli.render import tool_call_line, tool_result_line
-from ctxchat.core.audit import AuditRecord
+from ctxchat.core.audit import AuditRecord, removed_note
 from ctxchat.core.sanitize import one_line, terminal_safe
 from ctxchat.core.text import plural, preview
 
@@ -30,6 +30,7 @@ def record_lines(number: int, record: AuditRecord) -> list[tuple[str, str]]:
     when = record.created_at.astimezone().strftime("%Y-%m-%d %H:%M:%S")
     status = "ok" if record.ok else f"FAILED: {record.error or 'unknown error'}"
     lines = [(f"turn {number} · {when} · {status}", "bold" if record.ok else "bold red")]
+    lines += [(removed_note(removed), "yellow") for removed in record.removed]
     if record.instructions:
         lines.append(("instructions", "cyan"))
         for source_id, text in record.instructions.items():

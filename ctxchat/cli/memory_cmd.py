@@ -74,9 +74,10 @@ def forget(
 
     What was said stays in its session: forgetting a fact is not deleting a conversation."""
     from ctxchat.core.errors import UsageError
+    from ctxchat.services.memories import forget_fact_everywhere
 
-    memory = _memory(config)
-    if not memory.forget_fact(fact_id):
+    agent = chat_service(load_config(config)).agent
+    if not run_sync(forget_fact_everywhere(agent, fact_id)):
         raise UsageError(f"no remembered fact has the id {fact_id!r} (see `ctxchat memory list`)")
     print(f"forgot {fact_id}")
 

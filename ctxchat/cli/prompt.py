@@ -12,7 +12,7 @@ from pathlib import Path
 from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
-from prompt_toolkit.history import FileHistory
+from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
@@ -149,12 +149,17 @@ def input_message(text: str, pasted: Sequence[str]) -> Message:
 def make_prompt_session(
     registry: CommandRegistry,
     context: Callable[[str], CommandContext],
-    history_path: Path,
+    history_path: Path | None,
     pasted: list[str],
 ) -> PromptSession[str]:
+    """The prompt; `history_path` None keeps the input history in memory only (a
+    temporary chat, which must leave nothing behind)."""
+    history: History = (
+        InMemoryHistory() if history_path is None else LockedFileHistory(history_path)
+    )
     # multiline keeps pasted newlines in the buffer; Enter is rebound to send.
     return PromptSession(
-        history=LockedFileHistory(history_path),
+        history=history,
         completer=SlashCompleter(registry, context),
         complete_while_typing=False,
         key_bindings=key_bindings(pasted),

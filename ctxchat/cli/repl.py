@@ -42,7 +42,7 @@ class Repl:
         *,
         markdown: bool,
         max_input: int,
-        history_path: Path,
+        history_path: Path | None,
         tool_policy: ToolPolicy | None = None,
     ) -> None:
         from ctxchat.cli.tool_approval import ToolPolicy

@@ -405,7 +405,8 @@ def start_repl(
         console,
         markdown=not plain and console.is_terminal,
         max_input=max_input,
-        history_path=input_history_path(),
+        # A temporary chat keeps even its typed lines in memory only.
+        history_path=None if service.ephemeral else input_history_path(),
         tool_policy=tool_policy,
     )
     run_sync(repl.run(show_last=show_last, resumed=resumed))

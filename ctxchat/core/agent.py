@@ -31,6 +31,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 from ctxchat.core.approval import Approver, refusal_text, refuse_unasked
+from ctxchat.core.blocks import context_block
 from ctxchat.core.budget import fit
 from ctxchat.core.context import RunContext, RunResponse
 from ctxchat.core.errors import (
@@ -235,8 +236,7 @@ class Agent:
         """Exactly what the model is shown: one system message, history, context, input."""
         instructions = self.settings.instructions.strip()
         blocks = [instructions] if instructions else []
-        for source_id, text in context.instruction_blocks():
-            blocks.append(f'<context source="{source_id}">\n{text}\n</context>')
+        blocks.extend(context_block(*block) for block in context.instruction_blocks())
         system = [Message.system("\n\n".join(blocks)).attributed("context")] if blocks else []
         return [*system, *context.model_messages()]
 

@@ -35,6 +35,9 @@ class AuditRecord:
     usage: Usage | None = None
     # What the context budget measured and trimmed (`BudgetReport.to_dict()`), if it ran.
     budget: Mapping[str, Any] | None = None
+    # What was taken out of this record since it was written (a forgotten fact's value,
+    # replaced by its marker): [{"marker", "count", "sources"}], oldest first.
+    removed: tuple[Mapping[str, Any], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """A versioned, JSON-ready form: what the audit stores, and what exports carry."""
@@ -51,6 +54,7 @@ class AuditRecord:
             "response": _dicts(self.response_messages),
             "usage": self.usage.to_dict() if self.usage is not None else None,
             "budget": dict(self.budget) if self.budget is not None else None,
+            **({"removed": [dict(r) for r in self.removed]} if self.removed else {}),
         }
 
     @classmethod
@@ -72,9 +76,16 @@ class AuditRecord:
                 response_messages=_messages(data["response"]),
                 usage=Usage.from_dict(usage) if usage else None,
                 budget=data.get("budget"),
+                removed=tuple(dict(r) for r in data.get("removed", ())),
             )
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise MessageFormatError(f"malformed audit record: {exc!r}") from exc
+
+
+def removed_note(removed: Mapping[str, Any]) -> str:
+    """One line saying what was taken out of a record since it was written."""
+    where = ", ".join(str(s) for s in removed.get("sources", ()))
+    return f"removed since: {removed.get('count', 0)} × {removed.get('marker')} (in {where})"
 
 
 def _dicts(messages: Iterable[Message]) -> list[dict[str, Any]]:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ctxchat.core.approval import Approver, ToolApproval, refuse_unasked
+from ctxchat.core.blocks import neutralise
 from ctxchat.core.errors import ConfigError
 from ctxchat.core.messages import AttributionKind, Message, ToolCallPart, Usage, new_id
 from ctxchat.core.model_types import (
@@ -251,9 +252,12 @@ class RunContext:
         return [layer for layers in self.middleware.values() for layer in layers]
 
     def instruction_blocks(self) -> list[tuple[str, str]]:
-        """(source_id, text) for every provider that contributed instructions."""
+        """(source_id, text) for every provider that contributed instructions, the text as
+        the model is sent it: no block delimiter inside it (see `ctxchat.core.blocks`)."""
         return [
-            (source_id, "\n".join(texts)) for source_id, texts in self.instructions.items() if texts
+            (source_id, neutralise("\n".join(texts)))
+            for source_id, texts in self.instructions.items()
+            if texts
         ]
 
     def _set_response(self, response: RunResponse) -> None:

@@ -58,6 +58,23 @@ def the_memory(agent: Agent) -> MemorySource:
     return sources[0]
 
 
+async def forget_fact_everywhere(agent: Agent, fact_id: str) -> bool:
+    """Forget a fact (`ctxchat memory forget`), and take its values out of the copies the
+    pipeline's other providers keep (the audit); False when there is no such fact."""
+    from datetime import UTC, datetime
+
+    from ctxchat.core.forgetting import forget_elsewhere
+
+    memory = the_memory(agent)
+    fact = next((f for f in memory.remembered() if f.get("id") == fact_id), None)
+    if not memory.forget_fact(fact_id):
+        return False
+    if fact is not None:
+        values = [str(fact["value"]), *(str(p["value"]) for p in fact.get("history", ()))]
+        await forget_elsewhere(agent.run_providers(), values, datetime.now(UTC))
+    return True
+
+
 def without(
     providers: Sequence[ContextProvider[Any]], *, memory: bool, outside: bool
 ) -> list[ContextProvider[Any]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ctxchat.core.audit import AuditRecord, AuditTrail
+from ctxchat.core.audit import AuditRecord, AuditTrail, removed_note
 from ctxchat.core.sanitize import json_text, terminal_safe
 from ctxchat.core.text import plural
 from ctxchat.views.export import ExportFormat, fence, labelled_markdown, message_markdown
@@ -45,6 +45,7 @@ def _record_markdown(number: int, record: AuditRecord) -> list[str]:
     when = record.created_at.astimezone().strftime("%Y-%m-%d %H:%M:%S")
     status = "ok" if record.ok else f"FAILED: {record.error or 'unknown error'}"
     lines = [f"## Turn {number} · {when} · {status}"]
+    lines += [line for removed in record.removed for line in ("", removed_note(removed))]
     for source, text in record.instructions.items():
         lines += ["", f"### Instructions from `{source}`", "", fence(text)]
     # Context and output mix roles (a history's user and assistant turns, tool calls and

@@ -1,88 +1,111 @@
-"""Secret detection: what must never reach the memory store.
+"""The secret screen: what must never reach the memory store.
 
-Two kinds of evidence, either enough: what the user calls it ("my password is", "PIN",
-"Kontonummer", "mot de passe", "contraseña", a security answer such as a mother's maiden
-name) and what the value looks like (API key prefixes, JWTs, long high-entropy strings,
-Luhn-valid card numbers, mod-97-valid IBANs). An op caught here is dropped whole.
+Two kinds of evidence, either enough. What the user calls it: a name that always means a
+secret ("password", "PIN", "Kontonummer", "mot de passe", "contraseña", a government id
+such as "SSN" or "Steuer-ID", a security answer such as a mother's maiden name), or one
+that does when a value follows it ("my login is ...", "username: ...", "mi usuario es
+..."). And what the value looks like (`secret_shapes`: key prefixes, JWTs, card and
+account numbers with their check digits, government id formats, a user and password
+written together, long high-entropy strings).
+
+`secret_kind` says which caught a text; `screen` drops the ops that hold one; and the
+store runs `refuse_secret_facts` on every fact it is about to write (`_memory_store`), so
+no path into memory, present or future, can bypass the screen.
 """
 
 from __future__ import annotations
 
-import math
 import re
-from collections import Counter
 from collections.abc import Iterable
 
-from .ops import Extraction, Op
+from ctxchat.core.errors import UsageError
 
-_SECRET_WORDS = re.compile(
-    r"\b(?:pass(?:word|wd|phrase|code)s?|pins?|pin[- ]?(?:code|number)|secret|api[- ]?keys?"
-    r"|access[- ]?keys?|private[- ]?keys?|tokens?|credentials?|log-?in details"
+from .facts import Fact
+from .ops import Extraction, Op
+from .secret_shapes import shape_of, shape_spans
+
+# Names that mean a secret wherever they stand (English, German, French, Spanish).
+_SECRET_NAMES = re.compile(
+    r"\b(?:pass(?:word|wd|phrase|code)s?|pin[- ]?(?:code|number)|api[- ]?(?:keys?|tokens?)"
+    r"|(?:access|auth|bearer|refresh|session|github|gitlab|slack|discord|npm|pypi|openai|aws"
+    r"|stripe|bot|personal access)[- ]?tokens?|(?:access|secret|private)[- ]?keys?"
+    r"|credentials?|log-?in (?:details|credentials)|one[- ]time (?:code|password)"
     r"|security (?:question|answer|code)|maiden names?|cvv|cvc|sort code|routing number"
-    r"|(?:bank|account|card|credit card|debit card|iban|social security|ssn|tax|passport)"
-    r"[- ]?(?:account )?(?:number|no\.?|details|id)s?|iban|seed phrase|recovery (?:phrase|code)"
-    r"|kennwort|passwort|geheimzahl|kontonummer|kreditkarten(?:nummer)?|zugangsdaten"
-    r"|mot de passe|code secret|num[ée]ro de (?:carte|compte)|identifiants?"
-    r"|contrase[ñn]a|clave|n[úu]mero de (?:tarjeta|cuenta))\b",
+    r"|(?:bank|account|card|credit card|debit card|iban|social security|social insurance"
+    r"|national insurance|ni|ssn|tax|taxpayer|passport|driver'?s licen[cs]e|licen[cs]e"
+    r"|id card|identity card)[- ]?(?:account )?(?:number|no\.?|details|id)s?"
+    r"|social security|seed phrase|recovery (?:phrase|codes?)|backup codes?"
+    r"|(?:door|gate|alarm|garage|safe|lock|entry) ?codes?"
+    r"|kennw[oö]rt(?:er)?|passw[oö]rt(?:er)?|geheimzahl|kontonummer|kreditkarten(?:nummer)?"
+    r"|zugangsdaten|anmeldedaten|sozialversicherungsnummer|steuer-?(?:id|nummer)"
+    r"|steueridentifikationsnummer|(?:personal)?ausweisnummer|reisepassnummer|t[üu]rcode"
+    r"|mot de passe|code (?:secret|pin|confidentiel)|num[ée]ro de (?:carte|compte|passeport)"
+    r"|num[ée]ro (?:fiscal|de s[ée]curit[ée] sociale)|s[ée]curit[ée] sociale|identifiants"
+    r"|contrase[ñn]as?|clave de acceso|n[úu]mero de (?:tarjeta|cuenta|pasaporte)"
+    r"|n[úu]mero de la seguridad social|seguridad social)\b",
     re.IGNORECASE,
 )
-_KEY_PREFIX = re.compile(
-    r"\b(?:sk-[A-Za-z0-9_-]{8,}|sk_(?:live|test)_[A-Za-z0-9]{8,}|pk_(?:live|test)_[A-Za-z0-9]{8,}"
-    r"|rk_(?:live|test)_[A-Za-z0-9]{8,}|gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,}"
-    r"|glpat-[A-Za-z0-9_-]{16,}|xox[abposr]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}"
-    r"|AIza[0-9A-Za-z_-]{30,}|hf_[A-Za-z0-9]{20,}|npm_[A-Za-z0-9]{30,})"
+# Acronyms, in capitals only: "nie" is German for never, "sin" Spanish for without.
+_SECRET_ACRONYMS = re.compile(
+    r"\b(?:SSN|IBAN|PIN|TAN|PUK|CVV|CVC|DNI|NIE|NIF|NIR|NINO|TIN|SIN|BSN|OTP|2FA)\b"
 )
-_JWT = re.compile(r"\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}")
-_TOKEN = re.compile(r"[A-Za-z0-9+/_=-]{20,}")
-_DIGITS = re.compile(r"(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])")
-_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b")
+# Names that hold a secret when a value follows them ("my login is alice", "pin: 1234").
+_NAMED_VALUE = re.compile(
+    r"\b(?:log-?in|user ?name|user id|pin|ssn|iban|tokens?|secret|benutzer(?:name)?"
+    r"|anmeldename|identifiant|nom d'utilisateur|usuario|nombre de usuario|clave)"
+    r"(?:\s*[:=]|\s+(?:is|was|ist|lautet|war|est|était|es|era)\b)",
+    re.IGNORECASE,
+)
 
 
-def _entropy(text: str) -> float:
-    counts = Counter(text)
-    return -sum(n / len(text) * math.log2(n / len(text)) for n in counts.values())
+WITHHELD = "[secret withheld]"
+# What follows a secret's name up to the end of its clause: the value it names.
+_NAMED_REST = re.compile(r"[^.;,\n]*")
+_COPULA = re.compile(r"\s*(?:[:=]|(?:is|was|ist|lautet|war|est|était|es|era)\b)?\s*", re.IGNORECASE)
 
 
-def _luhn(digits: str) -> bool:
-    total = 0
-    for i, ch in enumerate(reversed(digits)):
-        d = int(ch)
-        if i % 2:
-            d = d * 2 - 9 if d > 4 else d * 2
-        total += d
-    return total % 10 == 0
+class SecretRefused(UsageError):
+    """Something that looks like a secret was about to be written to the memory store."""
 
 
-def _iban_valid(candidate: str) -> bool:
-    text = candidate.replace(" ", "").upper()
-    if not 15 <= len(text) <= 34:
-        return False
-    rearranged = text[4:] + text[:4]
-    number = "".join(str(int(ch, 36)) for ch in rearranged)
-    return int(number) % 97 == 1
+def secret_kind(text: str) -> str | None:
+    """Why `text` counts as holding a secret (the name or shape that caught it), or None."""
+    for pattern in (_SECRET_NAMES, _SECRET_ACRONYMS, _NAMED_VALUE):
+        found = pattern.search(text)
+        if found is not None:
+            name = " ".join(found.group().split()).rstrip(":= ")
+            return f"named '{name}'"
+    return shape_of(text)
 
 
-def _high_entropy(token: str) -> bool:
-    has_digit = any(c.isdigit() for c in token)
-    has_alpha = any(c.isalpha() for c in token)
-    if not (has_digit and has_alpha):
-        return False
-    if "-" in token and all(p.isalpha() for p in token.split("-") if p):
-        return False  # hyphenated words
-    return _entropy(token) >= (3.0 if len(token) >= 32 else 3.5)
+def withhold_secrets(text: str) -> str:
+    """`text` with every secret it holds replaced by `[secret withheld]`: each span a shape
+    matches, and what follows a secret's name to the end of its clause ("my PIN is 4321"
+    becomes "my PIN is [secret withheld]"). For text that is not refused whole but kept,
+    such as a summary of a conversation in which the user told a secret."""
+    spans = shape_spans(text)
+    for pattern in (_SECRET_NAMES, _SECRET_ACRONYMS, _NAMED_VALUE):
+        for found in pattern.finditer(text):
+            copula = _COPULA.match(text, found.end())
+            start = copula.end() if copula is not None else found.end()
+            rest = _NAMED_REST.match(text, start)
+            end = rest.end() if rest is not None else start
+            if re.search(r"\w", text[start:end]):
+                spans.append((start, end))
+    merged: list[list[int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    for start, end in reversed(merged):
+        text = text[:start] + WITHHELD + text[end:]
+    return text
 
 
 def looks_secret(text: str) -> bool:
     """Does this text name or contain a secret?"""
-    if _SECRET_WORDS.search(text) or _KEY_PREFIX.search(text) or _JWT.search(text):
-        return True
-    for match in _DIGITS.finditer(text):
-        digits = re.sub(r"\D", "", match.group())
-        if 13 <= len(digits) <= 19 and _luhn(digits):
-            return True
-    if any(_iban_valid(m.group()) for m in _IBAN.finditer(text)):
-        return True
-    return any(_high_entropy(m.group()) for m in _TOKEN.finditer(text))
+    return secret_kind(text) is not None
 
 
 def screen(ops: Iterable[Op]) -> Extraction:
@@ -97,3 +120,15 @@ def screen(ops: Iterable[Op]) -> Extraction:
         else:
             kept.append(op)
     return Extraction(tuple(kept), dropped)
+
+
+def refuse_secret_facts(facts: Iterable[Fact]) -> None:
+    """The store's last word before it writes `facts`: `SecretRefused` (and nothing
+    written) if any value, current or past, looks like a secret."""
+    for fact in facts:
+        for value in (fact.value, *(p.value for p in fact.history)):
+            kind = secret_kind(value)
+            if kind is not None:
+                raise SecretRefused(
+                    f"not remembered: that looks like a password, key or account number ({kind})"
+                )
