@@ -91,7 +91,7 @@ def test_a_failed_fold_sends_the_old_summary_with_the_value_marked(
 
     system = model.requests[-1].messages[0].text
     assert SECRET_PLACE not in system
-    assert "The user works [forgotten " in system  # the old summary, marked: never neither
+    assert "The user works at [forgotten " in system  # the old summary, marked: never neither
     assert "in Leeds and wants short answers" in system
     assert any("could not be folded again" in w for w in pipeline.warnings())
 

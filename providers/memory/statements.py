@@ -64,7 +64,8 @@ _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 # A hedge or an aside before what is said: "I guess you could say", "heads up that".
 _HEDGE = re.compile(
     r"^(?:i guess (?:you could say )?|you could say |i'd say (?:that )?|i suppose |i think |"
-    r"i mean,? |to be honest,? |heads up(?: that|:)? |fun fact:? |for context,? )",
+    r"i mean,? |to be honest,? |heads up(?: that|:)? |fun fact:? |for context,? |"
+    r"(?:please |can you |could you )?(?:remember|note|keep in mind)(?: that)?:? )",
     re.IGNORECASE,
 )
 _OTHER_PEOPLE = re.compile(
