@@ -19,6 +19,8 @@ OP_KINDS: frozenset[str] = frozenset(get_args(OpKind))
 FORGET_ALL = "*"
 # The newest fact learnt before this message: what "not anymore" or "scrap that" means.
 NEWEST = "*newest*"
+# An update of the newest fact that fixes a spelling: it replaces only a word it resembles.
+SPELLING = "*spelling*"
 CATEGORY_PREFIX = "category:"
 
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from .categories import category_of, style_aspect_of
 from .lexicon import Compiled, compiled, language_of
-from .ops import FORGET_ALL, NEWEST, Extraction, Op
+from .ops import FORGET_ALL, NEWEST, SPELLING, Extraction, Op
 from .secrets import screen
 from .slots import favourite_slot, slot_info
 
@@ -183,7 +183,7 @@ _USER_SUBJECT = re.compile(
     r"noi|eu|meu|minha|nós|ik|mijn|wij|we)(?:\b|(?<=['’]))"
     r"|^[^,.;]{1,40}\s+and\s+(?:i|me)\b"
     r"|^(?:moved|switched|started|joined|quit|left|got|bought|adopted|married|graduated|"
-    r"cancell?ed|dropped|sold|gave up|stopped|ditched|upgraded|swapped|turned|"
+    r"cancell?ed|dropped|sold|gave up|stopped|ditched|upgraded|swapped|turned|traded|"
     r"finished|retired|transferred|relocated|became|work|live|love|hate|use)\b"
     r"|^[^,.;]{1,60}\b(?:is|are|was|'s|'re)\s+(?:\w+\s+)?(?:my|our|what i|where i|how i|"
     r"who i|for me|mine)\b",
@@ -252,6 +252,11 @@ _NAME_INTRO = re.compile(
     r"^(?i:(?:hi|hey|hello)[,!]?\s+)?(?i:i'm|i am|im|it's|this is|call me)\s+[A-Z][\w'-]+[.!]?$"
     r"|^(?i:(?:it's|this is)\s+)?[A-Z][\w'-]+\s+(?:from\s+[^,.]{1,40}\s+)?here\b",
 )
+# Where the user is, said with a place's name: "I'm in Toronto", "now in Accra".
+_IN_PLACE = re.compile(
+    r"\b(?i:i'm|i am|im|we're|we are|now|currently|still|based)\s+(?i:\w+\s+)?(?i:in|near|"
+    r"outside|out of)\s+(?:the\s+)?[A-Z][\w'’-]+",
+)
 _FAVOURITE = re.compile(
     r"\b(?:my\s+)?(?:all-time\s+)?favou?rite\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are|was|:)"
     r"|\b(?:is|are)\s+my\s+(?:all-time\s+)?favou?rite\s+(?P<after>[a-z]+(?:\s+[a-z]+)?)\b"
@@ -316,6 +321,7 @@ _ENDING = re.compile(
     r"(?:is|are|was|'s) (?:over|done|gone|finished|uninstalled|history)|done with|"
     r"got rid of|ditched|broke up|wrong|misspoke|typo|mistake|scratch|disregard|"
     r"gone off|went off|lost interest in|grown out of|fell out of love with|"
+    r"(?:i'm|im|i am) (?:so )?over|traded|"
     r"changed my mind|not so much|kidding|joking|beats|"
     r"nicht mehr|aufgehört|verlassen|gekündigt|quitté|arrêté|ya no|dejé|equivoqué|"
     r"non più|não mais|saí|foutje|niet meer)\b",
@@ -323,6 +329,11 @@ _ENDING = re.compile(
 )
 # "Leiden, not Leipzig", "aspirin, not ibuprofen", "rather than X": the contrast names the
 # value being corrected.
+# Says a value was spelt or given wrong: the correction holds even beside other words.
+_SPELT = re.compile(r"\b(?:typo|misspel\w*|spelled|spelt|mistyped|autocorrect)\b", re.I)
+_RESPELT = re.compile(
+    r"\b(?:i meant|typo|misspel\w*|spelled|spelt|correction|mistyped|autocorrect)\b", re.I
+)
 _NOT_X = re.compile(
     r"(?:,\s*(?:and\s+|but\s+)?(?:not|nicht|pas|no|non|não|niet)|\s+(?:rather than|instead of|"
     r"statt|au lieu de|en vez de|en lugar de))\s+(?:in\s+|at\s+|the\s+|en\s+|à\s+|a\s+|"
@@ -361,7 +372,8 @@ _EVERYTHING = re.compile(
 _MY_PEOPLE = re.compile(
     r"\b(?i:my|our)\s+(?:\w+\s+)?(?:wife|husband|partner|spouse|girlfriend|boyfriend|son|"
     r"daughter|kids?|children|child|baby|mum|mom|mother|dad|father|parents|brother|sister|"
-    r"twins|grandma|grandpa|dog|cat|puppy|kitten|parrot|rabbit|horse)(?![\w-])(?:'s)?"
+    r"twins|grandma|grandpa|toddler|newborn|teen|teenager|stepson|stepdaughter|grandson|"
+    r"granddaughter|fianc[ée]e?|dog|cat|puppy|kitten|parrot|rabbit|horse)(?![\w-])(?:'s)?"
     r"(?:,?\s+(?:named\s+|called\s+)?[A-Z][\w-]+(?:'s)?)?",
 )
 _SELF_INTRO = re.compile(
@@ -684,6 +696,8 @@ class _Reader:
     def slot_of(value: str) -> str | None:
         if _NAME_INTRO.search(value):
             return "name"
+        if _IN_PLACE.search(value):
+            return "home"
         subject = _MY_PEOPLE.match(value)
         if subject is not None:
             # "My sister lives in Galway" is about the sister: it must not move the user.
@@ -726,8 +740,10 @@ class _Reader:
         """The (slot, words) a clause adds, or None; retirements it implies are queued."""
         if self.asks(clause) or _PASSING.search(clause) or _MOMENT.search(clause):
             return None
-        if _PLAN.search(clause) or _REPORTED.search(clause):
+        if _REPORTED.search(clause):
             return None
+        if _PLAN.search(clause) and self.slot_of(clause) in (None, "travel", "schedule", "goals"):
+            return None  # "I'm going to a concert tomorrow" (but "I'm vegan and visiting…")
         someone_else = _SOMEONE_ELSE.match(clause) or _OTHER_PEOPLE.match(clause)
         if someone_else and not _SELF_AS_PERSON.search(clause):
             return None
@@ -801,15 +817,16 @@ class _Reader:
     def fragment(self, clause: str) -> bool:
         """A verbless self-description ("Pescatarian here", "gluten free") counts as the
         user's only in a short message that is nothing but that."""
-        category = category_of(clause)
+        found = category_of(clause)
+        slot = found.slot if found else self.slot_of(clause)
         return (
-            category is not None
+            slot is not None
             and not _FINITE.search(clause)
             and len(_WORD.findall(clause)) <= 8
             and len(_WORD.findall(self.message)) <= 14
             and not self.has("third_person", clause)
             and (
-                category.slot
+                slot
                 in {
                     "diet",
                     "allergy",
@@ -838,7 +855,7 @@ class _Reader:
         return (
             re.search(
                 r"\b(?:now|these days|instead|switched to|moved to|am now|i'm now|officially|"
-                r"bought|got a|took up|started|joined|became|"
+                r"bought|got a|took up|started|joined|became|in for|for an? \w+|"
                 r"jetzt|maintenant|ahora|adesso|agora|nu)\b",
                 clause,
                 re.IGNORECASE,
@@ -860,8 +877,11 @@ class _Reader:
         was wrong and gives a value corrects the newest fact where it is most alike."""
         if not _CORRECTION.search(self.text) or len(_WORD.findall(self.text)) > 16:
             return
-        if any(op.kind == "add" for op in self.ops):
+        if any(op.kind == "add" and op.slot is not None for op in self.ops):
+            return  # it says something of its own ("Sorry, I'm actually vegan")
+        if any(op.kind == "add" for op in self.ops) and not _RESPELT.search(self.text):
             return
+        named = [m.group("old").strip() for m in _NOT_X.finditer(self.text)]
         text = _NOT_X.sub("", self.text)
         words = _WORD.findall(text)
         values = [
@@ -870,9 +890,16 @@ class _Reader:
             or w.isdigit()
         ]  # fmt: skip
         values = [v for v in values if not _CORRECTION.fullmatch(v)]
-        if values:
-            self.ops = [op for op in self.ops if op.slot != NEWEST]
-            self.ops.append(Op("update", NEWEST, values[0], self.message, replaces=""))
+        if not values:
+            return
+        self.ops = [op for op in self.ops if op.slot != NEWEST and op.kind != "add"]
+        if named:
+            # "ze heet Snoes, niet Pluis": the old value is named, whatever it looks like.
+            self.ops = [op for op in self.ops if op.kind != "retract"]
+            self.ops.append(Op("update", None, values[0], self.message, replaces=named[0]))
+        else:
+            respelt = SPELLING if _SPELT.search(self.text) else ""
+            self.ops.append(Op("update", NEWEST, values[0], self.message, replaces=respelt))
 
 
 def extract_rules(message: str) -> Extraction:

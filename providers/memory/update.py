@@ -25,7 +25,7 @@ from ctxchat.core.messages import new_id
 from .facts import Fact, PastValue, Provenance
 from .factset import FactSet
 from .normalize import contains_words, value_key
-from .ops import CATEGORY_PREFIX, FORGET_ALL, NEWEST, Op
+from .ops import CATEGORY_PREFIX, FORGET_ALL, NEWEST, SPELLING, Op
 from .slots import slot_info
 
 NO_PROVENANCE = Provenance()
@@ -63,7 +63,7 @@ def apply_ops(
         elif op.kind == "retract":
             changes.extend(step.retract(op.slot, op.value))
         elif op.kind == "update" and op.slot == NEWEST:
-            changes.extend(step.correct_newest(op.value))
+            changes.extend(step.correct_newest(op.value, spelling=op.replaces == SPELLING))
         elif op.kind == "update" and op.replaces:
             changes.extend(step.correct(op))
         elif op.replaces == NEWEST:
@@ -187,7 +187,7 @@ class _Step:
         # A list item corrected: the old item is retired and the new one added.
         return [self.retire(fact), *self.add(fact.slot, _swap(fact.value, old, op.value))]
 
-    def correct_newest(self, value: str) -> list[Change]:
+    def correct_newest(self, value: str, *, spelling: bool = False) -> list[Change]:
         """A bare correction ("typo, 26"): in the newest fact, the word most like the new
         value (same kind: a number for a number, a name for a name) becomes it."""
         facts = self.newest_before()
@@ -203,9 +203,13 @@ class _Step:
         ]
         if not candidates:
             return []
-        old = max(
-            candidates, key=lambda w: SequenceMatcher(None, w.casefold(), value.casefold()).ratio()
-        )
+
+        def alike(word: str) -> float:
+            return SequenceMatcher(None, word.casefold(), value.casefold()).ratio()
+
+        old = max(candidates, key=alike)
+        if spelling and not value.isdigit() and alike(old) < 0.5:
+            return []  # nothing it could be a spelling of: not this fact's correction
         return [self.supersede_value(fact, re.sub(rf"\b{re.escape(old)}\b", value, fact.value))]
 
     def forget(self, op: Op) -> list[Change]:
