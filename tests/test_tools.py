@@ -122,3 +122,54 @@ def test_a_tool_raising_timeout_error_itself_is_not_reported_as_timed_out() -> N
     tool = Tool("impatient", "fails", impatient)
     result = asyncio.run(invoke_tool(tool, ToolCallPart("c", "impatient", "{}"), default_timeout=5))
     assert result.content == "TimeoutError: the remote end gave up"
+
+
+def _exits() -> str:
+    raise SystemExit(3)
+
+
+async def _exits_async() -> str:
+    raise SystemExit("bye")
+
+
+def _argparse_rejects(flag: str) -> str:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="almanac")
+    parser.add_argument("--days", type=int)
+    parser.parse_args([flag])
+    return "parsed"
+
+
+@pytest.mark.parametrize(
+    ("function", "arguments", "said"),
+    [
+        (_exits, "{}", "SystemExit: tool 'ender' tried to end the process (exit status 3)"),
+        (_exits_async, "{}", "SystemExit: tool 'ender' tried to end the process (exit status bye)"),
+        (
+            _argparse_rejects,
+            '{"flag": "--nope"}',
+            "SystemExit: tool 'ender' tried to end the process (exit status 2)",
+        ),
+    ],
+)
+def test_a_tool_ending_the_process_becomes_an_error_result(
+    function: Any, arguments: str, said: str
+) -> None:
+    """Issue 21, item 2: sys.exit() or argparse in a tool is the tool's failure, not ours."""
+    schema = {"type": "object", "properties": {"flag": {"type": "string"}}}
+    tool = Tool("ender", "ends", function, schema)
+    result = asyncio.run(
+        invoke_tool(tool, ToolCallPart("c", "ender", arguments), default_timeout=5)
+    )
+    assert (result.is_error, result.content) == (True, said)
+
+
+@pytest.mark.parametrize("raised", [KeyboardInterrupt, GeneratorExit])
+def test_interrupts_raised_by_a_tool_still_propagate(raised: type[BaseException]) -> None:
+    async def interrupted() -> str:
+        raise raised()
+
+    tool = Tool("stopper", "stops", interrupted)
+    with pytest.raises(raised):
+        asyncio.run(invoke_tool(tool, ToolCallPart("c", "stopper", "{}"), default_timeout=5))

@@ -19,6 +19,9 @@ from ctxchat.core.messages import ToolCallPart, ToolResultPart
 # What the model APIs accept as a tool name (OpenAI's rule; the strictest in use).
 TOOL_NAME_PATTERN = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 TOOL_NAME_RULE = "must be 1 to 64 letters, digits, '_' or '-'"
+# What a tool raises that is not the tool's failure but the user's Ctrl-C, a timeout's
+# cancellation or a generator closing: these go on up; anything else becomes a result.
+PROPAGATED = (KeyboardInterrupt, asyncio.CancelledError, GeneratorExit)
 
 
 @dataclass(frozen=True)
@@ -209,6 +212,17 @@ async def invoke_tool(
         if deadline.expired():
             return failed(f"tool '{tool.name}' timed out after {timeout:g}s")
         return failed(f"{type(exc).__name__}: {exc}")
-    except Exception as exc:  # a tool's failure is data for the model, not a crash
-        return failed(f"{type(exc).__name__}: {exc}")
+    except PROPAGATED:
+        raise
+    except BaseException as exc:  # a tool's failure is data for the model, not a crash
+        return failed(failure_text(tool.name, exc))
     return ToolResultPart(call.id, _render_result(value))
+
+
+def failure_text(tool_name: str, exc: BaseException) -> str:
+    """What the model reads of a tool's failure. `SystemExit` (a tool's `sys.exit()`, its
+    argparse rejecting an argument) is said as what it is: ending ctxchat is not a tool's
+    to do."""
+    if isinstance(exc, SystemExit):
+        return f"SystemExit: tool '{tool_name}' tried to end the process (exit status {exc.code})"
+    return f"{type(exc).__name__}: {exc}"
