@@ -106,6 +106,8 @@ def test_the_calculator_does_arithmetic(tmp_path: Path, expression: str, value: 
         ("9 ** 9 ** 9", "exponent too large"),
         ("10 ** 100000", "exponent too large"),
         ("factorial(100000)", "limited"),
+        ("round(1, -10**9)", "argument 2 of round is limited to -1000 to 1000"),
+        ("round(1.5, 10**9)", "argument 2 of round is limited"),
         ("1 / 0", "division by zero"),
         ("import os", "not an arithmetic expression"),
         ("1; 2", "not an arithmetic expression"),

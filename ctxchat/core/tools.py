@@ -15,6 +15,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from ctxchat.core.errors import ConfigError
 from ctxchat.core.messages import ToolCallPart, ToolResultPart
+from ctxchat.core.tool_process import POOL, ToolProcessFailed, exit_text
+from ctxchat.core.tool_worker import render_result
 
 # What the model APIs accept as a tool name (OpenAI's rule; the strictest in use).
 TOOL_NAME_PATTERN = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -43,6 +45,10 @@ class Tool:
     timeout: float | None = None  # seconds; None takes the agent's default
     side_effects: bool = False
     source: str = ""
+    # "package.module:function": the call runs in a worker process that imports it by this
+    # reference, where the timeout can stop it (`ctxchat.core.tool_process`); None runs
+    # `function` in a thread of this process (a tool that needs this process's state).
+    worker_ref: str | None = None
 
     def spec(self) -> dict[str, Any]:
         """The tool as advertised in an OpenAI Chat Completions request."""
@@ -136,15 +142,6 @@ def _check_arguments(tool: Tool, arguments: Any) -> str | None:
     return f"{where + ': ' if where else ''}{first.message}"
 
 
-def _render_result(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    try:
-        return json.dumps(value, ensure_ascii=False, default=str)
-    except (TypeError, ValueError):
-        return repr(value)
-
-
 async def run_in_daemon_thread(function: Callable[..., Any], arguments: Mapping[str, Any]) -> Any:
     """`function(**arguments)` in a thread of its own that nothing ever waits for.
 
@@ -202,7 +199,9 @@ async def invoke_tool(
     deadline = asyncio.timeout(timeout)
     try:
         async with deadline:
-            if inspect.iscoroutinefunction(tool.function):
+            if tool.worker_ref is not None:
+                value = await POOL.call(tool.worker_ref, arguments)
+            elif inspect.iscoroutinefunction(tool.function):
                 value = await tool.function(**arguments)
             else:
                 value = await run_in_daemon_thread(tool.function, arguments)
@@ -216,13 +215,13 @@ async def invoke_tool(
         raise
     except BaseException as exc:  # a tool's failure is data for the model, not a crash
         return failed(failure_text(tool.name, exc))
-    return ToolResultPart(call.id, _render_result(value))
+    return ToolResultPart(call.id, render_result(value))
 
 
 def failure_text(tool_name: str, exc: BaseException) -> str:
-    """What the model reads of a tool's failure. `SystemExit` (a tool's `sys.exit()`, its
-    argparse rejecting an argument) is said as what it is: ending ctxchat is not a tool's
-    to do."""
+    """What the model reads of a tool's failure, in its own thread or in a worker."""
     if isinstance(exc, SystemExit):
-        return f"SystemExit: tool '{tool_name}' tried to end the process (exit status {exc.code})"
+        return exit_text(tool_name, exc.code)
+    if isinstance(exc, ToolProcessFailed):
+        return exc.text(tool_name)
     return f"{type(exc).__name__}: {exc}"
