@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ctxchat.cli.common import cut_note, report, run_sync, warn
 from ctxchat.cli.terminal import cancellable
-from ctxchat.core.errors import TurnCancelled
+from ctxchat.core.errors import LearningInterrupted, TurnCancelled
 from ctxchat.core.sanitize import json_text
 
 if TYPE_CHECKING:
@@ -264,6 +264,8 @@ async def _send(
     if json_lines:
         record = turn_record(conversation, turn.text, outcome, reasoning=show_reasoning)
         output.write(json_text(record) + "\n")
+    if outcome.context.learning_interrupted:
+        raise LearningInterrupted()  # the turn is out and kept; the script stops at the ^C
 
 
 def _warn_if_cut_short(response: RunResponse) -> None:

@@ -5,15 +5,19 @@ One turn (`Agent.run`):
 1. `before_run` of every provider, in config order. A provider that fails here fails the
    turn before any model call.
 2. The model, with tool rounds, bounded by `max_tool_rounds`.
-3. `after_run`, first of the providers that store the turn (histories), then of the
-   others, each stage in reverse config order. The turn is *stored* when every storing
-   provider succeeded and then `on_stored` (the caller's commit: saving the session file
-   that counts the turn) did too; a failure of either makes the turn failed ("shown but
-   not saved"), and a failed commit takes the turn back out of the histories by its id
-   (`discard_turn`). The providers of the second stage (the audit, memory, summaries) are
-   told through `context.stored` and `context.error`, so an audit never records a turn as
-   kept that is not. The first stage and the commit cannot be cut short by Ctrl-C (each
-   store is one short transaction); the second stage can, and the turn stands.
+3. `after_run` of the providers that store the turn (histories), in reverse config
+   order. The turn is *stored* when every storing provider succeeded and then
+   `on_stored` (the caller's commit: saving the session file that counts the turn) did
+   too; a failure of either makes the turn failed ("shown but not saved"), and a failed
+   commit takes the turn back out of the histories by its id (`discard_turn`).
+4. `record_turn` of every provider, in config order, for every turn, kept or failed:
+   the turn is settled (`context.stored`, `context.error`), so an audit records it as it
+   is, before anything slow may be interrupted.
+5. `after_run` of the other providers (memory, summaries), in reverse config order:
+   they learn from it.
+Stages 3 and 4 and the commit cannot be cut short by Ctrl-C (each store is one short
+transaction); stage 5 can, and the turn stands: `context.learning_interrupted` says so,
+for the caller to report (a script exits 130).
 
 A failed turn raises `TurnFailed`, which hands the input back, carrying in its one line
 what the second stage could not do either (an audit on the same dead database). Whatever a
@@ -28,7 +32,7 @@ import asyncio
 import json
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from ctxchat.core.approval import Approver, refusal_text, refuse_unasked
 from ctxchat.core.budget import fit
@@ -68,6 +72,8 @@ T = TypeVar("T")
 AnyProvider = ContextProvider[Any]
 # The caller's commit of a stored turn (see `Agent.run`).
 Commit = Callable[[RunContext], Awaitable[None]]
+# The stages after the model: the histories store, every provider records, the rest learn.
+Stage = Literal["store", "record", "learn"]
 
 
 class TurnFailed(CtxchatError):
@@ -311,7 +317,7 @@ class Agent:
         storing = [p for p in reversed(providers) if p.stores_turn]
         learning = [p for p in reversed(providers) if not p.stores_turn]
         for provider in storing:
-            failure = await self._after_run_of(provider, session, context, shielded=True)
+            failure = await self._after_run_of(provider, session, context, stage="store")
             if failure is not None and context.error is None:
                 context.error = TurnNotStored.by_history(provider.source_id, failure)
             elif failure is not None:
@@ -319,21 +325,31 @@ class Agent:
         if context.error is None and on_stored is not None:
             await self._commit(on_stored, session, context, storing)
         context.stored = context.error is None
+        # A failed turn's warnings go into its one error line instead.
+        emit = context.error is None
+        for provider in providers:  # the turn is settled: record it, in config order
+            failure = await self._after_run_of(provider, session, context, stage="record")
+            if failure is not None:
+                warnings.append(self._warn(provider, failure, on_event, emit=emit))
+        learner = None
         try:
-            for provider in learning:
-                failure = await self._after_run_of(provider, session, context, shielded=False)
+            for learner in learning:
+                failure = await self._after_run_of(learner, session, context, stage="learn")
                 if failure is not None:
-                    # A failed turn's warnings go into its one error line instead.
-                    emit = context.error is None
-                    warnings.append(self._warn(provider, failure, on_event, emit=emit))
+                    warnings.append(self._warn(learner, failure, on_event, emit=emit))
         except asyncio.CancelledError:
-            # Ctrl-C while providers learn from the turn: they stop, the turn stands.
+            # Ctrl-C while providers learn from the turn: they stop, the turn stands, and
+            # the caller says so (a script exits 130).
             task = asyncio.current_task()
             if task is not None:
                 task.uncancel()
-            interrupted = "interrupted: nothing more was learnt"
-            emit = context.error is None
-            warnings.append(self._warn(learning[0], interrupted, on_event, emit=emit))
+            context.learning_interrupted = True
+            kept = "kept" if context.stored else "not kept"
+            interrupted = (
+                f"interrupted while learning: the turn was {kept}, nothing more was learnt"
+            )
+            assert learner is not None  # only a learner's hook can be cut short
+            warnings.append(self._warn(learner, interrupted, on_event, emit=emit))
         return warnings
 
     async def _commit(
@@ -369,28 +385,35 @@ class Agent:
         context.error = TurnNotStored(reason, kept_by=tuple(kept))
 
     async def _after_run_of(
-        self, provider: AnyProvider, session: Session, context: RunContext, *, shielded: bool
+        self, provider: AnyProvider, session: Session, context: RunContext, *, stage: Stage
     ) -> str | None:
-        """Run one provider's after_run; what went wrong, or None. A provider that leaves
-        non-JSON values in its state gets its state back as it was before."""
+        """Run one provider's hook of an after-run stage (`record_turn` for "record",
+        `after_run` otherwise); what went wrong, or None. Storing and recording cannot be
+        cut short by Ctrl-C; learning can. A provider that leaves non-JSON values in its
+        state gets its state back as it was before."""
         state = session.provider_state(provider.source_id)
         before = snapshot(state)
-        hook = provider.after_run(agent=self, session=session, context=context, state=state)
+        if stage == "record":
+            name = "record_turn"
+            hook = provider.record_turn(agent=self, session=session, context=context, state=state)
+        else:
+            name = "after_run"
+            hook = provider.after_run(agent=self, session=session, context=context, state=state)
         try:
-            if shielded:
-                await _finish_despite_cancel(asyncio.ensure_future(hook))
-            else:
+            if stage == "learn":
                 await hook
+            else:
+                await _finish_despite_cancel(asyncio.ensure_future(hook))
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            return f"after_run failed: {str(exc) or type(exc).__name__}"
+            return f"{name} failed: {str(exc) or type(exc).__name__}"
         problem = check_state(state)
         if problem is None:
             return None
         if before is not None:
             session.state[provider.source_id] = json.loads(before)
-        return f"after_run failed: {problem}; its state is left as it was before the turn"
+        return f"{name} failed: {problem}; its state is left as it was before the turn"
 
     @staticmethod
     def _warn(
