@@ -66,6 +66,7 @@ from ctxchat.core.provider import ContextProvider, HistoryProvider
 from ctxchat.core.reply_limit import cap_reply
 from ctxchat.core.session import Session
 from ctxchat.core.settings import AgentSettings
+from ctxchat.core.storable import storable, storable_message
 from ctxchat.core.tools import Tool, invoke_tool
 
 T = TypeVar("T")
@@ -192,6 +193,7 @@ class Agent:
             input_messages = [inputs]
         else:
             input_messages = list(inputs)
+        input_messages = [storable_message(m) for m in input_messages]
         context = RunContext(
             session_id=session.id,
             input_messages=input_messages,
@@ -286,7 +288,7 @@ class Agent:
             except ContextOverflow as exc:
                 raise _overflowed(exc, context, limits) from exc
             limit = self.settings.max_reply_bytes
-            message, size = cap_reply(reply.message, limit)
+            message, size = cap_reply(storable_message(reply.message), limit)
             if size > limit:
                 on_event(ReplyCut(size, limit))
             produced.append(message.attributed("response"))
@@ -300,7 +302,7 @@ class Agent:
                 result = await tool_call(by_name.get(call.name), call)
                 on_event(ToolCallFinished(call, result, ran.get(call.id, 0.0)))
                 answer = Message.tool_result(
-                    result.call_id, result.content, is_error=result.is_error
+                    result.call_id, storable(result.content), is_error=result.is_error
                 )
                 produced.append(answer.attributed("tool", owners.get(call.name)))
         raise ToolLoopLimit(rounds)
