@@ -280,9 +280,9 @@ def test_sigint_while_memory_learns_exits_130_saying_the_turn_was_kept(
         held.set()
     assert code == 130, stderr
     assert "Traceback" not in stderr
-    assert stderr.splitlines()[-1].endswith(
-        "interrupted while providers learnt from the turn: the turn was kept"
-    )
+    assert stderr.splitlines() == [
+        "ctxchat: error: interrupted while providers learnt from the turn: the turn was kept"
+    ]
     document = only_session(ctxchat_home)
     assert document["turns"] == 1
     assert len(fake_openai.chat_requests()) == 2  # "second" never went out

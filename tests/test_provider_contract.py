@@ -275,9 +275,8 @@ def test_ctrl_c_while_providers_learn_leaves_the_turn_standing() -> None:
     assert context.stored
     assert session.state["slow"] == {"started": True}
     assert context.learning_interrupted
-    assert [e.message for e in events if isinstance(e, ProviderWarning)] == [
-        "interrupted while learning: the turn was kept, nothing more was learnt"
-    ]
+    # No warning event: the caller says it in its one line (a script exits 130 saying so).
+    assert [e for e in events if isinstance(e, ProviderWarning)] == []
 
 
 class Recorder(ContextProvider):

@@ -351,7 +351,8 @@ class Agent:
                 f"interrupted while learning: the turn was {kept}, nothing more was learnt"
             )
             assert learner is not None  # only a learner's hook can be cut short
-            warnings.append(self._warn(learner, interrupted, on_event, emit=emit))
+            # Not an event: the caller says it in its own one line (a script's exit 130).
+            warnings.append(self._warn(learner, interrupted, on_event, emit=False))
         return warnings
 
     async def _commit(
