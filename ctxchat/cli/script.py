@@ -20,6 +20,7 @@ from ctxchat.cli.common import cut_note, report, run_sync, warn
 from ctxchat.cli.terminal import cancellable
 from ctxchat.core.errors import LearningInterrupted, TurnCancelled
 from ctxchat.core.sanitize import json_text
+from ctxchat.core.storable import storable
 
 if TYPE_CHECKING:
     from ctxchat.cli.tool_approval import ToolPolicy
@@ -262,7 +263,9 @@ async def _send(
     if response is not None:
         _warn_if_cut_short(response)
     if json_lines:
-        record = turn_record(conversation, turn.text, outcome, reasoning=show_reasoning)
+        # The input as it was kept (see `ctxchat.core.storable`), as the output is.
+        kept = storable(turn.text)
+        record = turn_record(conversation, kept, outcome, reasoning=show_reasoning)
         output.write(json_text(record) + "\n")
     if outcome.context.learning_interrupted:
         raise LearningInterrupted()  # the turn is out and kept; the script stops at the ^C
