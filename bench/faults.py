@@ -174,13 +174,15 @@ class Run:
         tool_dir.mkdir()
         (tool_dir / "faulty_tools.py").write_text(TOOL_MODULE)
         self.env = {
-            "PYTHONPATH": str(tool_dir),
             **{k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CTXCHAT_"))},
             "CTXCHAT_HOME": str(self.home),
             "OPENAI_BASE_URL": server.base_url,
             "OPENAI_API_KEY": API_KEY,
             "CTXCHAT_MODEL": "fake-model",
             "NO_COLOR": "1",
+            "PYTHONPATH": os.pathsep.join(
+                filter(None, [str(tool_dir), os.environ.get("PYTHONPATH")])
+            ),
         }
         self.tally = Tally()
         self.engine: Any = None
