@@ -35,7 +35,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Literal, TypeVar
 
 from ctxchat.core.approval import Approver, refusal_text, refuse_unasked
-from ctxchat.core.budget import fit
+from ctxchat.core.budget import fit, measure
 from ctxchat.core.context import RunContext, RunResponse
 from ctxchat.core.errors import (
     ContextOverflow,
@@ -67,12 +67,15 @@ from ctxchat.core.reply_limit import cap_reply
 from ctxchat.core.session import Session
 from ctxchat.core.settings import AgentSettings
 from ctxchat.core.storable import storable, storable_message
+from ctxchat.core.tool_limit import cap_arguments, fit_result
 from ctxchat.core.tools import Tool, invoke_tool
 
 T = TypeVar("T")
 AnyProvider = ContextProvider[Any]
 # The caller's commit of a stored turn (see `Agent.run`).
 Commit = Callable[[RunContext], Awaitable[None]]
+# Tokens a tool result's message costs beside its text (role, call id, framing).
+RESULT_OVERHEAD = 16
 # The stages after the model: the histories store, every provider records, the rest learn.
 Stage = Literal["store", "record", "learn"]
 
@@ -291,6 +294,10 @@ class Agent:
             message, size = cap_reply(storable_message(reply.message), limit)
             if size > limit:
                 on_event(ReplyCut(size, limit))
+            capped = cap_arguments(message, limit)
+            pairs = zip(capped.tool_calls, message.tool_calls, strict=True)
+            cut_calls = {new.id for new, old in pairs if new is not old}
+            message = capped
             produced.append(message.attributed("response"))
             calls = message.tool_calls
             if not calls:
@@ -299,11 +306,18 @@ class Agent:
                 break  # no model call left to read these tools' results
             for call in calls:
                 on_event(ToolCallStarted(call))
-                result = await tool_call(by_name.get(call.name), call)
+                if call.id in cut_calls:  # its arguments were not kept: it cannot run
+                    result = ToolResultPart(call.id, call.arguments, is_error=True)
+                else:
+                    result = await tool_call(by_name.get(call.name), call)
                 on_event(ToolCallFinished(call, result, ran.get(call.id, 0.0)))
-                answer = Message.tool_result(
-                    result.call_id, storable(result.content), is_error=result.is_error
+                # What the request has left for it once nothing trimmable is counted.
+                fixed = [m for m in base if m.kind != "history"]
+                left = limits.room - measure(limits, fixed, tools, produced) - RESULT_OVERHEAD
+                content = fit_result(
+                    storable(result.content), limit=limit, tokens=left, count=limits.count_text
                 )
+                answer = Message.tool_result(result.call_id, content, is_error=result.is_error)
                 produced.append(answer.attributed("tool", owners.get(call.name)))
         raise ToolLoopLimit(rounds)
 
