@@ -173,3 +173,39 @@ def test_interrupts_raised_by_a_tool_still_propagate(raised: type[BaseException]
     tool = Tool("stopper", "stops", interrupted)
     with pytest.raises(raised):
         asyncio.run(invoke_tool(tool, ToolCallPart("c", "stopper", "{}"), default_timeout=5))
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "object", "properties": {"x": {"type": 12}}},
+        {"type": "object", "properties": {"x": {"type": "string", "pattern": "(unclosed"}}},
+        {"type": "object", "required": "x"},
+    ],
+)
+def test_a_tool_with_an_invalid_input_schema_gets_an_error_result(schema: dict[str, Any]) -> None:
+    """Issue 21, item 9: an MCP server's invalid schema failed the whole turn."""
+    ran: list[bool] = []
+    tool = Tool("odd", "has a bad schema", lambda **_: ran.append(True), schema)
+    result = asyncio.run(
+        invoke_tool(tool, ToolCallPart("c", "odd", '{"x": "y"}'), default_timeout=5)
+    )
+    assert result.is_error
+    assert result.content.startswith(
+        "invalid arguments for 'odd': the tool's input schema is not valid JSON Schema ("
+    )
+    assert ran == []
+
+
+def test_a_backtracking_pattern_does_not_freeze_argument_checking() -> None:
+    """Issue 21, item 9: `^(a+)+$` froze the event loop for over 60 s."""
+    schema = {"type": "object", "properties": {"s": {"type": "string", "pattern": "^(a+)+$"}}}
+    tool = Tool("bomb", "backtracks", lambda s: s, schema)
+    arguments = '{"s": "' + "a" * 40 + 'b"}'
+    result = asyncio.run(invoke_tool(tool, ToolCallPart("c", "bomb", arguments), default_timeout=5))
+    assert result.is_error
+    assert "a pattern in the tool's schema backtracks without end" in result.content
+    fine = asyncio.run(
+        invoke_tool(tool, ToolCallPart("c", "bomb", '{"s": "aaa"}'), default_timeout=5)
+    )
+    assert (fine.is_error, fine.content) == (False, "aaa")

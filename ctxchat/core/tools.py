@@ -24,6 +24,8 @@ TOOL_NAME_RULE = "must be 1 to 64 letters, digits, '_' or '-'"
 # What a tool raises that is not the tool's failure but the user's Ctrl-C, a timeout's
 # cancellation or a generator closing: these go on up; anything else becomes a result.
 PROPAGATED = (KeyboardInterrupt, asyncio.CancelledError, GeneratorExit)
+# Seconds the arguments of a schema with regular expressions may take to check.
+PATTERN_TIMEOUT = 2.0
 
 
 @dataclass(frozen=True)
@@ -125,21 +127,57 @@ class ToolChooser(Protocol):
         ...
 
 
-def _check_arguments(tool: Tool, arguments: Any) -> str | None:
-    """Why the arguments do not fit the tool's schema, or None when they do."""
+def schema_problem(schema: Mapping[str, Any], arguments: Any) -> str:
+    """Why `arguments` do not fit `schema` ("" when they do). A schema that is not valid
+    JSON Schema (a server's mistake) is said as such: the call is refused, never the turn
+    failed."""
     if not isinstance(arguments, dict):
         return "arguments must be a JSON object"
     import jsonschema  # lazy: only paid for when a tool is actually called
 
-    validator_cls = jsonschema.validators.validator_for(tool.parameters)
-    errors = sorted(
-        validator_cls(tool.parameters).iter_errors(arguments), key=lambda e: list(e.path)
-    )
+    schema = dict(schema)
+    try:
+        validator_cls = jsonschema.validators.validator_for(schema)
+        validator_cls.check_schema(schema)
+        errors = sorted(validator_cls(schema).iter_errors(arguments), key=lambda e: list(e.path))
+    except Exception as exc:  # SchemaError, an unknown type or format, a bad regex...
+        message = getattr(exc, "message", None) or str(exc)
+        return f"the tool's input schema is not valid JSON Schema ({message})"
     if not errors:
-        return None
+        return ""
     first = errors[0]
     where = ".".join(str(p) for p in first.absolute_path)
     return f"{where + ': ' if where else ''}{first.message}"
+
+
+async def _check_arguments(tool: Tool, arguments: Any) -> str:
+    """`schema_problem`, in a worker process when the schema holds a regular expression:
+    `^(a+)+$` against forty a's and a b backtracks for minutes in one C call, which would
+    freeze the event loop (and Ctrl-C) here."""
+    if not _has_pattern(tool.parameters):
+        return schema_problem(tool.parameters, arguments)
+    request = {"schema": dict(tool.parameters), "arguments": arguments}
+    try:
+        async with asyncio.timeout(PATTERN_TIMEOUT):
+            return await POOL.call(f"{__name__}:schema_problem", request)
+    except TimeoutError:
+        return (
+            f"checking the arguments took over {PATTERN_TIMEOUT:g}s (a pattern in the "
+            "tool's schema backtracks without end); the call was not run"
+        )
+    except ToolProcessFailed as exc:
+        return exc.text(tool.name)
+
+
+def _has_pattern(schema: Any) -> bool:
+    if isinstance(schema, dict):
+        return any(
+            key in ("pattern", "patternProperties") or _has_pattern(value)
+            for key, value in schema.items()
+        )
+    if isinstance(schema, list):
+        return any(_has_pattern(item) for item in schema)
+    return False
 
 
 async def run_in_daemon_thread(function: Callable[..., Any], arguments: Mapping[str, Any]) -> Any:
@@ -192,7 +230,7 @@ async def invoke_tool(
         arguments = call.parsed_arguments()
     except json.JSONDecodeError as exc:
         return failed(f"arguments are not valid JSON: {exc}")
-    problem = _check_arguments(tool, arguments)
+    problem = await _check_arguments(tool, arguments)
     if problem:
         return failed(f"invalid arguments for '{tool.name}': {problem}")
     timeout = tool.timeout if tool.timeout is not None else default_timeout
