@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ctxchat.core.approval import Approver
     from ctxchat.core.context import RunResponse
     from ctxchat.core.messages import Message
-    from ctxchat.core.model_types import Event
+    from ctxchat.core.model_types import Event, ReplyCut
     from ctxchat.services.conversations import ChatService, Conversation, TurnOutcome
 
 
@@ -123,6 +123,7 @@ class _Streamer:
         self.thinking = False
         self.open_line = False
         self.wrote = False
+        self.cuts: list[ReplyCut] = []
 
     def on_event(self, event: Event) -> None:
         from ctxchat.core.model_types import (
@@ -154,7 +155,7 @@ class _Streamer:
         elif isinstance(event, ModelNotice):
             report(event.message, kind="note")
         elif isinstance(event, ReplyCut):
-            warn(cut_note(event))
+            self.cuts.append(event)  # said once the turn is kept: "saved" must be true
         elif isinstance(event, ProviderProgress):
             self.progress(event.label, event.done, event.total)
 
@@ -259,6 +260,8 @@ async def _send(
         streamer.end_line()
         raise
     streamer.end_turn()
+    for cut in streamer.cuts:
+        warn(cut_note(cut))
     response = outcome.context.response
     if response is not None:
         _warn_if_cut_short(response)
