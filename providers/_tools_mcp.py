@@ -39,6 +39,8 @@ from ctxchat.core.errors import ConfigError, CtxchatError
 from ctxchat.core.options import build_options, option
 from ctxchat.core.tools import TOOL_NAME_PATTERN, Tool
 
+from ._mcp_log import capped_log
+
 if TYPE_CHECKING:
     from mcp import Client
 
@@ -232,9 +234,7 @@ class McpServer:
             cwd=options.cwd,
         )
         self._stop = asyncio.Event()
-        self.log_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd = os.open(self.log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as errlog:
+        with os.fdopen(capped_log(self.log_path), "w", encoding="utf-8") as errlog:
             try:
                 async with contextlib.AsyncExitStack() as stack:
                     transport = stdio_client(params, errlog=errlog)

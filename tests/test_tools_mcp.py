@@ -197,3 +197,19 @@ def test_config_validate_starts_the_servers_and_names_one_that_fails(
     assert done.returncode == 1
     (line,) = done.stderr.splitlines()
     assert "providers[0] ('tools'): MCP server 'quits' did not start" in line
+
+
+def test_a_server_flooding_stderr_leaves_a_log_of_bounded_size(
+    cli_env: dict[str, str], ctxchat_home: Path
+) -> None:
+    """Issue 21, item 9: 50 MB of stderr made a 52 MB mcp-logs file."""
+    from ctxchat.providers._mcp_log import MAX_LOG_BYTES
+
+    config(ctxchat_home, odd("odd", "--noisy-stderr"))
+    done = ctxchat("tools", "list", env=cli_env)
+    assert done.returncode == 0, done.stderr
+    assert "odd__echo" in done.stdout  # the server served once its noise was read away
+    (log,) = ctxchat_home.rglob("mcp-logs/odd.log")
+    text = log.read_text()
+    assert MAX_LOG_BYTES <= len(text.encode()) < MAX_LOG_BYTES + 200
+    assert text.endswith("the rest was dropped]\n")
