@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ctxchat.core.errors import ConfigError, CtxchatError
+from ctxchat.core.exec_with_parent import dying_with_us
 from ctxchat.core.options import build_options, option
 from ctxchat.core.tools import TOOL_NAME_PATTERN, Tool
 
@@ -227,9 +228,10 @@ class McpServer:
         from mcp import Client, StdioServerParameters, stdio_client
 
         options = self.config.options
+        command, args = dying_with_us(options.command, list(options.args))
         params = StdioServerParameters(
-            command=options.command,
-            args=list(options.args),
+            command=command,
+            args=args,
             env={k: str(v) for k, v in options.env.items()} or None,
             cwd=options.cwd,
         )
