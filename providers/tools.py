@@ -222,7 +222,20 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
         context.allow_tools(_names(state.get("always")))
         if self.options.advertise:
             context.extend_tools(self.source_id, self.catalogue())
+            context.on_over_budget(self.source_id, self._shrink(context), priority=5)
         context.extend_middleware(self.source_id, _ReportFailures(self, warn))
+
+    def _shrink(self, context: RunContext) -> Callable[[int], bool]:
+        def shrink(tokens: int) -> bool:
+            """Over the window: the last tool of the catalogue goes (MCP servers' first,
+            then Python tools', the built-ins last), as a selector drops its lowest."""
+            mine = context.tools.get(self.source_id, [])
+            if not mine:
+                return False
+            del mine[-1]
+            return True
+
+        return shrink
 
     async def after_stored_turn(
         self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]

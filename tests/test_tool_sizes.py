@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
 from ctxchat.core.agent import Agent
@@ -93,3 +94,21 @@ def test_arguments_over_max_reply_bytes_are_not_kept_and_the_tool_does_not_run()
     assert "these arguments were 3,000,012 bytes" in json.loads(arguments)["ctxchat_cut"]
     assert "the call was not run" in stored_result(session)
     assert len(json.dumps(session.state)) < 10_000
+
+
+def test_a_catalogue_larger_than_the_window_is_trimmed_from_its_end(tmp_path: Path) -> None:
+    """Advertised without a selector, the tools provider's catalogue failed the turn with
+    'shorten the message' when it did not fit; now its last tools go first."""
+    from ctxchat.core.provider import ProviderEnv
+    from ctxchat.providers.tools import ToolsProvider
+
+    tools = ToolsProvider("tools", env=ProviderEnv(data_dir=tmp_path / "data"))
+    catalogue = [t.name for t in tools.catalogue()]
+    model = ScriptedModel("ok", window=512)
+    agent = Agent(model=model, providers=[tools])
+    context = asyncio.run(agent.run(Session(), "hi"))
+    offered = [t.name for t in model.requests[0].tools]
+    assert 0 < len(offered) < len(catalogue)
+    assert offered == catalogue[: len(offered)]
+    assert context.budget is not None
+    assert context.budget.trimmed["tools"] == len(catalogue) - len(offered)
