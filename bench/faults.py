@@ -16,7 +16,15 @@ a few turns and one fault in one of them, chosen at random:
   process; needs `unshare -m`);
 - the sessions directory read-only (needs `unshare -m`);
 - a server error (400, 429, 500 or 503, its message echoing the API key), or a reply
-  stream cut mid-way.
+  stream cut mid-way;
+- six processes telling one user's memory six cities at once (`memory-writers`): the
+  memory's change counter must grow by one per process that succeeded;
+- a Python tool raising SystemExit (`tool-exit`), and a runaway calculation beside a tool
+  that holds the GIL past its timeout (`runaway-tool`): the turn must complete, exit 0;
+- Ctrl-C or kill -9 while the `llm` memory extractor's call is held (`sigint-learning`,
+  `kill-learning`): the turn must be kept and audited, Ctrl-C exits 130;
+- a NUL in the piped message and a NUL and a lone surrogate in the reply
+  (`nul-surrogate`): kept as U+FFFD, never a failed turn.
 
 A turn is *reported saved* when its `--json` line was written (that happens once the
 session file counts it), *reported failed* when the process exited non-zero before writing
@@ -50,9 +58,11 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 
-from fakeopenai import Cut, Error, FakeOpenAI, RecordedRequest, Reply, Text  # noqa: E402
+from fakeopenai import Cut, Error, FakeOpenAI, RecordedRequest, Reply, Text, ToolCalls  # noqa: E402
 from pgcluster import PgCluster, available  # noqa: E402
 from secret_leaks import check_secret_leaks  # noqa: E402
+
+from ctxchat.core.storable import storable  # noqa: E402
 
 API_KEY = "sk-faults-SECRET-9f8e7d6c5b4a"
 CONFIG = """
@@ -70,6 +80,32 @@ source_id = "history"
 [[providers]]
 type = "audit"
 """
+# The extra providers some fault kinds need, each a config file of its own beside the
+# plain one (CTXCHAT_CONFIG), so the other kinds' request counts stay as they are.
+MEMORY = '\n[[providers]]\ntype = "user_memory"\nsource_id = "memory"\nextractor = "{extractor}"\n'
+TOOLS = """
+[[providers]]
+type = "tools"
+builtins = ["calculate"]
+python = [
+    { ref = "faulty_tools:quits", side_effects = false },
+    { ref = "faulty_tools:hog", side_effects = false, timeout = 1 },
+]
+"""
+TOOL_MODULE = """
+import sys
+
+
+def quits(code: int = 3) -> str:
+    \"\"\"Ends its process.\"\"\"
+    sys.exit(code)
+
+
+def hog() -> str:
+    \"\"\"Holds the GIL in one C call for hours.\"\"\"
+    return str(sum(range(10**14)))
+"""
+CITIES = ["Lisbon", "Oslo", "Quito", "Hanoi", "Dakar", "Lima", "Paris", "Berlin", "Madrid"]
 READ_ONLY = 'mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" "$1" && shift && exec "$@"'
 TITLE = "faults"
 
@@ -125,7 +161,19 @@ class Run:
         else:
             url = f"sqlite:///{self.home / 'history.sqlite3'}"
         self.url = url
-        (self.home / "config.toml").write_text(CONFIG.format(url=url))
+        base = CONFIG.format(url=url)
+        (self.home / "config.toml").write_text(base)
+        self.configs = {
+            "memory": self.home / "memory.toml",
+            "learning": self.home / "learning.toml",
+            "tools": self.home / "tools.toml",
+        }
+        self.configs["memory"].write_text(base + MEMORY.format(extractor="rules"))
+        self.configs["learning"].write_text(base + MEMORY.format(extractor="llm"))
+        self.configs["tools"].write_text(base + TOOLS)
+        tool_dir = self.root / "pylib"
+        tool_dir.mkdir()
+        (tool_dir / "faulty_tools.py").write_text(TOOL_MODULE)
         self.env = {
             **{k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CTXCHAT_"))},
             "CTXCHAT_HOME": str(self.home),
@@ -133,11 +181,30 @@ class Run:
             "OPENAI_API_KEY": API_KEY,
             "CTXCHAT_MODEL": "fake-model",
             "NO_COLOR": "1",
+            "PYTHONPATH": os.pathsep.join(
+                filter(None, [str(tool_dir), os.environ.get("PYTHONPATH")])
+            ),
         }
         self.tally = Tally()
         self.engine: Any = None
         self.plan: dict[str, Reply] = {}
         self.step = 0
+        self.sent: set[str] = set()  # every input given to a process, as the server sees it
+        # The turn whose memory extraction is held, and what it waits for.
+        self.learning_target: str | None = None
+        self.learning = threading.Event()
+        self.memory_bumps = 0  # changes the memory writers reported saved
+        self.memory_version = 0
+        self.learning_killed: set[str] = set()  # turns killed while memory learnt
+        self.last_err = ""  # the last process's stderr, for a failure's message
+        self.extra = {
+            "memory-writers": self.memory_writers,
+            "tool-exit": self.tool_exit,
+            "runaway-tool": self.runaway_tool,
+            "sigint-learning": lambda: self.while_learning(signal.SIGINT),
+            "kill-learning": lambda: self.while_learning(signal.SIGKILL),
+            "nul-surrogate": self.nul_surrogate,
+        }
 
     def close(self) -> None:
         if self.engine is not None:
@@ -149,6 +216,10 @@ class Run:
     # -- the server ---------------------------------------------------------------------------
     def reply(self, request: RecordedRequest) -> Reply:
         text = request.last_user_text
+        if text not in self.sent:  # not a turn: the llm memory extractor asking
+            target = self.learning_target
+            held = self.learning if target is not None and target in text else None
+            return Text('{"operations": []}', hold=held)
         return self.plan.pop(text, None) or Text(f"reply to {text}", chunk_size=6)
 
     # -- one process ----------------------------------------------------------------------------
@@ -161,6 +232,7 @@ class Run:
 
     def kinds(self, unshare: bool) -> list[str]:
         kinds = ["kill-streaming", "kill-storing", "kill-stored", "server-error", "cut-stream"]
+        kinds += list(self.extra)
         if self.pg is not None:
             kinds.append("database-stopped")
         elif unshare:
@@ -187,8 +259,13 @@ class Run:
             kind = "server-error"  # nothing to mount read-only before the first turn
         self.look_for_half_turns()
         self.step += 1
+        if kind in self.extra:
+            self.extra[kind]()
+            self.tally.faults[kind] += 1
+            return
         count = self.rng.randint(1, 4)
         inputs = [f"s{self.step} t{j}" for j in range(count)]
+        self.sent.update(inputs)
         at = self.rng.randrange(count)
         target = inputs[at]
         held = threading.Event()
@@ -264,6 +341,126 @@ class Run:
         self.tally.exits[child.returncode] += 1
         self._classify(inputs, out.decode(), err.decode(), child.returncode, killed)
 
+    # -- the fault kinds of issue 21 -------------------------------------------------------------
+    def _start(
+        self, inputs: list[str], config: str | None, args: list[str] | None = None
+    ) -> subprocess.Popen[bytes]:
+        """`ctxchat run --lines --json` sending `inputs` (raw: a NUL stays a NUL)."""
+        self.sent.update(storable(i) for i in inputs)
+        env = {**self.env, "CTXCHAT_CONFIG": str(self.configs[config])} if config else self.env
+        script = self.root / f"turns-{self.rng.randrange(1 << 30)}.txt"
+        script.write_bytes("".join(f"{i}\n" for i in inputs).encode("utf-8", "surrogatepass"))
+        argv = [ctxchat_executable(), "run", "--lines", "--json", *(args or self.session_args())]
+        with script.open("rb") as stdin:
+            return subprocess.Popen(
+                argv, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+            )
+
+    def _finish(
+        self, child: subprocess.Popen[bytes], inputs: list[str], killed: bool = False
+    ) -> int:
+        try:
+            out, err = child.communicate(timeout=120)
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+        self.tally.exits[child.returncode] += 1
+        self.last_err = err.decode()
+        self._classify(
+            [storable(i) for i in inputs], out.decode(), self.last_err, child.returncode, killed
+        )
+        return child.returncode
+
+    def _memory_version(self) -> int:
+        try:
+            found = self.rows("SELECT max(version) FROM ctxchat_memory_version")
+        except Exception:  # no memory table yet
+            return 0
+        return int(found[0][0] or 0)
+
+    def memory_writers(self) -> None:
+        """Six processes, each a session of its own, tell one user six cities at once."""
+        cities = self.rng.sample(CITIES, 6)
+        before = self._memory_version()
+        turns = [[f"I live in {city}. (s{self.step} w{i})"] for i, city in enumerate(cities)]
+        children = [
+            self._start(t, "memory", ["--title", f"mem-{self.step}-{i}"])
+            for i, t in enumerate(turns)
+        ]
+        codes = [self._finish(c, t) for c, t in zip(children, turns, strict=True)]
+        grew = self._memory_version() - before
+        if grew != codes.count(0):
+            raise AssertionError(
+                f"{codes.count(0)} memory writers succeeded, the memory's counter grew by {grew}"
+            )
+
+    def tool_exit(self) -> None:
+        inputs = [f"s{self.step} t{j}" for j in range(self.rng.randint(1, 3))]
+        target = self.rng.choice(inputs)
+        self.plan[target] = ToolCalls([("quits", {"code": self.rng.choice([0, 2, 3])})])
+        code = self._finish(self._start(inputs, "tools"), inputs)
+        self.plan.pop(target, None)
+        if code != 0:
+            raise AssertionError(f"a tool's SystemExit ended the run, exit {code}: {self.last_err}")
+
+    def runaway_tool(self) -> None:
+        inputs = [f"s{self.step} t{j}" for j in range(self.rng.randint(1, 3))]
+        target = self.rng.choice(inputs)
+        bomb = self.rng.choice(["round(1, -10**9)", "round(2.5, -10**12)", "factorial(10**6)"])
+        self.plan[target] = ToolCalls([("calculate", {"expression": bomb}), ("hog", {})])
+        code = self._finish(self._start(inputs, "tools"), inputs)
+        self.plan.pop(target, None)
+        if code != 0:
+            raise AssertionError(f"a runaway tool failed the run, exit {code}: {self.last_err}")
+
+    def while_learning(self, how: signal.Signals) -> None:
+        """Ctrl-C or kill -9 once the llm extractor's call for one turn is held."""
+        cities = self.rng.sample(CITIES, self.rng.randint(1, 3))
+        inputs = [f"I live in {city}. s{self.step} t{j}" for j, city in enumerate(cities)]
+        at = self.rng.randrange(len(inputs))
+        self.learning.clear()
+        self.learning_target = inputs[at]
+        child = self._start(inputs, "learning")
+        try:
+            reached = self._wait_for_extraction(child, inputs[at])
+            if reached:
+                child.send_signal(how)
+            killed = reached and how == signal.SIGKILL
+            code = self._finish(child, inputs, killed=killed)
+        finally:  # held until the process is gone: the signal, not the reply, ends it
+            self.learning.set()
+            self.learning_target = None
+        if not reached:
+            raise AssertionError(f"the run ended (exit {code}) before memory learnt")
+        if how == signal.SIGINT and code != 130:
+            raise AssertionError(f"Ctrl-C while memory learnt exited {code}, not 130")
+        if how == signal.SIGINT and inputs[at] not in self.tally.saved:
+            raise AssertionError("Ctrl-C while memory learnt: the turn was not reported kept")
+        if killed:
+            self.learning_killed.add(inputs[at])
+
+    def nul_surrogate(self) -> None:
+        inputs = [f"s{self.step} t{j}" for j in range(self.rng.randint(1, 3))]
+        at = self.rng.randrange(len(inputs))
+        inputs[at] += " nul \x00 here"
+        self.plan[storable(inputs[at])] = Text(f"re {storable(inputs[at])} \x00 and \ud800 x")
+        code = self._finish(self._start(inputs, None), inputs)
+        self.plan.pop(storable(inputs[at]), None)
+        if code != 0:
+            raise AssertionError(
+                f"a NUL or a lone surrogate failed the run, exit {code}: {self.last_err}"
+            )
+
+    def _wait_for_extraction(self, child: subprocess.Popen[bytes], target: str) -> bool:
+        """Wait until the memory extractor asks about `target` (its call is then held)."""
+        while child.poll() is None:
+            asked = (r.last_user_text for r in self.server.chat_requests())
+            if any(target in text and text not in self.sent for text in asked):
+                return True
+            self.server.wait_for_requests(len(self.server.chat_requests()) + 1, timeout=0.05)
+        return False
+
     def _wait_for_request(self, child: subprocess.Popen[bytes], count: int) -> bool:
         while not self.server.wait_for_requests(count, timeout=0.2):
             if child.poll() is not None:
@@ -326,12 +523,13 @@ class Run:
         audit = self.rows("SELECT session_key, turn_id, ok, error, record FROM ctxchat_audit")
         turns: dict[tuple[str, str], list[tuple[str, str]]] = {}
         for key, turn_id, role, message in history:
-            text = json.loads(message)["parts"][0]["text"]
+            text = json.loads(message)["parts"][0].get("text", "")
             turns.setdefault((str(key), str(turn_id)), []).append((str(role), text))
         stored_inputs = {}
         for (key, turn_id), messages in turns.items():
             roles = [role for role, _ in messages]
-            if roles != ["user", "assistant"]:
+            whole = roles[:2] == ["user", "assistant"] and roles[-1] == "assistant"
+            if not whole or set(roles[2:-1]) - {"assistant", "tool"}:
                 raise AssertionError(f"turn {turn_id} is not whole: {roles}")
             stored_inputs[messages[0][1]] = (key, turn_id)
         lost = self.tally.saved - stored_inputs.keys()
@@ -359,6 +557,12 @@ class Run:
         unaudited_saved = {stored_inputs[t] for t in self.tally.saved} - ok
         if unaudited_saved:
             raise AssertionError(f"reported saved without an audit row: {unaudited_saved}")
+        # Killed while memory learnt: recorded before any learner ran, so kept and audited.
+        unaudited_learning = {t for t in self.learning_killed if stored_inputs.get(t) not in ok}
+        if unaudited_learning:
+            raise AssertionError(
+                f"killed while learning, not kept and audited: {unaudited_learning}"
+            )
         leaked = [row for row in audit if API_KEY in str(row[3]) or API_KEY in str(row[4])]
         if leaked:
             raise AssertionError("the API key reached the audit")
@@ -377,6 +581,7 @@ class Run:
             "killed turns kept": kept_unknown,
             "killed turns taken back or never stored": len(self.tally.unknown) - kept_unknown,
             "kept turns without an audit row (killed after counting)": len(turns.keys() - ok),
+            "killed while learning, kept and audited": len(self.learning_killed),
         }
 
     def rows(self, sql: str) -> list[Any]:

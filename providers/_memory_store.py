@@ -4,10 +4,10 @@ session's in its state (scope "session"), behind the `FactSet` the update step w
 The SQL store keeps the user's facts in the process between turns, with a live BM25 index
 of their values: a turn with 10,000 stored facts reads one counter to know the cache is
 current, instead of parsing every fact again. A change is applied to the cached facts and
-written in one transaction that first checks the counter (another process may have changed
-the memory meanwhile: then the facts are read again and the change is applied to those),
-writes only the facts that changed and bumps the counter. If anything fails the cache is
-dropped, so the next turn reads the facts as the database has them.
+written in one transaction that first locks and checks the counter (another process may
+have changed the memory meanwhile: then the facts are read again and the change is applied
+to those), writes only the facts that changed and bumps the counter in SQL. If anything
+fails the cache is dropped, so the next turn reads the facts as the database has them.
 
 Every fact written passes the secret screen first (`TrackedFacts`, which every change of
 either store goes through): a value that looks like a secret is `SecretRefused` and nothing
@@ -159,17 +159,23 @@ class SqlMemory:
                 raise
 
     def _apply(self, database: Database, conn: Connection, work: FactsWork) -> Any:
-        version = self._version(conn)
+        version = self._lock_version(database, conn)
         cached = self._cached
         if cached is None or cached.version != version:
             cached = self._cached = self._load(conn)
         tracked = TrackedFacts(cached.facts, cached._index)
-        result = work(tracked)
-        if tracked.touched:
-            self._write(database, conn, tracked.touched)
-            if tracked.forgotten:
-                record_forget(conn, self.user_key, tracked.forgotten, datetime.now(UTC))
-            cached.version = self._bump(conn, version)
+        try:
+            result = work(tracked)
+            if tracked.touched:
+                self._write(database, conn, tracked.touched)
+                if tracked.forgotten:
+                    record_forget(conn, self.user_key, tracked.forgotten, datetime.now(UTC))
+                cached.version = self._bump(conn, version)
+        except BaseException:
+            # The cached facts were changed in place: a retried or later change must read
+            # them again from the database.
+            self._cached = None
+            raise
         return result
 
     def forgettings_since(self, since: datetime | None) -> list[Forgetting]:
@@ -220,13 +226,37 @@ class SqlMemory:
         if rows:
             conn.execute(table.insert(), rows)
 
+    def _lock_version(self, database: Database, conn: Connection) -> int:
+        """The user's counter, its row locked until the transaction ends.
+
+        Without the lock two PostgreSQL writers both read version N, both apply their
+        change to the facts as of N and the second overwrites the first's (six processes
+        telling one user six cities kept four). The row is made first if it is missing
+        (a conflict does nothing: the other writer's row is the one locked), so even the
+        first change of a user has a row to lock. SQLite's writers are serialised by
+        BEGIN IMMEDIATE already, and `FOR UPDATE` renders as nothing there.
+        """
+        import sqlalchemy as sa
+
+        table = MEMORY.tables.versions
+        from sqlalchemy.dialects import postgresql, sqlite
+
+        dialect = sqlite if database.is_sqlite else postgresql
+        conn.execute(
+            dialect.insert(table)
+            .values(user_key=self.user_key, version=0)
+            .on_conflict_do_nothing(index_elements=[table.c.user_key])
+        )
+        found = conn.execute(
+            sa.select(table.c.version).where(table.c.user_key == self.user_key).with_for_update()
+        ).scalar()
+        return int(found or 0)
+
     def _bump(self, conn: Connection, version: int) -> int:
         table = MEMORY.tables.versions
         where = table.c.user_key == self.user_key
-        if version:
-            conn.execute(table.update().where(where).values(version=version + 1))
-        else:
-            conn.execute(table.insert().values(user_key=self.user_key, version=1))
+        # In SQL, not from the value read: the row is locked, but the database has the say.
+        conn.execute(table.update().where(where).values(version=table.c.version + 1))
         return version + 1
 
 

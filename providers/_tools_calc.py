@@ -53,6 +53,15 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "factorial": math.factorial,
 }
 MAX_FACTORIAL = 1000
+MAX_ROUND_DIGITS = 1000
+# The largest magnitude of each function's arguments, by position. Sizes of results are
+# checked after each step, but some calls are slow on small arguments: `round(1, -10**9)`
+# builds a billion-digit power of ten in one C call that holds the GIL. Every other
+# function of the list is a float function or linear in its arguments' size.
+ARGUMENT_BOUNDS: dict[str, dict[int, int]] = {
+    "factorial": {0: MAX_FACTORIAL},
+    "round": {1: MAX_ROUND_DIGITS},  # ndigits: round(1, -n) is a power of ten of n digits
+}
 
 
 class NotArithmetic(ValueError):
@@ -104,10 +113,16 @@ def _evaluate(node: ast.AST) -> Any:
         and not node.keywords
     ):
         arguments = [_evaluate(a) for a in node.args]
-        if node.func.id == "factorial" and arguments and abs(arguments[0]) > MAX_FACTORIAL:
-            raise NotArithmetic(f"factorial is limited to {MAX_FACTORIAL}")
+        _check_arguments(node.func.id, arguments)
         return _checked(FUNCTIONS[node.func.id](*arguments))
     raise NotArithmetic(f"not allowed in arithmetic: {_describe(node)}")
+
+
+def _check_arguments(name: str, arguments: list[Any]) -> None:
+    for position, bound in ARGUMENT_BOUNDS.get(name, {}).items():
+        if position < len(arguments) and abs(arguments[position]) > bound:
+            which = f"argument {position + 1} of {name}"
+            raise NotArithmetic(f"{which} is limited to -{bound} to {bound}")
 
 
 def _check_power(base: Any, exponent: Any) -> None:

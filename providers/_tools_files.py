@@ -3,13 +3,14 @@
 A path the model gives is taken from the first root when relative, then resolved the way
 the operating system would (`..` and every symbolic link followed) and refused unless the
 result is still under one of the roots: `..` cannot climb out and a link cannot point out.
-The file is then opened without following a link in its last part (`O_NOFOLLOW`) and
-checked to be the same file that was resolved, so a link swapped in between the check and
-the open is refused too. Nothing here writes.
+The file is then opened component by component from the root's directory descriptor,
+each with `O_NOFOLLOW` (an `openat` walk), so a directory swapped for a link between the
+check and the open is refused, not followed out of the root. Nothing here writes.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -58,6 +59,31 @@ class FileTools:
         shown = ", ".join(str(r) for r in self.roots)
         raise OutsideRoots(f"{path!r} is outside the directories open to the file tools ({shown})")
 
+    def _open(self, path: str, real: Path, flags: int) -> int:
+        """`real` opened beneath its root: each component from the directory before it,
+        starting at the root's own descriptor, none through a symbolic link. A directory
+        swapped for a link after `_resolve` checked the path is refused, not followed."""
+        root = next(r for r in self.roots if real == r or r in real.parents)
+        parts = real.relative_to(root).parts
+        nofollow = os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+        try:
+            fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | nofollow)
+            for index, part in enumerate(parts):
+                last = index == len(parts) - 1
+                wanted = flags if last else os.O_RDONLY | os.O_DIRECTORY
+                try:
+                    following = os.open(part, wanted | nofollow, dir_fd=fd)
+                finally:
+                    os.close(fd)
+                fd = following
+        except FileNotFoundError:
+            raise FileNotFoundError(f"no such file: {path}") from None
+        except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                raise OutsideRoots(f"{path} changed while it was being opened") from None
+            raise OSError(f"cannot open {path}: {exc.strerror}") from None
+        return fd
+
     def read_file(self, path: str) -> str:
         """Read a text file (UTF-8) from the directories the user opened to the tools.
 
@@ -65,20 +91,13 @@ class FileTools:
             path: the file's path, absolute or relative to the first open directory
         """
         real = self._resolve(path)
-        try:
-            fd = os.open(real, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
-        except FileNotFoundError:
-            raise FileNotFoundError(f"no such file: {path}") from None
-        except OSError as exc:
-            raise OSError(f"cannot open {path}: {exc.strerror}") from None
+        fd = self._open(path, real, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(fd, "rb") as handle:
             info = os.fstat(handle.fileno())
             if stat.S_ISDIR(info.st_mode):
                 raise IsADirectoryError(f"{path} is a directory: use list_directory")
             if not stat.S_ISREG(info.st_mode):
                 raise OutsideRoots(f"{path} is not a regular file")
-            if (info.st_dev, info.st_ino) != _identity(real):
-                raise OutsideRoots(f"{path} changed while it was being opened")
             data = handle.read(self.max_bytes + 1)
         if b"\0" in data[:8192]:
             raise ValueError(f"{path} is not a text file")
@@ -95,26 +114,28 @@ class FileTools:
             path: the directory, absolute or relative to the first open directory
         """
         real = self._resolve(path)
-        if not real.is_dir():
-            raise NotADirectoryError(f"{path} is not a directory")
+        try:
+            fd = self._open(path, real, os.O_RDONLY | os.O_DIRECTORY)
+        except OutsideRoots:
+            if not real.is_dir():  # not a link swapped in: a file where a directory is
+                raise NotADirectoryError(f"{path} is not a directory") from None
+            raise
         entries: list[dict[str, Any]] = []
-        with os.scandir(real) as found:
-            for entry in sorted(found, key=lambda e: e.name):
-                if len(entries) == MAX_ENTRIES:
-                    break
-                info = entry.stat(follow_symlinks=False)
-                entries.append(
-                    {"name": entry.name, "kind": _kind(info.st_mode), "size": info.st_size}
-                )
+        try:
+            with os.scandir(fd) as found:
+                for entry in sorted(found, key=lambda e: e.name):
+                    if len(entries) == MAX_ENTRIES:
+                        break
+                    info = entry.stat(follow_symlinks=False)
+                    entries.append(
+                        {"name": entry.name, "kind": _kind(info.st_mode), "size": info.st_size}
+                    )
+        finally:
+            os.close(fd)
         listing: dict[str, Any] = {"directory": str(real), "entries": entries}
         if len(entries) == MAX_ENTRIES:
             listing["cut"] = f"only the first {MAX_ENTRIES} entries are shown"
         return listing
-
-
-def _identity(path: Path) -> tuple[int, int]:
-    info = os.stat(path, follow_symlinks=False)
-    return info.st_dev, info.st_ino
 
 
 def _kind(mode: int) -> str:

@@ -36,8 +36,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ctxchat.core.errors import ConfigError, CtxchatError
+from ctxchat.core.exec_with_parent import dying_with_us
 from ctxchat.core.options import build_options, option
 from ctxchat.core.tools import TOOL_NAME_PATTERN, Tool
+
+from ._mcp_log import capped_log
 
 if TYPE_CHECKING:
     from mcp import Client
@@ -225,16 +228,15 @@ class McpServer:
         from mcp import Client, StdioServerParameters, stdio_client
 
         options = self.config.options
+        command, args = dying_with_us(options.command, list(options.args))
         params = StdioServerParameters(
-            command=options.command,
-            args=list(options.args),
+            command=command,
+            args=args,
             env={k: str(v) for k, v in options.env.items()} or None,
             cwd=options.cwd,
         )
         self._stop = asyncio.Event()
-        self.log_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd = os.open(self.log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as errlog:
+        with os.fdopen(capped_log(self.log_path), "w", encoding="utf-8") as errlog:
             try:
                 async with contextlib.AsyncExitStack() as stack:
                     transport = stdio_client(params, errlog=errlog)

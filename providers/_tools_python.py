@@ -71,9 +71,11 @@ def tool_from_function(
     side_effects: bool = False,
     timeout: float | None = None,
     where: str | None = None,
+    worker_ref: str | None = None,
 ) -> Tool:
     """A `Tool` for `function`: its name, docstring and type hints as the model sees them.
-    `where` names it in errors (the reference as configured)."""
+    `where` names it in errors (the reference as configured); `worker_ref` runs its calls
+    in a worker process (see `Tool.worker_ref`)."""
     label = where or getattr(function, "__qualname__", repr(function))
     tool_name = name or str(getattr(function, "__name__", ""))
     if not TOOL_NAME_PATTERN.match(tool_name):
@@ -91,6 +93,7 @@ def tool_from_function(
         timeout=timeout,
         side_effects=side_effects,
         source=source,
+        worker_ref=worker_ref,
     )
 
 

@@ -7,9 +7,10 @@ context messages, instruction blocks and tool names (by source id) in the order 
 read them, everything the model produced (tool calls and results included), the usage and,
 for a failed turn, the error. It never loads anything into the model's context.
 
-It records in the second stage of `after_run`, once the histories have stored the turn or
-failed to (see `ctxchat.core.provider`), so a row says `ok` only for a turn a history kept; a
-turn whose history failed is recorded with that failure.
+It records in the "record" stage (`record_turn`, see `ctxchat.core.provider`), once the
+histories and the session file have settled the turn and before any provider learns from
+it, so a row says `ok` only for a turn that was kept, a turn whose history failed is
+recorded with that failure, and Ctrl-C or SIGKILL while memory learns cannot lose the row.
 
 Backend: the shared SQL database (`[storage] url`, or its own `url`), its own store (the
 `ctxchat_audit` table, migrated by `_audit_schema`), rather than JSON Lines per session,
@@ -81,7 +82,7 @@ class AuditProvider(SqlBacked[AuditOptions], ContextProvider[AuditOptions]):
     stores = (AUDIT,)
 
     # -- recording ----------------------------------------------------------------------------
-    async def after_run(
+    async def record_turn(
         self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
     ) -> None:
         record = self.record_of(context)

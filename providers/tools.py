@@ -50,6 +50,9 @@ from ._tools_time import convert_time, current_time
 FILE_TOOLS = ("read_file", "list_directory")
 BUILTINS = ("current_time", "convert_time", "calculate", "search_sessions", *FILE_TOOLS)
 MAX_SEARCH_HITS = 20
+# Built-ins that run in a worker process (`Tool.worker_ref`): the calculator's arguments
+# come from the model, and a document it read may hold a calculation that never ends.
+IN_WORKER = {"calculate": f"{calculate.__module__}:{calculate.__qualname__}"}
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,12 @@ class PythonToolOptions:
     name: str | None = option(None, help="the tool's name (omitted: the function's)")
     side_effects: bool = option(True, help="ask before each call (omit only for read-only)")
     timeout: float | None = option(None, help="seconds a call may take")
+    isolated: bool = option(
+        True,
+        help="run each call in a worker process, where the timeout can stop it and the "
+        "tool's print and input() do not touch ctxchat's streams; false: in a thread of "
+        "ctxchat itself",
+    )
 
 
 @dataclass(frozen=True)
@@ -140,7 +149,7 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
             functions["read_file"] = files.read_file
             functions["list_directory"] = files.list_directory
         return [
-            tool_from_function(functions[name], source="builtin")
+            tool_from_function(functions[name], source="builtin", worker_ref=IN_WORKER.get(name))
             for name in dict.fromkeys(options.builtins)
             if name in functions
         ]
@@ -161,6 +170,7 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
                     side_effects=spec.side_effects,
                     timeout=spec.timeout,
                     where=spec.ref,
+                    worker_ref=spec.ref if spec.isolated else None,
                 )
             )
         return tools
@@ -212,7 +222,20 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
         context.allow_tools(_names(state.get("always")))
         if self.options.advertise:
             context.extend_tools(self.source_id, self.catalogue())
+            context.on_over_budget(self.source_id, self._shrink(context), priority=5)
         context.extend_middleware(self.source_id, _ReportFailures(self, warn))
+
+    def _shrink(self, context: RunContext) -> Callable[[int], bool]:
+        def shrink(tokens: int) -> bool:
+            """Over the window: the last tool of the catalogue goes (MCP servers' first,
+            then Python tools', the built-ins last), as a selector drops its lowest."""
+            mine = context.tools.get(self.source_id, [])
+            if not mine:
+                return False
+            del mine[-1]
+            return True
+
+        return shrink
 
     async def after_stored_turn(
         self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]

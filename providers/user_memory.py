@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from ctxchat.core.context import RunContext
+from ctxchat.core.errors import StorageError
 from ctxchat.core.messages import OWN_WORDS, Message
 from ctxchat.core.model_types import ModelRequest, ignore_events
 from ctxchat.core.options import OptionValueError, option
@@ -158,7 +159,13 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
     ) -> None:
         if state.get("off"):
             return
-        facts, index = await asyncio.to_thread(self.memory(state).facts)
+        try:
+            facts, index = await asyncio.to_thread(self.memory(state).facts)
+        except StorageError as exc:
+            # Its database full or gone while the history's is not: the turn goes on
+            # without recall rather than failing every turn (issue 21, item 11).
+            context.warn(self.source_id, f"recall skipped: {exc.message}")
+            return
         active = facts.active()
         if not active:
             return  # nothing remembered: nothing to rank or render

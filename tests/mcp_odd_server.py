@@ -1,6 +1,7 @@
 """An MCP server that misbehaves on purpose, for the tool tests (stdio, the `mcp` SDK).
 
-    python mcp_odd_server.py [--hang-at-start] [--exit-at-start]
+    python mcp_odd_server.py [--hang-at-start] [--exit-at-start] [--noisy-stderr]
+                             [--pid-file PATH] [--linger]
 
 Tools: `die` exits the process in the middle of the call; `echo` answers (read-only);
 `write_file` has no annotations, so it counts as having side effects; `get_current_time`
@@ -48,4 +49,14 @@ if __name__ == "__main__":
         sys.exit(4)
     if "--hang-at-start" in sys.argv:
         time.sleep(600)
+    if "--pid-file" in sys.argv:  # where it runs, for the tests that kill ctxchat
+        with open(sys.argv[sys.argv.index("--pid-file") + 1], "w") as handle:
+            handle.write(str(os.getpid()))
+    if "--noisy-stderr" in sys.argv:  # 3 MB of stderr before it serves
+        for _ in range(3_000):
+            sys.stderr.write("noise " * 170 + "\n")
+        sys.stderr.write("the last noise\n")
+        sys.stderr.flush()
     server.run()
+    if "--linger" in sys.argv:  # a server that does not end with its input
+        time.sleep(600)

@@ -16,7 +16,7 @@ from ctxchat.core.agent import Agent, TurnFailed
 from ctxchat.core.audit import AuditRecord, AuditSource
 from ctxchat.core.errors import ConfigError
 from ctxchat.core.paths import sessions_dir
-from ctxchat.core.provider import ProviderEnv
+from ctxchat.core.provider import ContextProvider, ProviderEnv
 from ctxchat.core.session import Session
 from ctxchat.core.settings import ModelSettings
 from ctxchat.providers.audit import AuditProvider
@@ -234,3 +234,35 @@ def test_by_default_the_audit_shares_the_history_database(
     url = f"sqlite:///{ctxchat_home / 'history.sqlite3'}"
     assert raw_query(url, "SELECT COUNT(*) FROM ctxchat_history") == [(2,)]
     assert raw_query(url, "SELECT COUNT(*), MIN(ok) FROM ctxchat_audit") == [(1, 1)]
+
+
+class _EndlessLearner(ContextProvider):  # type: ignore[type-arg]
+    """A learner whose extraction never ends (an `llm` extractor's slow call)."""
+
+    async def after_stored_turn(self, *, agent: object, session: Session, **_: object) -> None:
+        session.state.setdefault("learner", {})["started"] = True
+        await asyncio.Event().wait()
+
+
+def test_ctrl_c_while_a_learner_learns_still_leaves_the_turn_audited(sql_url: str) -> None:
+    """Issue 21, item 3: the audit is listed before memory, so learners (reverse order)
+    ran first and an interrupted one left the turn without its row."""
+    from ctxchat.testing import ScriptedModel
+
+    audit = AuditProvider("audit", env=ENV, url=sql_url)
+    history = SqlHistoryProvider("history", env=ENV, url=sql_url)
+    agent = Agent(model=ScriptedModel("ok"), providers=[history, audit, _EndlessLearner("mem")])
+    session = Session()
+
+    async def interrupted_while_learning() -> None:
+        task = asyncio.create_task(agent.run(session, "hi"))
+        while not session.state.get("learner", {}).get("started"):
+            await asyncio.sleep(0.01)
+        task.cancel()  # what Ctrl-C does
+        context = await task
+        assert context.learning_interrupted
+
+    asyncio.run(interrupted_while_learning())
+    (recorded,) = records(agent, session)
+    assert recorded.ok
+    assert recorded.input_messages[0].text == "hi"

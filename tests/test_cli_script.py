@@ -252,3 +252,41 @@ def test_model_endpoint_and_system_prompt_flags(
     assert request.model == "flag-model"
     assert request.messages[0]["role"] == "system"
     assert request.messages[0]["content"].startswith("Answer like a pirate.")
+
+
+def test_sigint_while_memory_learns_exits_130_saying_the_turn_was_kept(
+    cli_env: dict[str, str], fake_openai: FakeOpenAI, ctxchat_home: Path
+) -> None:
+    """Issue 21, item 3: the llm extractor's call is held; Ctrl-C then ends the script, the
+    turn stays kept and audited, and the exit says so."""
+    write_config(
+        ctxchat_home,
+        '[[providers]]\ntype = "sql_history"\nsource_id = "history"\n'
+        '[[providers]]\ntype = "audit"\nsource_id = "audit"\n'
+        '[[providers]]\ntype = "user_memory"\nsource_id = "memory"\nextractor = "llm"\n',
+    )
+    held = threading.Event()
+    fake_openai.enqueue(Text("noted"), Text('{"operations": []}', hold=held))
+    try:
+        with coprocess("run", "--lines", env=cli_env) as child:
+            child.stdin.write(b"I live in Lisbon.\nsecond\n")
+            child.stdin.close()
+            assert child.stdout.read(len("noted")) == b"noted"
+            assert fake_openai.wait_for_requests(2, timeout=20)  # the extractor's call
+            child.process.send_signal(signal.SIGINT)
+            code = child.process.wait(timeout=20)
+            stderr = child.stderr.read().decode()
+    finally:
+        held.set()
+    assert code == 130, stderr
+    assert "Traceback" not in stderr
+    assert stderr.splitlines() == [
+        "ctxchat: error: interrupted while providers learnt from the turn: the turn was kept"
+    ]
+    document = only_session(ctxchat_home)
+    assert document["turns"] == 1
+    assert len(fake_openai.chat_requests()) == 2  # "second" never went out
+    shown = ctxchat("sessions", "show", document["id"], "--audit", env=cli_env)
+    assert "turn 1" in shown.stdout
+    assert "FAILED" not in shown.stdout
+    assert "I live in Lisbon." in shown.stdout

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from cli_support import assert_clean_error, ctxchat, write_config
 from fakeopenai import FakeOpenAI, Text, ToolCalls
 
@@ -166,3 +167,15 @@ def test_indexing_a_large_old_history_shows_a_bar_on_a_terminal_only(
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == piped.returncode
+
+
+@pytest.mark.parametrize("command", [("sessions", "search", "apple"), ("sessions", "list")])
+def test_a_limit_no_database_can_hold_is_a_usage_error(
+    cli_env: dict[str, str], command: tuple[str, ...]
+) -> None:
+    """Issue 21, item 11: it was a database error."""
+    result = ctxchat(*command, "--limit", "99999999999999999999", env=cli_env)
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+    assert "--limit" in result.stderr

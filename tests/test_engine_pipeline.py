@@ -207,6 +207,27 @@ def test_tool_that_raises_becomes_an_error_result(
     assert context.response.messages[1].tool_results[0].is_error
 
 
+def test_a_tool_calling_sys_exit_is_an_error_result_and_the_turn_is_kept(
+    fake_openai: FakeOpenAI, model_settings: ModelSettings
+) -> None:
+    """Issue 21, item 2: the turn completes, is stored, and every after_run sees it."""
+
+    def quits() -> str:
+        raise SystemExit(0)
+
+    provider = Recorder("t", [], tools=[Tool("quits", "ends the process", quits)])
+    agent = make_agent(model_settings, [provider])
+    fake_openai.enqueue(ToolCalls([("quits", {})]), Text("It tried to quit."))
+    session = Session()
+    context = asyncio.run(agent.run(session, "go"))
+    result = fake_openai.chat_requests()[1].messages[-1]
+    assert result["content"] == "SystemExit: tool 'quits' tried to end the process (exit status 0)"
+    assert context.error is None
+    assert context.stored
+    assert provider.seen_errors == [None]
+    assert [m["role"] for m in stored(session, "session_history")][-1] == "assistant"
+
+
 @pytest.mark.parametrize(
     ("arguments", "expected"),
     [

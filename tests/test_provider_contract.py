@@ -274,9 +274,61 @@ def test_ctrl_c_while_providers_learn_leaves_the_turn_standing() -> None:
     assert context.error is None
     assert context.stored
     assert session.state["slow"] == {"started": True}
-    assert [e.message for e in events if isinstance(e, ProviderWarning)] == [
-        "interrupted: nothing more was learnt"
+    assert context.learning_interrupted
+    # No warning event: the caller says it in its one line (a script exits 130 saying so).
+    assert [e for e in events if isinstance(e, ProviderWarning)] == []
+
+
+class Recorder(ContextProvider):
+    """Notes the stage each hook ran in, in the order they ran."""
+
+    def __init__(self, source_id: str, log: list[str]) -> None:
+        super().__init__(source_id)
+        self.log = log
+
+    async def record_turn(
+        self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
+    ) -> None:
+        self.log.append(f"record {self.source_id} stored={context.stored}")
+
+    async def after_run(
+        self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
+    ) -> None:
+        self.log.append(f"learn {self.source_id}")
+
+
+@pytest.mark.parametrize("fails", [False, True])
+def test_the_record_stage_runs_for_every_turn_in_config_order_before_any_learner(
+    fails: bool,
+) -> None:
+    """Issue 21, item 3: settled first (history, session file), recorded, then learnt."""
+    log: list[str] = []
+    model = ScriptedModel(_boom if fails else "ok")
+    providers = [Recorder("a", log), Recorder("b", log), Recorder("c", log)]
+    agent = Agent(model=model, providers=providers)
+
+    async def commit(context: RunContext) -> None:
+        log.append("session file saved")
+
+    try:
+        asyncio.run(agent.run(Session(), "hi", on_stored=commit))
+    except TurnFailed:
+        assert fails
+    settled = [] if fails else ["session file saved"]
+    stored = not fails
+    assert log == [
+        *settled,
+        f"record a stored={stored}",
+        f"record b stored={stored}",
+        f"record c stored={stored}",
+        "learn c",
+        "learn b",
+        "learn a",
     ]
+
+
+def _boom(request: object) -> str:
+    raise RuntimeError("the model fell over")
 
 
 def test_turns_under_separate_event_loops_leave_no_noise(fake_openai: FakeOpenAI) -> None:

@@ -122,3 +122,90 @@ def test_a_tool_raising_timeout_error_itself_is_not_reported_as_timed_out() -> N
     tool = Tool("impatient", "fails", impatient)
     result = asyncio.run(invoke_tool(tool, ToolCallPart("c", "impatient", "{}"), default_timeout=5))
     assert result.content == "TimeoutError: the remote end gave up"
+
+
+def _exits() -> str:
+    raise SystemExit(3)
+
+
+async def _exits_async() -> str:
+    raise SystemExit("bye")
+
+
+def _argparse_rejects(flag: str) -> str:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="almanac")
+    parser.add_argument("--days", type=int)
+    parser.parse_args([flag])
+    return "parsed"
+
+
+@pytest.mark.parametrize(
+    ("function", "arguments", "said"),
+    [
+        (_exits, "{}", "SystemExit: tool 'ender' tried to end the process (exit status 3)"),
+        (_exits_async, "{}", "SystemExit: tool 'ender' tried to end the process (exit status bye)"),
+        (
+            _argparse_rejects,
+            '{"flag": "--nope"}',
+            "SystemExit: tool 'ender' tried to end the process (exit status 2)",
+        ),
+    ],
+)
+def test_a_tool_ending_the_process_becomes_an_error_result(
+    function: Any, arguments: str, said: str
+) -> None:
+    """Issue 21, item 2: sys.exit() or argparse in a tool is the tool's failure, not ours."""
+    schema = {"type": "object", "properties": {"flag": {"type": "string"}}}
+    tool = Tool("ender", "ends", function, schema)
+    result = asyncio.run(
+        invoke_tool(tool, ToolCallPart("c", "ender", arguments), default_timeout=5)
+    )
+    assert (result.is_error, result.content) == (True, said)
+
+
+@pytest.mark.parametrize("raised", [KeyboardInterrupt, GeneratorExit])
+def test_interrupts_raised_by_a_tool_still_propagate(raised: type[BaseException]) -> None:
+    async def interrupted() -> str:
+        raise raised()
+
+    tool = Tool("stopper", "stops", interrupted)
+    with pytest.raises(raised):
+        asyncio.run(invoke_tool(tool, ToolCallPart("c", "stopper", "{}"), default_timeout=5))
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "object", "properties": {"x": {"type": 12}}},
+        {"type": "object", "properties": {"x": {"type": "string", "pattern": "(unclosed"}}},
+        {"type": "object", "required": "x"},
+    ],
+)
+def test_a_tool_with_an_invalid_input_schema_gets_an_error_result(schema: dict[str, Any]) -> None:
+    """Issue 21, item 9: an MCP server's invalid schema failed the whole turn."""
+    ran: list[bool] = []
+    tool = Tool("odd", "has a bad schema", lambda **_: ran.append(True), schema)
+    result = asyncio.run(
+        invoke_tool(tool, ToolCallPart("c", "odd", '{"x": "y"}'), default_timeout=5)
+    )
+    assert result.is_error
+    assert result.content.startswith(
+        "invalid arguments for 'odd': the tool's input schema is not valid JSON Schema ("
+    )
+    assert ran == []
+
+
+def test_a_backtracking_pattern_does_not_freeze_argument_checking() -> None:
+    """Issue 21, item 9: `^(a+)+$` froze the event loop for over 60 s."""
+    schema = {"type": "object", "properties": {"s": {"type": "string", "pattern": "^(a+)+$"}}}
+    tool = Tool("bomb", "backtracks", lambda s: s, schema)
+    arguments = '{"s": "' + "a" * 40 + 'b"}'
+    result = asyncio.run(invoke_tool(tool, ToolCallPart("c", "bomb", arguments), default_timeout=5))
+    assert result.is_error
+    assert "a pattern in the tool's schema backtracks without end" in result.content
+    fine = asyncio.run(
+        invoke_tool(tool, ToolCallPart("c", "bomb", '{"s": "aaa"}'), default_timeout=5)
+    )
+    assert (fine.is_error, fine.content) == (False, "aaa")

@@ -106,6 +106,8 @@ def test_the_calculator_does_arithmetic(tmp_path: Path, expression: str, value: 
         ("9 ** 9 ** 9", "exponent too large"),
         ("10 ** 100000", "exponent too large"),
         ("factorial(100000)", "limited"),
+        ("round(1, -10**9)", "argument 2 of round is limited to -1000 to 1000"),
+        ("round(1.5, 10**9)", "argument 2 of round is limited"),
         ("1 / 0", "division by zero"),
         ("import os", "not an arithmetic expression"),
         ("1; 2", "not an arithmetic expression"),
@@ -190,3 +192,49 @@ def test_roots_must_exist(tmp_path: Path) -> None:
 def test_an_unknown_built_in_is_a_config_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"unknown built-in tool 'calculater'.*'calculate'"):
         provider(tmp_path, builtins=["calculater"])
+
+
+SWAPPER = """
+import os, sys
+root, link, stop = sys.argv[1:4]
+swaps = 0
+while not os.path.exists(stop) or swaps < 300:
+    os.rename(root + "/mid", root + "/held")
+    os.rename(link, root + "/mid")  # `mid` is now the link out
+    os.rename(root + "/mid", link)
+    os.rename(root + "/held", root + "/mid")
+    swaps += 1
+"""
+
+
+def test_a_middle_directory_swapped_for_a_link_never_lets_read_file_out(tmp_path: Path) -> None:
+    """Issue 21, item 7: O_NOFOLLOW covered only the last component, so swapping `mid` for
+    a link to a directory outside between the check and the open read the outside file.
+    The swapper is a process of its own, so it races the reads truly in parallel."""
+    import subprocess
+    import sys
+
+    from ctxchat.providers._tools_files import FileTools, OutsideRoots
+
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    (root / "mid").mkdir(parents=True)
+    (root / "mid" / "file.txt").write_text("inside\n")
+    (outside / "mid").mkdir(parents=True)
+    (outside / "mid" / "file.txt").write_text("SECRET\n")
+    link = root / "link"
+    link.symlink_to(outside / "mid")
+    stop = tmp_path / "stop"
+    files = FileTools([root.resolve()], 1_000)
+    swapper = subprocess.Popen([sys.executable, "-c", SWAPPER, str(root), str(link), str(stop)])
+    read: list[str] = []
+    try:
+        while len(read) < 3_000:
+            try:
+                read.append(files.read_file("mid/file.txt"))
+            except (OutsideRoots, OSError):
+                read.append("refused")
+    finally:
+        stop.write_text("stop")
+        assert swapper.wait(60) == 0
+    assert read.count("SECRET\n") == 0
+    assert "inside\n" in read  # the race was run, not refused whole

@@ -70,7 +70,8 @@ def chat(model_settings: ModelSettings, tmp_path: Path, monkeypatch: pytest.Monk
         model_settings,
         tmp_path,
         builtins=["calculate"],
-        python=["test_tools_command:write_down"],
+        # In ctxchat's own process: the test reads what it wrote down.
+        python=[{"ref": "test_tools_command:write_down", "isolated": False}],
     )
 
 

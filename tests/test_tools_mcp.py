@@ -197,3 +197,57 @@ def test_config_validate_starts_the_servers_and_names_one_that_fails(
     assert done.returncode == 1
     (line,) = done.stderr.splitlines()
     assert "providers[0] ('tools'): MCP server 'quits' did not start" in line
+
+
+def test_a_server_flooding_stderr_leaves_a_log_of_bounded_size(
+    cli_env: dict[str, str], ctxchat_home: Path
+) -> None:
+    """Issue 21, item 9: 50 MB of stderr made a 52 MB mcp-logs file."""
+    from ctxchat.providers._mcp_log import MAX_LOG_BYTES
+
+    config(ctxchat_home, odd("odd", "--noisy-stderr"))
+    done = ctxchat("tools", "list", env=cli_env)
+    assert done.returncode == 0, done.stderr
+    assert "odd__echo" in done.stdout  # the server served once its noise was read away
+    (log,) = ctxchat_home.rglob("mcp-logs/odd.log")
+    text = log.read_text()
+    assert MAX_LOG_BYTES <= len(text.encode()) < MAX_LOG_BYTES + 200
+    assert text.endswith("the rest was dropped]\n")
+
+
+def test_a_server_does_not_outlive_a_sigkilled_ctxchat(
+    cli_env: dict[str, str], fake_openai: FakeOpenAI, ctxchat_home: Path, tmp_path: Path
+) -> None:
+    """Issue 21, item 9: PR_SET_PDEATHSIG in the server's process."""
+    import signal
+    import threading
+    import time
+
+    from cli_support import coprocess
+
+    pid_file = tmp_path / "odd.pid"
+    config(ctxchat_home, odd("odd", "--pid-file", str(pid_file), "--linger"))
+    held = threading.Event()
+    fake_openai.enqueue(Text("never finished " * 10, chunk_size=5, hold=held))
+    try:
+        with coprocess("run", "--lines", env=cli_env) as child:
+            child.stdin.write(b"hello\n")
+            child.stdin.close()
+            assert fake_openai.wait_for_requests(1, timeout=30)  # the server is up by then
+            server_pid = int(pid_file.read_text())
+            child.process.send_signal(signal.SIGKILL)
+            child.process.wait(timeout=20)
+    finally:
+        held.set()
+    deadline = time.monotonic() + 20
+    while not _gone(server_pid):
+        assert time.monotonic() < deadline, "the MCP server outlived ctxchat"
+        time.sleep(0.05)
+
+
+def _gone(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().split(") ", 1)[1].startswith("Z")
+    except FileNotFoundError:
+        return True

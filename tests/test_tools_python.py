@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import textwrap
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 
 from ctxchat.config.loading import load_config
 from ctxchat.core.errors import ConfigError
-from ctxchat.core.messages import ToolCallPart
+from ctxchat.core.messages import ToolCallPart, ToolResultPart
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.tools import invoke_tool
 from ctxchat.providers.tools import ToolsProvider
@@ -175,3 +176,136 @@ def test_the_config_error_names_the_provider_entry(tmp_path: Path, almanac: str)
 def test_a_table_entry_with_a_typo_gets_the_nearest_key(tmp_path: Path, almanac: str) -> None:
     with pytest.raises(ConfigError, match=r"python\[0\]\.side_efects: unknown option"):
         tools_with(tmp_path, {"ref": f"{almanac}:forecast", "side_efects": False})
+
+
+UNRULY = '''
+import os
+import sys
+import time
+
+
+def hog() -> str:
+    """Holds the GIL in one C call for hours."""
+    return str(sum(range(10**14)))
+
+
+async def stuck() -> str:
+    """An async tool that blocks its event loop."""
+    time.sleep(600)
+    return "woke"
+
+
+def chatty(pid_file: str) -> str:
+    """Prints, writes to stderr, reads stdin."""
+    print("LEAKED TO STDOUT \\x1b[31m")
+    sys.stderr.write("LEAKED TO STDERR\\n")
+    with open(pid_file, "w") as handle:
+        handle.write(str(os.getpid()))
+    return f"read {sys.stdin.read()!r}"
+
+
+def sleeper(pid_file: str) -> str:
+    """Says where it runs, then sleeps."""
+    with open(pid_file, "w") as handle:
+        handle.write(str(os.getpid()))
+    time.sleep(600)
+    return "woke"
+
+
+def quits() -> str:
+    """Ends its process."""
+    sys.exit(4)
+'''
+
+
+@pytest.fixture
+def unruly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    package = tmp_path / "pylib" / "unruly_pkg"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "tools.py").write_text(textwrap.dedent(UNRULY))
+    monkeypatch.syspath_prepend(str(tmp_path / "pylib"))
+    return "unruly_pkg.tools"
+
+
+def run_tool(tools: ToolsProvider, name: str, **arguments: object) -> ToolResultPart:
+    tool = tools.env.tools.get(name)
+    assert tool is not None
+    call = ToolCallPart("c", name, json.dumps(arguments))
+    return asyncio.run(invoke_tool(tool, call, default_timeout=30))
+
+
+def pid_gone(pid: int) -> bool:
+    """Whether `pid` has ended (a zombie counts: it runs nothing)."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().split(") ", 1)[1].startswith("Z")
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.parametrize("function", ["hog", "stuck"])
+def test_a_tool_holding_the_gil_or_blocking_its_loop_is_stopped_at_its_timeout(
+    tmp_path: Path, unruly: str, function: str
+) -> None:
+    """Issue 21, items 5 and 8: in a thread, neither timeout could fire."""
+    tools = tools_with(tmp_path, {"ref": f"{unruly}:{function}", "timeout": 0.5})
+    result = run_tool(tools, function)
+    assert (result.is_error, result.content) == (True, f"tool '{function}' timed out after 0.5s")
+
+
+def test_a_tool_timed_out_leaves_no_process_running(tmp_path: Path, unruly: str) -> None:
+    pid_file = tmp_path / "pid"
+    tools = tools_with(tmp_path, {"ref": f"{unruly}:sleeper", "timeout": 0.5})
+    result = run_tool(tools, "sleeper", pid_file=str(pid_file))
+    assert result.content == "tool 'sleeper' timed out after 0.5s"
+    pid = int(pid_file.read_text())
+    assert pid != os.getpid()
+    assert pid_gone(pid)
+
+
+def test_a_tools_standard_streams_are_not_ctxchats(
+    tmp_path: Path, unruly: str, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 21, item 8: its print stays out of --json output and the terminal, and it
+    cannot read the script's later turns."""
+    tools = tools_with(tmp_path, f"{unruly}:chatty")
+    result = run_tool(tools, "chatty", pid_file=str(tmp_path / "pid"))
+    assert (result.is_error, result.content) == (False, "read ''")
+    out, err = capfd.readouterr()
+    assert "LEAKED" not in out
+    assert "LEAKED" not in err
+
+
+def test_a_python_tool_ending_its_worker_is_an_error_result(tmp_path: Path, unruly: str) -> None:
+    tools = tools_with(tmp_path, f"{unruly}:quits")
+    first = run_tool(tools, "quits")
+    assert first.content == "SystemExit: tool 'quits' tried to end the process (exit status 4)"
+    assert run_tool(tools, "quits").content == first.content  # the worker is still usable
+
+
+def test_an_isolated_false_tool_runs_in_ctxchats_own_process(tmp_path: Path, unruly: str) -> None:
+    pid_file = tmp_path / "pid"
+    tools = tools_with(tmp_path, {"ref": f"{unruly}:chatty", "isolated": False})
+    run_tool(tools, "chatty", pid_file=str(pid_file))
+    assert int(pid_file.read_text()) == os.getpid()
+
+
+def test_a_cancelled_call_kills_its_worker(tmp_path: Path, unruly: str) -> None:
+    """Ctrl-C during a tool: the worker goes with the call, nothing keeps running."""
+    pid_file = tmp_path / "pid"
+    tools = tools_with(tmp_path, f"{unruly}:sleeper")
+    tool = tools.env.tools.get("sleeper")
+    assert tool is not None
+
+    async def cancel_once_started() -> None:
+        call = ToolCallPart("c", "sleeper", json.dumps({"pid_file": str(pid_file)}))
+        task = asyncio.ensure_future(invoke_tool(tool, call, default_timeout=60))
+        while not pid_file.exists() or not pid_file.read_text():
+            await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(cancel_once_started())
+    assert pid_gone(int(pid_file.read_text()))

@@ -242,6 +242,30 @@ def test_a_session_file_that_cannot_be_saved_takes_the_turn_back_out_of_the_hist
     assert "No space left on device" in str(failed[2])
 
 
+@needs_read_only_mount
+def test_a_reply_kept_cut_that_cannot_be_saved_says_one_true_line(
+    cli_env: dict[str, str], ctxchat_home: Path, fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    """Issue 21, item 11: "only its first 140,000 were saved", then that nothing was."""
+    write_config(
+        ctxchat_home,
+        "[agent]\nmax_reply_bytes = 140000\n"
+        + PIPELINE
+        + '\n[[providers]]\ntype = "in_memory_history"\nsource_id = "copy"\n'
+        "load_messages = false\n",
+    )
+    fake_openai.enqueue(Text("first reply"), Text("x" * 150_000, chunk_size=50_000))
+    out = tmp_path / "out"
+    out.mkdir()
+
+    done = in_namespace(FULL_DISK, str(sessions_dir(ctxchat_home)), str(out), env=cli_env)
+
+    assert done.returncode == 0, done.stderr
+    assert (out / "rc").read_text().strip() == "1"
+    (line,) = (out / "stderr").read_text().splitlines()
+    assert line.startswith(NOT_SAVED), line
+
+
 # -- a process killed between the history's commit and the session file's --------------------
 def leave_half_a_turn(home: Path, session_id: str) -> str:
     """What a process killed after the history stored its turn, before the session file

@@ -255,3 +255,18 @@ def test_secrets_are_never_stored_and_the_user_is_told(sql_url: str, env: Provid
     assert notices(events) == ["not remembered: that looked like a password, key or account number"]
     assert provider.remembered() == []
     assert "Tr0ub4dor" not in str(raw_query(sql_url, "SELECT * FROM ctxchat_memory"))
+
+
+def test_a_memory_database_that_cannot_be_read_is_a_warning_not_a_failed_turn(
+    tmp_path: Path, env: ProviderEnv
+) -> None:
+    """Issue 21, item 11: its disk full or its file broken while the history's is fine,
+    every turn failed while user memory loaded its facts."""
+    broken = tmp_path / "memory.sqlite3"
+    broken.write_bytes(b"this is not a database" * 100)
+    model = ScriptedModel("fine")
+    agent = agent_with(memory(env, f"sqlite:///{broken}"), model)
+    context, events = turn(agent, Session(), "hello")
+    assert context.response.messages[-1].text == "fine"
+    warnings = [e.message for e in events if isinstance(e, ProviderWarning)]
+    assert any(w.startswith("recall skipped: ") for w in warnings), warnings

@@ -243,6 +243,8 @@ class Repl:
             raise
         view.finish()
         self.last_turn_failed = False
+        if outcome.context.learning_interrupted:
+            self.say("interrupted while learning: the turn was kept, nothing more was learnt")
         self.status(outcome.context)
         return ""
 

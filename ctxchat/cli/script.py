@@ -18,15 +18,16 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ctxchat.cli.common import cut_note, report, run_sync, warn
 from ctxchat.cli.terminal import cancellable
-from ctxchat.core.errors import TurnCancelled
+from ctxchat.core.errors import LearningInterrupted, TurnCancelled
 from ctxchat.core.sanitize import json_text
+from ctxchat.core.storable import storable
 
 if TYPE_CHECKING:
     from ctxchat.cli.tool_approval import ToolPolicy
     from ctxchat.core.approval import Approver
     from ctxchat.core.context import RunResponse
     from ctxchat.core.messages import Message
-    from ctxchat.core.model_types import Event
+    from ctxchat.core.model_types import Event, ReplyCut
     from ctxchat.services.conversations import ChatService, Conversation, TurnOutcome
 
 
@@ -122,6 +123,7 @@ class _Streamer:
         self.thinking = False
         self.open_line = False
         self.wrote = False
+        self.cuts: list[ReplyCut] = []
 
     def on_event(self, event: Event) -> None:
         from ctxchat.core.model_types import (
@@ -153,7 +155,7 @@ class _Streamer:
         elif isinstance(event, ModelNotice):
             report(event.message, kind="note")
         elif isinstance(event, ReplyCut):
-            warn(cut_note(event))
+            self.cuts.append(event)  # said once the turn is kept: "saved" must be true
         elif isinstance(event, ProviderProgress):
             self.progress(event.label, event.done, event.total)
 
@@ -258,12 +260,18 @@ async def _send(
         streamer.end_line()
         raise
     streamer.end_turn()
+    for cut in streamer.cuts:
+        warn(cut_note(cut))
     response = outcome.context.response
     if response is not None:
         _warn_if_cut_short(response)
     if json_lines:
-        record = turn_record(conversation, turn.text, outcome, reasoning=show_reasoning)
+        # The input as it was kept (see `ctxchat.core.storable`), as the output is.
+        kept = storable(turn.text)
+        record = turn_record(conversation, kept, outcome, reasoning=show_reasoning)
         output.write(json_text(record) + "\n")
+    if outcome.context.learning_interrupted:
+        raise LearningInterrupted()  # the turn is out and kept; the script stops at the ^C
 
 
 def _warn_if_cut_short(response: RunResponse) -> None:

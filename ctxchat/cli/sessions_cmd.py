@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 
     from ctxchat.storage.store import SessionSummary
 
+# The largest --limit taken: far more than anyone reads, and a 64-bit integer.
+MAX_LIMIT = 1_000_000
+
 app = typer.Typer(
     help="List, search, fork, show, export and delete sessions.",
     no_args_is_help=True,
@@ -69,7 +72,9 @@ def _summary_dict(s: SessionSummary) -> dict[str, object]:
 def list_sessions(
     limit: Annotated[
         int | None,
-        typer.Option(min=1, metavar="N", help="Show at most this many.", show_default=False),
+        typer.Option(
+            min=1, max=MAX_LIMIT, metavar="N", help="Show at most this many.", show_default=False
+        ),
     ] = None,
     json_output: Annotated[bool, typer.Option("--json", help="A JSON array.")] = False,
     config: ConfigOption = None,
@@ -158,7 +163,11 @@ def search(
     query: Annotated[
         str, typer.Argument(metavar="QUERY", help="The words to find.", show_default=False)
     ],
-    limit: Annotated[int, typer.Option(min=1, metavar="N", help="Show at most this many.")] = 10,
+    limit: Annotated[
+        int,
+        # Bounded: a 20-digit limit reached the database as an integer it cannot hold.
+        typer.Option(min=1, max=MAX_LIMIT, metavar="N", help="Show at most this many."),
+    ] = 10,
     session: Annotated[
         str | None,
         typer.Option(

@@ -5,15 +5,19 @@ One turn (`Agent.run`):
 1. `before_run` of every provider, in config order. A provider that fails here fails the
    turn before any model call.
 2. The model, with tool rounds, bounded by `max_tool_rounds`.
-3. `after_run`, first of the providers that store the turn (histories), then of the
-   others, each stage in reverse config order. The turn is *stored* when every storing
-   provider succeeded and then `on_stored` (the caller's commit: saving the session file
-   that counts the turn) did too; a failure of either makes the turn failed ("shown but
-   not saved"), and a failed commit takes the turn back out of the histories by its id
-   (`discard_turn`). The providers of the second stage (the audit, memory, summaries) are
-   told through `context.stored` and `context.error`, so an audit never records a turn as
-   kept that is not. The first stage and the commit cannot be cut short by Ctrl-C (each
-   store is one short transaction); the second stage can, and the turn stands.
+3. `after_run` of the providers that store the turn (histories), in reverse config
+   order. The turn is *stored* when every storing provider succeeded and then
+   `on_stored` (the caller's commit: saving the session file that counts the turn) did
+   too; a failure of either makes the turn failed ("shown but not saved"), and a failed
+   commit takes the turn back out of the histories by its id (`discard_turn`).
+4. `record_turn` of every provider, in config order, for every turn, kept or failed:
+   the turn is settled (`context.stored`, `context.error`), so an audit records it as it
+   is, before anything slow may be interrupted.
+5. `after_run` of the other providers (memory, summaries), in reverse config order:
+   they learn from it.
+Stages 3 and 4 and the commit cannot be cut short by Ctrl-C (each store is one short
+transaction); stage 5 can, and the turn stands: `context.learning_interrupted` says so,
+for the caller to report (a script exits 130).
 
 A failed turn raises `TurnFailed`, which hands the input back, carrying in its one line
 what the second stage could not do either (an audit on the same dead database). Whatever a
@@ -28,11 +32,11 @@ import asyncio
 import json
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from ctxchat.core.approval import Approver, refusal_text, refuse_unasked
 from ctxchat.core.blocks import context_block
-from ctxchat.core.budget import fit
+from ctxchat.core.budget import fit, measure
 from ctxchat.core.context import RunContext, RunResponse
 from ctxchat.core.errors import (
     ContextOverflow,
@@ -63,12 +67,18 @@ from ctxchat.core.provider import ContextProvider, HistoryProvider
 from ctxchat.core.reply_limit import cap_reply
 from ctxchat.core.session import Session
 from ctxchat.core.settings import AgentSettings
+from ctxchat.core.storable import storable, storable_message
+from ctxchat.core.tool_limit import cap_arguments, fit_result
 from ctxchat.core.tools import Tool, invoke_tool
 
 T = TypeVar("T")
 AnyProvider = ContextProvider[Any]
 # The caller's commit of a stored turn (see `Agent.run`).
 Commit = Callable[[RunContext], Awaitable[None]]
+# Tokens a tool result's message costs beside its text (role, call id, framing).
+RESULT_OVERHEAD = 16
+# The stages after the model: the histories store, every provider records, the rest learn.
+Stage = Literal["store", "record", "learn"]
 
 
 class TurnFailed(CtxchatError):
@@ -187,6 +197,7 @@ class Agent:
             input_messages = [inputs]
         else:
             input_messages = list(inputs)
+        input_messages = [storable_message(m) for m in input_messages]
         context = RunContext(
             session_id=session.id,
             input_messages=input_messages,
@@ -280,9 +291,13 @@ class Agent:
             except ContextOverflow as exc:
                 raise _overflowed(exc, context, limits) from exc
             limit = self.settings.max_reply_bytes
-            message, size = cap_reply(reply.message, limit)
+            message, size = cap_reply(storable_message(reply.message), limit)
             if size > limit:
                 on_event(ReplyCut(size, limit))
+            capped = cap_arguments(message, limit)
+            pairs = zip(capped.tool_calls, message.tool_calls, strict=True)
+            cut_calls = {new.id for new, old in pairs if new is not old}
+            message = capped
             produced.append(message.attributed("response"))
             calls = message.tool_calls
             if not calls:
@@ -291,11 +306,18 @@ class Agent:
                 break  # no model call left to read these tools' results
             for call in calls:
                 on_event(ToolCallStarted(call))
-                result = await tool_call(by_name.get(call.name), call)
+                if call.id in cut_calls:  # its arguments were not kept: it cannot run
+                    result = ToolResultPart(call.id, call.arguments, is_error=True)
+                else:
+                    result = await tool_call(by_name.get(call.name), call)
                 on_event(ToolCallFinished(call, result, ran.get(call.id, 0.0)))
-                answer = Message.tool_result(
-                    result.call_id, result.content, is_error=result.is_error
+                # What the request has left for it once nothing trimmable is counted.
+                fixed = [m for m in base if m.kind != "history"]
+                left = limits.room - measure(limits, fixed, tools, produced) - RESULT_OVERHEAD
+                content = fit_result(
+                    storable(result.content), limit=limit, tokens=left, count=limits.count_text
                 )
+                answer = Message.tool_result(result.call_id, content, is_error=result.is_error)
                 produced.append(answer.attributed("tool", owners.get(call.name)))
         raise ToolLoopLimit(rounds)
 
@@ -311,7 +333,7 @@ class Agent:
         storing = [p for p in reversed(providers) if p.stores_turn]
         learning = [p for p in reversed(providers) if not p.stores_turn]
         for provider in storing:
-            failure = await self._after_run_of(provider, session, context, shielded=True)
+            failure = await self._after_run_of(provider, session, context, stage="store")
             if failure is not None and context.error is None:
                 context.error = TurnNotStored.by_history(provider.source_id, failure)
             elif failure is not None:
@@ -319,21 +341,32 @@ class Agent:
         if context.error is None and on_stored is not None:
             await self._commit(on_stored, session, context, storing)
         context.stored = context.error is None
+        # A failed turn's warnings go into its one error line instead.
+        emit = context.error is None
+        for provider in providers:  # the turn is settled: record it, in config order
+            failure = await self._after_run_of(provider, session, context, stage="record")
+            if failure is not None:
+                warnings.append(self._warn(provider, failure, on_event, emit=emit))
+        learner = None
         try:
-            for provider in learning:
-                failure = await self._after_run_of(provider, session, context, shielded=False)
+            for learner in learning:
+                failure = await self._after_run_of(learner, session, context, stage="learn")
                 if failure is not None:
-                    # A failed turn's warnings go into its one error line instead.
-                    emit = context.error is None
-                    warnings.append(self._warn(provider, failure, on_event, emit=emit))
+                    warnings.append(self._warn(learner, failure, on_event, emit=emit))
         except asyncio.CancelledError:
-            # Ctrl-C while providers learn from the turn: they stop, the turn stands.
+            # Ctrl-C while providers learn from the turn: they stop, the turn stands, and
+            # the caller says so (a script exits 130).
             task = asyncio.current_task()
             if task is not None:
                 task.uncancel()
-            interrupted = "interrupted: nothing more was learnt"
-            emit = context.error is None
-            warnings.append(self._warn(learning[0], interrupted, on_event, emit=emit))
+            context.learning_interrupted = True
+            kept = "kept" if context.stored else "not kept"
+            interrupted = (
+                f"interrupted while learning: the turn was {kept}, nothing more was learnt"
+            )
+            assert learner is not None  # only a learner's hook can be cut short
+            # Not an event: the caller says it in its own one line (a script's exit 130).
+            warnings.append(self._warn(learner, interrupted, on_event, emit=False))
         return warnings
 
     async def _commit(
@@ -369,28 +402,35 @@ class Agent:
         context.error = TurnNotStored(reason, kept_by=tuple(kept))
 
     async def _after_run_of(
-        self, provider: AnyProvider, session: Session, context: RunContext, *, shielded: bool
+        self, provider: AnyProvider, session: Session, context: RunContext, *, stage: Stage
     ) -> str | None:
-        """Run one provider's after_run; what went wrong, or None. A provider that leaves
-        non-JSON values in its state gets its state back as it was before."""
+        """Run one provider's hook of an after-run stage (`record_turn` for "record",
+        `after_run` otherwise); what went wrong, or None. Storing and recording cannot be
+        cut short by Ctrl-C; learning can. A provider that leaves non-JSON values in its
+        state gets its state back as it was before."""
         state = session.provider_state(provider.source_id)
         before = snapshot(state)
-        hook = provider.after_run(agent=self, session=session, context=context, state=state)
+        if stage == "record":
+            name = "record_turn"
+            hook = provider.record_turn(agent=self, session=session, context=context, state=state)
+        else:
+            name = "after_run"
+            hook = provider.after_run(agent=self, session=session, context=context, state=state)
         try:
-            if shielded:
-                await _finish_despite_cancel(asyncio.ensure_future(hook))
-            else:
+            if stage == "learn":
                 await hook
+            else:
+                await _finish_despite_cancel(asyncio.ensure_future(hook))
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            return f"after_run failed: {str(exc) or type(exc).__name__}"
+            return f"{name} failed: {str(exc) or type(exc).__name__}"
         problem = check_state(state)
         if problem is None:
             return None
         if before is not None:
             session.state[provider.source_id] = json.loads(before)
-        return f"after_run failed: {problem}; its state is left as it was before the turn"
+        return f"{name} failed: {problem}; its state is left as it was before the turn"
 
     @staticmethod
     def _warn(

@@ -100,6 +100,8 @@ class RunContext:
         # Set by the engine after the histories' stage of after_run: whether every history
         # that keeps the conversation stored this turn.
         self.stored = False
+        # Set by the engine when Ctrl-C cut the learning stage short: the turn stands.
+        self.learning_interrupted = False
         # What the context budget did to this turn's request (see `ctxchat.core.budget`).
         self.budget: BudgetReport | None = None
         self._shrinkers: list[tuple[int, int, str, Shrink]] = []

@@ -123,6 +123,16 @@ class TurnCancelled(CtxchatError):
         super().__init__("interrupted")
 
 
+class LearningInterrupted(CtxchatError):
+    """Ctrl-C while providers learnt from a turn: the turn itself was kept (and recorded),
+    only what they would have learnt is missing."""
+
+    exit_code = EXIT_INTERRUPTED
+
+    def __init__(self) -> None:
+        super().__init__("interrupted while providers learnt from the turn: the turn was kept")
+
+
 class TurnNotStored(CtxchatError):
     """The reply came (and was shown) but the turn could not be kept: a history could not
     store it, or the session file could not be saved after they did. The turn counts as

@@ -10,14 +10,20 @@ A turn, as providers see it:
 1. `before_run` of every provider, in config order: add instructions, messages, tools or
    middleware to the `RunContext`.
 2. The model call (and its tool rounds).
-3. `after_run`, in two stages. First every provider that stores the turn (a history that
-   stores anything), in reverse config order; the turn counts as stored when all of them
-   succeeded (`context.stored`). Then every other provider, in reverse config order, so
-   that a provider that learns from the turn (memory, a summary) knows whether it was
-   kept. `after_run` runs for *every* turn, a failed or cancelled one too (`context.error`
-   is set): the default implementation calls `after_stored_turn` only for a stored turn,
-   which is what a provider that learns wants. Override `after_run` itself only to see
-   failed turns too (an audit does).
+3. After the model, three stages:
+   - *store*: `after_run` of every provider that stores the turn (a history that stores
+     anything), in reverse config order; the turn counts as stored when all of them, and
+     then the caller's save of the session file, succeeded (`context.stored`).
+   - *record*: `record_turn` of every provider, in config order, for every turn, kept or
+     failed (`context.error` is set then), once the histories and the session file have
+     settled it and before anything learns from it. Ctrl-C cannot cut it short, and a
+     process killed while providers learn has recorded the turn already: this is where
+     an audit writes its row.
+   - *learn*: `after_run` of every other provider, in reverse config order, so that a
+     provider that learns from the turn (memory, a summary) knows whether it was kept.
+     It runs for every turn too: the default calls `after_stored_turn` only for a stored
+     turn, which is what a provider that learns wants. Ctrl-C may cut this stage short;
+     the turn stands (`context.learning_interrupted`).
 """
 
 from __future__ import annotations
@@ -175,6 +181,13 @@ class ContextProvider(Generic[OptionsT]):
         `after_stored_turn` for a stored turn only."""
         if context.stored:
             await self.after_stored_turn(agent=agent, session=session, context=context, state=state)
+
+    async def record_turn(
+        self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
+    ) -> None:
+        """Called for every turn, kept or failed, once it is settled (`context.stored` and
+        `context.error` are final), in config order, before any provider learns from it.
+        Keep it to one short write: Ctrl-C waits for it. A failure is a warning."""
 
     async def after_stored_turn(
         self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]

@@ -15,10 +15,17 @@ from typing import Any, Protocol, runtime_checkable
 
 from ctxchat.core.errors import ConfigError
 from ctxchat.core.messages import ToolCallPart, ToolResultPart
+from ctxchat.core.tool_process import POOL, ToolProcessFailed, exit_text
+from ctxchat.core.tool_worker import render_result
 
 # What the model APIs accept as a tool name (OpenAI's rule; the strictest in use).
 TOOL_NAME_PATTERN = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 TOOL_NAME_RULE = "must be 1 to 64 letters, digits, '_' or '-'"
+# What a tool raises that is not the tool's failure but the user's Ctrl-C, a timeout's
+# cancellation or a generator closing: these go on up; anything else becomes a result.
+PROPAGATED = (KeyboardInterrupt, asyncio.CancelledError, GeneratorExit)
+# Seconds the arguments of a schema with regular expressions may take to check.
+PATTERN_TIMEOUT = 2.0
 
 
 @dataclass(frozen=True)
@@ -40,6 +47,10 @@ class Tool:
     timeout: float | None = None  # seconds; None takes the agent's default
     side_effects: bool = False
     source: str = ""
+    # "package.module:function": the call runs in a worker process that imports it by this
+    # reference, where the timeout can stop it (`ctxchat.core.tool_process`); None runs
+    # `function` in a thread of this process (a tool that needs this process's state).
+    worker_ref: str | None = None
 
     def spec(self) -> dict[str, Any]:
         """The tool as advertised in an OpenAI Chat Completions request."""
@@ -116,30 +127,57 @@ class ToolChooser(Protocol):
         ...
 
 
-def _check_arguments(tool: Tool, arguments: Any) -> str | None:
-    """Why the arguments do not fit the tool's schema, or None when they do."""
+def schema_problem(schema: Mapping[str, Any], arguments: Any) -> str:
+    """Why `arguments` do not fit `schema` ("" when they do). A schema that is not valid
+    JSON Schema (a server's mistake) is said as such: the call is refused, never the turn
+    failed."""
     if not isinstance(arguments, dict):
         return "arguments must be a JSON object"
     import jsonschema  # lazy: only paid for when a tool is actually called
 
-    validator_cls = jsonschema.validators.validator_for(tool.parameters)
-    errors = sorted(
-        validator_cls(tool.parameters).iter_errors(arguments), key=lambda e: list(e.path)
-    )
+    schema = dict(schema)
+    try:
+        validator_cls = jsonschema.validators.validator_for(schema)
+        validator_cls.check_schema(schema)
+        errors = sorted(validator_cls(schema).iter_errors(arguments), key=lambda e: list(e.path))
+    except Exception as exc:  # SchemaError, an unknown type or format, a bad regex...
+        message = getattr(exc, "message", None) or str(exc)
+        return f"the tool's input schema is not valid JSON Schema ({message})"
     if not errors:
-        return None
+        return ""
     first = errors[0]
     where = ".".join(str(p) for p in first.absolute_path)
     return f"{where + ': ' if where else ''}{first.message}"
 
 
-def _render_result(value: Any) -> str:
-    if isinstance(value, str):
-        return value
+async def _check_arguments(tool: Tool, arguments: Any) -> str:
+    """`schema_problem`, in a worker process when the schema holds a regular expression:
+    `^(a+)+$` against forty a's and a b backtracks for minutes in one C call, which would
+    freeze the event loop (and Ctrl-C) here."""
+    if not _has_pattern(tool.parameters):
+        return schema_problem(tool.parameters, arguments)
+    request = {"schema": dict(tool.parameters), "arguments": arguments}
     try:
-        return json.dumps(value, ensure_ascii=False, default=str)
-    except (TypeError, ValueError):
-        return repr(value)
+        async with asyncio.timeout(PATTERN_TIMEOUT):
+            return await POOL.call(f"{__name__}:schema_problem", request)
+    except TimeoutError:
+        return (
+            f"checking the arguments took over {PATTERN_TIMEOUT:g}s (a pattern in the "
+            "tool's schema backtracks without end); the call was not run"
+        )
+    except ToolProcessFailed as exc:
+        return exc.text(tool.name)
+
+
+def _has_pattern(schema: Any) -> bool:
+    if isinstance(schema, dict):
+        return any(
+            key in ("pattern", "patternProperties") or _has_pattern(value)
+            for key, value in schema.items()
+        )
+    if isinstance(schema, list):
+        return any(_has_pattern(item) for item in schema)
+    return False
 
 
 async def run_in_daemon_thread(function: Callable[..., Any], arguments: Mapping[str, Any]) -> Any:
@@ -192,14 +230,16 @@ async def invoke_tool(
         arguments = call.parsed_arguments()
     except json.JSONDecodeError as exc:
         return failed(f"arguments are not valid JSON: {exc}")
-    problem = _check_arguments(tool, arguments)
+    problem = await _check_arguments(tool, arguments)
     if problem:
         return failed(f"invalid arguments for '{tool.name}': {problem}")
     timeout = tool.timeout if tool.timeout is not None else default_timeout
     deadline = asyncio.timeout(timeout)
     try:
         async with deadline:
-            if inspect.iscoroutinefunction(tool.function):
+            if tool.worker_ref is not None:
+                value = await POOL.call(tool.worker_ref, arguments)
+            elif inspect.iscoroutinefunction(tool.function):
                 value = await tool.function(**arguments)
             else:
                 value = await run_in_daemon_thread(tool.function, arguments)
@@ -209,6 +249,17 @@ async def invoke_tool(
         if deadline.expired():
             return failed(f"tool '{tool.name}' timed out after {timeout:g}s")
         return failed(f"{type(exc).__name__}: {exc}")
-    except Exception as exc:  # a tool's failure is data for the model, not a crash
-        return failed(f"{type(exc).__name__}: {exc}")
-    return ToolResultPart(call.id, _render_result(value))
+    except PROPAGATED:
+        raise
+    except BaseException as exc:  # a tool's failure is data for the model, not a crash
+        return failed(failure_text(tool.name, exc))
+    return ToolResultPart(call.id, render_result(value))
+
+
+def failure_text(tool_name: str, exc: BaseException) -> str:
+    """What the model reads of a tool's failure, in its own thread or in a worker."""
+    if isinstance(exc, SystemExit):
+        return exit_text(tool_name, exc.code)
+    if isinstance(exc, ToolProcessFailed):
+        return exc.text(tool_name)
+    return f"{type(exc).__name__}: {exc}"

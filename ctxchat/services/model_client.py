@@ -137,7 +137,7 @@ class OpenAIChatModel:
         if settings.context_window:
             return ContextLimits(settings.context_window, "config", reserve, counter)
         reported = found.get("window")
-        if isinstance(reported, int) and reported > 0:
+        if isinstance(reported, int) and model_info.usable_window(reported):
             return ContextLimits(reported, "endpoint", reserve, counter)
         return ContextLimits(DEFAULT_WINDOW, "default", reserve, counter)
 

@@ -59,9 +59,10 @@ class ModelListCache:
         try:
             asked = datetime.fromisoformat(entry["asked_at"])
             models = [str(m) for m in entry["models"]]
+            age = (now or datetime.now(UTC)) - asked  # a naive date: TypeError, asked again
         except (KeyError, TypeError, ValueError):
             return None
-        if (now or datetime.now(UTC)) - asked > self.kept_for:
+        if not timedelta(0) <= age <= self.kept_for:
             return None
         return models
 

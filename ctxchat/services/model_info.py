@@ -31,6 +31,8 @@ from ctxchat.core.redact import mask_url
 PROBE_TIMEOUT = 3.0
 OLLAMA_DEFAULT_CONTEXT = 4096
 CACHE_FILE = "endpoints.json"
+# The smallest window a probe's answer is believed for; below it the default is used.
+MIN_WINDOW = 512
 # How long an answer is trusted: a server restarted with another context size is noticed.
 CACHE_SECONDS = 24 * 3600
 
@@ -115,7 +117,7 @@ def probe(base_url: str, model: str, headers: dict[str, str]) -> dict[str, Any]:
             window = ask()
         except (AttributeError, TypeError, ValueError):  # an answer of another shape
             continue
-        if window:
+        if usable_window(window):
             found["window"] = window
             break
     counted = _post(client, _root(base_url) + "/tokenize", {"content": "a b"})
@@ -138,8 +140,18 @@ class EndpointCache:
         return data if isinstance(data, dict) else {}
 
     def get(self, key: str) -> dict[str, Any] | None:
+        """The entry, or None (probe again) when it is missing, stale or not what `put`
+        writes: a hand-edited `"at": "yesterday"` or `"window": 1` costs a new probe,
+        never a failed run."""
         entry = self._read().get(key)
-        if not isinstance(entry, dict) or time.time() - entry.get("at", 0) > CACHE_SECONDS:
+        if not isinstance(entry, dict):
+            return None
+        at, window = entry.get("at"), entry.get("window")
+        if not isinstance(at, int | float) or isinstance(at, bool):
+            return None
+        if not 0 <= time.time() - at <= CACHE_SECONDS:  # NaN fails this too
+            return None
+        if window is not None and not usable_window(window):
             return None
         return entry
 
@@ -152,6 +164,12 @@ class EndpointCache:
             # A read-only home: asked again next time, nothing worse.
             with contextlib.suppress(OSError):
                 atomic_write_text(self.path, json.dumps(data, indent=1))
+
+
+def usable_window(window: object) -> bool:
+    """Whether a window an endpoint reported can be one: a server (or a hand-edited cache)
+    saying 1 would fail every turn with "shorten the message"."""
+    return isinstance(window, int) and not isinstance(window, bool) and window >= MIN_WINDOW
 
 
 def endpoint_key(base_url: str, model: str) -> str:

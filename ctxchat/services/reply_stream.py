@@ -9,6 +9,7 @@ from typing import Any
 
 from ctxchat.core.messages import Message, ToolCallPart, Usage
 from ctxchat.core.model_types import EventSink, ModelReply, ReasoningDelta, TextDelta
+from ctxchat.core.storable import storable
 from ctxchat.core.think import ThinkSplitter
 
 
@@ -57,7 +58,9 @@ class ReplyAssembler:
     def _emit(self, kind: str, piece: str) -> None:
         # Whatever the sink raises (a closed stdout's BrokenPipeError...) is the caller's
         # own failure and reaches it as it is: `complete` translates only what reading the
-        # stream raises.
+        # stream raises. What is shown is what is stored: no NUL, no lone surrogate that
+        # no terminal could be sent (see `ctxchat.core.storable`).
+        piece = storable(piece)
         if kind == "reasoning":
             self.reasoning.append(piece)
             self.on_event(ReasoningDelta(piece))
