@@ -198,11 +198,13 @@ def write_version_2(url: str, texts: list[str]) -> None:
 
 def test_the_upgrade_indexes_the_history_already_stored(sql_url: str, tmp_path: Path) -> None:
     write_version_2(sql_url, ["an old remark about kubernetes", "another about lunch"])
+    (tmp_path / "sessions").mkdir()
+    (tmp_path / "sessions" / "old.json").write_text("{}")  # this home holds the session
     provider = history(sql_url, tmp_path)
 
     hits = search(provider, "kubernetes")
 
     assert [(h.key, h.seq) for h in hits] == [("old", 1)]
-    assert raw_query(sql_url, "SELECT max(version) FROM ctxchat_migrations") == [(3,)]
+    assert raw_query(sql_url, "SELECT max(version) FROM ctxchat_migrations") == [(4,)]
     store(provider, "new", "kubernetes again")  # and new turns are indexed as they come
     assert {h.key for h in search(provider, "kubernetes")} == {"old", "new"}

@@ -36,7 +36,8 @@ def query_terms(query: str) -> list[str]:
 class MessageHit:
     """A stored message that holds every word: under which history key, its place there,
     and a snippet of its text with the matched words between MATCH_START and MATCH_END.
-    `score`: higher is better, comparable within one search only."""
+    `score`: higher is better, comparable within one search only. `local`: written from
+    this home (a hit of the same user from another home sharing the database is not)."""
 
     key: str
     seq: int
@@ -44,6 +45,7 @@ class MessageHit:
     created_at: datetime
     snippet: str
     score: float
+    local: bool = True
 
 
 def snippet_spans(snippet: str) -> tuple[tuple[str, bool], ...]:
