@@ -46,6 +46,16 @@ def test_a_word_said_in_another_session_is_found_with_its_session(
     assert user["snippet"][start:end] == "PostgreSQL"  # type: ignore[index]
 
 
+def test_the_query_is_words_without_quotes(
+    cli_env: dict[str, str], fake_openai: FakeOpenAI
+) -> None:
+    session = chat(cli_env, "tips for language learning at home")
+
+    hits = search(cli_env, "language", "learning", "--limit", "1")
+
+    assert [h["session"] for h in hits] == [session]
+
+
 def test_on_a_pipe_the_matched_words_are_marked(
     cli_env: dict[str, str], fake_openai: FakeOpenAI
 ) -> None:
