@@ -39,7 +39,7 @@ from ._sqlstore import Database, SqlBacked, mask_url
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
-    from ctxchat.core.search import MessageHit
+    from ctxchat.core.search import HitFilter, MessageHit
     from ctxchat.storage.owner import Owner
 
 FIRST_BATCH = 64  # rows read first for a token-limited window; doubled until it is covered
@@ -303,12 +303,18 @@ class SqlHistoryProvider(
 
     # -- search -------------------------------------------------------------------------------
     async def search_messages(
-        self, terms: Sequence[str], *, limit: int, keys: Collection[str] | None = None
+        self,
+        terms: Sequence[str],
+        *,
+        limit: int,
+        keys: Collection[str] | None = None,
+        exclude: HitFilter | None = None,
     ) -> list[MessageHit]:
-        """The best stored messages holding every term (see `ctxchat.core.search`)."""
+        """This user's best stored messages for the terms (see `ctxchat.core.search`)."""
         from ._history_search import search
 
-        return await asyncio.to_thread(search, self.database(), terms, limit, keys, self.owner)
+        database = self.database()
+        return await asyncio.to_thread(search, database, terms, limit, keys, self.owner, exclude)
 
     def describe(self) -> str:
         return f"{super().describe()}, {mask_url(self.url)}"

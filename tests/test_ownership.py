@@ -82,8 +82,8 @@ def test_delete_and_orphans_touch_only_this_homes_rows(sql_url: str, tmp_path: P
     alice, bob = history(sql_url, a, "alice"), history(sql_url, b, "bob")
     audit_a = AuditProvider("audit", env=ProviderEnv(data_dir=a), url=sql_url, user="alice")
     audit_b = AuditProvider("audit", env=ProviderEnv(data_dir=b), url=sql_url, user="bob")
-    store(alice, "mine", "a note")
-    store(bob, "theirs", "a note")
+    store(alice, "mine", "a memo")
+    store(bob, "theirs", "a memo")
     # The same key in both homes (a history key named by hand): each home's rows apart.
     store(alice, "shared-name", "alice's")
     store(bob, "shared-name", "bob's")
@@ -100,7 +100,7 @@ def test_delete_and_orphans_touch_only_this_homes_rows(sql_url: str, tmp_path: P
     assert asyncio.run(bob.stored_keys()) == {"theirs": 2, "shared-name": 2}
     assert asyncio.run(audit_b.stored_keys()) == {"theirs": 1}
     assert asyncio.run(alice.stored_keys()) == {}
-    assert found(bob, "note") == ["theirs"]
+    assert found(bob, "memo") == ["theirs"]
 
 
 def test_rows_from_before_owners_go_to_the_home_holding_their_session(

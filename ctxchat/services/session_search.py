@@ -53,7 +53,7 @@ async def search_sessions(
     limit: int = DEFAULT_LIMIT,
     session: Session | None = None,
 ) -> list[SessionHit]:
-    """The best `limit` stored messages holding every word of `query`, best first; only
+    """The best `limit` stored messages for the words of `query`, best first; only
     `session`'s when given."""
     terms = query_terms(query)
     if not terms:
@@ -86,6 +86,7 @@ async def search_sessions(
                 hit.created_at,
                 snippet_spans(hit.snippet),
                 hit.score,
+                hit.neighbour,
             )
         )
         if len(hits) == limit:
