@@ -13,6 +13,7 @@ from ctxchat.providers import (
     _sqlengine,
     audit,
     in_memory_history,
+    recall,
     sql_history,
     tool_selector,
     tools,
@@ -61,6 +62,7 @@ audit.AuditProvider
 in_memory_history.InMemoryHistoryProvider
 sql_history.SqlHistoryProvider
 tools.ToolsProvider
+recall.RecallProvider
 
 # The provider-author API: what providers call on the run context.
 RunContext.extend_instructions

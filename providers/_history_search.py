@@ -18,7 +18,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ctxchat.core.search import MATCH_END, MATCH_START, MessageHit, Neighbour
-from ctxchat.ranking.message_rank import DF_CAP, Candidate, Term, query_plan, rank
+from ctxchat.ranking.message_rank import DF_CAP, Candidate, Ranked, Term, query_plan, rank
 
 from ._history_index import FTS_TABLE, TS_CONFIG, TSV_COLUMN
 from ._sqlschema import utc
@@ -60,7 +60,7 @@ def search(
         candidates = [Candidate(i, str(row.body)) for i, row in by_id.items()]
         hits: list[MessageHit] = []
         for ranked in rank(plan, candidates, df, total, marks=(MATCH_START, MATCH_END)):
-            hit = _hit(by_id[ranked.ident], ranked.score, ranked.snippet, owner.home)
+            hit = _hit(by_id[ranked.ident], ranked, owner.home)
             if exclude is not None and exclude(hit):
                 continue
             hits.append(hit)
@@ -171,15 +171,17 @@ def _when(value: Any) -> Any:
     return utc(value)
 
 
-def _hit(row: Any, score: float, snippet: str, home: str) -> MessageHit:
+def _hit(row: Any, ranked: Ranked, home: str) -> MessageHit:
     return MessageHit(
         key=str(row.history_key),
         seq=int(row.seq),
         role=str(row.role),
         created_at=_when(row.created_at),
-        snippet=snippet,
-        score=score,
+        snippet=ranked.snippet,
+        score=ranked.score,
         local=row.home_id == home,
+        relevance=ranked.relevance,
+        text=_clipped(str(row.body)),
     )
 
 

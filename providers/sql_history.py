@@ -211,8 +211,19 @@ class SqlHistoryProvider(
         where = (table.c.history_key == key) & (table.c.turn_id == turn_id)
         self.database().write(lambda conn: conn.execute(table.delete().where(where)))
 
-    def _append(self, key: str, messages: list[Message], turn_id: str) -> None:
-        now = datetime.now(UTC)
+    async def import_turn(
+        self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any], at: datetime
+    ) -> None:
+        """Store a turn said at `at` (a conversation imported, as `recall eval` does),
+        through the same rows and index as a turn of a chat."""
+        key = self.history_key(session_id, state)
+        await asyncio.to_thread(self._append, key, list(messages), new_id(), at)
+        state["history_key"] = key
+
+    def _append(
+        self, key: str, messages: list[Message], turn_id: str, at: datetime | None = None
+    ) -> None:
+        now = datetime.now(UTC) if at is None else at
         # Serialised before the transaction opens: the write lock is held for inserts only.
         rows = [message_row(key, turn_id, now, m, self.owner) for m in messages]
         self.database().append(HISTORY.tables, "history_key", key, rows)

@@ -62,6 +62,9 @@ class MessageHit:
     score: float
     local: bool = True
     neighbour: Neighbour | None = None
+    # The share of the query's weight the message holds, 0 to 1 (see `message_rank`).
+    relevance: float = 0.0
+    text: str = ""  # the message's text, flattened and clipped (what recall injects)
 
 
 # Which hits a search leaves out, decided on each ranked hit (for instance the messages a
@@ -97,6 +100,19 @@ class SearchableHistory(Protocol):
         ...
 
     def session_keys(self, session: Any, state: dict[str, Any]) -> set[str]: ...
+
+
+@runtime_checkable
+class ImportableHistory(Protocol):
+    """A history that can store a turn said at a given time (an imported conversation)."""
+
+    async def import_turn(
+        self, session_id: str, messages: Sequence[Any], *, state: dict[str, Any], at: datetime
+    ) -> None: ...
+
+    async def forget_keys(self, keys: Collection[str]) -> None: ...
+
+    def close(self) -> None: ...
 
 
 @dataclass(frozen=True)

@@ -164,6 +164,9 @@ class Ranked:
     ident: int
     score: float  # higher is better; the best candidate near 1 + the bonuses
     snippet: str  # matched words between `start` and `end` marks
+    # The share of the query's weight (idf) the message holds, 0 to 1: comparable across
+    # queries, unlike `score`, so a threshold on it says "nothing here is relevant".
+    relevance: float
 
 
 def idf(total: int, df: int) -> float:
@@ -203,7 +206,8 @@ def rank(
             score += ALL_WORDS_BONUS
         if phrase:
             score += PHRASE_BONUS
-        ranked.append(Ranked(candidate.ident, score, snippet(candidate.body, plan, marks)))
+        text = snippet(candidate.body, plan, marks)
+        ranked.append(Ranked(candidate.ident, score, text, coverage))
     ranked.sort(key=lambda r: -r.score)
     return ranked
 
