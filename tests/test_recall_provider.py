@@ -73,3 +73,28 @@ def test_temp_and_no_memory_leave_recall_out(tmp_path: Path) -> None:
 
     for flags in ({"memory": True, "outside": False}, {"memory": False, "outside": True}):
         assert [p.source_id for p in without(providers, **flags)] in (["history"], [])
+
+
+def test_the_audit_records_the_recalled_block(sql_url: str, tmp_path: Path) -> None:
+    from ctxchat.providers.audit import AuditProvider
+
+    env = ProviderEnv(data_dir=tmp_path)
+    audit = AuditProvider("audit", env=env, url=sql_url, user="alice")
+    model = ScriptedModel("Noted.", "Sure.", "Fine.")
+    agent = Agent(
+        model=model,
+        providers=[
+            SqlHistoryProvider("history", env=env, url=sql_url, user="alice"),
+            RecallProvider("recall", env=env),
+            audit,
+        ],
+    )
+    asyncio.run(agent.run(Session(), "I signed up for a pottery class on Tuesdays"))
+    asyncio.run(agent.run(Session(), "my sister visits in June"))
+    later = Session()
+
+    asyncio.run(agent.run(later, "when is my pottery class again?"))
+
+    (record,) = asyncio.run(audit.audit_records(later.id, state={}))
+    (block,) = record.context_messages["recall"]
+    assert "pottery class on Tuesdays" in block.text

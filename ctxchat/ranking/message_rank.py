@@ -29,6 +29,7 @@ import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ctxchat.ranking.terms import DEFAULT_B, DEFAULT_K1, STOP_WORDS, stem
 
@@ -111,6 +112,7 @@ SNIPPET_WORDS = 16
 _TOKEN = re.compile(r"\w+")
 
 
+@lru_cache(maxsize=65536)
 def fold(text: str) -> str:
     """Lower case without accents, as the SQLite index folds (remove_diacritics)."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())
@@ -163,7 +165,6 @@ class Candidate:
 class Ranked:
     ident: int
     score: float  # higher is better; the best candidate near 1 + the bonuses
-    snippet: str  # matched words between `start` and `end` marks
     # The share of the query's weight (idf) the message holds, 0 to 1: comparable across
     # queries, unlike `score`, so a threshold on it says "nothing here is relevant".
     relevance: float
@@ -178,10 +179,8 @@ def rank(
     candidates: Sequence[Candidate],
     df: Mapping[str, int],
     total: int,
-    *,
-    marks: tuple[str, str],
 ) -> list[Ranked]:
-    """The candidates best first, each with its snippet."""
+    """The candidates best first (make snippets for those kept: `snippet`)."""
     if not plan or not candidates:
         return []
     weights = {t.key: idf(total, df.get(t.key, 0)) for t in plan}
@@ -206,8 +205,7 @@ def rank(
             score += ALL_WORDS_BONUS
         if phrase:
             score += PHRASE_BONUS
-        text = snippet(candidate.body, plan, marks)
-        ranked.append(Ranked(candidate.ident, score, text, coverage))
+        ranked.append(Ranked(candidate.ident, score, coverage))
     ranked.sort(key=lambda r: -r.score)
     return ranked
 
