@@ -4,7 +4,8 @@ most relevant to what they just said, injected as one block with dates.
 It searches what the pipeline's SQL history stores (`ctxchat.core.search`), this user's
 rows only, leaving out the session under way (its history is in the context already). The
 query is the new input; an input of fewer than `MIN_OWN_TERMS` words that say something
-("and the second one?") is joined by the last exchange. Of the hits, those whose
+("and when was that?") is joined by the user's last message (not the reply, whose many
+words would drown the input's). Of the hits, those whose
 relevance (the share of the query's weight they hold, the same scale in every query)
 reaches `min_relevance` are injected, each with its neighbouring turn, within
 `max_messages` and `max_tokens` (see `ctxchat.ranking.recall_block`): a turn with nothing
@@ -112,12 +113,15 @@ class RecallProvider(ContextProvider[RecallOptions]):
         from ctxchat.ranking.message_rank import query_plan
 
         said = " ".join(m.text for m in context.input_messages)
-        if len(query_plan(query_terms(said))) >= MIN_OWN_TERMS or not _content(said):
-            return query_terms(said) if _content(said) else []
+        if len(query_plan(query_terms(said))) >= MIN_OWN_TERMS and _content(said):
+            return query_terms(said)
         history = agent.loading_history
         loaded = context.context_messages.get(history.source_id, []) if history else []
-        last = " ".join(m.text for m in loaded[-2:])
-        return query_terms(f"{said} {last}")
+        # The user's last message, not the reply: a reply's many words would drown the
+        # input's, and the relevance threshold is a share of the query's weight.
+        last = next((m.text for m in reversed(loaded) if m.role == "user"), "")
+        joined = f"{said} {last}"
+        return query_terms(joined) if _content(joined) else []
 
     def excluded(self, own_keys: set[str]) -> HitFilter:
         """What is never recalled: the session under way (already in the context). The

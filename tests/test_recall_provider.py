@@ -98,3 +98,19 @@ def test_the_audit_records_the_recalled_block(sql_url: str, tmp_path: Path) -> N
     (record,) = asyncio.run(audit.audit_records(later.id, state={}))
     (block,) = record.context_messages["recall"]
     assert "pottery class on Tuesdays" in block.text
+
+
+def test_an_input_that_says_little_is_joined_by_the_last_exchange(
+    sql_url: str, tmp_path: Path
+) -> None:
+    model = ScriptedModel("Noted.", "Sure.", "Here is a plan.", "The second is clay.")
+    agent = pipeline(sql_url, tmp_path, model)
+    asyncio.run(agent.run(Session(), "I signed up for a pottery class on Tuesdays"))
+    asyncio.run(agent.run(Session(), "my sister visits in June"))
+    later = Session()
+    asyncio.run(agent.run(later, "remind me about my pottery class"))
+
+    asyncio.run(agent.run(later, "and when was that?"))
+
+    (block,) = recalled(model)
+    assert "pottery class on Tuesdays" in block
