@@ -108,7 +108,7 @@ class RecallProvider(ContextProvider[RecallOptions]):
         context.on_over_budget(self.source_id, shrink, priority=BUDGET_PRIORITY)
 
     def query(self, agent: AgentView, context: RunContext) -> list[str]:
-        """The words to search by: the input's, joined by the last exchange's when the
+        """The words to search by: the input's, joined by the user's last message when the
         input says too little on its own."""
         from ctxchat.ranking.message_rank import query_plan
 
