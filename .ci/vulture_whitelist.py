@@ -16,6 +16,7 @@ from ctxchat.providers import (
     _sqlengine,
     audit,
     in_memory_history,
+    recall,
     sql_history,
     tool_selector,
     tools,
@@ -65,6 +66,7 @@ audit.AuditProvider
 in_memory_history.InMemoryHistoryProvider
 sql_history.SqlHistoryProvider
 tools.ToolsProvider
+recall.RecallProvider
 
 # The provider-author API: what providers call on the run context.
 RunContext.extend_instructions

@@ -45,12 +45,15 @@ from ctxchat.core.settings import ModelSettings
 from ctxchat.providers._sqlstore import close_all
 from ctxchat.providers.sql_history import SqlHistoryProvider, message_row
 from ctxchat.services.model_client import OpenAIChatModel
+from ctxchat.storage.owner import Owner
 
 WINDOWS: dict[str, dict[str, Any]] = {
     "max_messages=100": {"max_messages": 100},
     "max_tokens=2000": {"max_messages": 0, "max_tokens": 2000},
 }
 WARMUP = 5
+
+OWNER = Owner("bench", "bench")  # loading a window never reads owners
 
 
 class TimedModel:
@@ -101,7 +104,7 @@ def history_rows(key: str, count: int) -> list[dict[str, Any]]:
             ]
         turn_id = new_id()
         for m in messages:
-            rows.append({**message_row(key, turn_id, now, m), "seq": len(rows) + 1})
+            rows.append({**message_row(key, turn_id, now, m, OWNER), "seq": len(rows) + 1})
     return rows  # whole turns: `count` rounded up to the end of the last one
 
 

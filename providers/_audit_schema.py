@@ -1,7 +1,7 @@
 """The audit store (`audit`'s table): its migrations and current definition.
 
 Step 1 is ctxchat 0.1's schema version 3, unchanged, so a 0.1 database maps onto it (see
-`_sqlschema`).
+`_sqlschema`). Step 2 gives each row an owner, its home and user (see `_ownership`).
 """
 
 from __future__ import annotations
@@ -36,6 +36,13 @@ def _m1_audit(conn: Connection) -> None:
     ).create(conn)
 
 
+def _m2_owners(conn: Connection) -> None:
+    """Whose each row is: the home that wrote it and its user (existing rows unowned)."""
+    from ._ownership import add_owner_columns
+
+    add_owner_columns(conn, AUDIT_TABLE, "session_key")
+
+
 def _audit_table() -> Table:
     """`ctxchat_audit` as the migrations leave it, for queries."""
     import sqlalchemy as sa
@@ -52,8 +59,11 @@ def _audit_table() -> Table:
         sa.Column("input_tokens", sa.Integer),
         sa.Column("output_tokens", sa.Integer),
         sa.Column("record", sa.Text, nullable=False),
+        sa.Column("home_id", sa.Text),
+        sa.Column("user_key", sa.Text),
     )
 
 
 # Numbered steps, applied in order; append only, never edit a step that has shipped.
-AUDIT = Store("audit", {1: _m1_audit}, _audit_table)
+# Reading the trail needs step 1 only: a read-only database is read without owners.
+AUDIT = Store("audit", {1: _m1_audit, 2: _m2_owners}, _audit_table, readable_from=1)

@@ -1,7 +1,8 @@
 """The history store (`sql_history`'s tables): its migrations and current definition.
 
 Steps 1 and 2 are ctxchat 0.1's schema versions 1 and 2, unchanged, so a 0.1 database maps
-onto them (see `_sqlschema`). Step 3 makes the history searchable (see `_history_search`).
+onto them (see `_sqlschema`). Step 3 makes the history searchable (see `_history_search`);
+step 4 gives each row an owner, its home and user (see `_ownership`).
 """
 
 from __future__ import annotations
@@ -108,6 +109,13 @@ def _m3_search_index(conn: Connection) -> None:
     m3_search_index(conn)
 
 
+def _m4_owners(conn: Connection) -> None:
+    """Whose each row is: the home that wrote it and its user (existing rows unowned)."""
+    from ._ownership import add_owner_columns
+
+    add_owner_columns(conn, HISTORY_TABLE, "history_key")
+
+
 def _history_table() -> Table:
     """`ctxchat_history` as the migrations leave it, for queries."""
     import sqlalchemy as sa
@@ -126,14 +134,18 @@ def _history_table() -> Table:
         sa.Column("token_count", sa.Integer, nullable=False),
         # The message's searchable text (`searchable_text`), indexed by step 3.
         sa.Column("body", sa.Text, nullable=False),
+        # Whose the row is (step 4): None for a row from before owners no home adopted.
+        sa.Column("home_id", sa.Text),
+        sa.Column("user_key", sa.Text),
     )
 
 
 # Numbered steps, applied in order; append only, never edit a step that has shipped.
-# Reading the conversation needs step 2 at least (token counts); step 3 only adds search.
+# Reading the conversation needs step 2 at least (token counts); steps 3 and 4 only add
+# search and owners.
 HISTORY = Store(
     "history",
-    {1: _m1_history, 2: _m2_token_counts, 3: _m3_search_index},
+    {1: _m1_history, 2: _m2_token_counts, 3: _m3_search_index, 4: _m4_owners},
     _history_table,
     readable_from=2,
 )

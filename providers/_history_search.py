@@ -1,14 +1,32 @@
-"""Searching `ctxchat_history` through its full-text index (built by `_history_index`):
-FTS5 ranked by bm25 on SQLite, the GIN-indexed tsvector ranked by ts_rank_cd on
-PostgreSQL. Terms reach the database as bound values only, each quoted as a phrase (FTS5)
-or as plain words (plainto_tsquery), so no input is ever read as query syntax."""
+"""Searching `ctxchat_history` through its full-text index (built by `_history_index`).
+
+The database finds candidates, any query word matching, through its own index: FTS5 ranked
+by its bm25 on SQLite; on PostgreSQL the GIN-indexed tsvector, ranked by the idf of the
+words a message holds, then `ts_rank_cd`. `ctxchat.ranking.message_rank` then ranks the
+candidates the same way on both backends (BM25, all words and phrases higher) and makes
+the snippets. Only the user's rows are read, filtered in the query.
+
+Terms reach the database as bound values made of letters, digits and underscores only, each
+quoted as an FTS5 string or turned into a tsquery by `plainto_tsquery` (a prefix match
+appends `:*` to what PostgreSQL itself made of the word), so no input is read as query
+syntax.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ctxchat.core.search import MATCH_END, MATCH_START, MessageHit
+from ctxchat.core.search import MATCH_END, MATCH_START, MessageHit, Neighbour
+from ctxchat.ranking.message_rank import (
+    DF_CAP,
+    Candidate,
+    Ranked,
+    Term,
+    query_plan,
+    rank,
+    snippet,
+)
 
 from ._history_index import FTS_TABLE, TS_CONFIG, TSV_COLUMN
 from ._sqlschema import utc
@@ -16,111 +34,205 @@ from ._sqlschema import utc
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
+    from ctxchat.storage.owner import Owner
+
     from ._sqlstore import Database
 
-SNIPPET_WORDS = 16
+MIN_CANDIDATES = 50  # ranked by the database, re-ranked here: enough that a good one is in
+NEIGHBOUR_CHARS = 400
+TOTAL_CAP = 20_000  # the user's messages counted, for idf
 
 
 def search(
-    database: Database, terms: Sequence[str], limit: int, keys: Collection[str] | None
+    database: Database,
+    terms: Sequence[str],
+    limit: int,
+    keys: Collection[str] | None,
+    owner: Owner,
+    exclude: Callable[[MessageHit], bool] | None = None,
 ) -> list[MessageHit]:
-    if not terms or limit < 1 or (keys is not None and not keys):
+    """The user's best messages for `terms`, each with its neighbouring turn; none that
+    `exclude` refuses (read beyond the limit, so that refused ones leave room)."""
+    plan = query_plan(terms)
+    if not plan or limit < 1 or (keys is not None and not keys):
         return []
+    wanted = max(MIN_CANDIDATES, 4 * limit)
 
     def read(conn: Connection) -> list[MessageHit]:
+        params: dict[str, Any] = {"u": owner.user, "cap": DF_CAP, "c": wanted}
+        where = _key_filter(keys, params)
         if database.is_sqlite:
-            return _sqlite(conn, terms, limit, keys)
-        return _postgres(conn, terms, limit, keys)
+            rows, df, total = _sqlite(conn, plan, where, params)
+        else:
+            rows, df, total = _postgres(conn, plan, where, params)
+        by_id = dict(enumerate(rows))
+        candidates = [Candidate(i, str(row.body)) for i, row in by_id.items()]
+        hits: list[MessageHit] = []
+        for ranked in rank(plan, candidates, df, total):
+            hit = _hit(by_id[ranked.ident], ranked, plan, owner.home)
+            if exclude is not None and exclude(hit):
+                continue
+            hits.append(hit)
+            if len(hits) == limit:
+                break
+        return _with_neighbours(conn, hits)
 
     return database.read(read)
 
 
-def _fts5_query(terms: Sequence[str]) -> str:
-    """Each term a quoted FTS5 string (its quotes doubled): a phrase of whatever tokens the
-    tokenizer makes of it, never an operator; side by side they must all match."""
-    return " ".join('"' + term.replace('"', '""') + '"' for term in terms)
-
-
 def _key_filter(keys: Collection[str] | None, params: dict[str, Any]) -> str:
+    where = " AND h.user_key = :u"
     if keys is None:
-        return ""
+        return where
     names = []
     for i, key in enumerate(sorted(keys)):
         params[f"k{i}"] = key
         names.append(f":k{i}")
-    return f" AND h.history_key IN ({', '.join(names)})"
+    return f"{where} AND h.history_key IN ({', '.join(names)})"
+
+
+def _fts5_term(term: Term) -> str:
+    """A quoted FTS5 string (quotes doubled), a prefix query when the term is one."""
+    quoted = '"' + term.key.replace('"', '""') + '"'
+    return quoted + "*" if term.prefix else quoted
+
+
+_COLUMNS = "h.rowid AS rid, h.history_key, h.seq, h.role, h.created_at, h.home_id, h.body"
 
 
 def _sqlite(
-    conn: Connection, terms: Sequence[str], limit: int, keys: Collection[str] | None
-) -> list[MessageHit]:
+    conn: Connection, plan: Sequence[Term], where: str, params: dict[str, Any]
+) -> tuple[list[Any], dict[str, int], int]:
     import sqlalchemy as sa
 
-    params: dict[str, Any] = {
-        "q": _fts5_query(terms),
-        "n": limit,
-        "a": MATCH_START,
-        "b": MATCH_END,
-    }
-    where = _key_filter(keys, params)
-    # The best rowids first, by FTS5's own rank (bm25, which it can order cheaply); then
-    # the snippets for those rows only: asked for in the same query as the ordering, SQLite
-    # would build one for every match before sorting.
+    params["q"] = " OR ".join(_fts5_term(t) for t in plan)
+    # The best rowids by FTS5's own rank (bm25, which it orders cheaply), then their rows.
     sql = (
-        f"SELECT h.history_key, h.seq, h.role, h.created_at, "
-        f"snippet({FTS_TABLE}, 0, :a, :b, '…', {SNIPPET_WORDS}) AS snippet, "
-        f"{FTS_TABLE}.rank AS rank "
-        f"FROM {FTS_TABLE} JOIN ctxchat_history h ON h.rowid = {FTS_TABLE}.rowid "
-        f"WHERE {FTS_TABLE} MATCH :q AND {FTS_TABLE}.rowid IN ("
-        f"SELECT f.rowid FROM {FTS_TABLE}(:q) AS f JOIN ctxchat_history h "
-        f"ON h.rowid = f.rowid WHERE 1 = 1{where} ORDER BY f.rank LIMIT :n) "
-        f"ORDER BY rank"
+        f"SELECT {_COLUMNS} FROM (SELECT f.rowid AS rowid FROM {FTS_TABLE}(:q) AS f "
+        f"JOIN ctxchat_history h ON h.rowid = f.rowid WHERE 1 = 1{where} "
+        f"ORDER BY f.rank LIMIT :c) top JOIN ctxchat_history h ON h.rowid = top.rowid"
     )
-    rows = conn.execute(sa.text(sql), params).all()
-    # bm25 is lower for better matches: negated, so that higher is better on both backends.
-    return [_hit(r, -float(r.rank)) for r in rows]
+    rows = list(conn.execute(sa.text(sql), params))
+    df: dict[str, int] = {}
+    for term in plan:
+        counted = conn.execute(
+            sa.text(
+                f"SELECT count(*) FROM (SELECT 1 FROM {FTS_TABLE} "
+                f"WHERE {FTS_TABLE} MATCH :t LIMIT :cap)"
+            ),
+            {"t": _fts5_term(term), "cap": DF_CAP},
+        ).scalar()
+        df[term.key] = int(counted or 0)
+    return rows, df, _total(conn, params)
+
+
+def _total(conn: Connection, params: dict[str, Any]) -> int:
+    import sqlalchemy as sa
+
+    # Capped, as document frequencies are: an exact count of a large history costs a scan
+    # of its user's index (200 ms at 100,000 rows on PostgreSQL), and past the cap idf
+    # orders words the same.
+    query = sa.text(
+        "SELECT count(*) FROM (SELECT 1 FROM ctxchat_history h WHERE h.user_key = :u "
+        "LIMIT :most) AS mine"
+    )
+    return int(conn.execute(query, {"u": params["u"], "most": TOTAL_CAP}).scalar() or 0)
+
+
+def _tsquery(term: Term, name: str) -> str:
+    plain = f"plainto_tsquery('{TS_CONFIG}', :{name})"
+    return f"(({plain})::text || ':*')::tsquery" if term.prefix else plain
 
 
 def _postgres(
-    conn: Connection, terms: Sequence[str], limit: int, keys: Collection[str] | None
-) -> list[MessageHit]:
+    conn: Connection, plan: Sequence[Term], where: str, params: dict[str, Any]
+) -> tuple[list[Any], dict[str, int], int]:
     import sqlalchemy as sa
 
-    params: dict[str, Any] = {
-        "q": " ".join(terms),
-        "n": limit,
-        "opts": (
-            f'StartSel="{MATCH_START}", StopSel="{MATCH_END}", MaxWords={SNIPPET_WORDS}, '
-            'MinWords=6, ShortWord=0, MaxFragments=1, FragmentDelimiter="…"'
-        ),
-    }
-    where = _key_filter(keys, params)
-    # The headline is made for the chosen rows only: it re-reads the text, which costs.
-    sql = (
-        f"WITH q AS (SELECT plainto_tsquery('{TS_CONFIG}', :q) AS query), "
-        f"top AS (SELECT h.history_key, h.seq, h.role, h.created_at, h.body, "
-        f"ts_rank_cd(h.{TSV_COLUMN}, q.query) AS rank "
-        f"FROM ctxchat_history h, q WHERE h.{TSV_COLUMN} @@ q.query{where} "
-        f"ORDER BY rank DESC, h.created_at DESC LIMIT :n) "
-        f"SELECT top.history_key, top.seq, top.role, top.created_at, top.rank, "
-        f"ts_headline('{TS_CONFIG}', top.body, q.query, :opts) AS snippet "
-        f"FROM top, q ORDER BY top.rank DESC, top.created_at DESC"
+    from ctxchat.ranking.message_rank import idf
+
+    queries = []
+    for i, term in enumerate(plan):
+        params[f"t{i}"] = term.key
+        queries.append(_tsquery(term, f"t{i}"))
+    counts = ", ".join(
+        f"(SELECT count(*) FROM (SELECT 1 FROM ctxchat_history h WHERE h.{TSV_COLUMN} @@ "
+        f"{q}{where} LIMIT :cap) s{i})"
+        for i, q in enumerate(queries)
     )
-    rows = conn.execute(sa.text(sql), params).all()
-    return [_hit(r, float(r.rank)) for r in rows]
+    found = conn.execute(sa.text(f"SELECT {counts}"), params).one()
+    df = {term.key: int(n) for term, n in zip(plan, found, strict=True)}
+    total = _total(conn, params)
+    for i, term in enumerate(plan):
+        params[f"w{i}"] = idf(total, df[term.key])
+    any_word = " || ".join(queries)
+    weighted = " + ".join(
+        f"CASE WHEN h.{TSV_COLUMN} @@ {q} THEN :w{i} ELSE 0 END" for i, q in enumerate(queries)
+    )
+    sql = (
+        f"SELECT {_COLUMNS.replace('h.rowid AS rid, ', '')} FROM ctxchat_history h "
+        f"WHERE h.{TSV_COLUMN} @@ ({any_word}){where} "
+        f"ORDER BY ({weighted}) DESC, ts_rank_cd(h.{TSV_COLUMN}, {any_word}, 1) DESC, "
+        f"h.created_at DESC LIMIT :c"
+    )
+    return list(conn.execute(sa.text(sql), params)), df, total
 
 
-def _hit(row: Any, score: float) -> MessageHit:
-    created = row.created_at
-    if isinstance(created, str):  # SQLite through a text() query hands back the stored text
+def _when(value: Any) -> Any:
+    if isinstance(value, str):  # SQLite through a text() query hands back the stored text
         from datetime import datetime
 
-        created = datetime.fromisoformat(created)
+        value = datetime.fromisoformat(value)
+    return utc(value)
+
+
+def _hit(row: Any, ranked: Ranked, plan: Sequence[Term], home: str) -> MessageHit:
     return MessageHit(
         key=str(row.history_key),
         seq=int(row.seq),
         role=str(row.role),
-        created_at=utc(created),
-        snippet=str(row.snippet or ""),
-        score=score,
+        created_at=_when(row.created_at),
+        snippet=snippet(str(row.body), plan, (MATCH_START, MATCH_END)),
+        score=ranked.score,
+        local=row.home_id == home,
+        relevance=ranked.relevance,
+        text=_clipped(str(row.body)),
     )
+
+
+def _with_neighbours(conn: Connection, hits: list[MessageHit]) -> list[MessageHit]:
+    """Each hit with its neighbouring turn: the reply to a user's message, the message an
+    assistant's replied to. An answer often sits in the reply to what matched."""
+    import dataclasses
+
+    import sqlalchemy as sa
+
+    from ._history_schema import HISTORY
+
+    if not hits:
+        return hits
+    table = HISTORY.tables
+    wanted = {(h.key, h.seq + 1 if h.role == "user" else h.seq - 1) for h in hits}
+    # Pairs ORed, not a row-value IN: SQLite would scan the table for that.
+    query = sa.select(
+        table.c.history_key, table.c.seq, table.c.role, table.c.created_at, table.c.body
+    ).where(sa.or_(*((table.c.history_key == key) & (table.c.seq == seq) for key, seq in wanted)))
+    found = {(str(r.history_key), int(r.seq)): r for r in conn.execute(query)}
+    with_neighbours = []
+    for hit in hits:
+        row = found.get((hit.key, hit.seq + 1 if hit.role == "user" else hit.seq - 1))
+        neighbour = None
+        if row is not None and str(row.body).strip():
+            neighbour = Neighbour(
+                seq=int(row.seq),
+                role=str(row.role),
+                created_at=_when(row.created_at),
+                text=_clipped(str(row.body)),
+            )
+        with_neighbours.append(dataclasses.replace(hit, neighbour=neighbour))
+    return with_neighbours
+
+
+def _clipped(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= NEIGHBOUR_CHARS else flat[: NEIGHBOUR_CHARS - 1] + "…"

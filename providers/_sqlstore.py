@@ -109,14 +109,6 @@ class Database:
         if rows:
             self.write(insert)
 
-    def count_by(self, table: Table, key_column: str) -> dict[str, int]:
-        """How many rows `table` holds under each value of `key_column`."""
-        import sqlalchemy as sa
-
-        column = table.c[key_column]
-        query = sa.select(column, sa.func.count()).group_by(column)
-        return self.read(lambda conn: {str(k): int(n) for k, n in conn.execute(query)})
-
     def ensure(self, stores: Iterable[Store[Any]]) -> None:
         """Bring `stores` up to date, once per process each: every store upgraded in its own
         transaction, under the migration lock (see `_sqlschema`). A store newer than this

@@ -54,6 +54,7 @@ from ctxchat.core.redact import scrub_secrets
 from ctxchat.core.session import Session
 
 from ._audit_schema import AUDIT
+from ._ownership import OwnedRows, adopt_unowned, count_owned, owner_values
 from ._sqlschema import as_json, utc
 from ._sqlstore import Database, SqlBacked, mask_url
 
@@ -74,12 +75,21 @@ class AuditOptions:
     store_context_from: list[str] | None = option(
         None, help="source ids whose context messages are recorded (omitted = all)"
     )
+    user: str | None = option(
+        None, help="whose rows these are (omitted = CTXCHAT_USER, else your login name)"
+    )
 
 
-class AuditProvider(SqlBacked[AuditOptions], ContextProvider[AuditOptions]):
-    """Records each turn, successful or failed, for `sessions show --audit`."""
+class AuditProvider(SqlBacked[AuditOptions], OwnedRows, ContextProvider[AuditOptions]):
+    """Records each turn, successful or failed, for `sessions show --audit`; each row owned
+    by this home and user (see `_ownership`)."""
 
     stores = (AUDIT,)
+
+    def database(self) -> Database:
+        database = super().database()
+        adopt_unowned(database, AUDIT.tables, "session_key", self)
+        return database
 
     # -- recording ----------------------------------------------------------------------------
     async def record_turn(
@@ -120,6 +130,7 @@ class AuditProvider(SqlBacked[AuditOptions], ContextProvider[AuditOptions]):
 
     def _append(self, session_id: str, record: AuditRecord) -> None:
         row = {
+            **owner_values(self.owner),
             "turn_id": record.turn_id,
             "created_at": record.created_at,
             "ok": record.ok,
@@ -163,7 +174,9 @@ class AuditProvider(SqlBacked[AuditOptions], ContextProvider[AuditOptions]):
         self._forget_keys([session_id])
 
     async def stored_keys(self) -> dict[str, int]:
-        return await asyncio.to_thread(self.database().count_by, AUDIT.tables, "session_key")
+        return await asyncio.to_thread(
+            count_owned, self.database(), AUDIT.tables, "session_key", self.owner.home
+        )
 
     async def forget_keys(self, keys: Collection[str]) -> None:
         await asyncio.to_thread(self._forget_keys, list(keys))
@@ -171,7 +184,10 @@ class AuditProvider(SqlBacked[AuditOptions], ContextProvider[AuditOptions]):
     def _forget_keys(self, keys: list[str]) -> None:
         table = AUDIT.tables
         if keys:
-            delete = table.delete().where(table.c.session_key.in_(keys))
+            # Only this home's rows (see `sql_history._forget_keys`).
+            delete = table.delete().where(
+                table.c.session_key.in_(keys), table.c.home_id == self.owner.home
+            )
             self.database().write(lambda conn: conn.execute(delete))
 
     # -- a forgotten fact ---------------------------------------------------------------------

@@ -25,19 +25,22 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ctxchat.core.errors import StorageError
 from ctxchat.core.messages import Message, MessageFormatError, new_id
+from ctxchat.core.options import option
 from ctxchat.core.provider import HistoryProvider
 from ctxchat.core.session import Session
 from ctxchat.core.tokens import count_message_tokens
 from ctxchat.core.window import WindowedHistoryOptions, select_window
 
 from ._history_schema import HISTORY, searchable_text
+from ._ownership import OwnedRows, adopt_unowned, count_owned, owner_values
 from ._sqlschema import as_json
 from ._sqlstore import Database, SqlBacked, mask_url
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
-    from ctxchat.core.search import MessageHit
+    from ctxchat.core.search import HitFilter, MessageHit
+    from ctxchat.storage.owner import Owner
 
 FIRST_BATCH = 64  # rows read first for a token-limited window; doubled until it is covered
 
@@ -53,6 +56,11 @@ class SqlHistoryOptions(WindowedHistoryOptions):
             "SQLite path is taken from the data dir)"
         },
     )
+    user: str | None = option(
+        None,
+        help="whose rows these are, searched and recalled apart from other users sharing "
+        "the database (omitted = CTXCHAT_USER, else your login name, as user_memory)",
+    )
 
 
 class _Row(NamedTuple):
@@ -62,9 +70,12 @@ class _Row(NamedTuple):
     tokens: int
 
 
-def message_row(key: str, turn_id: str, now: datetime, message: Message) -> dict[str, Any]:
+def message_row(
+    key: str, turn_id: str, now: datetime, message: Message, owner: Owner
+) -> dict[str, Any]:
     """A message as a `ctxchat_history` row, all but its sequence number."""
     return {
+        **owner_values(owner),
         "history_key": key,
         "turn_id": turn_id,
         "role": message.role,
@@ -77,10 +88,18 @@ def message_row(key: str, turn_id: str, now: datetime, message: Message) -> dict
     }
 
 
-class SqlHistoryProvider(SqlBacked[SqlHistoryOptions], HistoryProvider[SqlHistoryOptions]):
-    """The conversation as rows of `ctxchat_history`, one transaction per turn."""
+class SqlHistoryProvider(
+    SqlBacked[SqlHistoryOptions], OwnedRows, HistoryProvider[SqlHistoryOptions]
+):
+    """The conversation as rows of `ctxchat_history`, one transaction per turn, each row
+    owned by this home and user (see `_ownership`)."""
 
     stores = (HISTORY,)
+
+    def database(self) -> Database:
+        database = super().database()
+        adopt_unowned(database, HISTORY.tables, "history_key", self)
+        return database
 
     @staticmethod
     def history_key(session_id: str, state: dict[str, Any]) -> str:
@@ -192,10 +211,21 @@ class SqlHistoryProvider(SqlBacked[SqlHistoryOptions], HistoryProvider[SqlHistor
         where = (table.c.history_key == key) & (table.c.turn_id == turn_id)
         self.database().write(lambda conn: conn.execute(table.delete().where(where)))
 
-    def _append(self, key: str, messages: list[Message], turn_id: str) -> None:
-        now = datetime.now(UTC)
+    async def import_turn(
+        self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any], at: datetime
+    ) -> None:
+        """Store a turn said at `at` (a conversation imported, as `recall eval` does),
+        through the same rows and index as a turn of a chat."""
+        key = self.history_key(session_id, state)
+        await asyncio.to_thread(self._append, key, list(messages), new_id(), at)
+        state["history_key"] = key
+
+    def _append(
+        self, key: str, messages: list[Message], turn_id: str, at: datetime | None = None
+    ) -> None:
+        now = datetime.now(UTC) if at is None else at
         # Serialised before the transaction opens: the write lock is held for inserts only.
-        rows = [message_row(key, turn_id, now, m) for m in messages]
+        rows = [message_row(key, turn_id, now, m, self.owner) for m in messages]
         self.database().append(HISTORY.tables, "history_key", key, rows)
 
     async def remove_last_turn(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
@@ -243,6 +273,7 @@ class SqlHistoryProvider(SqlBacked[SqlHistoryOptions], HistoryProvider[SqlHistor
 
         table = HISTORY.tables
         columns = [c for c in table.c if c.name not in ("history_key", "seq")]
+        owner = owner_values(self.owner)  # the fork is this home's, whoever wrote the source
 
         def write(conn: Connection) -> None:
             query = sa.select(*columns).where(table.c.history_key == key).order_by(table.c.seq)
@@ -253,7 +284,7 @@ class SqlHistoryProvider(SqlBacked[SqlHistoryOptions], HistoryProvider[SqlHistor
                     if turns is not None and len(kept) == turns:
                         break
                     kept.add(row["turn_id"])
-                rows.append({**row, "history_key": new_key, "seq": len(rows) + 1})
+                rows.append({**row, **owner, "history_key": new_key, "seq": len(rows) + 1})
             if rows:
                 conn.execute(table.insert(), rows)
 
@@ -264,25 +295,37 @@ class SqlHistoryProvider(SqlBacked[SqlHistoryOptions], HistoryProvider[SqlHistor
         return {key} if isinstance(key, str) and key else {session.id}
 
     async def stored_keys(self) -> dict[str, int]:
-        return await asyncio.to_thread(self.database().count_by, HISTORY.tables, "history_key")
+        return await asyncio.to_thread(
+            count_owned, self.database(), HISTORY.tables, "history_key", self.owner.home
+        )
 
     async def forget_keys(self, keys: Collection[str]) -> None:
         await asyncio.to_thread(self._forget_keys, list(keys))
 
     def _forget_keys(self, keys: list[str]) -> None:
+        """Only this home's rows: another home sharing the database may use the same key
+        for a session of its own, which no file here says anything about."""
         table = HISTORY.tables
         if keys:
-            delete = table.delete().where(table.c.history_key.in_(keys))
+            delete = table.delete().where(
+                table.c.history_key.in_(keys), table.c.home_id == self.owner.home
+            )
             self.database().write(lambda conn: conn.execute(delete))
 
     # -- search -------------------------------------------------------------------------------
     async def search_messages(
-        self, terms: Sequence[str], *, limit: int, keys: Collection[str] | None = None
+        self,
+        terms: Sequence[str],
+        *,
+        limit: int,
+        keys: Collection[str] | None = None,
+        exclude: HitFilter | None = None,
     ) -> list[MessageHit]:
-        """The best stored messages holding every term (see `ctxchat.core.search`)."""
+        """This user's best stored messages for the terms (see `ctxchat.core.search`)."""
         from ._history_search import search
 
-        return await asyncio.to_thread(search, self.database(), terms, limit, keys)
+        database = self.database()
+        return await asyncio.to_thread(search, database, terms, limit, keys, self.owner, exclude)
 
     def describe(self) -> str:
         return f"{super().describe()}, {mask_url(self.url)}"

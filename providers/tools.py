@@ -316,13 +316,18 @@ class _SessionSearch:
         self.agent: AgentView | None = None
 
     async def search_sessions(self, query: str, limit: int = 5) -> str:
-        """Search the user's past conversations (every stored message of every session) by
-        words; returns the best matches, each with its session id, date, role and title, and
-        a snippet with the matched words between **. Use it when the user refers to
-        something discussed before ("what did we decide about the database last week?").
+        """Search the user's past conversations (every stored message of every session);
+        returns the best matches, each with its session id, date, role and title, a snippet
+        with the matched words between **, and the turn beside it (the reply, or what was
+        replied to). Use it when the user refers to something said before ("what did we
+        decide about the database last week?", "when did I start pottery?").
 
         Args:
-            query: the words to look for; every word must be in a message
+            query: a few distinctive words of what to find: names, places, things, the
+                words the earlier message would have used ("pottery class started"),
+                not a whole question. Any word may match; messages holding more of the
+                words, or holding them side by side, rank first. Try other words
+                (synonyms, a related thing) if the first search misses.
             limit: how many matches to return, 1 to 20
         """
         from ctxchat.services.session_search import search_sessions

@@ -21,8 +21,6 @@ team on one PostgreSQL database never mixes memories; "session" keeps it in the 
 from __future__ import annotations
 
 import asyncio
-import getpass
-import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -35,6 +33,7 @@ from ctxchat.core.model_types import ModelRequest, ignore_events
 from ctxchat.core.options import OptionValueError, option
 from ctxchat.core.provider import AgentView, ContextProvider
 from ctxchat.core.session import Session
+from ctxchat.storage.owner import user_key
 
 from ._memory_schema import MEMORY
 from ._sqlstore import SqlBacked
@@ -93,15 +92,7 @@ class UserMemoryOptions:
 
 
 def user_key_of(options: UserMemoryOptions) -> str:
-    if options.user:
-        return options.user
-    from_env = os.environ.get("CTXCHAT_USER", "").strip()
-    if from_env:
-        return from_env
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):  # no login name (a container's bare uid)
-        return f"uid-{os.getuid()}"
+    return user_key(options.user)
 
 
 def own_words(context: RunContext) -> str:

@@ -22,6 +22,18 @@ from ctxchat.core.tools import Tool
 from ctxchat.services.model_client import OpenAIChatModel
 
 
+def scratch_home() -> Path:
+    """A data dir for module-level providers, removed when the tests end: SQL-backed
+    providers keep this home's id in it (see `ctxchat.storage.owner`)."""
+    import atexit
+    import shutil
+    import tempfile
+
+    path = Path(tempfile.mkdtemp(prefix="ctxchat-test-home-"))
+    atexit.register(shutil.rmtree, path, ignore_errors=True)
+    return path
+
+
 def raw_execute(url: str, statements: Sequence[str], rows: Sequence[tuple[str, Any]] = ()) -> None:
     """Run SQL outside ctxchat: sqlite3 itself for SQLite, a plain engine for PostgreSQL.
     `rows` are (statement, parameters) pairs run after `statements`."""

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import TEST_API_KEY
 from fakeopenai import Cut, Error, FakeOpenAI, Text, ToolCalls
-from historykit import LOOKUP, Contributor, make_agent, raw_query, turn
+from historykit import LOOKUP, Contributor, make_agent, raw_query, scratch_home, turn
 
 from ctxchat.config.loading import config_from_dict
 from ctxchat.core.agent import Agent, TurnFailed
@@ -29,7 +29,7 @@ from ctxchat.services.model_client import OpenAIChatModel
 from ctxchat.storage.store import SessionStore
 
 pytest_plugins = ["sqlfixtures"]
-ENV = ProviderEnv(data_dir=Path("/nonexistent"))
+ENV = ProviderEnv(data_dir=scratch_home())
 
 
 def pipeline(url: str, settings: ModelSettings, **audit_options: object) -> Agent:

@@ -47,6 +47,16 @@ def test_a_word_said_in_another_session_is_found_with_its_session(
     assert user["snippet"][start:end] == "PostgreSQL"  # type: ignore[index]
 
 
+def test_the_query_is_words_without_quotes(
+    cli_env: dict[str, str], fake_openai: FakeOpenAI
+) -> None:
+    session = chat(cli_env, "tips for language learning at home")
+
+    hits = search(cli_env, "language", "learning", "--limit", "1")
+
+    assert [h["session"] for h in hits] == [session]
+
+
 def test_on_a_pipe_the_matched_words_are_marked(
     cli_env: dict[str, str], fake_openai: FakeOpenAI
 ) -> None:
@@ -56,10 +66,11 @@ def test_on_a_pipe_the_matched_words_are_marked(
     done = ctxchat("sessions", "search", "kettle", env=cli_env)
 
     assert done.returncode == 0, done.stderr
-    header, snippet = done.stdout.splitlines()
+    header, snippet, neighbour = done.stdout.splitlines()
     assert header.startswith(f"{session}  ")
     assert header.endswith('  user  "remember the blue kettle"')
     assert snippet == "    remember the blue **kettle**"
+    assert neighbour == "    reply: Sure."
 
 
 def test_session_and_limit_narrow_the_search(
@@ -128,10 +139,11 @@ def test_the_model_looks_up_a_past_session_with_the_search_tool(
     assert json.loads(done.stdout)["output"] == "Last week you chose PostgreSQL."
     result = fake_openai.chat_requests()[-1].messages[-1]
     assert result["role"] == "tool"
-    header, snippet = str(result["content"]).splitlines()[:2]
+    header, snippet, neighbour = str(result["content"]).splitlines()[:3]
     assert header.startswith(f"{earlier}  ")
     assert header.endswith('  user  "we decided the database will be PostgreSQL"')
     assert snippet == "    we **decided** the **database** will be PostgreSQL"
+    assert neighbour == "    reply: Noted: PostgreSQL it is."  # the answer beside the match
 
 
 def test_indexing_a_large_old_history_shows_a_bar_on_a_terminal_only(

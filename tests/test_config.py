@@ -147,6 +147,7 @@ def test_example_config_loads_and_builds() -> None:
     agent = build_agent(config)
     assert [p.source_id for p in agent.providers] == [
         "history",
+        "recall",
         "summary",
         "audit",
         "memory",

@@ -10,7 +10,16 @@ from pathlib import Path
 
 import pytest
 from fakeopenai import FakeOpenAI, Text, ToolCalls
-from historykit import LOOKUP, Contributor, make_agent, raw_execute, raw_query, shown, turn
+from historykit import (
+    LOOKUP,
+    Contributor,
+    make_agent,
+    raw_execute,
+    raw_query,
+    scratch_home,
+    shown,
+    turn,
+)
 
 from ctxchat.config.loading import config_from_dict
 from ctxchat.core.agent import TurnFailed
@@ -32,7 +41,7 @@ WRITER = Path(__file__).with_name("history_writer.py")
 
 def sql_history(url: str, **options: object) -> SqlHistoryProvider:
     return SqlHistoryProvider(
-        "history", env=ProviderEnv(data_dir=Path("/nonexistent")), url=url, **options
+        "history", env=ProviderEnv(data_dir=scratch_home()), url=url, **options
     )
 
 
@@ -260,4 +269,4 @@ def test_loading_the_window_searches_the_primary_key_never_scans(tmp_path: Path)
                     for row in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {statement}", parameters)
                 )
                 assert "SCAN" not in plan, plan
-                assert "USING PRIMARY KEY" in plan or "USING INDEX" in plan, plan
+                assert "USING PRIMARY KEY" in plan or "INDEX" in plan, plan

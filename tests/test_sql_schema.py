@@ -16,7 +16,15 @@ from typing import TYPE_CHECKING
 
 import pytest
 from fakeopenai import FakeOpenAI
-from historykit import exchange, make_agent, raw_execute, raw_query, tool_exchange, turn
+from historykit import (
+    exchange,
+    make_agent,
+    raw_execute,
+    raw_query,
+    scratch_home,
+    tool_exchange,
+    turn,
+)
 
 from ctxchat.config.loading import config_from_dict
 from ctxchat.core.agent import TurnFailed
@@ -48,7 +56,7 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
 pytest_plugins = ["sqlfixtures"]
-ENV = ProviderEnv(data_dir=Path("/nonexistent"))
+ENV = ProviderEnv(data_dir=scratch_home())
 
 # Version 1 of the schema, written by hand as the first release created it.
 V1_SCHEMA = [
@@ -106,9 +114,9 @@ def test_a_version_1_database_is_upgraded_on_open(sql_url: str) -> None:
 
     got = asyncio.run(history.get_messages("s", state=state))
 
-    # 0.1's version 1 is the history store's step 1 (its time kept); steps 2 and 3 are
+    # 0.1's version 1 is the history store's step 1 (its time kept); steps 2 to 4 are
     # applied now.
-    assert versions(sql_url) == [("history", 1), ("history", 2), ("history", 3)]
+    assert versions(sql_url) == [("history", 1), ("history", 2), ("history", 3), ("history", 4)]
     applied = raw_query(
         sql_url, "SELECT applied_at FROM ctxchat_migrations WHERE store = 'history' AND version = 1"
     )
@@ -135,7 +143,14 @@ def test_a_version_1_database_is_upgraded_on_open(sql_url: str) -> None:
     asked = exchange("audited")[:1]
     audit._append("s", AuditRecord("t", datetime.now(UTC), True, None, tuple(asked)))
     assert len(asyncio.run(audit.audit_records("s", state={}))) == 1
-    assert versions(sql_url) == [("audit", 1), ("history", 1), ("history", 2), ("history", 3)]
+    assert versions(sql_url) == [
+        ("audit", 1),
+        ("audit", 2),
+        ("history", 1),
+        ("history", 2),
+        ("history", 3),
+        ("history", 4),
+    ]
 
 
 def test_an_upgrade_that_fails_leaves_the_old_version_whole(sql_url: str) -> None:
@@ -154,7 +169,7 @@ def test_an_upgrade_that_fails_leaves_the_old_version_whole(sql_url: str) -> Non
     raw_execute(sql_url, ["DROP TABLE ctxchat_history_turn"])
     again = asyncio.run(history.all_messages("s", state={"history_key": "legacy"}))
     assert [m.id for m in again] == [m.id for m in old]
-    assert versions(sql_url) == [("history", 1), ("history", 2), ("history", 3)]
+    assert versions(sql_url) == [("history", 1), ("history", 2), ("history", 3), ("history", 4)]
 
 
 def test_a_store_that_cannot_migrate_leaves_the_others_working(sql_url: str) -> None:
@@ -272,6 +287,7 @@ def test_a_new_store_brings_its_own_migrations_and_leaves_the_others_alone(
         ("history", 1),
         ("history", 2),
         ("history", 3),
+        ("history", 4),
         ("notes", 1),
         ("notes", 2),
     ]

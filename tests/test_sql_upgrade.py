@@ -20,7 +20,7 @@ from typing import Any
 
 from cli_support import ctxchat, write_config
 from fakeopenai import FakeOpenAI
-from historykit import make_agent, raw_execute, raw_query, turn
+from historykit import make_agent, raw_execute, raw_query, scratch_home, turn
 from test_cli_readonly_home import ctxchat_read_only, needs_read_only_mount
 
 from ctxchat.core.provider import ProviderEnv
@@ -36,8 +36,15 @@ HOME_0_1 = Path(__file__).with_name("data") / "v0.1-home"
 DATABASE_0_1 = HOME_0_1 / "history.sqlite3"
 SESSION_ID = "01M8PQ7ZY27J2J6BJQGWT1RBN7"
 OPENER = Path(__file__).with_name("store_opener.py")
-ENV = ProviderEnv(data_dir=Path("/nonexistent"))
-UPGRADED = [("audit", 1), ("history", 1), ("history", 2), ("history", 3)]
+ENV = ProviderEnv(data_dir=scratch_home())
+UPGRADED = [
+    ("audit", 1),
+    ("audit", 2),
+    ("history", 1),
+    ("history", 2),
+    ("history", 3),
+    ("history", 4),
+]
 
 # ctxchat 0.1's schema 3 as its migrations built it on PostgreSQL.
 SCHEMA_0_1 = [
@@ -147,7 +154,8 @@ def test_a_0_1_database_upgrades_in_place_and_loses_nothing(
     # Every old column as it was (search adds columns of its own after them).
     after = raw_query(sql_url, "SELECT * FROM ctxchat_history ORDER BY seq")[:4]
     assert [row[: len(old_history[0])] for row in after] == old_history
-    assert raw_query(sql_url, "SELECT * FROM ctxchat_audit ORDER BY seq")[:2] == old_audit
+    audited = raw_query(sql_url, "SELECT * FROM ctxchat_audit ORDER BY seq")[:2]
+    assert [row[: len(old_audit[0])] for row in audited] == old_audit
     assert raw_query(sql_url, "SELECT MAX(seq) FROM ctxchat_history") == [(6,)]
     assert raw_query(sql_url, "SELECT MAX(seq) FROM ctxchat_audit") == [(3,)]
     assert versions(sql_url) == UPGRADED

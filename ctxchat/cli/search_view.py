@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ctxchat.cli.command_view import highlighted
 from ctxchat.core.sanitize import json_text
 from ctxchat.core.search import SessionHit
-from ctxchat.views.search_hits import hit_header, hits_text
+from ctxchat.views.search_hits import hit_header, hits_text, neighbour_line
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -32,3 +32,6 @@ def print_hits(console: Console, hits: Sequence[SessionHit], *, json_output: boo
     for hit in hits:
         console.print(Text(hit_header(hit), style="dim"), soft_wrap=True)
         console.print(Text("    ") + highlighted(hit.snippet))
+        neighbour = neighbour_line(hit)
+        if neighbour is not None:
+            console.print(Text(f"    {neighbour}", style="dim"), soft_wrap=True)

@@ -160,8 +160,11 @@ def show(
 
 @app.command(cls=WordsCommand)
 def search(
-    query: Annotated[
-        str, typer.Argument(metavar="QUERY", help="The words to find.", show_default=False)
+    words: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="QUERY", help="The words to find, no quotes needed.", show_default=False
+        ),
     ],
     limit: Annotated[
         int,
@@ -184,6 +187,7 @@ def search(
     from ctxchat.cli.search_view import print_hits
     from ctxchat.services.session_search import search_sessions
 
+    query = " ".join(words)
     require_utf8(query=query, session=session)
     service = chat_service(load_config(config))
     only = service.open(session).session if session is not None else None

@@ -10,7 +10,8 @@ from typing import Any
 
 # (type, source_id, options) in pipeline order: history first, it loads what the model reads.
 # The history is SQL (a SQLite file in the data dir): loading it costs the window, not the
-# conversation, and sessions can share one. The summary right after it: it folds what
+# conversation, and sessions can share one. Recall right after it: the past messages of
+# your other sessions relevant to what you just said, or nothing. The summary then: it folds what
 # falls out of the history's window (after the reply, and rarely: half a window at a time)
 # and stands in for it, so a long session keeps its gist in a small model's context. The
 # audit (one row a turn, in the same database) is what makes `sessions show --audit` and
@@ -22,6 +23,7 @@ from typing import Any
 # conversation (all of them, at no cost, while there are no more than its max_tools).
 DEFAULT_PIPELINE: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("sql_history", "history", {}),
+    ("recall", "recall", {}),
     ("summary", "summary", {}),
     ("audit", "audit", {}),
     ("user_memory", "memory", {}),

@@ -2,15 +2,16 @@
 match is, and how a query becomes words.
 
 A query is words, nothing else: whatever a user (or a model) types is cut into words here
-and handed to the database as plain terms, every one of which a message must hold. No query
-syntax of either database ever reaches it, so no input can make a search fail with an SQL
-error or mean something other than its words.
+and handed to the database as plain terms. Any of them may match; a message holding more of
+them, or holding them as a phrase, ranks higher (see `ctxchat.ranking.message_rank`). No
+query syntax of either database ever reaches it, so no input can make a search fail with an
+SQL error or mean something other than its words.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
@@ -33,10 +34,25 @@ def query_terms(query: str) -> list[str]:
 
 
 @dataclass(frozen=True)
+class Neighbour:
+    """The turn beside a hit: the reply to a user's message, or the message an assistant's
+    replied to (its text flattened and clipped)."""
+
+    seq: int
+    role: str
+    created_at: datetime
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"role": self.role, "created_at": self.created_at.isoformat(), "text": self.text}
+
+
+@dataclass(frozen=True)
 class MessageHit:
-    """A stored message that holds every word: under which history key, its place there,
-    and a snippet of its text with the matched words between MATCH_START and MATCH_END.
-    `score`: higher is better, comparable within one search only."""
+    """A stored message that matched: under which history key, its place there, and a
+    snippet of its text with the matched words between MATCH_START and MATCH_END.
+    `score`: higher is better, comparable within one search only. `local`: written from
+    this home (a hit of the same user from another home sharing the database is not)."""
 
     key: str
     seq: int
@@ -44,6 +60,16 @@ class MessageHit:
     created_at: datetime
     snippet: str
     score: float
+    local: bool = True
+    neighbour: Neighbour | None = None
+    # The share of the query's weight the message holds, 0 to 1 (see `message_rank`).
+    relevance: float = 0.0
+    text: str = ""  # the message's text, flattened and clipped (what recall injects)
+
+
+# Which hits a search leaves out, decided on each ranked hit (for instance the messages a
+# forgotten fact came from); the search reads on past them, so they leave room for others.
+HitFilter = Callable[[MessageHit], bool]
 
 
 def snippet_spans(snippet: str) -> tuple[tuple[str, bool], ...]:
@@ -62,13 +88,31 @@ class SearchableHistory(Protocol):
     source_id: str
 
     async def search_messages(
-        self, terms: Sequence[str], *, limit: int, keys: Collection[str] | None = None
+        self,
+        terms: Sequence[str],
+        *,
+        limit: int,
+        keys: Collection[str] | None = None,
+        exclude: HitFilter | None = None,
     ) -> list[MessageHit]:
-        """The best `limit` messages holding every term, best first; only those under
-        `keys` (history keys) when given."""
+        """The best `limit` of this user's messages for the terms, best first; only those
+        under `keys` (history keys) when given; none that `exclude` refuses."""
         ...
 
     def session_keys(self, session: Any, state: dict[str, Any]) -> set[str]: ...
+
+
+@runtime_checkable
+class ImportableHistory(Protocol):
+    """A history that can store a turn said at a given time (an imported conversation)."""
+
+    async def import_turn(
+        self, session_id: str, messages: Sequence[Any], *, state: dict[str, Any], at: datetime
+    ) -> None: ...
+
+    async def forget_keys(self, keys: Collection[str]) -> None: ...
+
+    def close(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -79,6 +123,7 @@ class SessionHit:
     created_at: datetime
     snippet: tuple[tuple[str, bool], ...]  # (text, matched) pieces
     score: float
+    neighbour: Neighbour | None = None
 
     @property
     def snippet_text(self) -> str:
@@ -100,4 +145,5 @@ class SessionHit:
             "snippet": self.snippet_text,
             "highlights": highlights,
             "score": self.score,
+            "neighbour": self.neighbour.to_dict() if self.neighbour is not None else None,
         }

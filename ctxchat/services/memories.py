@@ -82,7 +82,8 @@ def without(
     anything that stores outside the session file (`--temp`, which drops both)."""
     kept = []
     for provider in providers:
-        if (memory or outside) and isinstance(provider, MemorySource):
+        recalls = isinstance(provider, MemorySource) or getattr(provider, "recalls_user", False)
+        if (memory or outside) and recalls:
             continue
         if outside and provider.stores_outside_session:
             continue

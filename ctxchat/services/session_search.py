@@ -3,8 +3,10 @@ the pipeline, each match told with its session's id and title.
 
 What is searched is what the SQL history stores (see `ctxchat.core.search`): a session whose
 conversation lives in its own file (the in-memory history) is not indexed, and not found.
-A match under a history key no saved session claims (its file was deleted by hand) is left
-out: there is no session to show it in.
+Only the user's own rows are searched (the history filters by its owner's user in the
+query). A match this home wrote under a history key no saved session claims (its file was
+deleted by hand) is left out: there is no session to show it in. A match of the same user
+from another home sharing the database is shown by its key, without a title.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ async def search_sessions(
     limit: int = DEFAULT_LIMIT,
     session: Session | None = None,
 ) -> list[SessionHit]:
-    """The best `limit` stored messages holding every word of `query`, best first; only
+    """The best `limit` stored messages for the words of `query`, best first; only
     `session`'s when given."""
     terms = query_terms(query)
     if not terms:
@@ -74,16 +76,17 @@ async def search_sessions(
         # the session of that id; rows no session claims are left out.
         owner = sessions[hit.key] if hit.key in sessions else store.peek(hit.key)
         sessions[hit.key] = owner
-        if owner is None:
+        if owner is None and hit.local:
             continue
         hits.append(
             SessionHit(
-                owner.id,
-                owner.title,
+                owner.id if owner is not None else hit.key,
+                owner.title if owner is not None else None,
                 hit.role,
                 hit.created_at,
                 snippet_spans(hit.snippet),
                 hit.score,
+                hit.neighbour,
             )
         )
         if len(hits) == limit:

@@ -1,6 +1,7 @@
-"""Search hits as text: a header line (session, date, role, title) and a one-line snippet
+"""Search hits as text: a header line (session, date, role, title), a one-line snippet
 whose matched words stand between ** (what a pipe, a model and a REPL table show; a
-terminal bolds them instead, see `ctxchat.cli.search_view`)."""
+terminal bolds them instead, see `ctxchat.cli.search_view`), and the neighbouring turn on
+a line of its own: the reply to a user's message, or what an assistant's answered."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from ctxchat.core.search import SessionHit
 from ctxchat.core.text import TITLE_SHOWN, local_time, title_or_untitled
 
 MARK = "**"
+NEIGHBOUR_SHOWN = 200  # characters of the neighbouring turn on its line
 
 
 def hit_header(hit: SessionHit) -> str:
@@ -49,6 +51,20 @@ def _flat_piece(text: str) -> str:
     return (" " if text[:1].isspace() else "") + flat + (" " if text[-1:].isspace() else "")
 
 
+def neighbour_line(hit: SessionHit) -> str | None:
+    """The neighbouring turn as one line: `reply: ...` or `replying to: ...`."""
+    if hit.neighbour is None:
+        return None
+    label = "reply" if hit.role == "user" else f"replying to ({hit.neighbour.role})"
+    return f"{label}: {one_line(hit.neighbour.text, NEIGHBOUR_SHOWN)}"
+
+
 def hits_text(hits: Sequence[SessionHit]) -> str:
-    """Every hit as two lines, for a model or a pipe."""
-    return "\n".join(f"{hit_header(h)}\n    {marked_snippet(h)}" for h in hits)
+    """Every hit as two lines, three with its neighbouring turn, for a model or a pipe."""
+    lines: list[str] = []
+    for hit in hits:
+        lines += [hit_header(hit), f"    {marked_snippet(hit)}"]
+        neighbour = neighbour_line(hit)
+        if neighbour is not None:
+            lines.append(f"    {neighbour}")
+    return "\n".join(lines)

@@ -1,0 +1,89 @@
+"""`ctxchat recall`: measure what search and automatic recall find in a long history."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from ctxchat.cli.common import ConfigOption, load_config, run_sync
+from ctxchat.cli.help_words import WordsCommand
+
+app = typer.Typer(help="Recall across sessions: measure it.", no_args_is_help=True)
+
+
+class RecallRanker(StrEnum):
+    lexical = "lexical"
+
+
+@app.command("eval", cls=WordsCommand)
+def evaluate(
+    conversations: Annotated[
+        Path,
+        typer.Option("--conversations", metavar="FILE", help="Conversations, one a line."),
+    ],
+    questions: Annotated[
+        Path, typer.Option("--questions", metavar="FILE", help="Questions, one a line.")
+    ],
+    k: Annotated[str, typer.Option("--k", metavar="K,...", help="Cut-offs for recall.")] = (
+        "1,5,10"
+    ),
+    ranker: Annotated[
+        RecallRanker, typer.Option(metavar="lexical", help="The ranker to measure.")
+    ] = RecallRanker.lexical,
+    json_output: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
+    config: ConfigOption = None,
+) -> None:
+    """Store each conversation in a throwaway home and ask its questions.
+
+    Prints recall@k of search and the share of the evidence recall injects, overall, by
+    category and with the question in the user's own words (I/you)."""
+    from ctxchat.ranking.evaluate import parse_ks
+    from ctxchat.services.recall_eval import evaluate, load_conversations, load_questions
+
+    ks = parse_ks(k)
+    settings = load_config(config)
+    found = load_conversations(conversations)
+    asked = load_questions(questions)
+    show_progress = sys.stderr.isatty()
+
+    async def run() -> dict[str, Any]:
+        if not show_progress:
+            return await evaluate(settings, found, asked, ks=ks)
+        from rich.progress import Progress
+
+        from ctxchat.cli.render import make_console
+
+        with Progress(console=make_console(stderr=True), transient=True) as bar:
+            task = bar.add_task("turns and questions", total=None)
+            return await evaluate(
+                settings,
+                found,
+                asked,
+                ks=ks,
+                progress=lambda done, total: bar.update(task, completed=done, total=total),
+            )
+
+    result = run_sync(run())
+    if json_output:
+        print(json.dumps(result))
+        return
+    _print(result, ks)
+
+
+def _print(result: dict[str, Any], ks: tuple[int, ...]) -> None:
+    def line(name: str, part: dict[str, Any]) -> str:
+        search = "  ".join(f"R@{k} {part['search']['recall'][str(k)]:.3f}" for k in ks)
+        return (
+            f"{name}: {part['questions']} questions  {search}  "
+            f"injected {part['injected']['recall']:.3f}"
+        )
+
+    print(line("as written", result))
+    print(line("in the user's words", result["pronoun_form"]))
+    for category, part in result["by_category"].items():
+        print("  " + line(category, part))

@@ -1,0 +1,258 @@
+"""Ranking stored messages for a query, the same on every backend: which words a query
+looks for, BM25 over the candidates the database's full-text index found, a bonus for
+holding all the words and for holding them as a phrase, and the snippet.
+
+Search used to return only messages holding every word of the query, which on long real
+conversations (LoCoMo, questions asked as people ask them) found nothing for almost every
+question: a question's words are rarely all in the turn that answers it. Here any word may
+match; the database finds the candidates by an OR of the words (cheap, through its index),
+and this module ranks them, so that SQLite and PostgreSQL rank alike:
+
+- Stop words never decide a match: they are left out of the query (unless it holds nothing
+  else). What remains is matched by its light stem as a prefix ("painting" finds "painted"
+  and "paints"), as `ctxchat.ranking.terms.stem` makes it, when the stem has four letters
+  or more; shorter words must match whole.
+- BM25 over the candidates, with each word's document frequency as the database counts it
+  (capped: past a few hundred messages a word is common and its idf small either way).
+- A message holding every word ranks higher, and one holding two query words side by side
+  (stop words aside) higher again: the phrase is what the user remembers.
+
+The database never sees anything but plain words: a term reaches it as a bound value made
+of letters and digits only.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ctxchat.ranking.terms import DEFAULT_B, DEFAULT_K1, STOP_WORDS, stem
+
+# English function words beyond the tool ranker's short list, as any stop list has them:
+# a conversation is full of them, a tool catalogue is not.
+CONVERSATION_STOP_WORDS = STOP_WORDS | frozenset(
+    [
+        "am",
+        "did",
+        "doing",
+        "done",
+        "he",
+        "her",
+        "hers",
+        "herself",
+        "him",
+        "himself",
+        "his",
+        "i'm",
+        "myself",
+        "ours",
+        "she",
+        "not",
+        "no",
+        "nor",
+        "very",
+        "too",
+        "also",
+        "just",
+        "all",
+        "both",
+        "each",
+        "few",
+        "more",
+        "most",
+        "other",
+        "same",
+        "own",
+        "only",
+        "again",
+        "once",
+        "here",
+        "why",
+        "whom",
+        "whose",
+        "should",
+        "shall",
+        "may",
+        "might",
+        "must",
+        "up",
+        "down",
+        "out",
+        "off",
+        "over",
+        "under",
+        "after",
+        "before",
+        "during",
+        "until",
+        "because",
+        "through",
+        "between",
+        "yes",
+        "yeah",
+        "oh",
+        "hey",
+        "ok",
+        "okay",
+        "really",
+    ]
+)
+MIN_PREFIX = 4  # a stem shorter than this is matched whole: "go"* would find "good"
+DF_CAP = 500  # document frequencies are counted up to this many messages
+# Weights of the bonuses against BM25 normalised to the best candidate (1.0).
+ALL_WORDS_BONUS = 0.25
+PHRASE_BONUS = 0.2
+SNIPPET_WORDS = 16
+
+_TOKEN = re.compile(r"\w+")
+
+
+@lru_cache(maxsize=65536)
+def fold(text: str) -> str:
+    """Lower case without accents, as the SQLite index folds (remove_diacritics)."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+@dataclass(frozen=True)
+class Term:
+    """A query word, lower case (what the database is asked for: each folds accents its
+    own way), matched whole (`prefix` None) or by its stem as a prefix."""
+
+    word: str
+    prefix: str | None
+
+    @property
+    def key(self) -> str:
+        return self.prefix or self.word
+
+    def matches(self, token: str) -> bool:
+        """Whether a word of a message, folded (`fold`), is this term."""
+        key = fold(self.key)
+        return token.startswith(key) if self.prefix else token == key
+
+
+def query_plan(words: Sequence[str]) -> list[Term]:
+    """The terms a query looks for: its words without stop words (all of them when nothing
+    else is left), each once."""
+    lowered = [w.casefold() for w in words]
+    content = [w for w in lowered if fold(w) not in CONVERSATION_STOP_WORDS] or lowered
+    plan: dict[str, Term] = {}
+    for word in content:
+        if not word or not word.replace("_", "").isalnum():
+            continue
+        stemmed = stem(word)
+        prefix = stemmed if len(stemmed) >= MIN_PREFIX and stemmed.isalpha() else None
+        term = Term(word, prefix)
+        plan.setdefault(term.key, term)
+    return list(plan.values())
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A message the index found, with what ranking needs of it."""
+
+    ident: int  # the caller's handle (a row id)
+    body: str
+
+
+@dataclass(frozen=True)
+class Ranked:
+    ident: int
+    score: float  # higher is better; the best candidate near 1 + the bonuses
+    # The share of the query's weight (idf) the message holds, 0 to 1: comparable across
+    # queries, unlike `score`, so a threshold on it says "nothing here is relevant".
+    relevance: float
+
+
+def idf(total: int, df: int) -> float:
+    return math.log(1.0 + (max(total, df) - df + 0.5) / (df + 0.5))
+
+
+def rank(
+    plan: Sequence[Term],
+    candidates: Sequence[Candidate],
+    df: Mapping[str, int],
+    total: int,
+) -> list[Ranked]:
+    """The candidates best first (make snippets for those kept: `snippet`)."""
+    if not plan or not candidates:
+        return []
+    weights = {t.key: idf(total, df.get(t.key, 0)) for t in plan}
+    every = sum(weights.values()) or 1.0
+    matched = [_matched_keys(plan, c.body) for c in candidates]
+    average = sum(len(keys) for keys in matched) / len(matched) or 1.0
+    raw: list[tuple[float, float, bool]] = []  # bm25, coverage, phrase
+    for keys in matched:
+        counts: dict[str, int] = {}
+        for key in keys:
+            if key is not None:
+                counts[key] = counts.get(key, 0) + 1
+        norm = DEFAULT_K1 * (1 - DEFAULT_B + DEFAULT_B * len(keys) / average)
+        bm25 = sum(weights[k] * n * (DEFAULT_K1 + 1) / (n + norm) for k, n in counts.items())
+        coverage = sum(weights[k] for k in counts) / every
+        raw.append((bm25, coverage, _has_phrase(keys)))
+    best = max(bm25 for bm25, _, _ in raw) or 1.0
+    ranked: list[Ranked] = []
+    for candidate, (bm25, coverage, phrase) in zip(candidates, raw, strict=True):
+        score = bm25 / best
+        if len(plan) > 1 and coverage >= 1.0 - 1e-9:
+            score += ALL_WORDS_BONUS
+        if phrase:
+            score += PHRASE_BONUS
+        ranked.append(Ranked(candidate.ident, score, coverage))
+    ranked.sort(key=lambda r: -r.score)
+    return ranked
+
+
+def _matched_keys(plan: Sequence[Term], body: str) -> list[str | None]:
+    """Per word of `body` (stop words left out, so that "language of learning" is still
+    side by side), the key of the query term it matches, or None."""
+    keys: list[str | None] = []
+    for word in _TOKEN.findall(body):
+        token = fold(word)
+        if token in CONVERSATION_STOP_WORDS:
+            continue
+        keys.append(next((t.key for t in plan if t.matches(token)), None))
+    return keys
+
+
+def _has_phrase(keys: Sequence[str | None]) -> bool:
+    """Two different query terms side by side."""
+    return any(a is not None and b is not None and a != b for a, b in itertools.pairwise(keys))
+
+
+def snippet(body: str, plan: Sequence[Term], marks: tuple[str, str]) -> str:
+    """About `SNIPPET_WORDS` words of `body` around its densest run of matched words, the
+    matched words marked, "…" where text is left out."""
+    spans = [(m.start(), m.end(), m.group(0)) for m in _TOKEN.finditer(body)]
+    if not spans:
+        return body[:200]
+    hit = [any(t.matches(fold(w)) for t in plan) for _, _, w in spans]
+    window = min(SNIPPET_WORDS, len(spans))
+    best_start, best_count = 0, -1
+    count = sum(hit[:window])
+    for start in range(len(spans) - window + 1):
+        if start:
+            count += hit[start + window - 1] - hit[start - 1]
+        if count > best_count:
+            best_start, best_count = start, count
+    first, last = best_start, best_start + window - 1
+    pieces: list[str] = ["…"] if first > 0 else []
+    at = spans[first][0]
+    for i in range(first, last + 1):
+        start, end, _ = spans[i]
+        pieces.append(body[at:start])
+        word = body[start:end]
+        pieces.append(f"{marks[0]}{word}{marks[1]}" if hit[i] else word)
+        at = end
+    if last < len(spans) - 1:
+        pieces.append("…")
+    else:
+        pieces.append(body[at:])
+    return " ".join("".join(pieces).split())

@@ -1,0 +1,150 @@
+"""`ctxchat recall eval` end to end: a real `ctxchat` process stores conversations in a
+throwaway home and asks their questions, on SQLite and PostgreSQL; and its parts in process
+(the question in the user's own words, files it cannot read)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from cli_support import assert_clean_error, ctxchat
+
+from ctxchat.services.recall_eval import pronoun_form
+
+pytest_plugins = ["sqlfixtures"]
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "recall"
+
+
+def write_case(tmp_path: Path) -> tuple[Path, Path]:
+    conversation = {
+        "id": "c1",
+        "user": "Ana",
+        "assistant": "Ben",
+        "sessions": [
+            {
+                "number": 1,
+                "date": "1:56 pm on 8 May, 2023",
+                "turns": [
+                    {"id": "D1:1", "role": "assistant", "speaker": "Ben", "text": "Hi Ana!"},
+                    {
+                        "id": "D1:2",
+                        "role": "user",
+                        "speaker": "Ana",
+                        "text": "I started a pottery class last week.",
+                    },
+                    {
+                        "id": "D1:3",
+                        "role": "assistant",
+                        "speaker": "Ben",
+                        "text": "Lovely, what do you make there?",
+                    },
+                ],
+            },
+            {
+                "number": 2,
+                "date": "10:00 am on 20 June, 2023",
+                "turns": [
+                    {
+                        "id": "D2:1",
+                        "role": "user",
+                        "speaker": "Ana",
+                        "text": "My sister moved to Lisbon.",
+                    },
+                    {
+                        "id": "D2:2",
+                        "role": "assistant",
+                        "speaker": "Ben",
+                        "text": "Lisbon is a lovely city.",
+                    },
+                    {"id": "D2:3", "role": "user", "speaker": "Ana", "text": "It really is."},
+                ],
+            },
+        ],
+    }
+    questions = [
+        {
+            "conversation": "c1",
+            "question": "When did Ana start pottery?",
+            "category": "temporal",
+            "evidence": ["D1:2"],
+        },
+        {
+            "conversation": "c1",
+            "question": "Where did Ana's sister move?",
+            "category": "single-hop",
+            "evidence": ["D2:1"],
+        },
+    ]
+    conversations_file = tmp_path / "conversations.jsonl"
+    questions_file = tmp_path / "questions.jsonl"
+    conversations_file.write_text(json.dumps(conversation) + "\n")
+    questions_file.write_text("".join(json.dumps(q) + "\n" for q in questions))
+    return conversations_file, questions_file
+
+
+def test_the_question_in_the_users_own_words() -> None:
+    assert pronoun_form("Where did Ana's sister meet Ben?", "Ana", "Ben") == (
+        "Where did my sister meet you?"
+    )
+
+
+def test_recall_eval_reports_search_and_injected_recall(
+    sql_url: str, tmp_path: Path, cli_env: dict[str, str]
+) -> None:
+    conversations, questions = write_case(tmp_path)
+    config = tmp_path / "config.toml"
+    config.write_text(f'[storage]\nurl = "{sql_url}"\n')
+
+    done = ctxchat(
+        "--config",
+        str(config),
+        "recall",
+        "eval",
+        "--conversations",
+        str(conversations),
+        "--questions",
+        str(questions),
+        "--json",
+        env=cli_env,
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""  # no bar on a pipe
+    result = json.loads(done.stdout)
+    assert result["questions"] == 2
+    assert result["search"]["recall"] == {"1": 1.0, "5": 1.0, "10": 1.0}
+    assert result["injected"] == {"recall": 1.0}
+    assert set(result["by_category"]) == {"temporal", "single-hop"}
+    assert result["by_category"]["temporal"]["search"]["recall"]["1"] == 1.0
+    assert result["pronoun_form"]["questions"] == 2
+    assert result["pronoun_form"]["search"]["recall"]["10"] == 1.0
+
+
+def test_a_file_that_is_not_questions_is_one_line(tmp_path: Path, cli_env: dict[str, str]) -> None:
+    conversations, _ = write_case(tmp_path)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"conversation": "c1"}\n')
+
+    done = ctxchat(
+        "recall",
+        "eval",
+        "--conversations",
+        str(conversations),
+        "--questions",
+        str(bad),
+        env=cli_env,
+    )
+
+    assert_clean_error(done, 2, f"{bad}:1: not a question")
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="the shared recall data is not here")
+def test_the_shared_dev_set_is_read(tmp_path: Path) -> None:
+    from ctxchat.services.recall_eval import load_conversations, load_questions
+
+    conversations = load_conversations(SHARED / "conversations-dev.jsonl")
+    questions = load_questions(SHARED / "questions-dev.jsonl")
+
+    assert {q.conversation for q in questions} <= {c.ident for c in conversations}

@@ -1,0 +1,116 @@
+"""The `recall` provider: the past messages of the user's other sessions relevant to the
+new input, one block with dates; nothing for a turn with nothing relevant; never the
+session under way; left out with --temp and --no-memory. On SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from ctxchat.core.agent import Agent
+from ctxchat.core.provider import ProviderEnv
+from ctxchat.core.session import Session
+from ctxchat.providers.recall import RecallProvider
+from ctxchat.providers.sql_history import SqlHistoryProvider
+from ctxchat.services.memories import without
+from ctxchat.testing import ScriptedModel
+
+pytest_plugins = ["sqlfixtures"]
+
+
+def pipeline(url: str, tmp_path: Path, model: ScriptedModel) -> Agent:
+    env = ProviderEnv(data_dir=tmp_path)
+    history = SqlHistoryProvider("history", env=env, url=url, user="alice")
+    return Agent(model=model, providers=[history, RecallProvider("recall", env=env)])
+
+
+def recalled(model: ScriptedModel) -> list[str]:
+    """The recall block of the last request, if any."""
+    request = model.requests[-1]
+    return [m.text for m in request.messages if m.source_id == "recall"]
+
+
+def test_a_past_session_is_recalled_with_its_date(sql_url: str, tmp_path: Path) -> None:
+    model = ScriptedModel("Noted.", "Sure.", "Fine.", "Ok.")
+    agent = pipeline(sql_url, tmp_path, model)
+    asyncio.run(agent.run(Session(), "I signed up for a pottery class on Tuesdays"))
+    asyncio.run(agent.run(Session(), "my sister visits in June"))
+
+    asyncio.run(agent.run(Session(), "when is my pottery class again?"))
+
+    (block,) = recalled(model)
+    assert "I signed up for a pottery class on Tuesdays" in block
+    assert "Noted." in block  # the reply beside it
+    assert "[20" in block  # dated
+
+
+def test_a_turn_with_nothing_relevant_gets_nothing(sql_url: str, tmp_path: Path) -> None:
+    model = ScriptedModel("Noted.", "Sure.", "Fine.")
+    agent = pipeline(sql_url, tmp_path, model)
+    asyncio.run(agent.run(Session(), "I signed up for a pottery class on Tuesdays"))
+
+    # One word in common ("class"), among many that match nothing: below the threshold.
+    asyncio.run(agent.run(Session(), "recommend a restaurant in Lima for a business class dinner"))
+    assert recalled(model) == []
+    asyncio.run(agent.run(Session(), "what did you do there?"))  # stop words only
+    assert recalled(model) == []
+
+
+def test_the_session_under_way_is_never_recalled(sql_url: str, tmp_path: Path) -> None:
+    model = ScriptedModel("Noted.", "Sure.")
+    agent = pipeline(sql_url, tmp_path, model)
+    session = Session()
+    asyncio.run(agent.run(session, "I signed up for a pottery class on Tuesdays"))
+
+    asyncio.run(agent.run(session, "when is my pottery class again?"))
+
+    assert recalled(model) == []
+
+
+def test_temp_and_no_memory_leave_recall_out(tmp_path: Path) -> None:
+    env = ProviderEnv(data_dir=tmp_path)
+    providers = [SqlHistoryProvider("history", env=env), RecallProvider("recall", env=env)]
+
+    for flags in ({"memory": True, "outside": False}, {"memory": False, "outside": True}):
+        assert [p.source_id for p in without(providers, **flags)] in (["history"], [])
+
+
+def test_the_audit_records_the_recalled_block(sql_url: str, tmp_path: Path) -> None:
+    from ctxchat.providers.audit import AuditProvider
+
+    env = ProviderEnv(data_dir=tmp_path)
+    audit = AuditProvider("audit", env=env, url=sql_url, user="alice")
+    model = ScriptedModel("Noted.", "Sure.", "Fine.")
+    agent = Agent(
+        model=model,
+        providers=[
+            SqlHistoryProvider("history", env=env, url=sql_url, user="alice"),
+            RecallProvider("recall", env=env),
+            audit,
+        ],
+    )
+    asyncio.run(agent.run(Session(), "I signed up for a pottery class on Tuesdays"))
+    asyncio.run(agent.run(Session(), "my sister visits in June"))
+    later = Session()
+
+    asyncio.run(agent.run(later, "when is my pottery class again?"))
+
+    (record,) = asyncio.run(audit.audit_records(later.id, state={}))
+    (block,) = record.context_messages["recall"]
+    assert "pottery class on Tuesdays" in block.text
+
+
+def test_an_input_that_says_little_is_joined_by_the_last_exchange(
+    sql_url: str, tmp_path: Path
+) -> None:
+    model = ScriptedModel("Noted.", "Sure.", "Here is a plan.", "The second is clay.")
+    agent = pipeline(sql_url, tmp_path, model)
+    asyncio.run(agent.run(Session(), "I signed up for a pottery class on Tuesdays"))
+    asyncio.run(agent.run(Session(), "my sister visits in June"))
+    later = Session()
+    asyncio.run(agent.run(later, "remind me about my pottery class"))
+
+    asyncio.run(agent.run(later, "and when was that?"))
+
+    (block,) = recalled(model)
+    assert "pottery class on Tuesdays" in block
