@@ -97,7 +97,9 @@ def _fts5_term(term: Term) -> str:
     return quoted + "*" if term.prefix else quoted
 
 
-_COLUMNS = "h.rowid AS rid, h.history_key, h.seq, h.role, h.created_at, h.home_id, h.body"
+_COLUMNS = (
+    "h.rowid AS rid, h.history_key, h.seq, h.role, h.created_at, h.home_id, h.body, h.message"
+)
 
 
 def _sqlite(
@@ -197,7 +199,20 @@ def _hit(row: Any, ranked: Ranked, plan: Sequence[Term], home: str) -> MessageHi
         local=row.home_id == home,
         relevance=ranked.relevance,
         text=_clipped(str(row.body)),
+        message_id=_message_id(row.message),
     )
+
+
+def _message_id(document: object) -> str:
+    """The id inside a stored message document ("" when it has none)."""
+    import json
+
+    try:
+        data = json.loads(str(document))
+    except ValueError:
+        return ""
+    found = data.get("id") if isinstance(data, dict) else None
+    return found if isinstance(found, str) else ""
 
 
 def _with_neighbours(conn: Connection, hits: list[MessageHit]) -> list[MessageHit]:

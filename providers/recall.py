@@ -17,6 +17,7 @@ Measured with `ctxchat recall eval` (see the README's recall section).
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,12 +76,21 @@ class RecallProvider(ContextProvider[RecallOptions]):
         terms = self.query(agent, context)
         if not terms:
             return
+        from ctxchat.core.forgetting import forgotten_messages
+
+        try:
+            forgotten = await asyncio.to_thread(forgotten_messages, agent.run_providers())
+        except Exception as exc:  # the marks unread: recalling could bring a forgotten fact back
+            context.warn(self.source_id, f"recall skipped: forgotten marks unreadable ({exc})")
+            return
         hits: list[MessageHit] = []
         for history in agent.run_providers():
             if not isinstance(history, SearchableHistory):
                 continue
             own = history.session_keys(session, session.provider_state(history.source_id))
-            hits += await history.search_messages(terms, limit=SEARCHED, exclude=self.excluded(own))
+            hits += await history.search_messages(
+                terms, limit=SEARCHED, exclude=self.excluded(own, forgotten)
+            )
         hits.sort(key=lambda h: -h.score)
         chosen = choose(
             hits,
@@ -123,10 +133,12 @@ class RecallProvider(ContextProvider[RecallOptions]):
         joined = f"{said} {last}"
         return query_terms(joined) if _content(joined) else []
 
-    def excluded(self, own_keys: set[str]) -> HitFilter:
-        """What is never recalled: the session under way (already in the context). The
-        place for more marks (the messages a forgotten fact came from)."""
-        return lambda hit: hit.key in own_keys
+    def excluded(self, own_keys: set[str], forgotten: set[str]) -> HitFilter:
+        """What is never recalled: the session under way (already in the context), and the
+        messages a forgotten fact was learnt from."""
+        return lambda hit: (
+            hit.key in own_keys or (bool(hit.message_id) and hit.message_id in forgotten)
+        )
 
 
 def _content(text: str) -> bool:

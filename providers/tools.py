@@ -24,6 +24,7 @@ advertised on the last stored turn (`advertised`, which `/tools` marks).
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -330,17 +331,20 @@ class _SessionSearch:
                 (synonyms, a related thing) if the first search misses.
             limit: how many matches to return, 1 to 20
         """
+        from ctxchat.core.forgetting import forgotten_messages
         from ctxchat.services.session_search import search_sessions
         from ctxchat.storage.store import SessionStore
         from ctxchat.views.search_hits import hits_text
 
         if self.agent is None:
             raise CtxchatError("search_sessions runs during a turn only")
+        providers = self.agent.run_providers()
         hits = await search_sessions(
-            self.agent.run_providers(),
+            providers,
             SessionStore(self.sessions_dir),
             query,
             limit=max(1, min(limit, MAX_SEARCH_HITS)),
+            leave_out=await asyncio.to_thread(forgotten_messages, providers),
         )
         return hits_text(hits) if hits else "no stored message holds those words"
 

@@ -114,3 +114,44 @@ def test_an_input_that_says_little_is_joined_by_the_last_exchange(
 
     (block,) = recalled(model)
     assert "pottery class on Tuesdays" in block
+
+
+def test_the_message_a_forgotten_fact_came_from_is_neither_recalled_nor_found_by_the_model(
+    sql_url: str, tmp_path: Path
+) -> None:
+    from ctxchat.core.messages import Message
+    from ctxchat.providers.tools import ToolsProvider
+    from ctxchat.providers.user_memory import UserMemoryProvider
+    from ctxchat.services.session_search import search_sessions
+    from ctxchat.storage.store import SessionStore
+
+    env = ProviderEnv(data_dir=tmp_path)
+    history = SqlHistoryProvider("history", env=env, url=sql_url, user="alice")
+    memory = UserMemoryProvider("memory", env=env, url=sql_url, user="alice")
+    tools = ToolsProvider("tools", env=env)
+    model = ScriptedModel("Noted.", "Noted.", "Done.", "Sure.")
+    agent = Agent(
+        model=model, providers=[history, RecallProvider("recall", env=env), memory, tools]
+    )
+    store = SessionStore(tmp_path / "sessions")
+
+    def say(session: Session, text: str) -> None:
+        asyncio.run(agent.run(session, Message.user(text, origin="typed")))
+        store.save(session)
+
+    told = Session()
+    say(told, "I work at Zorblaxcorp as a welder")
+    say(Session(), "I also keep bees at my allotment")
+    say(Session(), "Please forget where I work.")
+    assert memory.forgotten_message_ids()
+
+    say(Session(), "what do you know about welder jobs at Zorblaxcorp?")
+    assert not any("Zorblaxcorp" in block for block in recalled(model))
+    # The model's search leaves it out; the user's own search still shows it.
+    leave_out = memory.forgotten_message_ids()
+    found = asyncio.run(
+        search_sessions(agent.run_providers(), store, "Zorblaxcorp welder", leave_out=leave_out)
+    )
+    assert told.id not in [hit.session_id for hit in found]
+    mine = asyncio.run(search_sessions(agent.run_providers(), store, "Zorblaxcorp welder"))
+    assert told.id in [hit.session_id for hit in mine]

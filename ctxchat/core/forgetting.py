@@ -102,6 +102,23 @@ class ForgetSource(Protocol):
 
 
 @runtime_checkable
+class ForgottenSources(Protocol):
+    """A provider that knows which stored messages a forgotten fact was learnt from: what
+    recall and the model's `search_sessions` must leave out."""
+
+    def forgotten_message_ids(self) -> set[str]: ...
+
+
+def forgotten_messages(providers: Iterable[object]) -> set[str]:
+    """The ids of every message a forgotten fact came from, over `providers`."""
+    found: set[str] = set()
+    for provider in providers:
+        if isinstance(provider, ForgottenSources):
+            found |= provider.forgotten_message_ids()
+    return found
+
+
+@runtime_checkable
 class ValueForgetter(Protocol):
     """A provider keeping copies of what was sent (the audit): replace the values of
     `forgetting` in its copies; returns how many it replaced."""

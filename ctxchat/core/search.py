@@ -65,6 +65,7 @@ class MessageHit:
     # The share of the query's weight the message holds, 0 to 1 (see `message_rank`).
     relevance: float = 0.0
     text: str = ""  # the message's text, flattened and clipped (what recall injects)
+    message_id: str = ""  # the stored message's own id (what a forget's provenance names)
 
 
 # Which hits a search leaves out, decided on each ranked hit (for instance the messages a

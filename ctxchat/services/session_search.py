@@ -11,7 +11,7 @@ from another home sharing the database is shown by its key, without a title.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ctxchat.core.errors import UsageError
@@ -52,9 +52,11 @@ async def search_sessions(
     *,
     limit: int = DEFAULT_LIMIT,
     session: Session | None = None,
+    leave_out: Collection[str] = (),
 ) -> list[SessionHit]:
     """The best `limit` stored messages for the words of `query`, best first; only
-    `session`'s when given."""
+    `session`'s when given; none whose message id is in `leave_out` (the model's search
+    leaves out what a forgotten fact came from; the user's own search shows it)."""
     terms = query_terms(query)
     if not terms:
         raise UsageError(f"nothing to search for in {query!r}: give at least one word")
@@ -65,7 +67,14 @@ async def search_sessions(
         keys = None
         if session is not None:
             keys = history.session_keys(session, session.provider_state(history.source_id))
-        scored.extend(await history.search_messages(terms, limit=limit + SLACK, keys=keys))
+        scored.extend(
+            await history.search_messages(
+                terms,
+                limit=limit + SLACK,
+                keys=keys,
+                exclude=(lambda hit: hit.message_id in leave_out) if leave_out else None,
+            )
+        )
     scored.sort(key=lambda hit: -hit.score)
     sessions: dict[str, Session | None] = {}
     if session is not None:
