@@ -210,7 +210,11 @@ class AuditProvider(SqlBacked[AuditOptions], OwnedRows, ContextProvider[AuditOpt
             rows = conn.execute(
                 sa.select(
                     table.c.session_key, table.c.seq, table.c.created_at, table.c.record
-                ).where(sa.or_(*(table.c.record.ilike(f"%{w}%") for w in set(words))))
+                ).where(
+                    # This user's rows only: another user's copies are theirs to keep.
+                    table.c.user_key == self.owner.user,
+                    sa.or_(*(table.c.record.ilike(f"%{w}%") for w in set(words))),
+                )
             )
             changed = 0
             for row in list(rows):

@@ -30,10 +30,10 @@ OLD_SUMMARY = f"The user works at {SECRET_PLACE} in Leeds and wants short answer
 
 
 class Pipeline:
-    def __init__(self, url: str, tmp_path: Path, model: ScriptedModel) -> None:
+    def __init__(self, url: str, tmp_path: Path, model: ScriptedModel, user: str = "ada") -> None:
         env = ProviderEnv(data_dir=tmp_path / "data")
-        self.memory = UserMemoryProvider("memory", env=env, url=url, user="ada")
-        self.audit = AuditProvider("audit", env=env, url=url)
+        self.memory = UserMemoryProvider("memory", env=env, url=url, user=user)
+        self.audit = AuditProvider("audit", env=env, url=url, user=user)
         # The default pipeline's order: the audit records before the memory learns.
         providers = [
             InMemoryHistoryProvider("history"),
@@ -112,6 +112,20 @@ def test_the_audits_copies_of_recalled_blocks_are_marked_and_say_so(
     assert SECRET_PLACE in records[0].input_messages[0].text
     rows = str(raw_query(sql_url, "SELECT record FROM ctxchat_audit"))
     assert rows.count(SECRET_PLACE) == rows.count(f"I work at {SECRET_PLACE}")
+
+
+def test_a_forget_marks_only_its_own_users_audit_rows(sql_url: str, tmp_path: Path) -> None:
+    bob = Pipeline(sql_url, tmp_path, ScriptedModel(), user="bob")
+    bob.say(f"I work at {SECRET_PLACE}.")
+    bob.say("What should I wear to the office?")
+    told_and_forgotten(sql_url, tmp_path, ScriptedModel())  # ada tells, then forgets
+
+    rows = raw_query(sql_url, "SELECT user_key, record FROM ctxchat_audit")
+    bobs = " ".join(str(r[1]) for r in rows if r[0] == "bob")
+    adas = [str(r[1]) for r in rows if r[0] == "ada"]
+    assert "[forgotten " not in bobs  # bob's copies are his: ada's forget leaves them
+    assert bobs.count(SECRET_PLACE) >= 2
+    assert any("[forgotten " in r for r in adas)
 
 
 def test_the_forgotten_facts_provenance_is_recorded(sql_url: str, tmp_path: Path) -> None:
