@@ -114,6 +114,23 @@ def test_the_audits_copies_of_recalled_blocks_are_marked_and_say_so(
     assert rows.count(SECRET_PLACE) == rows.count(f"I work at {SECRET_PLACE}")
 
 
+def test_a_run_with_memory_off_still_sends_no_forgotten_value(sql_url: str, tmp_path: Path) -> None:
+    from ctxchat.services.memories import without
+
+    model = ScriptedModel("ok", "ok", "ok")
+    pipeline = told_and_forgotten(sql_url, tmp_path, model)
+    off = Agent(
+        model=model, providers=without(pipeline.agent.providers, memory=True, outside=False)
+    )
+    model.script += ["The user is in Leeds and wants short answers.", "Sure."]
+    asyncio.run(off.run(pipeline.session, [Message.user("Anything new?", origin="typed")]))
+
+    sent = model.requests[-1]
+    assert "Leeds" in sent.messages[0].text  # the summary was sent, folded again
+    assert SECRET_PLACE not in sent.messages[0].text
+    assert "memory" not in [m.source_id for m in sent.messages]  # nothing recalled
+
+
 def test_a_forget_marks_only_its_own_users_audit_rows(sql_url: str, tmp_path: Path) -> None:
     bob = Pipeline(sql_url, tmp_path, ScriptedModel(), user="bob")
     bob.say(f"I work at {SECRET_PLACE}.")

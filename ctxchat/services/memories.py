@@ -9,15 +9,18 @@ needs nothing of the provider's own types.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ctxchat.core.errors import UsageError
+from ctxchat.core.forgetting import ForgetSource, Forgetting
+from ctxchat.core.options import NoOptions
+from ctxchat.core.provider import ContextProvider
 
 if TYPE_CHECKING:
     from ctxchat.core.agent import Agent
     from ctxchat.core.model_types import ChatModel
-    from ctxchat.core.provider import ContextProvider
 
 Progress = Callable[[int, int], None]  # (done, in all)
 
@@ -75,15 +78,31 @@ async def forget_fact_everywhere(agent: Agent, fact_id: str) -> bool:
     return True
 
 
+class ForgetMarks(ContextProvider[NoOptions]):
+    """A memory that is off for this run (`--no-memory`), reduced to what it forgot: it
+    recalls and learns nothing, and answers `ForgetSource` so that summaries stay clean."""
+
+    def __init__(self, memory: ForgetSource) -> None:
+        super().__init__(f"{getattr(memory, 'source_id', 'memory')}-forgets")
+        self._memory = memory
+
+    def forgettings_since(self, since: datetime | None) -> list[Forgetting]:
+        return self._memory.forgettings_since(since)
+
+
 def without(
     providers: Sequence[ContextProvider[Any]], *, memory: bool, outside: bool
 ) -> list[ContextProvider[Any]]:
     """The providers a run keeps: without the user's memory (`--no-memory`), without
     anything that stores outside the session file (`--temp`, which drops both)."""
-    kept = []
+    kept: list[ContextProvider[Any]] = []
     for provider in providers:
         recalls = isinstance(provider, MemorySource) or getattr(provider, "recalls_user", False)
         if (memory or outside) and recalls:
+            if memory and not outside and isinstance(provider, ForgetSource):
+                # Off for this run, the memory still says what was forgotten: a summary
+                # must not send a forgotten value because memory is off.
+                kept.append(ForgetMarks(provider))
             continue
         if outside and provider.stores_outside_session:
             continue
