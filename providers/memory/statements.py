@@ -52,7 +52,7 @@ _CLAUSE_BREAK = re.compile(
     r"|:\s+(?=(?:i|i'm|my|we|our|ich|mein|meine|je|j'|mon|ma|yo|mi|vivo|soy|trabajo|sono|abito|"
     r"moro|sou|trabalho|ik|mijn|ze|he|she|his|her|they|il|elle|er|sie)\b)"
     r"|\s+(?:and|but|so|because|since|aber|mais|pero)\s+(?=(?:i|i'm|im|i've|my|we|our)\b)"
-    r"(?!i\s+(?:are|were|have|both|will|go|get|do|love|hate|like)\b))",
+    r"(?!i\s+(?:are|were|both)\b))",
     re.IGNORECASE,
 )
 _PASTE_INTRO = re.compile(
