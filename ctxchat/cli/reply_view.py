@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+from ctxchat.cli.event_render import EventLine, EventRenderer
 from ctxchat.cli.render import (
     CODE_THEME,
     keep_line_breaks,
@@ -25,13 +26,13 @@ if TYPE_CHECKING:
     from rich.console import Console, RenderableType
     from rich.live import Live
 
-    from ctxchat.core.model_types import Event
+    from ctxchat.core.model_types import Event, ToolCallFinished, ToolCallStarted
 
 REFRESH_SECONDS = 0.05
 THINK_HINT = "  (/think)"
 
 
-class ReplyView:
+class ReplyView(EventRenderer):
     def __init__(self, console: Console, *, markdown: bool, model_name: str = "the model") -> None:
         self.console = console
         self.markdown = markdown
@@ -73,50 +74,33 @@ class ReplyView:
             self._waiting.stop()
             self._waiting = None
 
-    # -- events from the engine ---------------------------------------------------------------
-    def on_event(self, event: Event) -> None:
-        from ctxchat.core.model_types import (
-            ModelNotice,
-            ProviderNotice,
-            ProviderProgress,
-            ProviderWarning,
-            ReasoningDelta,
-            ReplyCut,
-            TextDelta,
-            ToolCallFinished,
-            ToolCallStarted,
-        )
-
+    # -- events from the engine (dispatched by EventRenderer) ---------------------------------
+    def before_event(self, event: Event) -> None:
         self._stop_waiting()
-        if isinstance(event, ReasoningDelta):
-            self.add_reasoning(event.text)
-        elif isinstance(event, TextDelta):
-            self.end_reasoning()
-            self.add_text(event.text)
-        elif isinstance(event, ToolCallStarted):
-            self.end_text()
-            self.wait(f"running {event.call.name}…")
-        elif isinstance(event, ToolCallFinished):
-            self.note(tool_run_line(event.call, event.result, event.seconds))
-            self.wait()  # the model is asked again with the result
-        elif isinstance(event, ModelNotice):
-            self.end_text()
-            self.note(event.message)
-        elif isinstance(event, ProviderWarning):
-            self.end_text()
-            self.note(f"warning: provider '{event.source_id}': {event.message}", "yellow")
-        elif isinstance(event, ProviderNotice):
-            self.end_text()
-            self.note(event.message)
-        elif isinstance(event, ReplyCut):
-            from ctxchat.cli.common import cut_note
 
-            self.end_text()
-            self.note(f"warning: {cut_note(event)}", "yellow")
-        elif isinstance(event, ProviderProgress):
-            # In the waiting line: the model is asked once the work is done.
-            done = event.done >= event.total
-            self.wait(None if done else progress_line(event.label, event.done, event.total))
+    def reasoning_delta(self, text: str) -> None:
+        self.add_reasoning(text)
+
+    def text_delta(self, text: str) -> None:
+        self.end_reasoning()
+        self.add_text(text)
+
+    def tool_started(self, event: ToolCallStarted) -> None:
+        self.wait(f"running {event.call.name}…")
+
+    def tool_finished(self, event: ToolCallFinished) -> None:
+        self.note(tool_run_line(event.call, event.result, event.seconds))
+        self.wait()  # the model is asked again with the result
+
+    def progress(self, label: str, done: int, total: int) -> None:
+        # In the waiting line: the model is asked once the work is done.
+        self.wait(None if done >= total else progress_line(label, done, total))
+
+    def line(self, line: EventLine) -> None:
+        if line.kind == "warning":
+            self.note(f"warning: {line.text}", "yellow")
+        else:
+            self.note(line.text)
 
     def note(self, text: str, style: str = "dim") -> None:
         from rich.text import Text
