@@ -3,10 +3,13 @@ the items that a real `ctxchat` process and the local OpenAI-protocol server sho
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from cli_support import assert_clean_error, ctxchat, write_config
+
+from ctxchat.core.idprefix import unique_prefixes
 
 
 @pytest.mark.parametrize(
@@ -31,3 +34,28 @@ def test_a_bad_value_is_blamed_on_the_variable_or_flag_that_set_it(
     if not flags:  # `config validate` says the same
         checked = ctxchat("config", "validate", env=env)
         assert_clean_error(checked, 2, blamed)
+
+
+def test_memory_forget_takes_a_unique_prefix_and_an_ambiguous_one_lists_the_facts(
+    cli_env: dict[str, str],
+) -> None:
+    said = ctxchat("run", "I live in Porto and I have a cat named Miso.", env=cli_env)
+    assert said.returncode == 0, said.stderr
+    facts = json.loads(ctxchat("memory", "list", "--json", env=cli_env).stdout)
+    ids = sorted(f["id"] for f in facts)
+    assert len(ids) == 2
+    shared = next(n for n, (a, b) in enumerate(zip(*ids, strict=True)) if a != b)
+    assert shared >= 6  # made in one burst
+    ambiguous = ctxchat("memory", "forget", ids[0][:shared], env=cli_env)
+    line = assert_clean_error(ambiguous, 2, "ambiguous", "2 facts match", ids[0], ids[1])
+    assert "Porto" in line
+
+    short = unique_prefixes(ids)
+    table = ctxchat("memory", "list", env=cli_env).stdout
+    assert short[ids[0]] in table
+    assert ids[0] not in table  # the id is shown by its prefix
+    assert len(short[ids[0]]) < len(ids[0])
+    forgot = ctxchat("memory", "forget", short[ids[0]].lower(), env=cli_env)
+    assert forgot.stdout == f"forgot {ids[0]}\n"
+    left = json.loads(ctxchat("memory", "list", "--json", env=cli_env).stdout)
+    assert [f["id"] for f in left] == [ids[1]]

@@ -96,7 +96,12 @@ def list_sessions(
 
     console = _reading_console()
     width = console.width if console.is_terminal else None
-    header, *rows = table_lines(summaries, width)
+    from ctxchat.core.idprefix import unique_prefixes
+
+    # On a terminal, prefixes unique among every session on disk, not only those listed:
+    # each is a reference `run -s` and the other commands take. A pipe gets whole ids.
+    short = unique_prefixes(store.ids() | {s.id for s in summaries}) if width else None
+    header, *rows = table_lines(summaries, width, short)
     console.print(Text(header, style="bold"), soft_wrap=True)
     for row in rows:
         console.print(Text(row), soft_wrap=True)
