@@ -93,3 +93,23 @@ def test_the_endpoints_only_model_is_said_once_not_on_every_run(
     (Path(env["CTXCHAT_HOME"]) / "models.json").unlink()  # as if a day had passed
     third = one_shot("run", "--no-memory", "three", width=200, env=env)
     assert f"model the-next-model: the one {fake_openai.base_url} serves" in third
+
+
+def test_the_tool_and_memory_listings_fit_an_80_column_terminal(
+    one_shot: OneShot, cli_env: dict[str, str]
+) -> None:
+    tools = one_shot("tools", "list", width=80)
+    assert any(line.startswith("calculate") for line in tools), tools
+    assert all(len(line) <= 80 for line in tools), tools
+    assert any(line.endswith("…") for line in tools)  # a description cut, not wrapped
+
+    told = ctxchat(
+        "run",
+        "I live in Porto and I have a cat named Miso the Magnificent Destroyer of "
+        "Curtains and Eater of Socks.",
+        env=cli_env,
+    )
+    assert told.returncode == 0, told.stderr
+    facts = one_shot("memory", "list", width=80)
+    assert len(facts) == 3, facts  # the header and two facts, a line each
+    assert all(len(line) <= 80 for line in facts), facts

@@ -199,6 +199,19 @@ def print_traceback() -> None:
         sys.stderr.write(debug_traceback())
 
 
+def output_width() -> int | None:
+    """stdout's width when it is a terminal (a table is fitted to it); None on a pipe,
+    which gets every cell whole."""
+    import os
+
+    try:
+        if not sys.stdout.isatty():
+            return None
+        return os.get_terminal_size(sys.stdout.fileno()).columns or None
+    except (OSError, ValueError):
+        return None
+
+
 def warn(text: str) -> None:
     report(text, kind="warning")
 
