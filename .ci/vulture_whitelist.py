@@ -8,6 +8,7 @@ from ctxchat import __init__ as package
 from ctxchat.cli import config_cmd, help_words, memory_cmd, prompt, sessions_cmd, tools_cmd
 from ctxchat.core.context import RunContext
 from ctxchat.ranking import cache, embedding, evaluate
+from ctxchat.services import llama_server
 from ctxchat.services.model_client import OpenAIChatModel
 from ctxchat.providers import (
     _sqlengine,
@@ -75,3 +76,18 @@ OpenAIChatModel._closer
 cache.ranker_identity
 embedding.openai_embedder
 evaluate.parse_ks
+
+# The local model server: the options travel to the child as JSON (dataclasses.asdict),
+# and the child sets xllamacpp's CommonParams fields for llama.cpp to read.
+llama_server.LlamaServerOptions.threads
+llama_server.LlamaServerOptions.prompt_cache_mib
+llama_server.LlamaServerOptions.reply_cap
+llama_server.LlamaServerOptions.ignore_eos
+_.model_alias
+_.hostnames
+_.n_ctx
+_.n_predict
+_.n_threads
+_.cache_ram_mib
+_.endpoint_props
+_.n_parallel

@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 from fakeopenai import FakeOpenAI
+from llamakit import WINDOW, chat_env, llama_server_in
 
 from ctxchat.core import redact
 from ctxchat.core.settings import ModelSettings
+from ctxchat.services.llama_server import LlamaServer
 
 ENV_TO_CLEAR = (
     "OPENAI_API_KEY",
@@ -93,3 +95,15 @@ def cli_env(ctxchat_home: Path, fake_openai: FakeOpenAI) -> dict[str, str]:
         PYTHONUNBUFFERED="1",
     )
     return env
+
+
+@pytest.fixture(scope="session")
+def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServer]:
+    """One server for the session's tests (a worker's, under xdist)."""
+    with llama_server_in(tmp_path_factory.mktemp("llama"), context=WINDOW) as server:
+        yield server
+
+
+@pytest.fixture
+def llama_env(ctxchat_home: Path, llama_server: LlamaServer) -> dict[str, str]:
+    return chat_env(ctxchat_home, llama_server)

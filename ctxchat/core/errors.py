@@ -137,3 +137,15 @@ class TurnNotStored(CtxchatError):
     @classmethod
     def by_history(cls, source_id: str, detail: str) -> TurnNotStored:
         return cls(f"history '{source_id}' {detail.removeprefix('after_run ')}")
+
+
+class LocalServerError(CtxchatError):
+    """The local model server (llama.cpp in a child process) did not start or stopped
+    answering; the message says why in a line."""
+
+
+class LocalServerUnavailable(LocalServerError):
+    """What the local model server needs is missing (xllamacpp, the OpenMP runtime it
+    links, the model file): the user's environment to fix, so it exits like a config error."""
+
+    exit_code = EXIT_USAGE
