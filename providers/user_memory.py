@@ -38,6 +38,8 @@ from ctxchat.core.session import Session
 from ._memory_schema import MEMORY
 from ._sqlstore import SqlBacked
 
+EXTRACTION_MAX_TOKENS = 512
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
@@ -255,7 +257,11 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
         if self.options.model:
             model = model.with_model(self.options.model)
         prompt = build_prompt(text, known)
-        request = ModelRequest((Message.system(prompt.system), Message.user(prompt.user)))
+        request = ModelRequest(
+            (Message.system(prompt.system), Message.user(prompt.user)),
+            # Operations are a few short lines; a model that rambles is cut, not waited on.
+            options={"max_tokens": EXTRACTION_MAX_TOKENS},
+        )
         reply = await model.complete(request, ignore_events)
         return parse_reply(reply.message.text, text)
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from cli_support import assert_clean_error, ctxchat, write_config
+from fakeopenai import FakeOpenAI, Text
 
 from ctxchat.core.idprefix import unique_prefixes
 
@@ -59,3 +60,63 @@ def test_memory_forget_takes_a_unique_prefix_and_an_ambiguous_one_lists_the_fact
     assert forgot.stdout == f"forgot {ids[0]}\n"
     left = json.loads(ctxchat("memory", "list", "--json", env=cli_env).stdout)
     assert [f["id"] for f in left] == [ids[1]]
+
+
+@pytest.mark.parametrize(
+    ("n_predict", "configured", "sent", "named"),
+    [
+        (-1, None, 512, "the 512 tokens kept for a reply, as [model] max_tokens is unset"),
+        (256, None, None, "the server's own cap"),
+        (-1, 100, 100, "[model] max_tokens = 100"),
+    ],
+)
+def test_a_reply_is_capped_where_the_server_caps_none_and_a_cut_names_its_cap(
+    cli_env: dict[str, str],
+    ctxchat_home: Path,
+    fake_openai: FakeOpenAI,
+    n_predict: int,
+    configured: int | None,
+    sent: int | None,
+    named: str,
+) -> None:
+    fake_openai.imitate = "llama.cpp"  # /props says n_ctx 4,096 and n_predict
+    fake_openai.n_predict = n_predict
+    if configured is not None:
+        write_config(ctxchat_home, f"[model]\nmax_tokens = {configured}\n")
+    fake_openai.enqueue(Text("Once upon a time", finish_reason="length"))
+    done = ctxchat("run", "--no-memory", "Tell me a very long story.", env=cli_env)
+    assert done.returncode == 0, done.stderr
+    (request,) = fake_openai.chat_requests()
+    assert request.body.get("max_tokens") == sent  # an eighth of the window when uncapped
+    warning = assert_clean_error(done, 0, "the reply was cut short (max_tokens reached: ")
+    assert named in warning
+    assert "go on" in warning  # how to have the rest
+
+
+def test_config_init_writes_max_tokens_commented_out_with_what_it_means(
+    cli_env: dict[str, str], ctxchat_home: Path
+) -> None:
+    assert ctxchat("config", "init", env=cli_env).returncode == 0
+    text = (ctxchat_home / "config.toml").read_text()
+    model_table = text.split("[model]", 1)[1].split("[[providers]]", 1)[0]
+    assert "\n# max_tokens = " in model_table
+    assert "an eighth of the context window" in model_table
+    assert ctxchat("config", "validate", env=cli_env).returncode == 0
+
+
+def test_every_internal_model_call_has_a_cap_of_its_own() -> None:
+    import asyncio
+
+    from ctxchat.core.messages import Message
+    from ctxchat.testing import ScriptedModel
+    from providers._summary_prompt import fold_request
+    from providers.user_memory import UserMemoryProvider
+
+    fold = fold_request("", [Message.user("hello")], max_words=250, room=1000)
+    assert 250 < fold.options["max_tokens"] <= 1024
+
+    model = ScriptedModel("[]")
+    memory = UserMemoryProvider("user_memory", extractor="llm", scope="session")
+    asyncio.run(memory.ask_model(model, "I live in Berlin.", []))
+    (asked,) = model.requests
+    assert 0 < asked.options["max_tokens"] <= 1024

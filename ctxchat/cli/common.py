@@ -14,7 +14,8 @@ from ctxchat.core.errors import UsageError
 
 if TYPE_CHECKING:
     from ctxchat.config.loading import Config
-    from ctxchat.core.model_types import ReplyCut
+    from ctxchat.core.context import RunResponse
+    from ctxchat.core.model_types import ChatModel, ReplyCut
     from ctxchat.services.conversations import ChatService
     from ctxchat.storage.catalog import SessionCatalog
     from ctxchat.storage.store import SessionStore
@@ -222,6 +223,34 @@ def cut_note(event: ReplyCut) -> str:
         f"the reply was {event.size:,} bytes: only its first {event.kept:,} were saved "
         "(raise [agent] max_reply_bytes to keep more)"
     )
+
+
+GO_ON = "send 'go on' for the rest"
+
+
+def cut_short_note(response: RunResponse, model: ChatModel) -> str | None:
+    """Why a reply stopped before its end, naming the cap it hit and how to go on; None
+    for a whole reply."""
+    reason = response.cut_short
+    if reason is None:
+        return None
+    if response.finish_reason != "length":
+        return f"the reply was cut short ({reason})"
+    settings = getattr(model, "settings", None)
+    configured = getattr(settings, "max_tokens", None)
+    if isinstance(configured, int):
+        cap = f"[model] max_tokens = {configured:,}; raise it for longer replies"
+    else:
+        limits = getattr(model, "_limits", None)
+        if getattr(limits, "uncapped", False):
+            room = limits.reply_room  # type: ignore[union-attr]
+            cap = (
+                f"the {room:,} tokens kept for a reply, as [model] max_tokens is unset "
+                "and the server has no cap of its own; set it for longer replies"
+            )
+        else:
+            cap = "the server's own cap on a reply; [model] max_tokens may raise it"
+    return f"the reply was cut short (max_tokens reached: {cap}; {GO_ON})"
 
 
 def announce_lock_wait(session_id: str) -> None:

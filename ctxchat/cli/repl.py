@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ctxchat import __version__
+from ctxchat.cli.common import cut_short_note
 from ctxchat.cli.render import print_turns
 from ctxchat.cli.reply_view import ReplyView
 from ctxchat.cli.terminal import cancellable, ctrl_c_guard, quiet_terminal, rearm_ctrl_c
@@ -243,6 +244,10 @@ class Repl:
             raise
         view.finish()
         self.last_turn_failed = False
+        response = outcome.context.response
+        cut = cut_short_note(response, conversation.model) if response is not None else None
+        if cut is not None:
+            self.say(f"warning: {cut}", "yellow")
         self.status(outcome.context)
         return ""
 

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ctxchat.cli.common import report, run_sync, warn
+from ctxchat.cli.common import cut_short_note, report, run_sync, warn
 from ctxchat.cli.event_render import EventLine, EventRenderer
 from ctxchat.cli.terminal import cancellable
 from ctxchat.core.errors import TurnCancelled
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from ctxchat.cli.tool_approval import ToolPolicy
     from ctxchat.cli.wrap import WordWrap
     from ctxchat.core.approval import Approver
-    from ctxchat.core.context import RunResponse
     from ctxchat.core.messages import Message
     from ctxchat.core.model_types import Event
     from ctxchat.services.conversations import ChatService, Conversation, TurnOutcome
@@ -284,14 +283,9 @@ async def _send(
         raise
     streamer.end_turn()
     response = outcome.context.response
-    if response is not None:
-        _warn_if_cut_short(response)
+    note = cut_short_note(response, conversation.model) if response is not None else None
+    if note is not None:
+        warn(note)
     if json_lines:
         record = turn_record(conversation, turn.text, outcome, reasoning=show_reasoning)
         output.write(json_text(record) + "\n")
-
-
-def _warn_if_cut_short(response: RunResponse) -> None:
-    reason = response.cut_short
-    if reason is not None:
-        warn(f"the reply was cut short ({reason})")

@@ -134,12 +134,16 @@ class OpenAIChatModel:
         counter = None
         if found.get("tokenize"):
             counter = model_info.llama_cpp_counter(settings.base_url, headers)
+        said = {
+            "uncapped": found.get("uncapped") is True,
+            "takes_tools": found.get("tools") is not False,
+        }
         if settings.context_window:
-            return ContextLimits(settings.context_window, "config", reserve, counter)
+            return ContextLimits(settings.context_window, "config", reserve, counter, **said)
         reported = found.get("window")
         if isinstance(reported, int) and reported > 0:
-            return ContextLimits(reported, "endpoint", reserve, counter)
-        return ContextLimits(DEFAULT_WINDOW, "default", reserve, counter)
+            return ContextLimits(reported, "endpoint", reserve, counter, **said)
+        return ContextLimits(DEFAULT_WINDOW, "default", reserve, counter, **said)
 
     def with_model(self, name: str) -> OpenAIChatModel:
         return OpenAIChatModel(self.settings, model=name)
@@ -177,7 +181,20 @@ class OpenAIChatModel:
             params["temperature"] = settings.temperature
         if settings.max_tokens is not None:
             params["max_tokens"] = settings.max_tokens
+        elif "max_tokens" not in request.options:
+            # A server with no cap of its own would let a reply run until the window is
+            # full: it gets the room the budget keeps for the reply. One with its own cap
+            # (OpenAI, most hosted APIs) keeps it.
+            limits = await self.limits()
+            if limits.uncapped:
+                params["max_tokens"] = limits.reply_room
         params.update(request.options)
+        asked = request.options.get("max_tokens")
+        if isinstance(asked, int):
+            # An internal call's own cap (a summary, memory extraction), within the room the
+            # window keeps for a reply: its request was fitted to the rest, and a server
+            # asked for more than fits shifts its context and writes on and on.
+            params["max_tokens"] = min(asked, (await self.limits()).reply_room)
         assembler = ReplyAssembler(on_event)
         try:
             stream = await client.chat.completions.create(**params)

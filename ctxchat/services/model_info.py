@@ -83,10 +83,23 @@ def _vllm(client: Any, base_url: str, model: str) -> int | None:
     return None
 
 
-def _llama_cpp(client: Any, base_url: str) -> int | None:
+def _llama_cpp(client: Any, base_url: str, found: dict[str, Any]) -> int | None:
+    """The window from `/props`; with it, into `found`, whether the server caps a reply
+    of its own (`n_predict` -1 is no cap: a reply runs until the window is full) and
+    whether its chat template takes tools (`chat_template_caps.supports_tools`: without,
+    the server accepts `tools` and silently ignores them)."""
     props = _get(client, _root(base_url) + "/props")
     settings = (props or {}).get("default_generation_settings") or {}
-    value = settings.get("n_ctx") if isinstance(settings, dict) else None
+    if not isinstance(settings, dict):
+        return None
+    params = settings.get("params")
+    n_predict = (params if isinstance(params, dict) else settings).get("n_predict")
+    if isinstance(n_predict, int):
+        found["uncapped"] = n_predict < 0
+    caps = props.get("chat_template_caps")
+    if isinstance(caps, dict) and isinstance(caps.get("supports_tools"), bool):
+        found["tools"] = caps["supports_tools"]
+    value = settings.get("n_ctx")
     return int(value) if isinstance(value, int) and value > 0 else None
 
 
@@ -102,12 +115,13 @@ def _ollama(client: Any, base_url: str, model: str) -> int | None:
 
 
 def probe(base_url: str, model: str, headers: dict[str, str]) -> dict[str, Any]:
-    """What the endpoint says: `{"window": int | None, "tokenize": bool}`."""
+    """What the endpoint says: `{"window": int | None, "tokenize": bool}`, and where it
+    says so, `"uncapped"` (no reply cap of its own) and `"tools"` (takes tools or not)."""
     client = _Http(headers)
     found: dict[str, Any] = {"window": None, "tokenize": False}
     asks: list[Callable[[], int | None]] = [
         lambda: _vllm(client, base_url, model),
-        lambda: _llama_cpp(client, base_url),
+        lambda: _llama_cpp(client, base_url, found),
         lambda: _ollama(client, base_url, model),
     ]
     for ask in asks:
