@@ -33,3 +33,22 @@ def test_with_max_tokens_unset_a_reply_stops_at_the_room_kept_for_it(
     if record["finish_reason"] == "length":
         assert f"the {REPLY_ROOM} tokens kept for a reply" in done.stderr
         assert "go on" in done.stderr
+
+
+def test_tools_the_chat_template_cannot_take_are_not_sent_nor_counted_and_said_once(
+    llama_env: dict[str, str], ctxchat_home: Path, llama_server: LlamaServer
+) -> None:
+    assert server_json(llama_server, "/props")["chat_template_caps"]["supports_tools"] is False
+    questions = "What time is it in Tokyo?\nAnd what is 17 times 23?\n"
+    done = ctxchat("run", "--lines", "--json", "--no-memory", stdin=questions, env=llama_env)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("tools are off for smollm2") == 1, done.stderr  # one dim line
+    session = json.loads(done.stdout.splitlines()[0])["session"]
+    exported = ctxchat("sessions", "export", session, "--audit", "-f", "jsonl", env=llama_env)
+    trail = [json.loads(line) for line in exported.stdout.splitlines()]
+    assert len(trail) == 2
+    for record in trail:
+        assert record["tools"] == {}  # none offered
+        spent = record["budget"]["by_source"]
+        assert sum(spent.values()) == record["budget"]["request_tokens"], spent  # on nothing else
+        assert set(spent) <= {"system", "history", "input"}, spent
