@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 REFRESH_SECONDS = 0.05
 THINK_HINT = "  (/think)"
+SHOW_SECONDS_AFTER = 2
 
 
 class ReplyView(EventRenderer):
@@ -60,12 +61,23 @@ class ReplyView(EventRenderer):
         from rich.spinner import Spinner
         from rich.text import Text
 
-        said = label or f"waiting for {self.model_name}…"
+        said = terminal_safe(label or f"waiting for {self.model_name}…")
+        spinner = Spinner("dots", text=Text(said, style="dim"), style="dim")
+        started = time.monotonic()
+
+        def waited() -> Spinner:
+            # The seconds so far, once there are a few: a server that has not answered yet
+            # looks like one, not like a frozen chat.
+            seconds = int(time.monotonic() - started)
+            if seconds >= SHOW_SECONDS_AFTER:
+                spinner.text = Text(f"{said} {seconds} s", style="dim")
+            return spinner
+
         self._waiting = Live(
-            Spinner("dots", text=Text(terminal_safe(said), style="dim"), style="dim"),
             console=self.console,
             transient=True,
             refresh_per_second=12.5,
+            get_renderable=waited,
         )
         self._waiting.start(refresh=True)
 

@@ -210,9 +210,15 @@ class OpenAIChatModel:
         try:
             while True:
                 try:
-                    chunk = await anext(stream)
+                    # A stream that stalls is a timeout, named, not minutes of silence.
+                    chunk = await asyncio.wait_for(anext(stream), settings.read_timeout)
                 except StopAsyncIteration:
                     break
+                except TimeoutError:
+                    raise ModelError(
+                        f"timed out: {settings.endpoint} sent nothing of the reply for "
+                        f"{settings.read_timeout:g}s (raise [model] read_timeout to wait longer)"
+                    ) from None
                 except Exception as exc:
                     raise self._translate(exc, streaming=True) from exc
                 assembler.add(chunk)
