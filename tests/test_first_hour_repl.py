@@ -47,3 +47,28 @@ def test_a_stream_that_stalls_is_a_named_configurable_timeout(
     assert "cut mid-way" not in shown
     child.sendcontrol("c")  # the input came back to the prompt: cleared, to leave
     assert quit_(child) == 0
+
+
+def test_a_mistyped_command_is_not_kept_to_be_joined_to_the_next_message(
+    repl: Repls, fake_openai: FakeOpenAI
+) -> None:
+    child = repl()
+    child.send("/bogus\r")
+    child.expect_exact("unknown command '/bogus'")
+    child.expect_exact(PROMPT)
+    child.send("hello\r")
+    child.expect_exact("echo: hello")
+    child.expect_exact(PROMPT)
+    assert fake_openai.chat_requests()[-1].last_user_text == "hello"
+    assert quit_(child) == 0
+
+
+def test_help_lists_the_commands_under_one_heading(repl: Repls) -> None:
+    child = repl()
+    child.send("/help\r")
+    child.expect_exact("Ctrl-D exits")
+    child.expect_exact(PROMPT)
+    shown = ANSI.sub("", seen(child)).split("/help\r", 1)[-1]
+    assert "commands:" not in shown
+    assert shown.count("what it does") == 1
+    assert quit_(child) == 0

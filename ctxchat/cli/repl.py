@@ -155,7 +155,10 @@ class Repl:
             return ""
         if stripped.startswith("/") and not stripped.startswith("//"):
             if not await self.command(stripped):
-                return text  # not a command after all: kept for the user to fix or send
+                # Words after it: a message that starts with a path, say, kept to be sent
+                # with '//'. A lone mistyped command is not kept: what is typed next would
+                # be joined to it.
+                return text if len(stripped.split(maxsplit=1)) > 1 else ""
             if self.conversation is not before and self.conversation.saved:
                 await self.show_recent(2)
             return ""
