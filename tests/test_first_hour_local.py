@@ -120,3 +120,17 @@ def test_every_internal_model_call_has_a_cap_of_its_own() -> None:
     asyncio.run(memory.ask_model(model, "I live in Berlin.", []))
     (asked,) = model.requests
     assert 0 < asked.options["max_tokens"] <= 1024
+
+
+def test_an_mcp_table_after_the_last_provider_says_it_belongs_to_the_tools_provider(
+    cli_env: dict[str, str], ctxchat_home: Path
+) -> None:
+    write_config(
+        ctxchat_home,
+        '[[providers]]\ntype = "tools"\n\n[[providers]]\ntype = "sql_history"\n\n'
+        '[providers.mcp.time]\ncommand = "uvx"\nargs = ["mcp-server-time"]\n',
+    )
+    checked = ctxchat("config", "validate", env=cli_env)
+    line = assert_clean_error(checked, 2, "providers[1].mcp: unknown option")
+    assert "belong to the 'tools' provider" in line
+    assert 'right after the one with type = "tools"' in line
