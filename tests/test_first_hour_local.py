@@ -134,3 +134,21 @@ def test_an_mcp_table_after_the_last_provider_says_it_belongs_to_the_tools_provi
     line = assert_clean_error(checked, 2, "providers[1].mcp: unknown option")
     assert "belong to the 'tools' provider" in line
     assert 'right after the one with type = "tools"' in line
+
+
+def test_show_audit_full_shows_instruction_blocks_whole(cli_env: dict[str, str]) -> None:
+    facts = "I live in Berlin, I have a cat named Miso, I am vegetarian and I work as a nurse."
+    first = ctxchat("run", "--json", facts, env=cli_env)
+    assert first.returncode == 0, first.stderr
+    session = json.loads(first.stdout)["session"]
+    assert ctxchat("run", "-c", "What should I cook tonight?", env=cli_env).returncode == 0
+
+    cut = ctxchat("sessions", "show", session, "--audit", env=cli_env).stdout
+    whole = ctxchat("sessions", "show", session, "--audit", "--full", env=cli_env).stdout
+    turn_2_cut, turn_2_whole = cut.split("turn 2 ")[1], whole.split("turn 2 ")[1]
+    assert "(--full: whole)" in turn_2_cut
+    assert "(--full: whole)" not in turn_2_whole
+    block = turn_2_whole.split("[memory]", 1)[1].split("\ninput", 1)[0]
+    for value in ("Berlin", "cat Miso", "vegetarian", "nurse"):
+        assert value in block, block
+    assert len(block) > len(turn_2_cut.split("[memory]", 1)[1].split("\n", 1)[0])

@@ -119,6 +119,10 @@ def show(
     plain: Annotated[
         bool, typer.Option("--plain", help="Replies as plain text, not Markdown.")
     ] = False,
+    full: Annotated[
+        bool,
+        typer.Option("--full", help="With --audit: instruction blocks and inputs whole."),
+    ] = False,
     config: ConfigOption = None,
 ) -> None:
     """Show a conversation (--audit: what the model saw).
@@ -137,7 +141,7 @@ def show(
         from ctxchat.cli.audit_view import print_audit
         from ctxchat.services.audits import collect_audit
 
-        print_audit(console, session, run_sync(collect_audit(service.agent, session)))
+        print_audit(console, session, run_sync(collect_audit(service.agent, session)), full=full)
         return
     messages = run_sync(service.transcript(session))
     from rich.text import Text
