@@ -4,6 +4,7 @@ the items that a real `ctxchat` process and the local OpenAI-protocol server sho
 from __future__ import annotations
 
 import json
+import stat
 from pathlib import Path
 
 import pytest
@@ -152,3 +153,22 @@ def test_show_audit_full_shows_instruction_blocks_whole(cli_env: dict[str, str])
     for value in ("Berlin", "cat Miso", "vegetarian", "nurse"):
         assert value in block, block
     assert len(block) > len(turn_2_cut.split("[memory]", 1)[1].split("\n", 1)[0])
+
+
+def test_token_counts_are_kept_by_message_so_a_resumed_turn_counts_only_what_is_new(
+    cli_env: dict[str, str], ctxchat_home: Path, fake_openai: FakeOpenAI
+) -> None:
+    fake_openai.imitate = "llama.cpp"  # counts by POST /tokenize
+    asked: list[list[str]] = []
+    for number, question in enumerate(["I live in Berlin.", "What is 2+2?", "And 3+3?"]):
+        before = len(fake_openai.requests)
+        done = ctxchat("run", *(["-c"] if number else []), question, env=cli_env)
+        assert done.returncode == 0, done.stderr
+        asked.append(
+            [r.body["content"] for r in fake_openai.requests[before:] if r.path == "/tokenize"]
+        )
+    # The system prompt, the tools and the history were counted before: only the new.
+    assert sorted(asked[2]) == ["And 3+3?", "echo: What is 2+2?"]
+    kept = ctxchat_home / "token-counts.json"
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    assert "Berlin" not in kept.read_text()  # digests, never the text

@@ -259,6 +259,10 @@ def announce_lock_wait(session_id: str) -> None:
 
 
 def close_services() -> None:
+    if _open_services:
+        from ctxchat.services.model_info import save_token_counts
+
+        save_token_counts()
     while _open_services:
         _open_services.pop().close()
 

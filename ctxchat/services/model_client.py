@@ -133,7 +133,9 @@ class OpenAIChatModel:
             cache.put(key, found)
         counter = None
         if found.get("tokenize"):
-            counter = model_info.llama_cpp_counter(settings.base_url, headers)
+            counter = model_info.llama_cpp_counter(
+                settings.base_url, headers, model=self.name, data_dir=data_dir()
+            )
         said = {
             "uncapped": found.get("uncapped") is True,
             "takes_tools": found.get("tools") is not False,
