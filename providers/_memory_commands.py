@@ -2,7 +2,9 @@
 clear it all, or turn memory off for this session.
 
 Facts are numbered in one stable order (style preferences first, then by when each was
-first said), so the number `/memory` shows is the number `/memory forget N` takes.
+first said). A number means what the last `/memory` listing showed, until the next one:
+forgetting fact 2 does not make fact 3 the new 2 under the user's hands. An id or its
+prefix (`ctxchat memory list` shows them) works too.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ def memory_commands(provider: UserMemoryProvider) -> Sequence[Command]:
         rest = rest.strip()
         memory = provider.memory(ctx.state)
         if not word:
-            return await listing(memory)
+            return await listing(ctx, memory)
         if word in ("off", "on"):
             ctx.state["off"] = word == "off"
             state = "off: nothing is recalled or learnt" if word == "off" else "on"
@@ -50,7 +52,7 @@ def memory_commands(provider: UserMemoryProvider) -> Sequence[Command]:
         if word == "add" and rest:
             return await add(ctx, memory, rest)
         if word in ("forget", "why") and rest:
-            fact = await chosen(memory, rest)
+            fact = await chosen(ctx, memory, rest)
             if word == "why":
                 return await why(ctx, fact)
             await asyncio.to_thread(memory.change, lambda facts: facts.delete(fact.id))
@@ -71,9 +73,10 @@ def memory_commands(provider: UserMemoryProvider) -> Sequence[Command]:
     ]
 
 
-async def listing(memory: Any) -> CommandResult:
+async def listing(ctx: CommandContext, memory: Any) -> CommandResult:
     facts, _ = await asyncio.to_thread(memory.facts)
     shown = numbered(facts.all())
+    ctx.state["listed"] = [f.id for f in shown]  # what the numbers mean until the next listing
     if not shown:
         return CommandResult.say("nothing remembered yet")
     rows = tuple(
@@ -83,12 +86,30 @@ async def listing(memory: Any) -> CommandResult:
     return CommandResult((Table(("#", "what", "remembered", "last said"), rows),))
 
 
-async def chosen(memory: Any, text: str) -> Fact:
+async def chosen(ctx: CommandContext, memory: Any, text: str) -> Fact:
+    """The fact `text` names: a number of the last listing, else an id or id prefix."""
+    from ctxchat.core.idprefix import matching
+
     facts, _ = await asyncio.to_thread(memory.facts)
-    shown = numbered(facts.all())
-    if not text.isdigit() or not 1 <= int(text) <= len(shown):
-        raise UsageError(f"no fact number {text!r}: /memory lists them, numbered 1 to {len(shown)}")
-    return shown[int(text) - 1]
+    by_id: dict[str, Fact] = {f.id: f for f in facts.all() if f.active}
+    if text.isdigit():
+        listed = ctx.state.get("listed")
+        if not isinstance(listed, list):
+            raise UsageError("list the facts first: /memory numbers them")
+        number = int(text)
+        if not 1 <= number <= len(listed):
+            raise UsageError(f"no fact number {text!r}: the last /memory listed 1 to {len(listed)}")
+        fact = by_id.get(listed[number - 1])
+        if fact is None:
+            raise UsageError(f"fact {number} of the last listing is forgotten already")
+        return fact
+    found = matching(text, list(by_id))
+    if len(found) == 1:
+        return by_id[found[0]]
+    if not found:
+        raise UsageError(f"no fact number or id {text!r}: /memory lists them")
+    shown = ", ".join(f"{i} ({slot_info(by_id[i].slot).label})" for i in found[:8])
+    raise UsageError(f"{text!r} is ambiguous: {len(found)} facts match: {shown}")
 
 
 async def add(ctx: CommandContext, memory: Any, text: str) -> CommandResult:

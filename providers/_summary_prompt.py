@@ -69,7 +69,15 @@ def fold_request(
         f"<summary>\n{before}\n</summary>\n\n"
         f"<new_messages>\n{transcript(messages, chars)}\n</new_messages>{note}"
     )
-    return ModelRequest((Message.system(SYSTEM.format(max_words=max_words)), Message.user(user)))
+    system = Message.system(SYSTEM.format(max_words=max_words))
+    return ModelRequest((system, Message.user(user)), options={"max_tokens": fold_cap(max_words)})
+
+
+def fold_cap(max_words: int) -> int:
+    """The most tokens a fold may write: a summary of `max_words` words with room to spare
+    (about 1.3 tokens a word in English, more elsewhere), never an unbounded reply that
+    holds the chat up for minutes."""
+    return 2 * max_words + 64
 
 
 def clean_summary(text: str, *, max_words: int) -> str:

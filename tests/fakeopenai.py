@@ -529,8 +529,11 @@ class _Handler(BaseHTTPRequestHandler):
                 models = [{**m, "max_model_len": fake.context_size} for m in models]
             self._send_json(200, {"object": "list", "data": models})
         elif fake.imitate == "llama.cpp" and method == "GET" and path == "/props":
-            settings = {"n_ctx": fake.context_size}
-            self._send_json(200, {"default_generation_settings": settings})
+            settings = {"n_ctx": fake.context_size, "params": {"n_predict": fake.n_predict}}
+            caps = {"supports_tools": fake.supports_tools}
+            self._send_json(
+                200, {"default_generation_settings": settings, "chat_template_caps": caps}
+            )
         elif fake.imitate == "llama.cpp" and method == "POST" and path == "/tokenize":
             # One token a word and a token a punctuation mark: not a real tokenizer, but
             # a count that differs from any estimate, so a test can tell which was used.
@@ -968,6 +971,10 @@ class FakeOpenAI:
         # /v1/models; "llama.cpp": /props and /tokenize; "ollama": /api/show), or None.
         self.imitate: str | None = None
         self.context_size = 4096
+        # With imitate="llama.cpp", what /props says: the server's own reply cap (-1: none,
+        # llama.cpp's default) and whether its chat template takes tools.
+        self.n_predict = -1
+        self.supports_tools = True
         # With imitate="llama.cpp": refuse a chat request whose prompt is longer than
         # context_size (counted as /tokenize counts), as the real server does.
         self.strict_context = False

@@ -138,10 +138,10 @@ def test_a_bad_base_url_is_a_config_error_before_any_request(
     problem: str,
 ) -> None:
     flag = ctxchat("run", "--base-url", base_url, "hello", env=cli_env)
-    assert_clean_error(flag, 2, f"model.base_url: {problem}")
+    assert_clean_error(flag, 2, f"error: --base-url: {problem}")  # named where it was set
 
     env = {**cli_env, "OPENAI_BASE_URL": base_url}
-    assert_clean_error(ctxchat("run", "hello", env=env), 2, f"model.base_url: {problem}")
+    assert_clean_error(ctxchat("run", "hello", env=env), 2, f"error: OPENAI_BASE_URL: {problem}")
 
     path = write_config(ctxchat_home, f"[model]\nbase_url = {json.dumps(base_url)}\n")
     validated = ctxchat("config", "validate", env={**cli_env, "OPENAI_BASE_URL": ""})

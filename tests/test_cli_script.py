@@ -120,11 +120,11 @@ def test_unreachable_model_is_exit_1(cli_env: dict[str, str], ctxchat_home: Path
     result = ctxchat("run", env=env, stdin="hello\n")
 
     assert_clean_error(result, 1, "cannot reach")
-    # Nothing of the turn is stored; the default pipeline's audit kept a record of the
-    # failure, so the session file is there (with no turns) for `sessions show --audit`.
-    (document,) = session_documents(ctxchat_home)
-    assert document["turns"] == 0
-    assert stored_texts(cli_env, document["id"]) == []
+    # Nothing of the turn is stored, and no session made: one exists once a turn is. The
+    # default pipeline's audit kept its record of the failure, an orphan of this home.
+    assert session_documents(ctxchat_home) == []
+    orphans = ctxchat("sessions", "prune", "--orphans", "--dry-run", env=cli_env)
+    assert "audit: 1 record" in orphans.stdout
 
 
 def test_no_endpoint_configured_is_a_config_error(

@@ -28,7 +28,8 @@ def test_a_reply_cut_short_is_a_warning(
 
     assert result.returncode == 0
     assert result.stdout == "The answer is\n"
-    assert result.stderr == f"ctxchat: warning: the reply was cut short ({why})\n"
+    assert result.stderr.startswith(f"ctxchat: warning: the reply was cut short ({why}")
+    assert len(result.stderr.splitlines()) == 1
 
 
 def test_json_lines_carry_the_finish_reason(
@@ -41,7 +42,8 @@ def test_json_lines_carry_the_finish_reason(
     assert result.returncode == 0
     records = [json.loads(line) for line in result.stdout.splitlines()]
     assert [r["finish_reason"] for r in records] == ["stop", "length"]
-    assert result.stderr == "ctxchat: warning: the reply was cut short (max_tokens reached)\n"
+    assert result.stderr.startswith("ctxchat: warning: the reply was cut short (max_tokens reached")
+    assert len(result.stderr.splitlines()) == 1
 
 
 def test_an_empty_reply_is_still_one_line(cli_env: dict[str, str], fake_openai: FakeOpenAI) -> None:

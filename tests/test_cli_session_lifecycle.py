@@ -40,22 +40,38 @@ def test_a_failed_first_turn_leaves_nothing_behind(
     assert leftovers == []
 
 
-def test_a_failed_first_turn_is_kept_when_an_audit_recorded_it(
+def test_a_failed_first_turn_leaves_no_session_and_its_audit_row_is_an_orphan(
     cli_env: dict[str, str], fake_openai: FakeOpenAI, ctxchat_home: Path
 ) -> None:
     fake_openai.enqueue(Error(400, "no thanks"))
 
     assert ctxchat("run", "hello there", env=cli_env).returncode == 1
 
-    document = only_session(ctxchat_home)
-    assert (document["turns"], document["title"]) == (0, "hello there")
-    shown = ctxchat("sessions", "show", document["id"], "--audit", env=cli_env)
-    assert shown.returncode == 0, shown.stderr
-    assert "FAILED" in shown.stdout
-    assert "no thanks" in shown.stdout
-    deleted = ctxchat("sessions", "delete", document["id"], "--yes", env=cli_env)
-    assert deleted.returncode == 0, deleted.stderr
-    assert session_documents(ctxchat_home) == []
+    assert session_documents(ctxchat_home) == []  # a session exists once a turn is stored
+    resumed = ctxchat("run", "-c", "again", env=cli_env)
+    assert resumed.returncode == 2
+    assert "no session to continue" in resumed.stderr
+    # The audit kept the failed turn under its session id: an orphan of this home.
+    dry = ctxchat("sessions", "prune", "--orphans", "--dry-run", env=cli_env)
+    assert dry.returncode == 0, dry.stderr
+    assert "audit: 1 record" in dry.stdout
+    assert "1 session with no file" in dry.stderr
+
+
+def test_continue_skips_a_session_with_no_turn(
+    cli_env: dict[str, str], fake_openai: FakeOpenAI, ctxchat_home: Path
+) -> None:
+    assert ctxchat("run", "first", env=cli_env).returncode == 0
+    kept = only_session(ctxchat_home)
+    # A session with no turn and newer (as failed first turns used to leave, and one still
+    # pinned to a bogus model name): -c must not resume it.
+    empty = {**kept, "id": "01" + "Z" * 24, "turns": 0, "model": "no-such-model"}
+    empty["updated_at"] = empty["created_at"] = "2099-01-01T00:00:00+00:00"
+    (sessions_dir(ctxchat_home) / f"{empty['id']}.json").write_text(json.dumps(empty))
+    resumed = ctxchat("run", "--json", "-c", "again", env=cli_env)
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads(resumed.stdout)["session"] == kept["id"]
+    assert fake_openai.chat_requests()[-1].model == "fake-model"
 
 
 def test_a_session_deleted_by_another_process_is_not_resurrected(

@@ -14,7 +14,6 @@ from cli_support import (
     assert_clean_error,
     ctxchat,
     session_documents,
-    stored_texts,
     write_config,
 )
 from fakeopenai import Error, FakeOpenAI, Text
@@ -129,11 +128,11 @@ def test_an_oversized_input_in_a_script_is_exit_2_and_stores_nothing(
     result = ctxchat("run", "--json", WORDS * 10, env=cli_env)
     assert_clean_error(result, 2, "the request is", "tokens")
     assert fake_openai.chat_requests() == []
-    # Nothing stored: no turn counted, no message in the history (the audit keeps its row
-    # of the failed turn, as it does of every failed turn).
-    (document,) = session_documents(ctxchat_home)
-    assert document["turns"] == 0
-    assert stored_texts(cli_env, document["id"]) == []
+    # Nothing stored: no session (a session exists once a turn of it is stored); the
+    # audit keeps its row of the failed turn, an orphan `sessions prune --orphans` lists.
+    assert session_documents(ctxchat_home) == []
+    orphans = ctxchat("sessions", "prune", "--orphans", "--dry-run", env=cli_env)
+    assert "audit: 1 record" in orphans.stdout
 
 
 @pytest.mark.parametrize(

@@ -155,11 +155,11 @@ def test_a_base_url_with_credentials_is_refused(
     cli_env: dict[str, str], ctxchat_home: Path, fake_openai: FakeOpenAI
 ) -> None:
     base = fake_openai.base_url.replace("http://", "http://me:hunter2@")
-    for result in (
-        ctxchat("run", "--base-url", base, "hello", env=cli_env),
-        ctxchat("run", "hello", env={**cli_env, "OPENAI_BASE_URL": base}),
+    for result, source in (
+        (ctxchat("run", "--base-url", base, "hello", env=cli_env), "--base-url: "),
+        (ctxchat("run", "hello", env={**cli_env, "OPENAI_BASE_URL": base}), "OPENAI_BASE_URL: "),
     ):
-        line = assert_clean_error(result, 2, "model.base_url", "OPENAI_API_KEY")
+        line = assert_clean_error(result, 2, source, "OPENAI_API_KEY")  # named where set
         assert "hunter2" not in line
     assert fake_openai.chat_requests() == []
     assert session_documents(ctxchat_home) == []

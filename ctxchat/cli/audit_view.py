@@ -25,8 +25,9 @@ def _message_line(message: Message) -> str:
     return f"{message.role}: {preview(message.text, 100)}"
 
 
-def record_lines(number: int, record: AuditRecord) -> list[tuple[str, str]]:
-    """(text, style) lines for one turn."""
+def record_lines(number: int, record: AuditRecord, *, full: bool = False) -> list[tuple[str, str]]:
+    """(text, style) lines for one turn; with `full`, instruction blocks and the input
+    whole (else a line of each), every context message (else the last six)."""
     when = record.created_at.astimezone().strftime("%Y-%m-%d %H:%M:%S")
     status = "ok" if record.ok else f"FAILED: {record.error or 'unknown error'}"
     lines = [(f"turn {number} · {when} · {status}", "bold" if record.ok else "bold red")]
@@ -34,12 +35,16 @@ def record_lines(number: int, record: AuditRecord) -> list[tuple[str, str]]:
     if record.instructions:
         lines.append(("instructions", "cyan"))
         for source_id, text in record.instructions.items():
-            lines.append((f"  [{source_id}] {preview(text, 100)}", ""))
+            if full:
+                lines.append((f"  [{source_id}]", ""))
+                lines += [(f"    {line}", "") for line in text.splitlines()]
+            else:
+                lines.append((f"  [{source_id}] {preview(text, 100)} (--full: whole)", ""))
     if record.context_messages:
         lines.append(("context messages", "cyan"))
         for source_id, messages in record.context_messages.items():
             lines.append((f"  [{source_id}] {plural(len(messages), 'message')}", ""))
-            for message in messages[-6:]:
+            for message in messages if full else messages[-6:]:
                 lines.append((f"    {_message_line(message)}", "dim"))
     if record.tools:
         lines.append(("tools", "cyan"))
@@ -47,7 +52,7 @@ def record_lines(number: int, record: AuditRecord) -> list[tuple[str, str]]:
             lines.append((f"  [{source_id}] {', '.join(names) or '(none)'}", ""))
     lines.append(("input", "cyan"))
     for message in record.input_messages:
-        lines.append((f"  {preview(message.text, 400)}", ""))
+        lines.append((f"  {message.text if full else preview(message.text, 400)}", ""))
     lines.append(("output" if record.ok else "output (not stored)", "cyan"))
     for message in record.response_messages:
         if message.role == "assistant" and message.text and not message.tool_calls:
@@ -66,7 +71,11 @@ def record_lines(number: int, record: AuditRecord) -> list[tuple[str, str]]:
 
 
 def print_audit(
-    console: Console, session: Session, found: Sequence[tuple[str, Sequence[AuditRecord]]]
+    console: Console,
+    session: Session,
+    found: Sequence[tuple[str, Sequence[AuditRecord]]],
+    *,
+    full: bool = False,
 ) -> None:
     from rich.text import Text
 
@@ -75,6 +84,6 @@ def print_audit(
         console.print(Text(f"audit by '{source_id}': {plural(len(records), 'turn')}", style="dim"))
         for number, record in enumerate(records, start=1):
             console.print()
-            for text, style in record_lines(number, record):
+            for text, style in record_lines(number, record, full=full):
                 # What the model was shown and said, errors too: anything, escapes included.
                 console.print(Text(terminal_safe(text), style=style))

@@ -39,9 +39,10 @@ def cell_text(value: Cell) -> str:
     return one_line(value)
 
 
-def table_lines(table: Table, *, header: bool = False) -> list[str]:
+def table_lines(table: Table, *, header: bool = False, width: int | None = None) -> list[str]:
     """Left-aligned columns (numbers right-aligned), a `*` before marked rows; with
-    `header`, the column names first."""
+    `header`, the column names first. With `width`, lines fit it: the widest text columns
+    give up cells first, each cut cell ending in `…`."""
     rows = [[cell_text(v) for v in row] for row in table.rows]
     numeric = [
         all(isinstance(row[c], int | float) for row in table.rows if row[c] is not None)
@@ -51,17 +52,41 @@ def table_lines(table: Table, *, header: bool = False) -> list[str]:
         rows.insert(0, list(table.columns))
     widths = [max([0, *(len(r[c]) for r in rows)]) for c in range(len(table.columns))]
     mark = bool(table.marked)
+    if width is not None:
+        widths = _fitted_widths(widths, numeric, width - (2 if mark else 0))
     lines = []
     for number, row in enumerate(rows):
         if header:
             number -= 1  # the header is no row of the table's
         cells = [
-            value.rjust(widths[c]) if numeric[c] else value.ljust(widths[c])
+            value.rjust(widths[c]) if numeric[c] else _cut(value, widths[c]).ljust(widths[c])
             for c, value in enumerate(row)
         ]
         prefix = ("* " if number in table.marked else "  ") if mark else ""
         lines.append((prefix + "  ".join(cells)).rstrip())
     return lines
+
+
+NARROWEST_COLUMN = 8
+
+
+def _fitted_widths(widths: list[int], numeric: list[bool], room: int) -> list[int]:
+    """Column widths whose line (two spaces between columns) fits `room`, taken a cell at
+    a time from the widest text column; none goes below `NARROWEST_COLUMN`."""
+    fitted = list(widths)
+    over = sum(fitted) + 2 * (len(fitted) - 1) - room
+    while over > 0:
+        shrinkable = [c for c, w in enumerate(fitted) if not numeric[c] and w > NARROWEST_COLUMN]
+        if not shrinkable:
+            break
+        widest = max(shrinkable, key=lambda c: fitted[c])
+        fitted[widest] -= 1
+        over -= 1
+    return fitted
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(0, width - 1)] + "…"
 
 
 def highlighted(pieces: Sequence[tuple[str, bool]]) -> Text:

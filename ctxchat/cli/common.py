@@ -14,7 +14,8 @@ from ctxchat.core.errors import UsageError
 
 if TYPE_CHECKING:
     from ctxchat.config.loading import Config
-    from ctxchat.core.model_types import ReplyCut
+    from ctxchat.core.context import RunResponse
+    from ctxchat.core.model_types import ChatModel, ReplyCut
     from ctxchat.services.conversations import ChatService
     from ctxchat.storage.catalog import SessionCatalog
     from ctxchat.storage.store import SessionStore
@@ -199,6 +200,19 @@ def print_traceback() -> None:
         sys.stderr.write(debug_traceback())
 
 
+def output_width() -> int | None:
+    """stdout's width when it is a terminal (a table is fitted to it); None on a pipe,
+    which gets every cell whole."""
+    import os
+
+    try:
+        if not sys.stdout.isatty():
+            return None
+        return os.get_terminal_size(sys.stdout.fileno()).columns or None
+    except (OSError, ValueError):
+        return None
+
+
 def warn(text: str) -> None:
     report(text, kind="warning")
 
@@ -211,12 +225,44 @@ def cut_note(event: ReplyCut) -> str:
     )
 
 
+GO_ON = "send 'go on' for the rest"
+
+
+def cut_short_note(response: RunResponse, model: ChatModel) -> str | None:
+    """Why a reply stopped before its end, naming the cap it hit and how to go on; None
+    for a whole reply."""
+    reason = response.cut_short
+    if reason is None:
+        return None
+    if response.finish_reason != "length":
+        return f"the reply was cut short ({reason})"
+    settings = getattr(model, "settings", None)
+    configured = getattr(settings, "max_tokens", None)
+    if isinstance(configured, int):
+        cap = f"[model] max_tokens = {configured:,}; raise it for longer replies"
+    else:
+        limits = getattr(model, "_limits", None)
+        if getattr(limits, "uncapped", False):
+            room = limits.reply_room  # type: ignore[union-attr]
+            cap = (
+                f"the {room:,} tokens kept for a reply, as [model] max_tokens is unset "
+                "and the server has no cap of its own; set it for longer replies"
+            )
+        else:
+            cap = "the server's own cap on a reply; [model] max_tokens may raise it"
+    return f"the reply was cut short (max_tokens reached: {cap}; {GO_ON})"
+
+
 def announce_lock_wait(session_id: str) -> None:
     """Said once when another process holds the session, before waiting up to 30 s."""
     report(f"waiting for session {session_id}: in use by another ctxchat process…", kind="")
 
 
 def close_services() -> None:
+    if _open_services:
+        from ctxchat.services.model_info import save_token_counts
+
+        save_token_counts()
     while _open_services:
         _open_services.pop().close()
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ctxchat.cli.common import ConfigOption, chat_service, load_config, run_sync
+from ctxchat.cli.common import ConfigOption, chat_service, load_config, output_width, run_sync
 from ctxchat.cli.help_words import WordsCommand
 
 if TYPE_CHECKING:
@@ -58,28 +58,34 @@ def list_facts(
         sys.stderr.write("nothing remembered yet\n")
         return
     from ctxchat.cli.command_view import table_lines
+    from ctxchat.core.idprefix import unique_prefixes
     from ctxchat.services.commands import Table
 
-    rows = tuple((f["id"], f["label"], f["value"], _when(f["last_seen"])) for f in facts)
-    for line in table_lines(Table(("id", "what", "remembered", "last said"), rows)):
+    short = unique_prefixes(f["id"] for f in facts)
+    rows = tuple((short[f["id"]], _when(f["last_seen"]), f["label"], f["value"]) for f in facts)
+    table = Table(("id", "last said", "what", "remembered"), rows)
+    for line in table_lines(table, header=True, width=output_width()):
         print(line)
 
 
 @app.command(cls=WordsCommand)
 def forget(
-    fact_id: Annotated[str, typer.Argument(metavar="ID", help="The fact's id (memory list).")],
+    fact_id: Annotated[
+        str, typer.Argument(metavar="ID", help="The fact's id or a unique prefix (memory list).")
+    ],
     config: ConfigOption = None,
 ) -> None:
     """Forget one fact and its earlier values.
 
     What was said stays in its session: forgetting a fact is not deleting a conversation."""
     from ctxchat.core.errors import UsageError
-    from ctxchat.services.memories import forget_fact_everywhere
+    from ctxchat.services.memories import fact_by_reference, forget_fact_everywhere, the_memory
 
     agent = chat_service(load_config(config)).agent
-    if not run_sync(forget_fact_everywhere(agent, fact_id)):
-        raise UsageError(f"no remembered fact has the id {fact_id!r} (see `ctxchat memory list`)")
-    print(f"forgot {fact_id}")
+    fact = fact_by_reference(the_memory(agent).remembered(), fact_id)
+    if not run_sync(forget_fact_everywhere(agent, fact["id"])):
+        raise UsageError(f"fact {fact['id']} was forgotten meanwhile")
+    print(f"forgot {fact['id']}")
 
 
 @app.command(cls=WordsCommand)

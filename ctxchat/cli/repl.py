@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ctxchat import __version__
+from ctxchat.cli.common import cut_short_note
 from ctxchat.cli.render import print_turns
 from ctxchat.cli.reply_view import ReplyView
 from ctxchat.cli.terminal import cancellable, ctrl_c_guard, quiet_terminal, rearm_ctrl_c
@@ -154,7 +155,10 @@ class Repl:
             return ""
         if stripped.startswith("/") and not stripped.startswith("//"):
             if not await self.command(stripped):
-                return text  # not a command after all: kept for the user to fix or send
+                # Words after it: a message that starts with a path, say, kept to be sent
+                # with '//'. A lone mistyped command is not kept: what is typed next would
+                # be joined to it.
+                return text if len(stripped.split(maxsplit=1)) > 1 else ""
             if self.conversation is not before and self.conversation.saved:
                 await self.show_recent(2)
             return ""
@@ -245,6 +249,10 @@ class Repl:
         self.last_turn_failed = False
         if outcome.context.learning_interrupted:
             self.say("interrupted while learning: the turn was kept, nothing more was learnt")
+        response = outcome.context.response
+        cut = cut_short_note(response, conversation.model) if response is not None else None
+        if cut is not None:
+            self.say(f"warning: {cut}", "yellow")
         self.status(outcome.context)
         return ""
 

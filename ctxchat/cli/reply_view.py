@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+from ctxchat.cli.event_render import EventLine, EventRenderer
 from ctxchat.cli.render import (
     CODE_THEME,
     keep_line_breaks,
@@ -25,13 +26,14 @@ if TYPE_CHECKING:
     from rich.console import Console, RenderableType
     from rich.live import Live
 
-    from ctxchat.core.model_types import Event
+    from ctxchat.core.model_types import Event, ToolCallFinished, ToolCallStarted
 
 REFRESH_SECONDS = 0.05
 THINK_HINT = "  (/think)"
+SHOW_SECONDS_AFTER = 2
 
 
-class ReplyView:
+class ReplyView(EventRenderer):
     def __init__(self, console: Console, *, markdown: bool, model_name: str = "the model") -> None:
         self.console = console
         self.markdown = markdown
@@ -59,12 +61,23 @@ class ReplyView:
         from rich.spinner import Spinner
         from rich.text import Text
 
-        said = label or f"waiting for {self.model_name}…"
+        said = terminal_safe(label or f"waiting for {self.model_name}…")
+        spinner = Spinner("dots", text=Text(said, style="dim"), style="dim")
+        started = time.monotonic()
+
+        def waited() -> Spinner:
+            # The seconds so far, once there are a few: a server that has not answered yet
+            # looks like one, not like a frozen chat.
+            seconds = int(time.monotonic() - started)
+            if seconds >= SHOW_SECONDS_AFTER:
+                spinner.text = Text(f"{said} {seconds} s", style="dim")
+            return spinner
+
         self._waiting = Live(
-            Spinner("dots", text=Text(terminal_safe(said), style="dim"), style="dim"),
             console=self.console,
             transient=True,
             refresh_per_second=12.5,
+            get_renderable=waited,
         )
         self._waiting.start(refresh=True)
 
@@ -73,50 +86,33 @@ class ReplyView:
             self._waiting.stop()
             self._waiting = None
 
-    # -- events from the engine ---------------------------------------------------------------
-    def on_event(self, event: Event) -> None:
-        from ctxchat.core.model_types import (
-            ModelNotice,
-            ProviderNotice,
-            ProviderProgress,
-            ProviderWarning,
-            ReasoningDelta,
-            ReplyCut,
-            TextDelta,
-            ToolCallFinished,
-            ToolCallStarted,
-        )
-
+    # -- events from the engine (dispatched by EventRenderer) ---------------------------------
+    def before_event(self, event: Event) -> None:
         self._stop_waiting()
-        if isinstance(event, ReasoningDelta):
-            self.add_reasoning(event.text)
-        elif isinstance(event, TextDelta):
-            self.end_reasoning()
-            self.add_text(event.text)
-        elif isinstance(event, ToolCallStarted):
-            self.end_text()
-            self.wait(f"running {event.call.name}…")
-        elif isinstance(event, ToolCallFinished):
-            self.note(tool_run_line(event.call, event.result, event.seconds))
-            self.wait()  # the model is asked again with the result
-        elif isinstance(event, ModelNotice):
-            self.end_text()
-            self.note(event.message)
-        elif isinstance(event, ProviderWarning):
-            self.end_text()
-            self.note(f"warning: provider '{event.source_id}': {event.message}", "yellow")
-        elif isinstance(event, ProviderNotice):
-            self.end_text()
-            self.note(event.message)
-        elif isinstance(event, ReplyCut):
-            from ctxchat.cli.common import cut_note
 
-            self.end_text()
-            self.note(f"warning: {cut_note(event)}", "yellow")
-        elif isinstance(event, ProviderProgress):
-            # In the waiting line: the model is asked once the work is done.
-            done = event.done >= event.total
-            self.wait(None if done else progress_line(event.label, event.done, event.total))
+    def reasoning_delta(self, text: str) -> None:
+        self.add_reasoning(text)
+
+    def text_delta(self, text: str) -> None:
+        self.end_reasoning()
+        self.add_text(text)
+
+    def tool_started(self, event: ToolCallStarted) -> None:
+        self.wait(f"running {event.call.name}…")
+
+    def tool_finished(self, event: ToolCallFinished) -> None:
+        self.note(tool_run_line(event.call, event.result, event.seconds))
+        self.wait()  # the model is asked again with the result
+
+    def progress(self, label: str, done: int, total: int) -> None:
+        # In the waiting line: the model is asked once the work is done.
+        self.wait(None if done >= total else progress_line(label, done, total))
+
+    def line(self, line: EventLine) -> None:
+        if line.kind == "warning":
+            self.note(f"warning: {line.text}", "yellow")
+        else:
+            self.note(line.text)
 
     def note(self, text: str, style: str = "dim") -> None:
         from rich.text import Text

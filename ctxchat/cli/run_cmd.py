@@ -350,28 +350,30 @@ def settle_model(
         return
     settled = run_sync(models.only_model())
     service.settle_model(conversation, settled.name)
-    if settled.note:
-        _tell(settled.note, "note", interactive=interactive)
+    if settled.note and _tell(settled.note, "note", interactive=interactive):
+        models.said(settled.name)
 
 
-def _tell(text: str, kind: str, *, interactive: bool) -> None:
+def _tell(text: str, kind: str, *, interactive: bool) -> bool:
     """A line about the run before it starts: dim (a note) or yellow (a warning) on a
-    terminal; in a script a warning on stderr, a note only when stderr is a terminal."""
+    terminal; in a script a warning on stderr, a note only when stderr is a terminal.
+    Whether it was shown."""
     from ctxchat.cli.common import warn
 
     if not interactive and kind == "warning":
         warn(text)
-        return
+        return True
     from ctxchat.cli.render import make_console
 
     console = make_console(stderr=not interactive)
     if not console.is_terminal:
-        return
+        return False
     from rich.text import Text
 
     from ctxchat.core.sanitize import one_line
 
     console.print(Text(one_line(text), style="dim" if kind == "note" else "yellow"))
+    return True
 
 
 def start_repl(

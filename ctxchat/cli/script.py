@@ -16,7 +16,8 @@ import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ctxchat.cli.common import cut_note, report, run_sync, warn
+from ctxchat.cli.common import cut_note, cut_short_note, report, run_sync, warn
+from ctxchat.cli.event_render import EventLine, EventRenderer
 from ctxchat.cli.terminal import cancellable
 from ctxchat.core.errors import LearningInterrupted, TurnCancelled
 from ctxchat.core.sanitize import json_text
@@ -24,8 +25,8 @@ from ctxchat.core.storable import storable
 
 if TYPE_CHECKING:
     from ctxchat.cli.tool_approval import ToolPolicy
+    from ctxchat.cli.wrap import WordWrap
     from ctxchat.core.approval import Approver
-    from ctxchat.core.context import RunResponse
     from ctxchat.core.messages import Message
     from ctxchat.core.model_types import Event, ReplyCut
     from ctxchat.services.conversations import ChatService, Conversation, TurnOutcome
@@ -75,7 +76,8 @@ class _Output:
 
     Reply text is made terminal-safe whether stdout is a terminal or a pipe: a pipe's
     reader is usually a terminal a moment later (`ctxchat run q | tee out`). Only the
-    `--json` lines carry the raw text, escaped."""
+    `--json` lines carry the raw text, escaped. On a terminal reply text is word-wrapped
+    at its width, as the REPL wraps it; a pipe gets it as it came."""
 
     def __init__(self, out: TextIO) -> None:
         from ctxchat.core.sanitize import SafeStream
@@ -83,8 +85,15 @@ class _Output:
         self.out = out
         self.gone = False
         self.safe = SafeStream()
+        self.wrap = _terminal_wrap(out)
 
     def write(self, text: str) -> None:
+        if self.wrap is not None:
+            self._write(self.wrap.flush())
+            self.wrap.wrote_raw(text)
+        self._write(text)
+
+    def _write(self, text: str) -> None:
         if self.gone or not text:
             return
         try:
@@ -94,13 +103,33 @@ class _Output:
             self.gone = True
 
     def write_reply(self, text: str) -> None:
-        self.write(self.safe.feed(text))
+        self._wrapped(self.safe.feed(text))
 
     def end_reply(self) -> None:
-        self.write(self.safe.flush())
+        self._wrapped(self.safe.flush())
+        if self.wrap is not None:
+            self._write(self.wrap.flush())
+
+    def _wrapped(self, text: str) -> None:
+        self._write(text if self.wrap is None else self.wrap.feed(text))
 
 
-class _Streamer:
+def _terminal_wrap(out: TextIO) -> WordWrap | None:
+    """A word wrap at the terminal's width when `out` is one."""
+    import os
+
+    try:
+        if not out.isatty():
+            return None
+        columns = os.get_terminal_size(out.fileno()).columns
+    except (OSError, ValueError, AttributeError):
+        return None
+    from ctxchat.cli.wrap import WordWrap
+
+    return WordWrap(columns) if columns > 0 else None
+
+
+class _Streamer(EventRenderer):
     """One turn's reply text straight to stdout as it arrives; warnings to stderr. The
     model's reasoning is left out, or with `show_reasoning` written first, between
     `<think>` and `</think>` lines."""
@@ -125,39 +154,42 @@ class _Streamer:
         self.wrote = False
         self.cuts: list[ReplyCut] = []
 
-    def on_event(self, event: Event) -> None:
-        from ctxchat.core.model_types import (
-            ModelNotice,
-            ProviderNotice,
-            ProviderProgress,
-            ProviderWarning,
-            ReasoningDelta,
-            ReplyCut,
-            TextDelta,
-            ToolCallStarted,
-        )
+    # -- events from the engine (dispatched by EventRenderer) ---------------------------------
+    def before_event(self, event: Event) -> None:
+        from ctxchat.core.model_types import ProviderProgress
 
         if self.progress_shown and not isinstance(event, ProviderProgress):
             self.progress("", 1, 1)  # work that stopped short: its bar goes before the rest
-        if isinstance(event, ReasoningDelta) and self.show_reasoning:
-            self.think(event.text)
-        elif isinstance(event, TextDelta) and self.stream_text:
-            self.end_thinking()
-            self.output.write_reply(event.text)
-            self.wrote = True
-            self.open_line = not event.text.endswith("\n")
-        elif isinstance(event, ToolCallStarted):
-            self.end_line()  # text before a tool call is its own message
-        elif isinstance(event, ProviderWarning):
-            warn(f"provider '{event.source_id}': {event.message}")
-        elif isinstance(event, ProviderNotice):
-            report(event.message, kind="")  # stdout is the reply's alone
-        elif isinstance(event, ModelNotice):
-            report(event.message, kind="note")
-        elif isinstance(event, ReplyCut):
+
+    def on_event(self, event: Event) -> None:
+        from ctxchat.core.model_types import ReplyCut
+
+        if isinstance(event, ReplyCut):
             self.cuts.append(event)  # said once the turn is kept: "saved" must be true
-        elif isinstance(event, ProviderProgress):
-            self.progress(event.label, event.done, event.total)
+            return
+        super().on_event(event)
+
+    def reasoning_delta(self, text: str) -> None:
+        if self.show_reasoning:
+            self.think(text)
+
+    def text_delta(self, text: str) -> None:
+        if not self.stream_text:
+            return
+        self.end_thinking()
+        self.output.write_reply(text)
+        self.wrote = True
+        self.open_line = not text.endswith("\n")
+
+    def end_text(self) -> None:
+        self.end_line()
+
+    def line(self, line: EventLine) -> None:
+        # stdout is the reply's alone: every line goes to stderr.
+        if line.kind == "warning":
+            warn(line.text)
+        else:
+            report(line.text, kind="note" if line.kind == "note" else "")
 
     def progress(self, label: str, done: int, total: int) -> None:
         if not self.show_progress:
@@ -263,8 +295,9 @@ async def _send(
     for cut in streamer.cuts:
         warn(cut_note(cut))
     response = outcome.context.response
-    if response is not None:
-        _warn_if_cut_short(response)
+    note = cut_short_note(response, conversation.model) if response is not None else None
+    if note is not None:
+        warn(note)
     if json_lines:
         # The input as it was kept (see `ctxchat.core.storable`), as the output is.
         kept = storable(turn.text)
@@ -272,9 +305,3 @@ async def _send(
         output.write(json_text(record) + "\n")
     if outcome.context.learning_interrupted:
         raise LearningInterrupted()  # the turn is out and kept; the script stops at the ^C
-
-
-def _warn_if_cut_short(response: RunResponse) -> None:
-    reason = response.cut_short
-    if reason is not None:
-        warn(f"the reply was cut short ({reason})")

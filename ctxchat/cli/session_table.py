@@ -1,11 +1,12 @@
-"""`sessions list` as a table: ids always whole (they are what gets copied), headers never
+"""`sessions list` as a table: ids never cut (they are what gets copied), shown by the
+shortest prefix that tells them apart (`ctxchat.core.idprefix`), headers never
 cut, and on a narrow terminal the title and the model keep a readable width; the `created`
 column gives way first, shortened to a date, then left out. A model that is a file path
 keeps its file name: it is cut from the start of the path."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ctxchat.core.sanitize import one_line
@@ -84,14 +85,19 @@ def _fitted(cells: list[list[str]], dates: list[str], width: int) -> dict[int, i
     raise AssertionError("the last choice always fits")
 
 
-def table_lines(summaries: Sequence[SessionSummary], width: int | None) -> list[str]:
+def table_lines(
+    summaries: Sequence[SessionSummary],
+    width: int | None,
+    short: Mapping[str, str] | None = None,
+) -> list[str]:
     """The header and one line per session, no trailing spaces. `width` None (a pipe):
-    every cell whole, however long the line."""
+    every cell whole, however long the line. `short`: the id prefix each session is shown
+    by (unique, so it is a reference)."""
     cells = [list(HEADER)]
     for s in summaries:
         cells.append(
             [
-                s.id,
+                (short or {}).get(s.id, s.id),
                 one_line(title_or_untitled(s.title), TITLE_SHOWN),
                 one_line(s.model or ""),
                 str(s.turns),

@@ -101,7 +101,12 @@ def list_sessions(
 
     console = _reading_console()
     width = console.width if console.is_terminal else None
-    header, *rows = table_lines(summaries, width)
+    from ctxchat.core.idprefix import unique_prefixes
+
+    # On a terminal, prefixes unique among every session on disk, not only those listed:
+    # each is a reference `run -s` and the other commands take. A pipe gets whole ids.
+    short = unique_prefixes(store.ids() | {s.id for s in summaries}) if width else None
+    header, *rows = table_lines(summaries, width, short)
     console.print(Text(header, style="bold"), soft_wrap=True)
     for row in rows:
         console.print(Text(row), soft_wrap=True)
@@ -118,6 +123,10 @@ def show(
     ] = False,
     plain: Annotated[
         bool, typer.Option("--plain", help="Replies as plain text, not Markdown.")
+    ] = False,
+    full: Annotated[
+        bool,
+        typer.Option("--full", help="With --audit: instruction blocks and inputs whole."),
     ] = False,
     config: ConfigOption = None,
 ) -> None:
@@ -137,7 +146,7 @@ def show(
         from ctxchat.cli.audit_view import print_audit
         from ctxchat.services.audits import collect_audit
 
-        print_audit(console, session, run_sync(collect_audit(service.agent, session)))
+        print_audit(console, session, run_sync(collect_audit(service.agent, session)), full=full)
         return
     messages = run_sync(service.transcript(session))
     from rich.text import Text

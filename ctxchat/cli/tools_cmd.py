@@ -11,7 +11,14 @@ from typing import Annotated, Any
 
 import typer
 
-from ctxchat.cli.common import ConfigOption, chat_service, load_config, run_sync, warn
+from ctxchat.cli.common import (
+    ConfigOption,
+    chat_service,
+    load_config,
+    output_width,
+    run_sync,
+    warn,
+)
 from ctxchat.cli.help_words import WordsCommand
 
 app = typer.Typer(help="The tools the configured providers offer.", no_args_is_help=True)
@@ -50,7 +57,7 @@ def list_tools(
         for t in tools
     )
     table = Table(columns, (columns, *rows))
-    sys.stdout.write("\n".join(table_lines(table)) + "\n")
+    sys.stdout.write("\n".join(table_lines(table, width=output_width())) + "\n")
 
 
 class RankerName(StrEnum):

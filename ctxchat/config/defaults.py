@@ -43,6 +43,11 @@ _HEADER = """\
 # model = "gpt-4o-mini"
 # An OpenAI-compatible endpoint (unset: OpenAI): Ollama, llama.cpp's server, vLLM...
 # base_url = "http://localhost:11434/v1"
+# The most tokens a reply may take. Unset: a server with a cap of its own (OpenAI, most
+# hosted APIs) keeps it; to one with none (llama.cpp's server) ctxchat sends the room it
+# keeps for a reply, an eighth of the context window, at most 2,048. A reply that reaches
+# it is cut, and said so.
+# max_tokens = 1024
 
 # The provider pipeline, in order: before each model call every provider adds what it has;
 # after it each stores what it learned. Append a [[providers]] table to add one.

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from ctxchat.config.defaults import DEFAULT_PIPELINE
 from ctxchat.core.errors import ConfigError
-from ctxchat.core.options import build_options, did_you_mean, option_error
+from ctxchat.core.options import OptionValueError, build_options, did_you_mean
 from ctxchat.core.paths import default_config_path
 from ctxchat.core.provider import SOURCE_ID_PATTERN, SOURCE_ID_RULE
 from ctxchat.core.settings import (
@@ -190,11 +190,17 @@ def config_problems(
     problems = _Problems()
     config = _parse(data, path, environ, model_overrides, instructions, problems)
     prefix = f"{path}: " if path else ""
-    return config, [prefix + problem for problem in problems]
+    return config, [*problems.own_source, *(prefix + problem for problem in problems)]
 
 
 class _Problems(list[str]):
-    """What is wrong, collected table by table instead of stopping at the first."""
+    """What is wrong, collected table by table instead of stopping at the first. Those in
+    `own_source` name where the value came from themselves (an environment variable, a
+    flag): they are not the file's."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.own_source: list[str] = []
 
     def build(self, options_cls: type[T], raw: Mapping[str, Any], where: str) -> T:
         try:
@@ -218,19 +224,24 @@ def _parse(
     model_table = _table(data, "model", problems)
     origins = dict.fromkeys(model_table, "file")
     model = problems.build(ModelSettings, model_table, "model")
-    from_env: dict[str, Any] = {
-        key: environ[var] for var, key in ENV_OVERRIDES.items() if environ.get(var)
-    }
-    origins.update({key: f"env {var}" for var, key in ENV_OVERRIDES.items() if environ.get(var)})
-    flags = {k: v for k, v in model_overrides.items() if v is not None}
-    origins.update(dict.fromkeys(flags, "flag"))
-    if from_env or flags:
+    # Each value from the environment or a flag is checked on its own, so a bad one is
+    # blamed on where it came from (`OPENAI_BASE_URL: ...`), never on the config file.
+    overrides: list[tuple[str, Any, str]] = [
+        (key, environ[var], var) for var, key in ENV_OVERRIDES.items() if environ.get(var)
+    ]
+    overrides += [
+        (key, value, "--" + key.replace("_", "-"))
+        for key, value in model_overrides.items()
+        if value is not None
+    ]
+    for key, value, source in overrides:
+        origins[key] = "flag" if source.startswith("--") else f"env {source}"
         try:
-            model = replace(model, **{**from_env, **flags})
+            model = replace(model, **{key: value})
         except ValueError as exc:
-            problems.extend(option_error("model", exc).problems)
+            problems.own_source.append(f"{source}: {_problem_of(exc)}")
         except TypeError as exc:
-            problems.append(f"model: {exc}")
+            problems.own_source.append(f"{source}: {exc}")
 
     agent_table = dict(_table(data, "agent", problems))
     agent_origins = dict.fromkeys(agent_table, "file")
@@ -282,6 +293,10 @@ def _parse(
         agent_origins,
         dict.fromkeys(embeddings_table, "file"),
     )
+
+
+def _problem_of(exc: ValueError) -> str:
+    return exc.problem if isinstance(exc, OptionValueError) else str(exc)
 
 
 def _table(data: Mapping[str, Any], key: str, problems: list[str]) -> Mapping[str, Any]:

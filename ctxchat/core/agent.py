@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Literal, TypeVar
 
@@ -52,6 +53,7 @@ from ctxchat.core.messages import Message, ToolCallPart, ToolResultPart, Usage
 from ctxchat.core.model_types import (
     ChatModel,
     EventSink,
+    ModelNotice,
     ModelReply,
     ModelRequest,
     ProviderWarning,
@@ -257,6 +259,11 @@ class Agent:
         """Model calls and tool rounds until a reply without tool calls; returns why the
         model stopped that reply (its finish_reason)."""
         model = context.model or self.model
+        limits = await model.limits()
+        if not limits.takes_tools and context.tools:
+            # The endpoint would accept them and ignore them: none are sent or paid for.
+            context.tools.clear()
+            _tell_tools_off(model, on_event)
         tools = context.all_tools()
         owners = context.tool_sources()
         by_name = {t.name: t for t in tools}
@@ -279,7 +286,6 @@ class Agent:
 
         model_call = chain_model_call(middleware, call_model)
         tool_call = chain_tool_call(middleware, call_tool)
-        limits = await model.limits()
         rounds = self.settings.max_tool_rounds
         for round_number in range(1, rounds + 1):
             # Fitted to the window before every call: tool results may have grown it.
@@ -440,6 +446,22 @@ class Agent:
         if emit:
             on_event(warning)
         return warning
+
+
+# The models told this process that their endpoint takes no tools: said once, not per turn.
+_TOLD_TOOLS_OFF: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+def _tell_tools_off(model: ChatModel, on_event: EventSink) -> None:
+    if model in _TOLD_TOOLS_OFF:
+        return
+    _TOLD_TOOLS_OFF.add(model)
+    on_event(
+        ModelNotice(
+            f"tools are off for {model.name}: the endpoint says its chat template does not "
+            "support them"
+        )
+    )
 
 
 def _overflowed(

@@ -33,6 +33,12 @@ class ContextLimits:
     reserve: int | None = None  # tokens kept for the reply; None: see `reply_room`
     # The model's own tokenizer (exact), or None: the local count with a margin.
     counter: Callable[[str], int] | None = None
+    # The endpoint caps no reply of its own (llama.cpp's `n_predict` -1): a reply with no
+    # max_tokens runs until the window is full, so the client sends `reply_room` as it.
+    uncapped: bool = False
+    # False where the endpoint says its model cannot take tools (llama.cpp's
+    # `chat_template_caps.supports_tools`): none are sent, and none cost the window.
+    takes_tools: bool = True
 
     @property
     def reply_room(self) -> int:

@@ -17,6 +17,7 @@ _ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 _lock = threading.Lock()
 _last_ms = -1
 _last_random = 0
+_BURST_STEP_BITS = 75
 
 
 def _encode(value: int, length: int) -> str:
@@ -32,12 +33,17 @@ def new_id() -> str:
     global _last_ms, _last_random
     with _lock:
         now_ms = time.time_ns() // 1_000_000
+        random_part = int.from_bytes(os.urandom(10), "big")
         if now_ms <= _last_ms:
-            # Same millisecond (or a clock step back): bump the random part so order holds.
-            now_ms = _last_ms
-            random_part = (_last_random + 1) & ((1 << 80) - 1)
-        else:
-            random_part = int.from_bytes(os.urandom(10), "big")
+            # Same millisecond (or a clock step back): the random part grows so order
+            # holds, by a random step in its upper bits, so ids of one burst differ early
+            # on and short prefixes tell them apart (`ctxchat.core.idprefix`). When it
+            # would overflow, the id takes the next millisecond.
+            step = 1 + (random_part >> (80 - _BURST_STEP_BITS))
+            if _last_random + step < 1 << 80:
+                now_ms, random_part = _last_ms, _last_random + step
+            else:
+                now_ms = _last_ms + 1
         _last_ms, _last_random = now_ms, random_part
     return _encode(now_ms, 10) + _encode(random_part, 16)
 

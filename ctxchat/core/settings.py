@@ -48,6 +48,9 @@ class ModelSettings:
     temperature: float | None = option(None, help="sampling temperature (endpoint default)")
     max_tokens: int | None = option(None, help="cap on tokens in each reply")
     timeout: float = option(120.0, help="seconds to wait for the endpoint")
+    read_timeout: float = option(
+        60.0, help="seconds a reply under way may send nothing before it is a timeout"
+    )
     retries: int = option(2, help="retries on rate limits, timeouts and server errors")
     context_window: int | None = option(
         None,
@@ -62,6 +65,8 @@ class ModelSettings:
             check_base_url(self.base_url)
         if not 0 < self.timeout < math.inf:  # nan fails this too
             raise ValueError("timeout must be a positive number of seconds")
+        if not 0 < self.read_timeout < math.inf:
+            raise ValueError("read_timeout must be a positive number of seconds")
         if self.retries < 0:
             raise ValueError("retries must be 0 or more")
         if self.temperature is not None and not 0 <= self.temperature <= 2:  # nan too

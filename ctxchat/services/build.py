@@ -21,13 +21,36 @@ from ctxchat.services.model_client import OpenAIChatModel
 
 def build_provider(spec: ProviderSpec, env: ProviderEnv) -> ContextProvider[Any]:
     cls = load_provider_class(spec.type, spec.where)
-    options = build_options(cls.Options, spec.options, spec.where)
+    try:
+        options = build_options(cls.Options, spec.options, spec.where)
+    except ConfigError as exc:
+        raise _with_table_hints(exc, spec) from exc
     try:
         return cls(spec.source_id, options, env=env)
     except CtxchatError as exc:
         raise ConfigError(f"{spec.where}: {exc}") from exc
     except Exception as exc:
         raise ConfigError(f"{spec.where} ('{spec.source_id}'): {exc}") from exc
+
+
+# Sub-tables a TOML file puts under the [[providers]] table written last before them: one
+# meant for another provider lands in the wrong one when written after it.
+_TABLE_OWNERS = {"mcp": "tools"}
+
+
+def _with_table_hints(exc: ConfigError, spec: ProviderSpec) -> ConfigError:
+    """`providers[5].mcp: unknown option`, with where the table belongs."""
+    problems = []
+    for problem in exc.problems:
+        for key, owner in _TABLE_OWNERS.items():
+            if problem.startswith(f"{spec.where}.{key}: unknown option") and spec.type != owner:
+                problem += (
+                    f" ([providers.{key}.NAME] tables belong to the '{owner}' provider: TOML "
+                    f"puts a table under the [[providers]] above it, so move it right after "
+                    f'the one with type = "{owner}")'
+                )
+        problems.append(problem)
+    return ConfigError.of(problems)
 
 
 def build_env(config: Config) -> ProviderEnv:

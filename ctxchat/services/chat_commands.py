@@ -39,7 +39,8 @@ async def _help(ctx: CommandContext, args: str) -> CommandResult:
         usage = f"/{command.name}" + (f" {command.usage}" if command.usage else "")
         aliases = "".join(f", /{a}" for a in command.aliases)
         rows.append((usage + aliases, command.help))
-    return CommandResult((Table(("command", "what it does"), tuple(rows), title="commands"),))
+    # Its header says what it is: no title above it.
+    return CommandResult((Table(("command", "what it does"), tuple(rows)),))
 
 
 async def _exit(ctx: CommandContext, args: str) -> CommandResult:

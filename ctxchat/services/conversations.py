@@ -114,7 +114,9 @@ class ChatService:
         return self._resume(self.store.load(self.store.resolve(ref)))
 
     def open_latest(self) -> Conversation:
-        latest = self.store.latest()
+        # A session with no turn (left by a failed first turn before they left none) is
+        # nothing to go on with: `-c` takes the latest that has one.
+        latest = next((s.id for s in self.store.list() if s.turns > 0), None)
         if latest is None:
             raise SessionNotFound("there is no session to continue yet")
         return self._resume(self.store.load(latest))
@@ -159,7 +161,6 @@ class ChatService:
         async with self._locked_async(conversation.session.id):
             session = self._fresh(conversation)
             await journal.recover(self.writer, session, self.agent)
-            before = journal.kept_state(session)
             turn_id = new_id()
             journal.begin(self.writer, session, turn_id, self.agent)
             committed: list[str] = []
@@ -184,8 +185,6 @@ class ChatService:
                     self.writer,
                     session,
                     failed,
-                    before=before,
-                    inputs=inputs,
                     existed=conversation.saved,
                 )
                 raise

@@ -35,7 +35,6 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from ctxchat.core.agent import Agent, TurnFailed
-from ctxchat.core.context import RunContext
 from ctxchat.core.errors import CtxchatError, StorageError, TurnNotStored
 from ctxchat.core.messages import Message
 from ctxchat.core.provider import HistoryProvider
@@ -98,37 +97,25 @@ def commit(
         raise
 
 
-def kept_state(session: Session) -> dict[str, Any]:
-    """The provider states that hold anything (an untouched provider's is empty)."""
-    return {k: v for k, v in session.state.items() if v}
-
-
 def settle_failure(
     store: SessionWriter,
     session: Session,
     failed: TurnFailed,
     *,
-    before: dict[str, Any],
-    inputs: str | Sequence[Message],
     existed: bool,
 ) -> bool:
     """The session file after a failed turn; whether the session has one now. It holds no
     trace of the turn but what the second stage recorded (the audit's), and keeps the
-    mark only while a history still holds the turn (its undo failed too). A first turn
-    that left nothing behind leaves no file (the one `begin` made is removed)."""
+    mark only while a history still holds the turn (its undo failed too). A failed first
+    turn leaves no file (the one `begin` made is removed): a session exists once a turn of
+    it is stored. What the second stage kept of it (the audit's row, under the session's
+    id) stays, an orphan `sessions prune --orphans` removes."""
     cause = failed.cause
     left = isinstance(cause, TurnNotStored) and bool(cause.kept_by)
     if not left:
         session.pending_turn = None
     try:
         if existed or left:
-            session.updated_at = datetime.now(UTC)
-            store.save(session)
-        elif _kept_something(failed.context, before, session):
-            # A failed first turn some provider kept a trace of (the audit's row, keyed by
-            # this session's id): only a session file lets `sessions show --audit` (and
-            # `delete`) reach it. Saved with no turns; the title says what was asked.
-            entitle(session, inputs)
             session.updated_at = datetime.now(UTC)
             store.save(session)
         else:
@@ -140,14 +127,6 @@ def settle_failure(
         # the session is next opened.
         return existed or store.exists(session.id)
     return True
-
-
-def _kept_something(context: RunContext | None, before: dict[str, Any], session: Session) -> bool:
-    """Whether any provider kept a trace of a failed turn: in its own tables (it said so)
-    or in the session's state."""
-    if context is not None and context.kept_by:
-        return True
-    return kept_state(session) != before
 
 
 async def recover(store: SessionWriter, session: Session, agent: Agent) -> bool:

@@ -108,3 +108,19 @@ def without(
             continue
         kept.append(provider)
     return kept
+
+
+def fact_by_reference(facts: Sequence[dict[str, Any]], ref: str) -> dict[str, Any]:
+    """The fact whose id is `ref` or starts with it (`memory list` shows the shortest
+    prefix that tells it apart); an ambiguous one lists the facts it could mean."""
+    from ctxchat.core.idprefix import matching
+
+    by_id = {str(f["id"]): f for f in facts}
+    found = matching(ref, list(by_id))
+    if len(found) == 1:
+        return by_id[found[0]]
+    if not found:
+        raise UsageError(f"no remembered fact has the id {ref!r} (see `ctxchat memory list`)")
+    shown = ", ".join(f"{i} ({by_id[i]['label']}: {by_id[i]['value']})" for i in found[:8])
+    more = f" and {len(found) - 8} more" if len(found) > 8 else ""
+    raise UsageError(f"{ref!r} is ambiguous: {len(found)} facts match: {shown}{more}")

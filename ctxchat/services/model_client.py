@@ -133,13 +133,19 @@ class OpenAIChatModel:
             cache.put(key, found)
         counter = None
         if found.get("tokenize"):
-            counter = model_info.llama_cpp_counter(settings.base_url, headers)
+            counter = model_info.llama_cpp_counter(
+                settings.base_url, headers, model=self.name, data_dir=data_dir()
+            )
+        said = {
+            "uncapped": found.get("uncapped") is True,
+            "takes_tools": found.get("tools") is not False,
+        }
         if settings.context_window:
-            return ContextLimits(settings.context_window, "config", reserve, counter)
+            return ContextLimits(settings.context_window, "config", reserve, counter, **said)
         reported = found.get("window")
         if isinstance(reported, int) and model_info.usable_window(reported):
-            return ContextLimits(reported, "endpoint", reserve, counter)
-        return ContextLimits(DEFAULT_WINDOW, "default", reserve, counter)
+            return ContextLimits(reported, "endpoint", reserve, counter, **said)
+        return ContextLimits(DEFAULT_WINDOW, "default", reserve, counter, **said)
 
     def with_model(self, name: str) -> OpenAIChatModel:
         return OpenAIChatModel(self.settings, model=name)
@@ -177,7 +183,22 @@ class OpenAIChatModel:
             params["temperature"] = settings.temperature
         if settings.max_tokens is not None:
             params["max_tokens"] = settings.max_tokens
+        elif "max_tokens" not in request.options:
+            # A server with no cap of its own would let a reply run until the window is
+            # full: it gets the room the budget keeps for the reply. One with its own cap
+            # (OpenAI, most hosted APIs) keeps it.
+            limits = await self.limits()
+            if limits.uncapped:
+                params["max_tokens"] = limits.reply_room
         params.update(request.options)
+        asked = request.options.get("max_tokens")
+        if isinstance(asked, int):
+            # An internal call's own cap (a summary, memory extraction), within what the
+            # window has left after the request (at least the room kept for a reply): a
+            # server asked for more than fits shifts its context and writes on and on.
+            limits = await self.limits()
+            used = sum(limits.count_text(m.text) + 4 for m in request.messages)
+            params["max_tokens"] = min(asked, max(limits.reply_room, limits.window - used))
         assembler = ReplyAssembler(on_event)
         try:
             stream = await client.chat.completions.create(**params)
@@ -193,9 +214,15 @@ class OpenAIChatModel:
         try:
             while True:
                 try:
-                    chunk = await anext(stream)
+                    # A stream that stalls is a timeout, named, not minutes of silence.
+                    chunk = await asyncio.wait_for(anext(stream), settings.read_timeout)
                 except StopAsyncIteration:
                     break
+                except TimeoutError:
+                    raise ModelError(
+                        f"timed out: {settings.endpoint} sent nothing of the reply for "
+                        f"{settings.read_timeout:g}s (raise [model] read_timeout to wait longer)"
+                    ) from None
                 except Exception as exc:
                     raise self._translate(exc, streaming=True) from exc
                 assembler.add(chunk)

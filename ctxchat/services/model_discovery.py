@@ -68,10 +68,31 @@ class ModelListCache:
 
     def put(self, endpoint: str, models: Sequence[str], now: datetime | None = None) -> None:
         entries = self._entries()
-        entries[endpoint] = {
-            "models": list(models),
-            "asked_at": (now or datetime.now(UTC)).isoformat(),
-        }
+        entry = {"models": list(models), "asked_at": (now or datetime.now(UTC)).isoformat()}
+        said = (
+            entries.get(endpoint, {}).get("said")
+            if isinstance(entries.get(endpoint), dict)
+            else None
+        )
+        if isinstance(said, str):
+            entry["said"] = said
+        entries[endpoint] = entry
+        self._write(entries)
+
+    def said(self, endpoint: str) -> str | None:
+        """The model the user was last told this endpoint serves."""
+        entry = self._entries().get(endpoint)
+        said = entry.get("said") if isinstance(entry, dict) else None
+        return said if isinstance(said, str) else None
+
+    def mark_said(self, endpoint: str, name: str) -> None:
+        entries = self._entries()
+        entry = entries.get(endpoint)
+        if isinstance(entry, dict) and entry.get("said") != name:
+            entry["said"] = name
+            self._write(entries)
+
+    def _write(self, entries: dict[str, Any]) -> None:
         text = json.dumps({"version": CACHE_VERSION, "endpoints": entries}, indent=1)
         # A read-only home keeps nothing: the endpoint is asked again next time.
         with contextlib.suppress(OSError):
@@ -116,6 +137,10 @@ class EndpointModels:
             # Any other failure (the server is down, say) is the thing to fix first: raised.
         if len(listed) == 1:
             (name,) = listed
+            # Said once per endpoint and model, not on every run: the chat's banner and
+            # `config show` name it after that.
+            if self.cache.said(self.endpoint) == name:
+                return Settled(name)
             return Settled(name, note=f"model {name}: the one {self.endpoint} serves")
         if not listed:
             raise ModelNotConfigured(f"no model named, and {self.endpoint} lists none: {NAME_IT}")
@@ -125,6 +150,10 @@ class EndpointModels:
         raise ModelNotConfigured(
             f"no model named, and {self.endpoint} serves {len(listed)}: {shown}; {NAME_IT}"
         )
+
+    def said(self, name: str) -> None:
+        """The user was told `name` is the endpoint's one model: not again."""
+        self.cache.mark_said(self.endpoint, name)
 
     async def unlisted(self, name: str) -> str | None:
         """A warning when the endpoint does not list `name`; None when it does, or when it

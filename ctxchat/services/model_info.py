@@ -85,10 +85,23 @@ def _vllm(client: Any, base_url: str, model: str) -> int | None:
     return None
 
 
-def _llama_cpp(client: Any, base_url: str) -> int | None:
+def _llama_cpp(client: Any, base_url: str, found: dict[str, Any]) -> int | None:
+    """The window from `/props`; with it, into `found`, whether the server caps a reply
+    of its own (`n_predict` -1 is no cap: a reply runs until the window is full) and
+    whether its chat template takes tools (`chat_template_caps.supports_tools`: without,
+    the server accepts `tools` and silently ignores them)."""
     props = _get(client, _root(base_url) + "/props")
     settings = (props or {}).get("default_generation_settings") or {}
-    value = settings.get("n_ctx") if isinstance(settings, dict) else None
+    if not isinstance(settings, dict):
+        return None
+    params = settings.get("params")
+    n_predict = (params if isinstance(params, dict) else settings).get("n_predict")
+    if isinstance(n_predict, int):
+        found["uncapped"] = n_predict < 0
+    caps = props.get("chat_template_caps")
+    if isinstance(caps, dict) and isinstance(caps.get("supports_tools"), bool):
+        found["tools"] = caps["supports_tools"]
+    value = settings.get("n_ctx")
     return int(value) if isinstance(value, int) and value > 0 else None
 
 
@@ -104,12 +117,13 @@ def _ollama(client: Any, base_url: str, model: str) -> int | None:
 
 
 def probe(base_url: str, model: str, headers: dict[str, str]) -> dict[str, Any]:
-    """What the endpoint says: `{"window": int | None, "tokenize": bool}`."""
+    """What the endpoint says: `{"window": int | None, "tokenize": bool}`, and where it
+    says so, `"uncapped"` (no reply cap of its own) and `"tools"` (takes tools or not)."""
     client = _Http(headers)
     found: dict[str, Any] = {"window": None, "tokenize": False}
     asks: list[Callable[[], int | None]] = [
         lambda: _vllm(client, base_url, model),
-        lambda: _llama_cpp(client, base_url),
+        lambda: _llama_cpp(client, base_url, found),
         lambda: _ollama(client, base_url, model),
     ]
     for ask in asks:
@@ -176,25 +190,101 @@ def endpoint_key(base_url: str, model: str) -> str:
     return f"{mask_url(base_url)} {model}"
 
 
-def llama_cpp_counter(base_url: str, headers: dict[str, str]) -> Callable[[str], int]:
-    """Token counts from llama.cpp's `/tokenize`, each text asked once per process."""
+def llama_cpp_counter(
+    base_url: str, headers: dict[str, str], *, model: str = "", data_dir: Path | None = None
+) -> Callable[[str], int]:
+    """Token counts from llama.cpp's `/tokenize`, each text asked once: per process, and
+    with `data_dir` across runs too (`TokenCounts`), so a resumed conversation does not
+    count its history, the system prompt and every tool again (15 requests a turn)."""
     client = _Http(headers)
     url = _root(base_url) + "/tokenize"
+    kept = TokenCounts(data_dir, endpoint_key(base_url, model)) if data_dir else None
     known: dict[str, int] = {}
 
     def count(text: str) -> int:
         if not text:
             return 0
         found = known.get(text)
+        if found is None and kept is not None:
+            found = kept.get(text)
         if found is None:
             answer = client.post(url, {"content": text})
             tokens = answer.get("tokens") if isinstance(answer, dict) else None
             if not isinstance(tokens, list):
                 return estimated(text)  # the server went away: an estimate with a margin
-            found = known[text] = len(tokens)
+            found = len(tokens)
+            if kept is not None:
+                kept.put(text, found)
+        known[text] = found
         return found
 
     return count
+
+
+TOKEN_COUNTS_FILE = "token-counts.json"
+TOKEN_COUNTS_KEPT = 20_000  # texts per endpoint and model; the oldest go first
+
+
+class TokenCounts:
+    """Counts by text (its SHA-256, never the text) for one endpoint and model, in the data
+    dir. Read once; new counts are written as the command ends (`save_token_counts`: one
+    atomic write, not one per message). A file that cannot be read or written only costs
+    the requests again."""
+
+    def __init__(self, data_dir: Path, key: str) -> None:
+        self.path = data_dir / TOKEN_COUNTS_FILE
+        self.key = key
+        self._all: dict[str, dict[str, int]] | None = None
+        self._new = False
+
+    def _counts(self) -> dict[str, int]:
+        if self._all is None:
+            try:
+                data = json.loads(self.path.read_text("utf-8"))
+            except (OSError, ValueError):
+                data = {}
+            self._all = {
+                k: {h: n for h, n in v.items() if isinstance(n, int)}
+                for k, v in (data.items() if isinstance(data, dict) else ())
+                if isinstance(v, dict)
+            }
+        return self._all.setdefault(self.key, {})
+
+    @staticmethod
+    def _digest(text: str) -> str:
+        import hashlib
+
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+    def get(self, text: str) -> int | None:
+        return self._counts().get(self._digest(text))
+
+    def put(self, text: str, tokens: int) -> None:
+        counts = self._counts()
+        counts[self._digest(text)] = tokens
+        while len(counts) > TOKEN_COUNTS_KEPT:
+            del counts[next(iter(counts))]
+        if not self._new:
+            self._new = True
+            _unsaved_counts.append(self)
+
+    def save(self) -> None:
+        from ctxchat.storage.fsutil import atomic_write_text
+
+        if self._all is None or not self._new:
+            return
+        self._new = False
+        with contextlib.suppress(OSError):
+            atomic_write_text(self.path, json.dumps(self._all))
+
+
+_unsaved_counts: list[TokenCounts] = []
+
+
+def save_token_counts() -> None:
+    """Write the counts learnt in this process (the CLI calls it as a command ends)."""
+    while _unsaved_counts:
+        _unsaved_counts.pop().save()
 
 
 def estimated(text: str) -> int:
