@@ -183,6 +183,7 @@ def test_memory_forget_in_the_repl_marks_the_audit_too(sql_url: str, tmp_path: P
         asyncio.run(service.send(conversation, [Message.user(text, origin="typed")]))
     registry = chat_commands(pipeline.agent.run_providers())
     context = registry.context(service, conversation, "memory")
+    asyncio.run(registry.dispatch("/memory", context))  # numbers are the listing's
     asyncio.run(registry.dispatch("/memory forget 1", context))
 
     records = asyncio.run(pipeline.audit.audit_records(conversation.session.id, state={}))
