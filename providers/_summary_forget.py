@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from ctxchat.core.provider import AgentView
 
 CHECKED = "forget_checked"  # in the summary's state: the newest forget it was cleaned of
+# In the summary's state: the forgets said in its session's runs, kept for every later use
+# and fold whatever the memory's scope (a session-scoped memory keeps no record of its own).
+PENDING = "forgets_pending"
 
 REFOLD = """\
 You keep a running summary of a conversation. The user has asked for some things to be \
@@ -47,6 +50,27 @@ async def forgettings(agent: AgentView, since: datetime | None = None) -> list[F
     return []
 
 
+def keep_forgets_of_this_run(run_metadata: dict[str, Any], state: dict[str, Any]) -> None:
+    from ctxchat.core.forgetting import forgotten_this_run
+
+    said = forgotten_this_run(run_metadata)
+    if said:
+        kept = state.setdefault(PENDING, [])
+        kept.extend({"at": f.at.isoformat(), "digests": [list(d) for d in f.digests]} for f in said)
+
+
+def pending_forgets(state: dict[str, Any]) -> list[Forgetting]:
+    """The forgets kept in the summary's state (see `keep_forgets_of_this_run`)."""
+    found: list[Forgetting] = []
+    for item in state.get(PENDING) or ():
+        try:
+            digests = tuple((int(n), str(d)) for n, d in item["digests"])
+            found.append(Forgetting(datetime.fromisoformat(item["at"]), digests))
+        except (KeyError, TypeError, ValueError):
+            continue  # a hand-edited entry: the memory's own record still covers the user
+    return found
+
+
 async def summary_without_forgotten(
     agent: AgentView, state: dict[str, Any], model: ChatModel | None, *, max_words: int
 ) -> tuple[str, str | None]:
@@ -55,7 +79,7 @@ async def summary_without_forgotten(
     summary = str(state.get("summary") or "")
     checked = state.get(CHECKED)
     since = datetime.fromisoformat(checked) if isinstance(checked, str) else None
-    forgotten = await forgettings(agent, since)
+    forgotten = [*await forgettings(agent, since), *pending_forgets(state)]
     if not forgotten:
         return summary, None
     state[CHECKED] = max(f.at for f in forgotten).isoformat()

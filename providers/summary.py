@@ -138,6 +138,11 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
     async def after_stored_turn(
         self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
     ) -> None:
+        from ._summary_forget import keep_forgets_of_this_run
+
+        # A forget said in this run (any memory scope): the summary is cleaned of it before
+        # its next use, whether or not a memory keeps a record of forgets.
+        keep_forgets_of_this_run(context.metadata, state)
         history = self.history_of(agent)
         if history is None or context.model is None:
             return
@@ -147,7 +152,7 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
         through = state.get("through")
         if isinstance(through, str) and through in {m.id for m in window}:
             return  # nothing fell out that the summary does not cover
-        from ._summary_forget import forgettings
+        from ._summary_forget import forgettings, pending_forgets
 
         try:
             fold = await self.fold(
@@ -158,7 +163,7 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
                 window,
                 limit=self.options.max_calls,
                 only_if_dropped=True,
-                forgotten=await forgettings(agent),
+                forgotten=[*await forgettings(agent), *pending_forgets(state)],
             )
         except SummaryFailed as exc:
             state["failed"] = str(exc)

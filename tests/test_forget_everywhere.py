@@ -216,3 +216,18 @@ def test_a_memory_store_from_before_forget_records_upgrades_keeping_its_facts(
     assert len(old.memory.forgettings_since(None)) == 1
     versions = raw_query(sql_url, "SELECT version FROM ctxchat_migrations WHERE store = 'memory'")
     assert sorted(v for (v,) in versions) == [1, 2]
+
+
+def test_a_session_scoped_forget_cleans_that_sessions_summary(sql_url: str, tmp_path: Path) -> None:
+    model = ScriptedModel(*["ok"] * 8)
+    pipeline = Pipeline(sql_url, tmp_path, model)
+    pipeline.memory = UserMemoryProvider("memory", scope="session", env=pipeline.memory.env)
+    pipeline.agent = Agent(model=model, providers=[*pipeline.agent.providers[:-1], pipeline.memory])
+    pipeline.say(f"I work at {SECRET_PLACE}.")
+    pipeline.session.state["summary"] = {"summary": OLD_SUMMARY, "messages": 4}
+    pipeline.say("Forget where I work.")
+    pipeline.say("Anything new?")
+
+    sent = model.requests[-1]
+    assert "of the earlier conversation" in sent.messages[0].text  # a summary was sent
+    assert SECRET_PLACE not in sent.messages[0].text
