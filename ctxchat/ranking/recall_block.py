@@ -79,4 +79,7 @@ def line(message: RecalledMessage) -> str:
 
 
 def block_text(messages: Sequence[RecalledMessage]) -> str:
-    return "\n".join([HEADER, *(line(m) for m in messages)])
+    """The block, its recalled words unable to open or close a context block."""
+    from ctxchat.core.blocks import neutralise
+
+    return neutralise("\n".join([HEADER, *(line(m) for m in messages)]))
