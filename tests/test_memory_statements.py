@@ -194,3 +194,10 @@ def test_the_probe_sentences_written_here_hold() -> None:
     negatives = [r for r in result.results if "negative" in r.case.tags]
     assert result.pass_rate >= 0.9, result.failed
     assert sum(not r.passed for r in negatives) <= 4, [r.case.id for r in negatives if not r.passed]
+
+
+def test_a_document_sized_message_is_read_only_as_far_as_a_person_tells() -> None:
+    from ctxchat.providers.memory.statements import MAX_READ
+
+    told = "I live in Dundee. " + "y" * (MAX_READ * 100)
+    assert [v for _, v in added(told)] == ["I live in Dundee."]

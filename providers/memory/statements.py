@@ -260,7 +260,7 @@ _IN_PLACE = re.compile(
 _FAVOURITE = re.compile(
     r"\b(?:my\s+)?(?:all-time\s+)?favou?rite\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are|was|:)"
     r"|\b(?:is|are)\s+my\s+(?:all-time\s+)?favou?rite\s+(?P<after>[a-z]+(?:\s+[a-z]+)?)\b"
-    r"|(?P<fave>\w+)(?:'s| is) my (?:fave|favou?rite)\b",
+    r"|\b(?P<fave>\w+)(?:'s| is) my (?:fave|favou?rite)\b",
     re.IGNORECASE,
 )
 _SELF_AS_PERSON = re.compile(r"\b(?:i|i'm|im|i've|i'd|me|myself|ich|mich|mir|je|moi|yo)\b", re.I)
@@ -902,8 +902,17 @@ class _Reader:
             self.ops.append(Op("update", NEWEST, values[0], self.message, replaces=respelt))
 
 
+# What a person tells to be kept fits in a few sentences; past this a message is a document
+# (a megabyte piped in), and reading all of it would hold the prompt for seconds.
+MAX_READ = 10_000
+
+
 def extract_rules(message: str) -> Extraction:
     """The operations one user message proposes, secrets screened out."""
     if not message.strip():
         return Extraction()
+    if len(message) > MAX_READ:
+        head = message[:MAX_READ]
+        end = max(head.rfind(mark) for mark in ".!?\n")
+        message = head[: end + 1] if end > 0 else head
     return screen(_Reader(message).read())
