@@ -163,7 +163,7 @@ def test_memory_in_the_repl(repl: Repls, fake_openai: FakeOpenAI) -> None:
     child.send("/memory why 2\r")
     child.expect_exact("you said: I'm vegetarian and I live in Ghent.")
     child.send("/memory\r")
-    child.expect(r"1\s+lives in\s+Ghent")
+    child.expect(r"1\s+home\s+I live in Ghent")
     child.send("/memory clear\r")
     child.expect_exact("to go on: /memory clear yes")
     child.send("/memory off\r")

@@ -150,7 +150,7 @@ def test_show_audit_full_shows_instruction_blocks_whole(cli_env: dict[str, str])
     assert "(--full: whole)" in turn_2_cut
     assert "(--full: whole)" not in turn_2_whole
     block = turn_2_whole.split("[memory]", 1)[1].split("\ninput", 1)[0]
-    for value in ("Berlin", "cat Miso", "vegetarian", "nurse"):
+    for value in ("Berlin", "cat named Miso", "vegetarian", "nurse"):
         assert value in block, block
     assert len(block) > len(turn_2_cut.split("[memory]", 1)[1].split("\n", 1)[0])
 

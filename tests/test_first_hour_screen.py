@@ -51,7 +51,7 @@ def test_a_providers_notice_after_a_one_shot_reply_is_a_line_of_its_own(
 ) -> None:
     lines = one_shot("run", "I live in Berlin.")
     assert "echo: I live in Berlin." in lines
-    assert "ctxchat: remembered: lives in: Berlin" in lines
+    assert "ctxchat: remembered: home: I live in Berlin." in lines
 
 
 WORDS = (
