@@ -208,8 +208,6 @@ _ONGOING = re.compile(
     re.IGNORECASE,
 )
 _TO_YOU = re.compile(r"\b(?:you|your|you're|ya|u)\b", re.IGNORECASE)
-# Verbs that say how to answer; another verb with an object ("shorten the second paragraph")
-# is work on a text.
 # A statement is about the replies when it names them or the user's wish for them.
 _STYLE_SAID = re.compile(
     r"\b(?:you|your|u|ur|please|pls|only|for me|from now on|instead|i'd rather|i prefer|"
@@ -218,6 +216,8 @@ _STYLE_SAID = re.compile(
     r"write|give))\b",
     re.IGNORECASE,
 )
+# Verbs that say how to answer; another verb with an object ("shorten the second paragraph")
+# is work on a text.
 _STYLE_VERB = re.compile(
     r"(?:use|keep|cap|limit|put|avoid|stop|answer|reply|respond|be|write in|include|add|skip|"
     r"cite|format|stick to|give me|call|address|spell|show|drop|leave out|no)\b",
