@@ -201,7 +201,8 @@ class McpServer:
         self._served = self.hub.submit(self._serve(ready))
         timeout = self.config.options.start_timeout
         try:
-            listed = await asyncio.wait_for(asyncio.wrap_future(ready), timeout)
+            async with asyncio.timeout(timeout):  # not wait_for: it can swallow a Ctrl-C
+                listed = await asyncio.wrap_future(ready)
         except TimeoutError:
             self._fail(f"did not start within {timeout:g}s")
             self._served.cancel()  # the SDK then stops the process

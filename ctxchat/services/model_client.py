@@ -215,7 +215,10 @@ class OpenAIChatModel:
             while True:
                 try:
                     # A stream that stalls is a timeout, named, not minutes of silence.
-                    chunk = await asyncio.wait_for(anext(stream), settings.read_timeout)
+                    # Not `wait_for`: on 3.11 it returns a chunk that arrives together with
+                    # a Ctrl-C and drops the cancellation, so the reply would run on.
+                    async with asyncio.timeout(settings.read_timeout):
+                        chunk = await anext(stream)
                 except StopAsyncIteration:
                     break
                 except TimeoutError:
