@@ -60,7 +60,8 @@ CATEGORIES: tuple[Category, ...] = (
         r"\blive\b|\blives\b|\bliving\b|based in|-based|moved to|move to|moving to|relocat|"
         r"my home|home for me|home is|hometown|my flat|my apartment|my house|our house|"
         r"our flat|our place|my place|our own place|neighbou?rhood|village|suburb|"
-        r"wohne|lebe in|j'habite|habite|vivo en|vivimos|abito|moro|woon|address|street",
+        r"wohne|lebe in|j'habite|habite|vivo en|vivimos|abito|moro|woon|address|street|"
+        r"\blocation\b|\bcity\b|\btown\b|where i live",
     ),
     Category(
         "timezone",

@@ -267,7 +267,8 @@ _SELF_AS_PERSON = re.compile(r"\b(?:i|i'm|im|i've|i'd|me|myself|ich|mich|mir|je|
 # Sarcasm announces itself: praise opening a complaint. Role-play casts the user.
 _NOT_MEANT = re.compile(
     r"^(?:oh\s+)?(?:great|fantastic|wonderful|lovely|brilliant|perfect|sure|yeah right|yeah|"
-    r"just what i needed)\b[,!]|\b(?:i'll play|i'll be (?:a|an|the)|you be (?:a|an|the)|"
+    r"just what i needed|best day ever|just my luck|typical|love it when)\b[,!]|"
+    r"\b(?:i'll play|i'll be (?:a|an|the)|you be (?:a|an|the)|"
     r"you play|in this scene|let's play|act as|you are (?:a|an) |you're (?:a|an|the) |"
     r"play the role|stay in character|in the story|in this story|in my story|in the game|"
     r"my character)\b",
@@ -282,6 +283,14 @@ _TEXT_LABEL = re.compile(
     r"(?:paste|pasted|text|email|e-mail|message|draft|quote|lyrics?|input|content|document|"
     r"article|passage|review|post|tweet|letter|transcript|excerpt|snippet|sentence|paragraph|"
     r"code|log|output|error)",
+    re.IGNORECASE,
+)
+# The fields of a brief for a piece of work ("Tone: friendly. Length: 200 words."): a message
+# holding one is a task's content, whatever else it says.
+_BRIEF_LABEL = re.compile(
+    r"(?:^|[.!?]\s+)(?:subject(?: line)?|title|genre|theme|topic|tone|length|audience|format|"
+    r"context|word count|deadline|setting|scene|plot|characters?|prompt|keywords?|headline|"
+    r"caption|brief|requirements?|constraints?)\b[^:.!?]{0,25}:",
     re.IGNORECASE,
 )
 _WORK_ON = re.compile(r"[^:\n]{0,80}?:\s*\S")
@@ -303,6 +312,9 @@ _MOMENT = re.compile(
 )
 _PASSING = re.compile(
     r"\b(?:i'm|im|i am) at (?:a|an|the|my|our)\b|"
+    r"^(?:stuck|waiting|queu(?:e)?ing|sitting|standing|soaked|drenched|freezing|boiling|"
+    r"starving|running on|running late|home sick|off sick|off work|laid up|snowed under|"
+    r"swamped)\b|"
     r"\b(?:i'm|im|i am|i feel|feeling|i'm feeling|i was|i got)\s+(?:so\s+|really\s+|very\s+|"
     r"a bit\s+|kind of\s+|kinda\s+|super\s+|pretty\s+|totally\s+|absolutely\s+)?"
     r"(?:tired|exhausted|knackered|hungry|starving|thirsty|sleepy|bored|stressed|sick|ill|"
@@ -403,6 +415,32 @@ _FORGET_TARGET_TRIM = re.compile(
 )
 
 
+# For a message with no "I": a sentence opening with its own subject and verb is about that
+# subject; one opening with a verb and its object is an order, not a statement.
+_SUBJECT_VERB = re.compile(
+    r"(?:[\w'’-]+\s+){0,4}?(?:is|are|was|were|has|have|had|does|do|did|'s|'re|can|will|"
+    r"\w+s|\w+ed)\b",
+    re.IGNORECASE,
+)
+_DROPPED_I = re.compile(r"(?:been|\w+ing|\w+ed)\b", re.IGNORECASE)
+_BARE_IMPERATIVE = re.compile(
+    r"[a-z]+\s+(?:the|this|that|these|those|it|them|me|us|out|up|a|an|some|all)\b",
+    re.IGNORECASE,
+)
+# Words about the memory or the conversation itself: a message holding them speaks of what
+# was said, not of the user ("that part can go", "no need to keep the old one").
+_OF_THE_TALK = re.compile(
+    r"\b(?:remember\w*|memor\w*|forg[eo]t\w*|stor(?:e|ed|ing)|sav(?:e|ed|ing)|keep\w*|kept|"
+    r"notes?|on file|records?|recorded|know|knowing|mention\w*|said|told|earlier|before|"
+    r"anymore|any more|part|bit|stuff|thing)\b",
+    re.IGNORECASE,
+)
+_WHEN_AHEAD = re.compile(
+    r"^feeling\b|\b(?:tomorrow|tonight|next (?:week|month|year|time)|later|soon)\b",
+    re.IGNORECASE,
+)
+
+
 def mask_quotes(text: str) -> str:
     """The text with each quotation blanked out (same length, so offsets still hold)."""
     return _QUOTE.sub(lambda m: " " * len(m.group()), text)
@@ -478,7 +516,7 @@ class _Reader:
 
     def read(self) -> list[Op]:
         text = self.text
-        if _NOT_MEANT.search(text) or _SHOUTED_PRAISE.search(text):
+        if _NOT_MEANT.search(text) or _SHOUTED_PRAISE.search(text) or _BRIEF_LABEL.search(text):
             return []
         paste = _PASTE_INTRO.search(self.message)
         end = len(text)
@@ -504,7 +542,84 @@ class _Reader:
             # ("I'd rather that stayed private"), not of the user, unless they say what.
             self.ops = [op for op in self.ops if op.kind != "add" or op.slot is not None]
         self.correction()
+        if (
+            not self.ops
+            and not self.chatty
+            and self.code == "en"  # its tests of a dropped "I" are English grammar
+            and paste is None
+            and end == len(text)
+            and text == self.message  # a quotation is someone else's words
+            and not _OF_THE_TALK.search(text)
+        ):
+            self.unheard()
         return self.ops
+
+    def unheard(self) -> None:
+        """A short message that none of the tests above heard, yet that tells rather than
+        asks, is kept in the user's words: people drop the "I" ("Been learning the cello
+        since May"), fill in a form ("Job: paramedic. City: Cork.") or give a topic and their
+        verdict ("Country music? No thanks."). Every sentence must tell, else the message is
+        a question or a task and keeps nothing."""
+        spans = list(_sentences(self.text))
+        kept: list[str] = []
+        topic = ""
+        for index, (start, end) in enumerate(spans):
+            said = _trim(self.text[start:end], self.lang)
+            if not said:
+                continue
+            bare = said.rstrip(" .!)\"'”»")
+            last = index == len(spans) - 1
+            if bare.endswith("?"):
+                # "Jazz fusion? Hard pass.": a bare topic before a verdict is no question.
+                if last or len(_WORD.findall(bare)) > 3 or _FINITE.search(bare):
+                    return
+                topic = bare
+                continue
+            if not self.tells(bare):
+                return
+            kept.append(f"{topic} {bare}".strip() if topic else bare)
+            topic = ""
+        for value in kept:
+            self.ops.append(Op("add", self.slot_of(value), value, self.message))
+
+    def tells(self, said: str) -> bool:
+        """Whether one sentence of an unheard message is a lasting statement of the user's."""
+        if (
+            self.opens("request_openers", said)
+            or self.opens("question_openers", said)
+            or self.opens("hypothetical", said)
+            or _WHEN_AHEAD.search(said)
+            or _TASK_VERB.match(said)
+            or self.asks(said)
+            or _REPORTED.search(said)
+            or _PASSING.search(said)
+            or _MOMENT.search(said)
+            or _FEELING.search(said)
+            or _REACTION.search(said)
+        ):
+            return False
+        mine = self.first_person(said)
+        if (_SOMEONE_ELSE.match(said) or _OTHER_PEOPLE.match(said)) and not _SELF_AS_PERSON.search(
+            said
+        ):
+            return False
+        if self.opens("third_person", said) and not mine:
+            return False  # "It's pouring here", "They're closed on Sundays"
+        label = re.match(r"([^:]{1,30}):\s*\S", said)
+        if label is not None:
+            # A form filled in about oneself: "Job: paramedic", not "Error: refused".
+            return mine or category_of(label.group(1)) is not None
+        if not mine and (_SUBJECT_VERB.match(said) or not _DROPPED_I.match(said)):
+            # Without an "I", only a sentence whose "I" was dropped before its verb is the
+            # user's: "Paris is the capital of France" is about Paris.
+            return False
+        if _BARE_IMPERATIVE.match(said):
+            return False  # "Pull the details out into JSON"
+        # A finished act said without its "I" ("Finished the report") is an episode; a
+        # change of state ("Moved to Leeds", "Grew up in Lagos") lasts.
+        if re.match(r"\w+ed\b", said) and not _CHANGE_OF_STATE.search(said):
+            return False
+        return self.lasting(said)
 
     # -- one sentence ----------------------------------------------------------------------
     def sentence(self, start: int, end: int) -> None:
