@@ -37,18 +37,18 @@ from ctxchat.core.session import Session
 from ctxchat.core.settings import ModelSettings
 from ctxchat.core.tokens import count_message_tokens
 from ctxchat.core.window import window_messages
-from ctxchat.providers._audit_schema import AUDIT
-from ctxchat.providers._history_schema import HISTORY
-from ctxchat.providers._sqlschema import (
+from ctxchat.providers.audit.provider import AuditProvider
+from ctxchat.providers.audit.schema import AUDIT
+from ctxchat.providers.history.schema import HISTORY
+from ctxchat.providers.history.sql import SqlHistoryProvider
+from ctxchat.providers.sql.schema import (
     LEGACY_LATEST,
     LEGACY_TABLE,
     SUPERSEDED,
     Store,
     create_version_table,
 )
-from ctxchat.providers._sqlstore import SqlBacked, close_all, mask_url, open_database
-from ctxchat.providers.audit import AuditProvider
-from ctxchat.providers.sql_history import SqlHistoryProvider
+from ctxchat.providers.sql.store import SqlBacked, close_all, mask_url, open_database
 from ctxchat.services.build import build_agent
 from ctxchat.services.model_client import OpenAIChatModel
 

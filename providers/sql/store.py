@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 from ctxchat.core.errors import CtxchatError, StorageError
 from ctxchat.core.provider import ContextProvider
 
-from ._sqlengine import create_engine, inspection_engine, mask_url, resolve_url, storage_error
-from ._sqlschema import SchemaTooNew, Store, create_version_table, migrate, read_versions
+from .engine import create_engine, inspection_engine, mask_url, resolve_url, storage_error
+from .schema import SchemaTooNew, Store, create_version_table, migrate, read_versions
 
 if TYPE_CHECKING:
     from sqlalchemy import Table
@@ -111,7 +111,7 @@ class Database:
 
     def ensure(self, stores: Iterable[Store[Any]]) -> None:
         """Bring `stores` up to date, once per process each: every store upgraded in its own
-        transaction, under the migration lock (see `_sqlschema`). A store newer than this
+        transaction, under the migration lock (see `sql.schema`). A store newer than this
         ctxchat is refused with one line, every time it is asked for.
 
         A database without `ctxchat_migrations` (new, or written by 0.1) gets it first, in a

@@ -13,7 +13,7 @@ it, so a row says `ok` only for a turn that was kept, a turn whose history faile
 recorded with that failure, and Ctrl-C or SIGKILL while memory learns cannot lose the row.
 
 Backend: the shared SQL database (`[storage] url`, or its own `url`), its own store (the
-`ctxchat_audit` table, migrated by `_audit_schema`), rather than JSON Lines per session,
+`ctxchat_audit` table, migrated by `audit.schema`), rather than JSON Lines per session,
 because:
 - a row is written in one transaction, so a killed process leaves a turn recorded or not,
   never a torn line that every reader would have to learn to skip;
@@ -53,10 +53,10 @@ from ctxchat.core.provider import AgentView, ContextProvider
 from ctxchat.core.redact import scrub_secrets
 from ctxchat.core.session import Session
 
-from ._audit_schema import AUDIT
-from ._ownership import OwnedRows, adopt_unowned, count_owned, owner_values
-from ._sqlschema import as_json, utc
-from ._sqlstore import Database, SqlBacked, mask_url
+from ..sql.ownership import OwnedRows, adopt_unowned, count_owned, owner_values
+from ..sql.schema import as_json, utc
+from ..sql.store import Database, SqlBacked, mask_url
+from .schema import AUDIT
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
@@ -82,7 +82,7 @@ class AuditOptions:
 
 class AuditProvider(SqlBacked[AuditOptions], OwnedRows, ContextProvider[AuditOptions]):
     """Records each turn, successful or failed, for `sessions show --audit`; each row owned
-    by this home and user (see `_ownership`)."""
+    by this home and user (see `sql.ownership`)."""
 
     stores = (AUDIT,)
 
