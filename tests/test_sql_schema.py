@@ -33,6 +33,7 @@ from ctxchat.core.errors import ConfigError, StorageError
 from ctxchat.core.messages import Message
 from ctxchat.core.options import option
 from ctxchat.core.provider import ContextProvider, ProviderEnv
+from ctxchat.core.redact import mask_password
 from ctxchat.core.session import Session
 from ctxchat.core.settings import ModelSettings
 from ctxchat.core.tokens import count_message_tokens
@@ -48,7 +49,7 @@ from ctxchat.providers.sql.schema import (
     Store,
     create_version_table,
 )
-from ctxchat.providers.sql.store import SqlBacked, close_all, mask_url, open_database
+from ctxchat.providers.sql.store import SqlBacked, close_all, open_database
 from ctxchat.services.build import build_agent
 from ctxchat.services.model_client import OpenAIChatModel
 
@@ -198,7 +199,7 @@ def test_a_store_from_a_newer_ctxchat_is_refused_and_the_others_still_open(
     with pytest.raises(StorageError) as caught:
         asyncio.run(history.get_messages("s", state={}))
     message = str(caught.value)
-    assert message.startswith(f"database {mask_url(sql_url)} has history schema version 99, ")
+    assert message.startswith(f"database {mask_password(sql_url)} has history schema version 99, ")
     assert message.endswith(
         f"newer than this ctxchat understands (up to {HISTORY.version}); upgrade ctxchat to use it"
     )
@@ -215,7 +216,7 @@ def test_a_0_1_database_newer_than_0_1_is_refused(sql_url: str) -> None:
     with pytest.raises(StorageError) as caught:
         history.database()
     assert str(caught.value) == (
-        f"database {mask_url(sql_url)} has schema version 4, newer than this ctxchat "
+        f"database {mask_password(sql_url)} has schema version 4, newer than this ctxchat "
         f"understands (up to {LEGACY_LATEST}); upgrade ctxchat to use it"
     )
     assert legacy_versions(sql_url) == [1, 4]  # untouched

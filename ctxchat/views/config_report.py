@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ctxchat.config.loading import Config, ProviderSpec
-from ctxchat.core.redact import is_secret_name, is_url_name, mask_password
-from ctxchat.core.settings import mask_secret, mask_url
+from ctxchat.core.redact import is_secret_name, is_url_name, mask_password, mask_url
+from ctxchat.core.settings import mask_secret
 
 if TYPE_CHECKING:
     from ctxchat.core.agent import Agent

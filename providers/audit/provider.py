@@ -50,12 +50,12 @@ from ctxchat.core.forgetting import Forgetting, forgotten_this_run, mark_forgott
 from ctxchat.core.messages import Message, MessageFormatError, TextPart
 from ctxchat.core.options import option
 from ctxchat.core.provider import AgentView, ContextProvider
-from ctxchat.core.redact import scrub_secrets
+from ctxchat.core.redact import mask_password, scrub_secrets
 from ctxchat.core.session import Session
 
 from ..sql.ownership import OwnedRows, adopt_unowned, count_owned, owner_values
 from ..sql.schema import as_json, utc
-from ..sql.store import Database, SqlBacked, mask_url
+from ..sql.store import Database, SqlBacked
 from .schema import AUDIT
 
 if TYPE_CHECKING:
@@ -232,7 +232,7 @@ class AuditProvider(SqlBacked[AuditOptions], OwnedRows, ContextProvider[AuditOpt
         return database.write(rewrite)
 
     def describe(self) -> str:
-        return f"{type(self).__name__} (records every turn), {mask_url(self.url)}"
+        return f"{type(self).__name__} (records every turn), {mask_password(self.url)}"
 
 
 def _error_text(error: BaseException) -> str:

@@ -27,13 +27,14 @@ from ctxchat.core.errors import StorageError
 from ctxchat.core.messages import Message, MessageFormatError, new_id
 from ctxchat.core.options import option
 from ctxchat.core.provider import HistoryProvider
+from ctxchat.core.redact import mask_password
 from ctxchat.core.session import Session
 from ctxchat.core.tokens import count_message_tokens
 from ctxchat.core.window import WindowedHistoryOptions, select_window
 
 from ..sql.ownership import OwnedRows, adopt_unowned, count_owned, owner_values
 from ..sql.schema import as_json
-from ..sql.store import Database, SqlBacked, mask_url
+from ..sql.store import Database, SqlBacked
 from .schema import HISTORY, searchable_text
 
 if TYPE_CHECKING:
@@ -328,7 +329,7 @@ class SqlHistoryProvider(
         return await asyncio.to_thread(search, database, terms, limit, keys, self.owner, exclude)
 
     def describe(self) -> str:
-        return f"{super().describe()}, {mask_url(self.url)}"
+        return f"{super().describe()}, {mask_password(self.url)}"
 
 
 def _select() -> Any:
