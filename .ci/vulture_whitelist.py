@@ -10,18 +10,16 @@ from ctxchat.core.context import RunContext
 from ctxchat.ranking import cache, embedding, evaluate
 from ctxchat.services import llama_server
 from ctxchat.services.model_client import OpenAIChatModel
+from ctxchat.providers.audit import provider as audit
+from ctxchat.providers.history import in_memory as in_memory_history
+from ctxchat.providers.history import sql as sql_history
+from ctxchat.providers.memory import importing as _memory_import
 from ctxchat.providers.memory import lexicon
-from ctxchat.providers import (
-    _memory_import,
-    _sqlengine,
-    audit,
-    in_memory_history,
-    recall,
-    sql_history,
-    tool_selector,
-    tools,
-    user_memory,
-)
+from ctxchat.providers.memory import provider as user_memory
+from ctxchat.providers.recall import provider as recall
+from ctxchat.providers.selection import provider as tool_selector
+from ctxchat.providers.sql import engine as _sqlengine
+from ctxchat.providers.tools import provider as tools
 
 # Module attribute hooks (PEP 562): the lazy public API.
 package.__getattr__

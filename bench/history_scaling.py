@@ -42,8 +42,8 @@ from ctxchat.core.model_types import EventSink, ModelReply, ModelRequest
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.session import Session
 from ctxchat.core.settings import ModelSettings
-from ctxchat.providers._sqlstore import close_all
-from ctxchat.providers.sql_history import SqlHistoryProvider, message_row
+from ctxchat.providers.history.sql import SqlHistoryProvider, message_row
+from ctxchat.providers.sql.store import close_all
 from ctxchat.services.model_client import OpenAIChatModel
 from ctxchat.storage.owner import Owner
 

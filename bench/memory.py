@@ -23,9 +23,9 @@ from ctxchat.core.agent import Agent
 from ctxchat.core.messages import Message
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.session import Session
-from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
+from ctxchat.providers.history.in_memory import InMemoryHistoryProvider
 from ctxchat.providers.memory import Fact, FactSet
-from ctxchat.providers.user_memory import UserMemoryProvider
+from ctxchat.providers.memory.provider import UserMemoryProvider
 from ctxchat.testing import ScriptedModel
 
 TOPICS = ["hiking", "chess", "jazz", "sushi", "tennis", "painting", "rust", "opera", "kayaks"]

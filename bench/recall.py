@@ -28,8 +28,8 @@ from ctxchat.core.agent import Agent
 from ctxchat.core.messages import Message
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.session import Session
-from ctxchat.providers._sqlstore import close_all
-from ctxchat.providers.recall import RecallProvider
+from ctxchat.providers.recall.provider import RecallProvider
+from ctxchat.providers.sql.store import close_all
 from ctxchat.testing import ScriptedModel
 
 assert USER  # the rows are the bench user's, whom the providers below search as

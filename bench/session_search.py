@@ -36,9 +36,9 @@ from history_tables import PostgresUrl, bulk_insert
 
 from ctxchat.core.messages import Message, new_id
 from ctxchat.core.provider import ProviderEnv
-from ctxchat.providers._history_schema import HISTORY
-from ctxchat.providers._sqlstore import close_all, open_database
-from ctxchat.providers.sql_history import SqlHistoryProvider, message_row
+from ctxchat.providers.history.schema import HISTORY
+from ctxchat.providers.history.sql import SqlHistoryProvider, message_row
+from ctxchat.providers.sql.store import close_all, open_database
 from ctxchat.storage.owner import Owner
 
 USER = "bench"

@@ -25,8 +25,8 @@ from ctxchat.core.model_types import ModelRequest
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.session import Session
 from ctxchat.core.tokens import count_message_tokens
-from ctxchat.providers.sql_history import SqlHistoryProvider
-from ctxchat.providers.summary import SummaryProvider
+from ctxchat.providers.history.sql import SqlHistoryProvider
+from ctxchat.providers.summary.provider import SummaryProvider
 from ctxchat.testing import ScriptedModel
 
 FOLD_MARK = "You keep a running summary"

@@ -1,5 +1,6 @@
 """ctxchat's built-in context providers, installed as `ctxchat.providers`.
 
-Each module is one provider, registered under the `ctxchat.providers` entry-point group the
-same way a third-party package registers its own.
+Each folder is one feature (history, audit, memory, summary, tools, selection, recall; `sql`
+is the machinery the SQL-backed ones share). Each provider is registered under the
+`ctxchat.providers` entry-point group the same way a third-party package registers its own.
 """

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ctxchat.core.messages import Message
 from ctxchat.core.provider import ProviderEnv
-from ctxchat.providers.sql_history import SqlHistoryProvider
+from ctxchat.providers.history.sql import SqlHistoryProvider
 
 
 async def write(url: str, key: str, turns: int, tag: str) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.providers.memory.facts import Fact, PastValue
 from ctxchat.providers.memory.factset import FactSet
-from ctxchat.providers.user_memory import UserMemoryProvider
+from ctxchat.providers.memory.provider import UserMemoryProvider
 
 FACT_ID = "city"
 

@@ -18,9 +18,9 @@ import pytest
 from historykit import HistoryFactory
 
 from ctxchat.core.provider import ProviderEnv
-from ctxchat.providers._sqlstore import close_all
-from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
-from ctxchat.providers.sql_history import SqlHistoryProvider
+from ctxchat.providers.history.in_memory import InMemoryHistoryProvider
+from ctxchat.providers.history.sql import SqlHistoryProvider
+from ctxchat.providers.sql.store import close_all
 
 POSTGRES_ENV = "CTXCHAT_TEST_POSTGRES_URL"
 REQUIRE_ENV = "CTXCHAT_REQUIRE_POSTGRES"

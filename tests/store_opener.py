@@ -14,8 +14,8 @@ import time
 from pathlib import Path
 
 from ctxchat.core.provider import ProviderEnv
-from ctxchat.providers.audit import AuditProvider
-from ctxchat.providers.sql_history import SqlHistoryProvider
+from ctxchat.providers.audit.provider import AuditProvider
+from ctxchat.providers.history.sql import SqlHistoryProvider
 
 PROVIDERS = {"history": SqlHistoryProvider, "audit": AuditProvider}
 

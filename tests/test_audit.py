@@ -19,9 +19,9 @@ from ctxchat.core.paths import sessions_dir
 from ctxchat.core.provider import ContextProvider, ProviderEnv
 from ctxchat.core.session import Session
 from ctxchat.core.settings import ModelSettings
-from ctxchat.providers.audit import AuditProvider
-from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
-from ctxchat.providers.sql_history import SqlHistoryProvider
+from ctxchat.providers.audit.provider import AuditProvider
+from ctxchat.providers.history.in_memory import InMemoryHistoryProvider
+from ctxchat.providers.history.sql import SqlHistoryProvider
 from ctxchat.services.build import build_agent
 from ctxchat.services.conversations import ChatService
 from ctxchat.services.deletion import delete

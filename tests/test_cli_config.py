@@ -115,7 +115,7 @@ def test_providers_lists_types_options_and_defaults(cli_env: dict[str, str]) -> 
     result = ctxchat("providers", env=cli_env)
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "in_memory_history  (ctxchat.providers.in_memory_history:" in out
+    assert "in_memory_history  (ctxchat.providers.history.in_memory:" in out
     assert re.search(r"max_messages \(an integer[^;]*; default 100\)", out)
     assert "load_messages (a boolean; default true)" in out
     assert "most messages loaded into the context" in out  # the option's help text

@@ -17,7 +17,7 @@ from ctxchat.core.agent import Agent, TurnFailed
 from ctxchat.core.errors import UsageError
 from ctxchat.core.provider import ContextProvider
 from ctxchat.core.settings import ModelSettings
-from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
+from ctxchat.providers.history.in_memory import InMemoryHistoryProvider
 from ctxchat.services.chat_commands import chat_commands
 from ctxchat.services.commands import (
     Command,

@@ -155,7 +155,7 @@ def test_indexing_a_large_old_history_shows_a_bar_on_a_terminal_only(
     from conftest import ctxchat_executable
     from test_session_search import write_version_2
 
-    from ctxchat.providers._history_index import PROGRESS_FROM
+    from ctxchat.providers.history.index import PROGRESS_FROM
 
     database = ctxchat_home / "history.sqlite3"
     texts = [f"remark {i} about lunch" for i in range(PROGRESS_FROM)] + ["one on kubernetes"]

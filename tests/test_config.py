@@ -8,7 +8,7 @@ import pytest
 
 from ctxchat.config.loading import load_config
 from ctxchat.core.errors import ConfigError
-from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
+from ctxchat.providers.history.in_memory import InMemoryHistoryProvider
 from ctxchat.services.build import build_agent
 
 
@@ -180,8 +180,8 @@ def test_example_config_documents_the_tools_tables() -> None:
     import re
 
     from ctxchat.core.options import option_fields
-    from ctxchat.providers._tools_mcp import McpServerOptions
-    from ctxchat.providers.tools import PythonToolOptions
+    from ctxchat.providers.tools.mcp_servers import McpServerOptions
+    from ctxchat.providers.tools.provider import PythonToolOptions
 
     text = EXAMPLE.read_text()
     documented = set(re.findall(r"^#? ?([a-z_]+) = ", text, flags=re.MULTILINE))

@@ -16,10 +16,10 @@ from ctxchat.core.agent import Agent
 from ctxchat.core.context import RunContext
 from ctxchat.core.provider import AgentView, ContextProvider, ProviderEnv
 from ctxchat.core.session import Session
-from ctxchat.providers.audit import AuditProvider
-from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
+from ctxchat.providers.audit.provider import AuditProvider
+from ctxchat.providers.history.in_memory import InMemoryHistoryProvider
 from ctxchat.providers.memory import Op, apply_ops
-from ctxchat.providers.user_memory import UserMemoryProvider
+from ctxchat.providers.memory.provider import UserMemoryProvider
 from ctxchat.testing import ScriptedModel
 
 pytest_plugins = ["sqlfixtures"]

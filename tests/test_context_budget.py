@@ -26,7 +26,7 @@ from ctxchat.core.session import Session
 from ctxchat.core.settings import ModelSettings
 from ctxchat.core.tokens import count_message_tokens, count_tool_tokens
 from ctxchat.core.tools import Tool
-from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
+from ctxchat.providers.history.in_memory import InMemoryHistoryProvider
 from ctxchat.services.model_client import OpenAIChatModel
 from ctxchat.services.model_info import CACHE_FILE
 from ctxchat.testing import ScriptedModel

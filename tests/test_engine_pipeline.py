@@ -28,7 +28,7 @@ from ctxchat.core.provider import ContextProvider
 from ctxchat.core.session import Session
 from ctxchat.core.settings import AgentSettings, ModelSettings
 from ctxchat.core.tools import Tool
-from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
+from ctxchat.providers.history.in_memory import InMemoryHistoryProvider
 from ctxchat.services.model_client import OpenAIChatModel
 
 

@@ -109,9 +109,9 @@ def test_every_internal_model_call_has_a_cap_of_its_own() -> None:
     import asyncio
 
     from ctxchat.core.messages import Message
+    from ctxchat.providers.memory.provider import UserMemoryProvider
+    from ctxchat.providers.summary.prompt import fold_request
     from ctxchat.testing import ScriptedModel
-    from providers._summary_prompt import fold_request
-    from providers.user_memory import UserMemoryProvider
 
     fold = fold_request("", [Message.user("hello")], max_words=250, room=1000)
     assert 250 < fold.options["max_tokens"] <= 1024

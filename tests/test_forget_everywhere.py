@@ -17,10 +17,10 @@ from ctxchat.core.messages import Message
 from ctxchat.core.model_types import Event, ModelRequest, ProviderWarning
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.session import Session
-from ctxchat.providers.audit import AuditProvider
-from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
-from ctxchat.providers.summary import SummaryProvider
-from ctxchat.providers.user_memory import UserMemoryProvider
+from ctxchat.providers.audit.provider import AuditProvider
+from ctxchat.providers.history.in_memory import InMemoryHistoryProvider
+from ctxchat.providers.memory.provider import UserMemoryProvider
+from ctxchat.providers.summary.provider import SummaryProvider
 from ctxchat.testing import ScriptedModel
 
 pytest_plugins = ["sqlfixtures"]
@@ -196,10 +196,10 @@ def test_a_memory_store_from_before_forget_records_upgrades_keeping_its_facts(
 ) -> None:
     from datetime import UTC, datetime
 
-    from ctxchat.providers import _memory_schema
-    from ctxchat.providers._sqlschema import Store
-    from ctxchat.providers._sqlstore import close_all, open_database
     from ctxchat.providers.memory import Fact
+    from ctxchat.providers.memory import schema as _memory_schema
+    from ctxchat.providers.sql.schema import Store
+    from ctxchat.providers.sql.store import close_all, open_database
 
     before = Store("memory", {1: _memory_schema._m1_memory}, _memory_schema._memory_tables)
     database = open_database(sql_url, [before])

@@ -17,7 +17,7 @@ from ctxchat.core.messages import Message
 from ctxchat.core.paths import sessions_dir
 from ctxchat.core.session import Session
 from ctxchat.core.settings import ModelSettings
-from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
+from ctxchat.providers.history.in_memory import InMemoryHistoryProvider
 from ctxchat.services.build import build_agent
 from ctxchat.services.conversations import ChatService
 from ctxchat.services.model_client import OpenAIChatModel

@@ -20,7 +20,7 @@ from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.session import Session
 from ctxchat.core.settings import ModelSettings
 from ctxchat.providers.memory.normalize import words
-from ctxchat.providers.user_memory import UserMemoryProvider
+from ctxchat.providers.memory.provider import UserMemoryProvider
 from ctxchat.services.llama_server import LlamaServer
 from ctxchat.services.model_client import OpenAIChatModel
 

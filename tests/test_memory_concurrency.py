@@ -25,7 +25,7 @@ def _seed(url: str, data_dir: Path) -> None:
     finally:
         sys.path.remove(str(WRITER.parent))
     from ctxchat.core.provider import ProviderEnv
-    from ctxchat.providers.user_memory import UserMemoryProvider
+    from ctxchat.providers.memory.provider import UserMemoryProvider
 
     provider = UserMemoryProvider("memory", env=ProviderEnv(data_dir), url=url, user="ada")
     provider.memory({}).change(memory_writer.move_to("Paris"))

@@ -19,11 +19,11 @@ from ctxchat.core.messages import Message
 from ctxchat.core.model_types import Event, ProviderNotice
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.session import Session
-from ctxchat.providers._memory_import import import_facts
-from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
+from ctxchat.providers.history.in_memory import InMemoryHistoryProvider
 from ctxchat.providers.memory import Fact
+from ctxchat.providers.memory.importing import import_facts
+from ctxchat.providers.memory.provider import SECRET_NOTE, UserMemoryProvider
 from ctxchat.providers.memory.secrets import SecretRefused
-from ctxchat.providers.user_memory import SECRET_NOTE, UserMemoryProvider
 from ctxchat.services.chat_commands import chat_commands
 from ctxchat.services.conversations import ChatService
 from ctxchat.storage.store import SessionStore
@@ -149,7 +149,7 @@ def test_import_refuses_each_secret_and_keeps_the_rest(sql_url: str, tmp_path: P
 
 
 def test_a_summary_never_keeps_a_secret_told_in_the_conversation(tmp_path: Path) -> None:
-    from ctxchat.providers.summary import SummaryProvider
+    from ctxchat.providers.summary.provider import SummaryProvider
 
     told = "Remember that my login is alice / Tr0ub4dor&3"
     echoed = f"The user said: {told}. They also gave the key {BARE_SECRETS[1]}."

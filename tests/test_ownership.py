@@ -16,11 +16,11 @@ from ctxchat.core.audit import AuditRecord
 from ctxchat.core.messages import Message
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.search import query_terms
-from ctxchat.providers._history_schema import _m1_history, _m2_token_counts, _m3_search_index
-from ctxchat.providers._sqlschema import Store
-from ctxchat.providers._sqlstore import close_all, open_database
-from ctxchat.providers.audit import AuditProvider
-from ctxchat.providers.sql_history import SqlHistoryProvider
+from ctxchat.providers.audit.provider import AuditProvider
+from ctxchat.providers.history.schema import _m1_history, _m2_token_counts, _m3_search_index
+from ctxchat.providers.history.sql import SqlHistoryProvider
+from ctxchat.providers.sql.schema import Store
+from ctxchat.providers.sql.store import close_all, open_database
 from ctxchat.storage.owner import HOME_ID_FILE, home_id
 
 pytest_plugins = ["sqlfixtures"]

@@ -86,7 +86,7 @@ def test_wheel_installs_into_a_fresh_venv_and_runs(
         [
             str(python),
             "-c",
-            "import ctxchat, ctxchat.providers.in_memory_history as m; "
+            "import ctxchat, ctxchat.providers.history.in_memory as m; "
             "print(ctxchat.__file__); print(m.__file__)",
         ],
         text=True,

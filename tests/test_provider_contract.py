@@ -28,7 +28,7 @@ from ctxchat import (
     TurnFailed,
     option,
 )
-from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
+from ctxchat.providers.history.in_memory import InMemoryHistoryProvider
 from ctxchat.testing import ScriptedModel
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 from ctxchat.core.agent import Agent
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.session import Session
-from ctxchat.providers.recall import RecallProvider
-from ctxchat.providers.sql_history import SqlHistoryProvider
+from ctxchat.providers.history.sql import SqlHistoryProvider
+from ctxchat.providers.recall.provider import RecallProvider
 from ctxchat.services.memories import without
 from ctxchat.testing import ScriptedModel
 
@@ -76,7 +76,7 @@ def test_temp_and_no_memory_leave_recall_out(tmp_path: Path) -> None:
 
 
 def test_the_audit_records_the_recalled_block(sql_url: str, tmp_path: Path) -> None:
-    from ctxchat.providers.audit import AuditProvider
+    from ctxchat.providers.audit.provider import AuditProvider
 
     env = ProviderEnv(data_dir=tmp_path)
     audit = AuditProvider("audit", env=env, url=sql_url, user="alice")
@@ -120,8 +120,8 @@ def test_the_message_a_forgotten_fact_came_from_is_neither_recalled_nor_found_by
     sql_url: str, tmp_path: Path
 ) -> None:
     from ctxchat.core.messages import Message
-    from ctxchat.providers.tools import ToolsProvider
-    from ctxchat.providers.user_memory import UserMemoryProvider
+    from ctxchat.providers.memory.provider import UserMemoryProvider
+    from ctxchat.providers.tools.provider import ToolsProvider
     from ctxchat.services.session_search import search_sessions
     from ctxchat.storage.store import SessionStore
 

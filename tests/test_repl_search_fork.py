@@ -12,7 +12,7 @@ from ctxchat.core.agent import Agent
 from ctxchat.core.errors import UsageError
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.settings import ModelSettings
-from ctxchat.providers.sql_history import SqlHistoryProvider
+from ctxchat.providers.history.sql import SqlHistoryProvider
 from ctxchat.services.conversations import ChatService
 from ctxchat.services.model_client import OpenAIChatModel
 from ctxchat.storage.store import SessionStore

@@ -15,10 +15,10 @@ from historykit import raw_execute, raw_query
 from ctxchat.core.messages import Message
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.search import MessageHit, query_terms, snippet_spans
-from ctxchat.providers._history_schema import _history_table, _m1_history, _m2_token_counts
-from ctxchat.providers._sqlschema import Store
-from ctxchat.providers._sqlstore import close_all, open_database
-from ctxchat.providers.sql_history import SqlHistoryProvider
+from ctxchat.providers.history.schema import _history_table, _m1_history, _m2_token_counts
+from ctxchat.providers.history.sql import SqlHistoryProvider
+from ctxchat.providers.sql.schema import Store
+from ctxchat.providers.sql.store import close_all, open_database
 
 pytest_plugins = ["sqlfixtures"]
 

@@ -28,7 +28,7 @@ from ctxchat.core.paths import sessions_dir
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.session import Session
 from ctxchat.core.settings import ModelSettings
-from ctxchat.providers.sql_history import SqlHistoryProvider
+from ctxchat.providers.history.sql import SqlHistoryProvider
 from ctxchat.services.build import build_agent
 from ctxchat.services.conversations import ChatService
 from ctxchat.services.deletion import delete
@@ -235,7 +235,7 @@ def test_loading_the_window_searches_the_primary_key_never_scans(tmp_path: Path)
     import sqlalchemy as sa
 
     from ctxchat.core.messages import Message
-    from ctxchat.providers._sqlstore import open_database
+    from ctxchat.providers.sql.store import open_database
 
     url = f"sqlite:///{tmp_path / 'big.sqlite3'}"
     history = sql_history(url, max_messages=10)

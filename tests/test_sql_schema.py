@@ -33,22 +33,23 @@ from ctxchat.core.errors import ConfigError, StorageError
 from ctxchat.core.messages import Message
 from ctxchat.core.options import option
 from ctxchat.core.provider import ContextProvider, ProviderEnv
+from ctxchat.core.redact import mask_password
 from ctxchat.core.session import Session
 from ctxchat.core.settings import ModelSettings
 from ctxchat.core.tokens import count_message_tokens
 from ctxchat.core.window import window_messages
-from ctxchat.providers._audit_schema import AUDIT
-from ctxchat.providers._history_schema import HISTORY
-from ctxchat.providers._sqlschema import (
+from ctxchat.providers.audit.provider import AuditProvider
+from ctxchat.providers.audit.schema import AUDIT
+from ctxchat.providers.history.schema import HISTORY
+from ctxchat.providers.history.sql import SqlHistoryProvider
+from ctxchat.providers.sql.schema import (
     LEGACY_LATEST,
     LEGACY_TABLE,
     SUPERSEDED,
     Store,
     create_version_table,
 )
-from ctxchat.providers._sqlstore import SqlBacked, close_all, mask_url, open_database
-from ctxchat.providers.audit import AuditProvider
-from ctxchat.providers.sql_history import SqlHistoryProvider
+from ctxchat.providers.sql.store import SqlBacked, close_all, open_database
 from ctxchat.services.build import build_agent
 from ctxchat.services.model_client import OpenAIChatModel
 
@@ -198,7 +199,7 @@ def test_a_store_from_a_newer_ctxchat_is_refused_and_the_others_still_open(
     with pytest.raises(StorageError) as caught:
         asyncio.run(history.get_messages("s", state={}))
     message = str(caught.value)
-    assert message.startswith(f"database {mask_url(sql_url)} has history schema version 99, ")
+    assert message.startswith(f"database {mask_password(sql_url)} has history schema version 99, ")
     assert message.endswith(
         f"newer than this ctxchat understands (up to {HISTORY.version}); upgrade ctxchat to use it"
     )
@@ -215,7 +216,7 @@ def test_a_0_1_database_newer_than_0_1_is_refused(sql_url: str) -> None:
     with pytest.raises(StorageError) as caught:
         history.database()
     assert str(caught.value) == (
-        f"database {mask_url(sql_url)} has schema version 4, newer than this ctxchat "
+        f"database {mask_password(sql_url)} has schema version 4, newer than this ctxchat "
         f"understands (up to {LEGACY_LATEST}); upgrade ctxchat to use it"
     )
     assert legacy_versions(sql_url) == [1, 4]  # untouched

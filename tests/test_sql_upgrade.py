@@ -26,9 +26,9 @@ from test_cli_readonly_home import ctxchat_read_only, needs_read_only_mount
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.session import Session
 from ctxchat.core.settings import ModelSettings
-from ctxchat.providers._sqlschema import SUPERSEDED
-from ctxchat.providers.audit import AuditProvider
-from ctxchat.providers.sql_history import SqlHistoryProvider
+from ctxchat.providers.audit.provider import AuditProvider
+from ctxchat.providers.history.sql import SqlHistoryProvider
+from ctxchat.providers.sql.schema import SUPERSEDED
 
 pytest_plugins = ["sqlfixtures"]
 

@@ -17,8 +17,8 @@ from ctxchat.core.context import RunContext
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.session import Session
 from ctxchat.core.storable import storable
-from ctxchat.providers.audit import AuditProvider
-from ctxchat.providers.sql_history import SqlHistoryProvider
+from ctxchat.providers.audit.provider import AuditProvider
+from ctxchat.providers.history.sql import SqlHistoryProvider
 from ctxchat.storage.store import SessionStore
 from ctxchat.testing import ScriptedModel
 

@@ -19,7 +19,7 @@ from ctxchat.core.agent import Agent
 from ctxchat.core.options import option_fields
 from ctxchat.core.session import Session
 from ctxchat.core.settings import ModelSettings, StorageSettings
-from ctxchat.providers._sqlstore import SqlBacked
+from ctxchat.providers.sql.store import SqlBacked
 from ctxchat.services.build import build_agent
 from ctxchat.services.model_client import OpenAIChatModel
 

@@ -25,8 +25,8 @@ from ctxchat.core.provider import HistoryProvider
 from ctxchat.core.session import Session
 from ctxchat.core.settings import ModelSettings
 from ctxchat.core.tokens import count_message_tokens
-from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
-from ctxchat.providers.summary import SummaryProvider
+from ctxchat.providers.history.in_memory import InMemoryHistoryProvider
+from ctxchat.providers.summary.provider import SummaryProvider
 from ctxchat.services.model_client import OpenAIChatModel
 from ctxchat.testing import ScriptedModel
 

@@ -24,8 +24,8 @@ from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.session import Session
 from ctxchat.core.settings import EmbeddingSettings, ModelSettings
 from ctxchat.core.tools import Tool
-from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
-from ctxchat.providers.tool_selector import ToolSelectorProvider
+from ctxchat.providers.history.in_memory import InMemoryHistoryProvider
+from ctxchat.providers.selection.provider import ToolSelectorProvider
 from ctxchat.services.embeddings import OpenAIEmbeddings
 from ctxchat.testing import ScriptedModel
 

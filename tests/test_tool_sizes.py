@@ -15,7 +15,7 @@ from ctxchat.core.provider import AgentView, ContextProvider
 from ctxchat.core.session import Session
 from ctxchat.core.settings import AgentSettings
 from ctxchat.core.tools import Tool
-from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
+from ctxchat.providers.history.in_memory import InMemoryHistoryProvider
 from ctxchat.testing import ScriptedModel
 
 PAGE = "All work and no play makes a dull chat. " * 1_500  # 60 KB
@@ -100,7 +100,7 @@ def test_a_catalogue_larger_than_the_window_is_trimmed_from_its_end(tmp_path: Pa
     """Advertised without a selector, the tools provider's catalogue failed the turn with
     'shorten the message' when it did not fit; now its last tools go first."""
     from ctxchat.core.provider import ProviderEnv
-    from ctxchat.providers.tools import ToolsProvider
+    from ctxchat.providers.tools.provider import ToolsProvider
 
     tools = ToolsProvider("tools", env=ProviderEnv(data_dir=tmp_path / "data"))
     catalogue = [t.name for t in tools.catalogue()]

@@ -14,7 +14,7 @@ from ctxchat.core.errors import ConfigError
 from ctxchat.core.messages import ToolCallPart, ToolResultPart
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.tools import invoke_tool
-from ctxchat.providers.tools import ToolsProvider
+from ctxchat.providers.tools.provider import ToolsProvider
 
 
 def provider(tmp_path: Path, **options: Any) -> ToolsProvider:
@@ -214,7 +214,7 @@ def test_a_middle_directory_swapped_for_a_link_never_lets_read_file_out(tmp_path
     import subprocess
     import sys
 
-    from ctxchat.providers._tools_files import FileTools, OutsideRoots
+    from ctxchat.providers.tools.files import FileTools, OutsideRoots
 
     root, outside = tmp_path / "root", tmp_path / "outside"
     (root / "mid").mkdir(parents=True)

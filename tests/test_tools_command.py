@@ -15,8 +15,8 @@ from ctxchat.core.approval import Decision, ToolApproval
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.settings import ModelSettings
 from ctxchat.core.tools import Tool
-from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
-from ctxchat.providers.tools import ToolsProvider
+from ctxchat.providers.history.in_memory import InMemoryHistoryProvider
+from ctxchat.providers.tools.provider import ToolsProvider
 from ctxchat.services.chat_commands import chat_commands
 from ctxchat.services.commands import Note
 from ctxchat.services.conversations import ChatService, Conversation

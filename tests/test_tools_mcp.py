@@ -203,7 +203,7 @@ def test_a_server_flooding_stderr_leaves_a_log_of_bounded_size(
     cli_env: dict[str, str], ctxchat_home: Path
 ) -> None:
     """Issue 21, item 9: 50 MB of stderr made a 52 MB mcp-logs file."""
-    from ctxchat.providers._mcp_log import MAX_LOG_BYTES
+    from ctxchat.providers.tools.mcp_log import MAX_LOG_BYTES
 
     config(ctxchat_home, odd("odd", "--noisy-stderr"))
     done = ctxchat("tools", "list", env=cli_env)

@@ -15,7 +15,7 @@ from ctxchat.core.errors import ConfigError
 from ctxchat.core.messages import ToolCallPart, ToolResultPart
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.tools import invoke_tool
-from ctxchat.providers.tools import ToolsProvider
+from ctxchat.providers.tools.provider import ToolsProvider
 from ctxchat.services.build import build_agent
 
 MODULE = '''

@@ -37,8 +37,8 @@ from ctxchat.core.errors import TurnNotStored
 from ctxchat.core.messages import Message, new_id
 from ctxchat.core.provider import AgentView, ContextProvider, ProviderEnv
 from ctxchat.core.session import Session
-from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
-from ctxchat.providers.sql_history import SqlHistoryProvider
+from ctxchat.providers.history.in_memory import InMemoryHistoryProvider
+from ctxchat.providers.history.sql import SqlHistoryProvider
 from ctxchat.testing import ScriptedModel
 
 PIPELINE = """

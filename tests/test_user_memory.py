@@ -19,8 +19,8 @@ from ctxchat.core.model_types import Event, ProviderNotice, ProviderWarning
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.session import Session
 from ctxchat.core.settings import ModelSettings
-from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
-from ctxchat.providers.user_memory import UserMemoryProvider
+from ctxchat.providers.history.in_memory import InMemoryHistoryProvider
+from ctxchat.providers.memory.provider import UserMemoryProvider
 from ctxchat.services.model_client import OpenAIChatModel
 from ctxchat.testing import ScriptedModel
 

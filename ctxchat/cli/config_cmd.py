@@ -140,7 +140,7 @@ def providers(config: ConfigOption = None) -> None:
 
 def option_lines(options_cls: type[Any]) -> list[str]:
     from ctxchat.core.options import describe_type, option_defaults, option_fields
-    from ctxchat.views.config_report import toml_value
+    from ctxchat.views.config_report import masked_toml
 
     defaults = option_defaults(options_cls)
     lines = []
@@ -150,7 +150,7 @@ def option_lines(options_cls: type[Any]) -> list[str]:
         elif defaults[f.name] is None:
             default = "omitted"
         else:
-            default = toml_value(defaults[f.name])
+            default = masked_toml(defaults[f.name])
         lines.append(f"  {f.name} ({describe_type(tp)}; default {default})")
         help_text = f.metadata.get("help")
         if help_text:

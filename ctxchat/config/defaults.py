@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ctxchat.config.toml_values import toml_value
+
 # (type, source_id, options) in pipeline order: history first, it loads what the model reads.
 # The history is SQL (a SQLite file in the data dir): loading it costs the window, not the
 # conversation, and sessions can share one. Recall right after it: the past messages of
@@ -54,13 +56,6 @@ _HEADER = """\
 """
 _TYPE_HELP = "the provider type (`ctxchat providers` lists them)"
 _SOURCE_ID_HELP = "its name in the session state, in /context and in the audit"
-
-
-def toml_value(value: Any) -> str:
-    """`value` written as TOML writes it on the right of `key = `."""
-    import tomli_w
-
-    return tomli_w.dumps({"v": value}).split("=", 1)[1].strip()
 
 
 def default_config_text() -> str:

@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
 # Where a snippet's matched words start and end, as the databases mark them; taken out of
-# the stored text first (see `_history_index.searchable_text`), so they never occur in it.
+# the stored text first (see `history.index.searchable_text`), so they never occur in it.
 MATCH_START = "\x02"
 MATCH_END = "\x03"
 MAX_TERMS = 32  # words of a query used: a pasted page would otherwise match nothing, slowly

@@ -15,7 +15,6 @@ __all__ = [
     "ModelSettings",
     "StorageSettings",
     "mask_secret",
-    "mask_url",
 ]
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"

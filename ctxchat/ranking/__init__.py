@@ -19,8 +19,9 @@ Modules, one job each:
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from ctxchat.core.lazy import load_export
 
 # Names load on first use: the memory provider's live index needs two small modules, not
 # the evaluation or the embedding cache. (`terms` and `evaluate` are imported from their
@@ -93,9 +94,4 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+    return load_export(__name__, _EXPORTS, globals(), name)

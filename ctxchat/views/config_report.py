@@ -11,8 +11,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ctxchat.config.loading import Config, ProviderSpec
-from ctxchat.core.redact import is_secret_name, is_url_name, mask_password
-from ctxchat.core.settings import mask_secret, mask_url
+from ctxchat.config.toml_values import toml_value
+from ctxchat.core.redact import is_secret_name, is_url_name, mask_password, mask_url
+from ctxchat.core.settings import mask_secret
 
 if TYPE_CHECKING:
     from ctxchat.core.agent import Agent
@@ -36,35 +37,17 @@ def masked(name: str, value: Any) -> Any:
     return value
 
 
-def toml_value(value: Any) -> str:
-    """`value` as TOML writes it after `key = `; tables inline, their secrets masked (an
-    MCP server's `env` may hold a token)."""
-    import tomli_w
-
-    if isinstance(value, dict):
-        items = [
-            f"{_toml_key(k)} = {toml_value(masked(k, v))}"
-            for k, v in value.items()
-            if v is not None
-        ]
-        return "{ " + ", ".join(items) + " }" if items else "{}"
-    if isinstance(value, list) and any(isinstance(v, dict) for v in value):
-        return "[" + ", ".join(toml_value(v) for v in value) + "]"
-    return tomli_w.dumps({"v": value}).split("=", 1)[1].strip()
-
-
-def _toml_key(key: str) -> str:
-    import json
-    import re
-
-    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key, ensure_ascii=False)
+def masked_toml(value: Any) -> str:
+    """`value` after `key = `, the secrets of its tables masked (an MCP server's `env` may
+    hold a token)."""
+    return toml_value(value, masked)
 
 
 def _line(name: str, value: Any, note: str = "") -> str:
     if value is None:
         # TOML has no null: an omitted key is how a config file leaves a value unset.
         return f"# {name}: not set" + (f" ({note})" if note and note != "default" else "")
-    text = f"{name} = {toml_value(masked(name, value))}"
+    text = f"{name} = {masked_toml(masked(name, value))}"
     return f"{text}  # {note}" if note else text
 
 

@@ -14,18 +14,20 @@ The core a provider builds on, with no dependency on the engine's provider contr
 - `apply_ops` is the one deterministic update step over any `FactSet` (`InMemoryFactSet`
   here; a SQL store implements the same protocol) and returns the `Change`s to announce.
 - `render_recall` is the instruction block, ranked by any `rank(query, docs)` callable.
-- `evaluate` / `load_cases` run the evaluation cases (`ctxchat memory eval`).
+- `evaluate_file` / `load_cases` run the evaluation cases (`ctxchat memory eval`). The
+  function `evaluate` is imported from `.evaluate`: here that name is the module, once loaded.
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from ctxchat.core.lazy import load_export
 
 # Names load on first use: a turn with nothing to remember imports only what it uses (the
 # gate, the store), not the rules, the LLM prompt or the evaluation.
 if TYPE_CHECKING:
-    from .evaluate import Case, CaseFileError, EvalResult, evaluate, evaluate_file, load_cases
+    from .evaluate import Case, CaseFileError, EvalResult, evaluate_file, load_cases
     from .facts import Fact, FactFormatError, PastValue, Provenance
     from .factset import FactSet, InMemoryFactSet
     from .llm import ExtractionPrompt, build_prompt, parse_reply
@@ -41,7 +43,6 @@ _EXPORTS = {
     "Case": ".evaluate",
     "CaseFileError": ".evaluate",
     "EvalResult": ".evaluate",
-    "evaluate": ".evaluate",
     "evaluate_file": ".evaluate",
     "load_cases": ".evaluate",
     "Fact": ".facts",
@@ -89,7 +90,6 @@ __all__ = [
     "Slot",
     "apply_ops",
     "build_prompt",
-    "evaluate",
     "evaluate_file",
     "extract_rules",
     "load_cases",
@@ -103,9 +103,4 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
+    return load_export(__name__, _EXPORTS, globals(), name)

@@ -9,7 +9,7 @@ account numbers with their check digits, government id formats, a user and passw
 written together, long high-entropy strings).
 
 `secret_kind` says which caught a text; `screen` drops the ops that hold one; and the
-store runs `refuse_secret_facts` on every fact it is about to write (`_memory_store`), so
+store runs `refuse_secret_facts` on every fact it is about to write (`memory.store`), so
 no path into memory, present or future, can bypass the screen.
 """
 

@@ -14,13 +14,13 @@ from ctxchat.core.errors import UsageError
 from ctxchat.core.messages import Message
 from ctxchat.core.session import Session
 
-from .memory.evaluate import Case, CaseFileError, CaseResult, load_cases, score_case, summarize
+from .evaluate import Case, CaseFileError, CaseResult, load_cases, score_case, summarize
 
 if TYPE_CHECKING:
     from ctxchat.core.model_types import ChatModel
     from ctxchat.services.memories import Progress
 
-    from .user_memory import Extractor, UserMemoryProvider
+    from .provider import Extractor, UserMemoryProvider
 
 EXTRACTORS: tuple[Extractor, ...] = ("rules", "llm", "both")
 

@@ -109,7 +109,7 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
         summary = state.get("summary")
         if not isinstance(summary, str) or not summary:
             return
-        from ._summary_forget import summary_without_forgotten
+        from .forget import summary_without_forgotten
 
         model = self._model(context.model)
         words = self.options.max_words
@@ -122,7 +122,7 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
         if through in ids:
             # The summary covers these: the model reads them once, summarised.
             context.context_messages[history.source_id] = loaded[ids.index(through) + 1 :]
-        from ._summary_prompt import summary_block
+        from .prompt import summary_block
 
         context.extend_instructions(self.source_id, summary_block(summary, _count(state)))
 
@@ -138,7 +138,7 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
     async def after_stored_turn(
         self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
     ) -> None:
-        from ._summary_forget import keep_forgets_of_this_run
+        from .forget import keep_forgets_of_this_run
 
         # A forget said in this run (any memory scope): the summary is cleaned of it before
         # its next use, whether or not a memory keeps a record of forgets.
@@ -152,7 +152,7 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
         through = state.get("through")
         if isinstance(through, str) and through in {m.id for m in window}:
             return  # nothing fell out that the summary does not cover
-        from ._summary_forget import forgettings, pending_forgets
+        from .forget import forgettings, pending_forgets
 
         try:
             fold = await self.fold(
@@ -190,7 +190,7 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
             raise ConfigError(f"provider '{self.source_id}' has no history to summarise")
         hstate = session.provider_state(history.source_id)
         window = await history.get_messages(session.id, state=hstate)
-        from ._summary_forget import forgettings
+        from .forget import forgettings
 
         forgotten = await forgettings(agent)
         return await self.fold(
@@ -290,8 +290,8 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
         words: int,
         forgotten: Sequence[Forgetting] = (),
     ) -> str:
-        from ._summary_forget import forget_note
-        from ._summary_prompt import clean_summary, fold_request, transcript
+        from .forget import forget_note
+        from .prompt import clean_summary, fold_request, transcript
 
         # Forgotten values in what is folded are named, so the fold leaves them out.
         named = forgotten_in(f"{previous}\n{transcript(batch)}", forgotten) if forgotten else []
@@ -306,7 +306,7 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
         summary = clean_summary(reply.message.text, max_words=words)
         if not summary:
             raise SummaryFailed("the model replied with no summary")
-        from .memory.secrets import withhold_secrets
+        from ..memory.secrets import withhold_secrets
 
         # A secret the user told in the conversation stays in their history, not here.
         summary = withhold_secrets(summary)
@@ -339,7 +339,7 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
             state.clear()
 
     def commands(self) -> Sequence[Command]:
-        from ._summary_commands import summary_commands
+        from .commands import summary_commands
 
         return summary_commands(self)
 

@@ -1,4 +1,4 @@
-"""Searching `ctxchat_history` through its full-text index (built by `_history_index`).
+"""Searching `ctxchat_history` through its full-text index (built by `history.index`).
 
 The database finds candidates, any query word matching, through its own index: FTS5 ranked
 by its bm25 on SQLite; on PostgreSQL the GIN-indexed tsvector, ranked by the idf of the
@@ -28,15 +28,15 @@ from ctxchat.ranking.message_rank import (
     snippet,
 )
 
-from ._history_index import FTS_TABLE, TS_CONFIG, TSV_COLUMN
-from ._sqlschema import utc
+from ..sql.schema import utc
+from .index import FTS_TABLE, TS_CONFIG, TSV_COLUMN
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
     from ctxchat.storage.owner import Owner
 
-    from ._sqlstore import Database
+    from ..sql.store import Database
 
 MIN_CANDIDATES = 50  # ranked by the database, re-ranked here: enough that a good one is in
 NEIGHBOUR_CHARS = 400
@@ -222,7 +222,7 @@ def _with_neighbours(conn: Connection, hits: list[MessageHit]) -> list[MessageHi
 
     import sqlalchemy as sa
 
-    from ._history_schema import HISTORY
+    from .schema import HISTORY
 
     if not hits:
         return hits

@@ -1,6 +1,6 @@
 """The history's full-text index: step 3 of the history store, which builds the index and
 fills it from the history already stored (what is searchable of a message:
-`_history_schema.searchable_text`).
+`history.schema.searchable_text`).
 
 Every row of `ctxchat_history` gets a `body`: the message's searchable text. The index is
 kept by the database itself, so it changes in the very transaction that stores a turn or
@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from ctxchat.core.errors import StorageError
 from ctxchat.core.messages import Message, MessageFormatError
 
-from ._history_schema import searchable_text
+from .schema import searchable_text
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection

@@ -8,12 +8,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .memory.secrets import SecretRefused, refuse_secret_facts
+from .secrets import SecretRefused, refuse_secret_facts
 
 if TYPE_CHECKING:
-    from ._memory_store import SessionMemory, SqlMemory
-    from .memory.facts import Fact
-    from .memory.factset import FactSet
+    from .facts import Fact
+    from .factset import FactSet
+    from .store import SessionMemory, SqlMemory
 
 
 @dataclass(frozen=True)

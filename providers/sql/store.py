@@ -23,15 +23,16 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from ctxchat.core.errors import CtxchatError, StorageError
 from ctxchat.core.provider import ContextProvider
+from ctxchat.core.redact import mask_password
 
-from ._sqlengine import create_engine, inspection_engine, mask_url, resolve_url, storage_error
-from ._sqlschema import SchemaTooNew, Store, create_version_table, migrate, read_versions
+from .engine import create_engine, inspection_engine, resolve_url, storage_error
+from .schema import SchemaTooNew, Store, create_version_table, migrate, read_versions
 
 if TYPE_CHECKING:
     from sqlalchemy import Table
     from sqlalchemy.engine import Connection, Engine
 
-__all__ = ["Database", "SqlBacked", "close_all", "close_database", "mask_url", "open_database"]
+__all__ = ["Database", "SqlBacked", "close_all", "close_database", "open_database"]
 
 T = TypeVar("T")
 
@@ -44,7 +45,7 @@ class Database:
 
     def __init__(self, url: str, engine: Engine, *, read_only: bool = False) -> None:
         self.url = url
-        self.masked = mask_url(url)
+        self.masked = mask_password(url)
         self.engine = engine
         self.is_sqlite = engine.dialect.name == "sqlite"
         self.read_only = read_only
@@ -111,7 +112,7 @@ class Database:
 
     def ensure(self, stores: Iterable[Store[Any]]) -> None:
         """Bring `stores` up to date, once per process each: every store upgraded in its own
-        transaction, under the migration lock (see `_sqlschema`). A store newer than this
+        transaction, under the migration lock (see `sql.schema`). A store newer than this
         ctxchat is refused with one line, every time it is asked for.
 
         A database without `ctxchat_migrations` (new, or written by 0.1) gets it first, in a
@@ -160,7 +161,7 @@ def inspect_database(url: str, stores: Iterable[Store[Any]]) -> None:
         with engine.connect() as conn, conn.begin():
             recorded = read_versions(conn)
     except SchemaTooNew as exc:
-        raise StorageError(f"database {mask_url(url)} has {exc}") from exc
+        raise StorageError(f"database {mask_password(url)} has {exc}") from exc
     except Exception as exc:
         raise storage_error(url, exc) from exc
     finally:
@@ -168,7 +169,7 @@ def inspect_database(url: str, stores: Iterable[Store[Any]]) -> None:
     for store in stores:
         found = recorded.of.get(store.name, 0)
         if found > store.version:
-            raise StorageError(f"database {mask_url(url)} has {SchemaTooNew.of(store, found)}")
+            raise StorageError(f"database {mask_password(url)} has {SchemaTooNew.of(store, found)}")
 
 
 # -- the process-wide engine cache ------------------------------------------------------------

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from sqlalchemy import Table
     from sqlalchemy.engine import Connection
 
-    from ._sqlstore import Database
+    from .store import Database
 
 HOME_COLUMN = "home_id"
 USER_COLUMN = "user_key"

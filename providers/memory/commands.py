@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING, Any
 from ctxchat.core.errors import SessionNotFound, UsageError
 from ctxchat.services.commands import Command, CommandContext, CommandResult, Note, Table
 
-from .memory import Change, Fact, FactSet, Provenance, apply_ops, extract_rules, slot_info
-from .memory.ops import Op
-from .memory.secrets import screen
-from .memory.slots import STYLE_SLOTS
+from . import Change, Fact, FactSet, Provenance, apply_ops, extract_rules, slot_info
+from .ops import Op
+from .secrets import screen
+from .slots import STYLE_SLOTS
 
 if TYPE_CHECKING:
-    from .user_memory import UserMemoryProvider
+    from .provider import UserMemoryProvider
 
 USAGE = "usage: /memory [forget N | add TEXT | why N | clear | off | on]"
 
@@ -128,7 +128,7 @@ async def add(ctx: CommandContext, memory: Any, text: str) -> CommandResult:
         return apply_ops(facts, ops, now=now, provenance=provenance)
 
     changes = await asyncio.to_thread(memory.change, update)
-    from .user_memory import change_line
+    from .provider import change_line
 
     if not changes:
         return CommandResult.say("already remembered")

@@ -6,7 +6,7 @@ is its JSON document; slot and status are columns so a turn finds a slot's facts
 A second table holds one counter per user, bumped in every write: a process that cached a
 user's facts sees at the cost of one indexed read whether another process changed them.
 
-Step 2 keeps what a forget leaves (`_memory_forgotten`): per forget, its date and the word
+Step 2 keeps what a forget leaves (`memory.forgotten`): per forget, its date and the word
 digests of the values (never the values), so summaries can be cleaned before their next
 use; and the session and message each forgotten fact was learnt from, so recall and
 `search_sessions` can leave those messages out.
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from ._sqlschema import Store
+from ..sql.schema import Store
 
 if TYPE_CHECKING:
     import sqlalchemy as sa

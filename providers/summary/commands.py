@@ -10,7 +10,7 @@ from ctxchat.core.text import plural
 from ctxchat.services.commands import Command, CommandContext, CommandResult, Note
 
 if TYPE_CHECKING:
-    from .summary import SummaryProvider
+    from .provider import SummaryProvider
 
 USAGE = "usage: /compact [N]  (N: the newest turns kept in full, 2 if left out)"
 DEFAULT_KEEP = 2

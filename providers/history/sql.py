@@ -7,7 +7,7 @@ window, not the history: a count-limited window is one `LIMIT n` query, a token-
 reads backwards in batches until the stored token counts cover the limit. (Counts are taken
 when a message is stored, by the tokenizer available then: see `ctxchat.core.tokens`.)
 
-The table and its migrations are the history store (`_history_schema`); the database is
+The table and its migrations are the history store (`history.schema`); the database is
 `url`, else `[storage] url`, else history.sqlite3 in the data dir.
 
 Deleting a session deletes the rows of its own history key only: a session pointed at
@@ -27,14 +27,15 @@ from ctxchat.core.errors import StorageError
 from ctxchat.core.messages import Message, MessageFormatError, new_id
 from ctxchat.core.options import option
 from ctxchat.core.provider import HistoryProvider
+from ctxchat.core.redact import mask_password
 from ctxchat.core.session import Session
 from ctxchat.core.tokens import count_message_tokens
 from ctxchat.core.window import WindowedHistoryOptions, select_window
 
-from ._history_schema import HISTORY, searchable_text
-from ._ownership import OwnedRows, adopt_unowned, count_owned, owner_values
-from ._sqlschema import as_json
-from ._sqlstore import Database, SqlBacked, mask_url
+from ..sql.ownership import OwnedRows, adopt_unowned, count_owned, owner_values
+from ..sql.schema import as_json
+from ..sql.store import Database, SqlBacked
+from .schema import HISTORY, searchable_text
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
@@ -92,7 +93,7 @@ class SqlHistoryProvider(
     SqlBacked[SqlHistoryOptions], OwnedRows, HistoryProvider[SqlHistoryOptions]
 ):
     """The conversation as rows of `ctxchat_history`, one transaction per turn, each row
-    owned by this home and user (see `_ownership`)."""
+    owned by this home and user (see `sql.ownership`)."""
 
     stores = (HISTORY,)
 
@@ -322,13 +323,13 @@ class SqlHistoryProvider(
         exclude: HitFilter | None = None,
     ) -> list[MessageHit]:
         """This user's best stored messages for the terms (see `ctxchat.core.search`)."""
-        from ._history_search import search
+        from .search import search
 
         database = self.database()
         return await asyncio.to_thread(search, database, terms, limit, keys, self.owner, exclude)
 
     def describe(self) -> str:
-        return f"{super().describe()}, {mask_url(self.url)}"
+        return f"{super().describe()}, {mask_password(self.url)}"
 
 
 def _select() -> Any:

@@ -15,7 +15,7 @@ of that change is written, whichever extractor, command or import produced it.
 
 Forgetting deletes the row, so neither the value nor its history stays in the store (what
 is kept, in the same transaction, is the forget's date, its values' word digests and where
-they were learnt: `_memory_forgotten`); on
+they were learnt: `memory.forgotten`); on
 SQLite the write runs with `secure_delete`, so the bytes are overwritten, not just unlinked.
 """
 
@@ -28,12 +28,12 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from ._memory_forgotten import forgettings_since, record_forget
-from ._memory_schema import MEMORY
-from ._sqlschema import as_json, utc
-from .memory.facts import Fact
-from .memory.factset import FactSet, InMemoryFactSet
-from .memory.secrets import refuse_secret_facts
+from ..sql.schema import as_json, utc
+from .facts import Fact
+from .factset import FactSet, InMemoryFactSet
+from .forgotten import forgettings_since, record_forget
+from .schema import MEMORY
+from .secrets import refuse_secret_facts
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from ctxchat.core.forgetting import Forgetting
     from ctxchat.ranking.live import LiveLexicalIndex
 
-    from ._sqlstore import Database
+    from ..sql.store import Database
 
 FactsWork = Callable[[FactSet], Any]
 

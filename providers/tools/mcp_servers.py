@@ -40,7 +40,7 @@ from ctxchat.core.exec_with_parent import dying_with_us
 from ctxchat.core.options import build_options, option
 from ctxchat.core.tools import TOOL_NAME_PATTERN, Tool
 
-from ._mcp_log import capped_log
+from .mcp_log import capped_log
 
 if TYPE_CHECKING:
     from mcp import Client

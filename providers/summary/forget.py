@@ -96,7 +96,7 @@ async def summary_without_forgotten(
 
 
 async def _refold(model: ChatModel, summary: str, values: list[str], max_words: int) -> str | None:
-    from ._summary_prompt import clean_summary
+    from .prompt import clean_summary
 
     listed = "; ".join(f'"{v}"' for v in values)
     request = ModelRequest(
@@ -109,6 +109,6 @@ async def _refold(model: ChatModel, summary: str, values: list[str], max_words: 
         reply = await model.complete(request, ignore_events)
     except Exception:  # a failed fold falls back to the markers, never to the values
         return None
-    from .memory.secrets import withhold_secrets
+    from ..memory.secrets import withhold_secrets
 
     return withhold_secrets(clean_summary(reply.message.text, max_words=max_words)) or None

@@ -35,8 +35,8 @@ from ctxchat.core.provider import AgentView, ContextProvider
 from ctxchat.core.session import Session
 from ctxchat.storage.owner import user_key
 
-from ._memory_schema import MEMORY
-from ._sqlstore import SqlBacked
+from ..sql.store import SqlBacked
+from .schema import MEMORY
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -46,8 +46,8 @@ if TYPE_CHECKING:
     from ctxchat.services.commands import Command
     from ctxchat.services.memories import Progress
 
-    from ._memory_store import SessionMemory, SqlMemory
-    from .memory import Change, Extraction, Fact, FactSet
+    from . import Change, Extraction, Fact, FactSet
+    from .store import SessionMemory, SqlMemory
 
 # The memory library (its rules, its store) is imported when a turn first needs it: a
 # command that only builds the pipeline (`sessions list`, `--help`) never pays for it.
@@ -103,7 +103,7 @@ def own_words(context: RunContext) -> str:
 
 
 def change_line(change: Change) -> str:
-    from .memory import slot_info
+    from . import slot_info
 
     label = slot_info(change.fact.slot).label
     if change.kind == "added":
@@ -130,7 +130,7 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
     def _sql(self) -> SqlMemory:
         """The user's facts in the database (one per provider: a process has one user)."""
         if self._user_memory is None:
-            from ._memory_store import SqlMemory
+            from .store import SqlMemory
 
             self._user_memory = SqlMemory(self.database, self.user_key)
         return self._user_memory
@@ -140,7 +140,7 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
         return self.options.scope == "user"
 
     def memory(self, state: dict[str, Any]) -> SqlMemory | SessionMemory:
-        from ._memory_store import SessionMemory
+        from .store import SessionMemory
 
         return self._sql if self.options.scope == "user" else SessionMemory(state)
 
@@ -162,8 +162,8 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
             return  # nothing remembered: nothing to rank or render
         from ctxchat.ranking.live import rank_texts
 
-        from ._memory_store import relevance_of
-        from .memory import render_recall
+        from . import render_recall
+        from .store import relevance_of
 
         relevance = relevance_of(index())
         query = own_words(context)
@@ -212,7 +212,7 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
             context.notify(self.source_id, SECRET_NOTE)
         if not extraction.ops:
             return
-        from .memory import Provenance, apply_ops
+        from . import Provenance, apply_ops
 
         asked = next((m for m in context.input_messages if m.text_from(OWN_WORDS)), None)
         provenance = Provenance(session.id, asked.id if asked is not None else None)
@@ -235,7 +235,7 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
     ) -> Extraction:
         """The operations the configured extractor finds in `text`. The model's failure
         never fails the turn: it is a warning, and `both` keeps what the rules found."""
-        from .memory import Extraction, extract_rules, merge
+        from . import Extraction, extract_rules, merge
 
         kind = self.options.extractor
         found = extract_rules(text) if kind != "llm" else Extraction()
@@ -254,7 +254,7 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
     async def ask_model(self, model: ChatModel, text: str, known: Sequence[Fact]) -> Extraction:
         from ctxchat.core.errors import ModelError
 
-        from .memory.llm import build_prompt, parse_reply, request_options
+        from .llm import build_prompt, parse_reply, request_options
 
         if self.options.model:
             model = model.with_model(self.options.model)
@@ -275,12 +275,12 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
 
     # -- the user's control over it -----------------------------------------------------------
     def commands(self) -> Sequence[Command]:
-        from ._memory_commands import memory_commands
+        from .commands import memory_commands
 
         return memory_commands(self)
 
     def remembered(self) -> list[dict[str, Any]]:
-        from ._memory_commands import fact_document
+        from .commands import fact_document
 
         facts, _ = self._sql.facts()
         return [fact_document(f) for f in facts.active()]
@@ -295,7 +295,7 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
         (the audit's rows); summaries are cleaned before their next use instead."""
         from ctxchat.core.forgetting import forget_elsewhere
 
-        from ._memory_forgotten import values_of
+        from .forgotten import values_of
 
         await forget_elsewhere(providers, values_of(facts), datetime.now(UTC), run_metadata)
 
@@ -309,7 +309,7 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
     def forgotten_message_ids(self) -> set[str]:
         """The messages this user's forgotten facts were learnt from, for recall and the
         `search_sessions` tool to leave out."""
-        from ._memory_forgotten import forgotten_message_ids
+        from .forgotten import forgotten_message_ids
 
         return forgotten_message_ids(self.database(), self.user_key)
 
@@ -325,7 +325,7 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
     async def evaluate_cases(
         self, path: Path, *, extractor: str | None, model: ChatModel, progress: Progress | None
     ) -> dict[str, Any]:
-        from ._memory_eval import evaluate_cases
+        from .eval_command import evaluate_cases
 
         return await evaluate_cases(self, path, extractor=extractor, model=model, progress=progress)
 

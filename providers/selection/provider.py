@@ -39,7 +39,7 @@ from ctxchat.core.provider import AgentView, ContextProvider
 from ctxchat.core.session import Session
 from ctxchat.core.tools import Tool
 
-from ._tools_python import load_reference
+from ..tools.python_functions import load_reference
 
 if TYPE_CHECKING:
     from ctxchat.ranking.base import Ranker, Scored

@@ -1,8 +1,8 @@
 """The history store (`sql_history`'s tables): its migrations and current definition.
 
 Steps 1 and 2 are ctxchat 0.1's schema versions 1 and 2, unchanged, so a 0.1 database maps
-onto them (see `_sqlschema`). Step 3 makes the history searchable (see `_history_search`);
-step 4 gives each row an owner, its home and user (see `_ownership`).
+onto them (see `sql.schema`). Step 3 makes the history searchable (see `history.search`);
+step 4 gives each row an owner, its home and user (see `sql.ownership`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from ctxchat.core.messages import Message, MessageFormatError, TextPart, ToolResultPart
 from ctxchat.core.tokens import count_message_tokens, estimate_tokens
 
-from ._sqlschema import Store
+from ..sql.schema import Store
 
 if TYPE_CHECKING:
     from sqlalchemy import Table
@@ -28,7 +28,7 @@ _NO_MARKS = str.maketrans("", "", "\x02\x03")
 
 
 def searchable_text(message: Message) -> str:
-    """What a search finds a message by (the `body` column, see `_history_index`): its
+    """What a search finds a message by (the `body` column, see `history.index`): its
     text and its tool results; not its reasoning, which is kept apart and is no part of the
     conversation, nor tool call arguments."""
     pieces = [
@@ -104,14 +104,14 @@ def _tokens_of_json(text: str) -> int:
 
 def _m3_search_index(conn: Connection) -> None:
     """The full-text index (its module is imported only when the step runs)."""
-    from ._history_index import m3_search_index
+    from .index import m3_search_index
 
     m3_search_index(conn)
 
 
 def _m4_owners(conn: Connection) -> None:
     """Whose each row is: the home that wrote it and its user (existing rows unowned)."""
-    from ._ownership import add_owner_columns
+    from ..sql.ownership import add_owner_columns
 
     add_owner_columns(conn, HISTORY_TABLE, "history_key")
 

@@ -32,11 +32,6 @@ BUSY_TIMEOUT_MS = 30_000
 CONNECT_TIMEOUT_S = 10
 
 
-def mask_url(url: str) -> str:
-    """The URL with its password and query values replaced by ***, parsable or not."""
-    return mask_password(url)
-
-
 def default_url(data_dir: Path) -> str:
     return f"sqlite:///{data_dir / DEFAULT_DATABASE}"
 
@@ -53,13 +48,13 @@ def resolve_url(url: str | None, data_dir: Path) -> str:
         return default_url(data_dir)
     if "://" not in url:
         raise ConfigError(
-            f"url: {mask_url(url)!r} is not a database URL "
+            f"url: {mask_password(url)!r} is not a database URL "
             "(expected e.g. sqlite:///path/history.sqlite3 or postgresql+psycopg://...)"
         )
     remember_secret(url_password(url))
     if has_unencoded_at(url):
         raise ConfigError(
-            f"url: {mask_url(url)!r}: the user name or password holds an '@'; write it "
+            f"url: {mask_password(url)!r}: the user name or password holds an '@'; write it "
             "as %40 in the URL"
         )
     scheme, sep, rest = url.partition("://")
@@ -82,8 +77,8 @@ def storage_error(url: str, exc: BaseException) -> CtxchatError:
     such dialect, no driver, not a URL) since no retry fixes it, else a `StorageError`."""
     problem = _config_problem(url, exc)
     if problem is not None:
-        return ConfigError(f"database {mask_url(url)}: {problem}")
-    return StorageError(f"database {mask_url(url)}: {_reason(url, exc)}")
+        return ConfigError(f"database {mask_password(url)}: {problem}")
+    return StorageError(f"database {mask_password(url)}: {_reason(url, exc)}")
 
 
 def _config_problem(url: str, exc: BaseException) -> str | None:
@@ -133,12 +128,12 @@ def create_engine(url: str) -> OpenedEngine:
     database = parsed.database or ""
     if not database or database.startswith(":memory:") or parsed.query.get("mode") == "memory":
         raise ConfigError(
-            f"database {mask_url(url)}: an in-memory SQLite database forgets everything when "
+            f"database {mask_password(url)}: an in-memory SQLite database forgets everything when "
             "ctxchat exits; give a file path (or use in_memory_history)"
         )
     path = Path(database)
     if path.parent.exists() and not path.parent.is_dir():
-        raise ConfigError(f"database {mask_url(url)}: {path.parent} is not a directory")
+        raise ConfigError(f"database {mask_password(url)}: {path.parent} is not a directory")
     read_only = path.is_file() and not os.access(path.parent, os.W_OK)
     if read_only:
         engine = _read_only_engine(path)
@@ -150,7 +145,7 @@ def create_engine(url: str) -> OpenedEngine:
         except OSError as exc:
             where = exc.filename if exc.filename is not None else path
             raise ConfigError(
-                f"database {mask_url(url)}: cannot write {where}: {exc.strerror or exc}"
+                f"database {mask_password(url)}: cannot write {where}: {exc.strerror or exc}"
             ) from exc
         engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
 
@@ -188,13 +183,14 @@ def inspection_engine(url: str) -> Engine | None:
     if path.is_file():
         return _read_only_engine(path)
     if path.exists():
-        raise ConfigError(f"database {mask_url(url)}: {path} is not a file")
+        raise ConfigError(f"database {mask_password(url)}: {path} is not a file")
     existing = path.parent
     while not existing.exists() and existing.parent != existing:
         existing = existing.parent
     if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
         raise ConfigError(
-            f"database {mask_url(url)}: cannot write {path}: {existing} is not a writable directory"
+            f"database {mask_password(url)}: cannot write {path}: "
+            f"{existing} is not a writable directory"
         )
     return None
 

@@ -13,7 +13,7 @@ it, so a row says `ok` only for a turn that was kept, a turn whose history faile
 recorded with that failure, and Ctrl-C or SIGKILL while memory learns cannot lose the row.
 
 Backend: the shared SQL database (`[storage] url`, or its own `url`), its own store (the
-`ctxchat_audit` table, migrated by `_audit_schema`), rather than JSON Lines per session,
+`ctxchat_audit` table, migrated by `audit.schema`), rather than JSON Lines per session,
 because:
 - a row is written in one transaction, so a killed process leaves a turn recorded or not,
   never a torn line that every reader would have to learn to skip;
@@ -50,13 +50,13 @@ from ctxchat.core.forgetting import Forgetting, forgotten_this_run, mark_forgott
 from ctxchat.core.messages import Message, MessageFormatError, TextPart
 from ctxchat.core.options import option
 from ctxchat.core.provider import AgentView, ContextProvider
-from ctxchat.core.redact import scrub_secrets
+from ctxchat.core.redact import mask_password, scrub_secrets
 from ctxchat.core.session import Session
 
-from ._audit_schema import AUDIT
-from ._ownership import OwnedRows, adopt_unowned, count_owned, owner_values
-from ._sqlschema import as_json, utc
-from ._sqlstore import Database, SqlBacked, mask_url
+from ..sql.ownership import OwnedRows, adopt_unowned, count_owned, owner_values
+from ..sql.schema import as_json, utc
+from ..sql.store import Database, SqlBacked
+from .schema import AUDIT
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
@@ -82,7 +82,7 @@ class AuditOptions:
 
 class AuditProvider(SqlBacked[AuditOptions], OwnedRows, ContextProvider[AuditOptions]):
     """Records each turn, successful or failed, for `sessions show --audit`; each row owned
-    by this home and user (see `_ownership`)."""
+    by this home and user (see `sql.ownership`)."""
 
     stores = (AUDIT,)
 
@@ -232,7 +232,7 @@ class AuditProvider(SqlBacked[AuditOptions], OwnedRows, ContextProvider[AuditOpt
         return database.write(rewrite)
 
     def describe(self) -> str:
-        return f"{type(self).__name__} (records every turn), {mask_url(self.url)}"
+        return f"{type(self).__name__} (records every turn), {mask_password(self.url)}"
 
 
 def _error_text(error: BaseException) -> str:

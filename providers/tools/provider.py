@@ -42,11 +42,11 @@ from ctxchat.core.tools import Tool, ToolChooser, ToolSource
 from ctxchat.services.commands import Cell, Command, CommandContext, CommandResult, Note, Table
 from ctxchat.services.tool_catalogue import summary
 
-from ._tools_calc import calculate
-from ._tools_files import FileTools, check_roots
-from ._tools_mcp import CLOSE_WAIT, McpHub, McpServer, parse_servers, start_all
-from ._tools_python import load_reference, tool_from_function
-from ._tools_time import convert_time, current_time
+from .calc import calculate
+from .clock import convert_time, current_time
+from .files import FileTools, check_roots
+from .mcp_servers import CLOSE_WAIT, McpHub, McpServer, parse_servers, start_all
+from .python_functions import load_reference, tool_from_function
 
 FILE_TOOLS = ("read_file", "list_directory")
 BUILTINS = ("current_time", "convert_time", "calculate", "search_sessions", *FILE_TOOLS)

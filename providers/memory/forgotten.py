@@ -1,6 +1,6 @@
-"""What a forget leaves in the memory store (`_memory_schema` step 2), and how it is read.
+"""What a forget leaves in the memory store (`memory.schema` step 2), and how it is read.
 
-A forget deletes the facts (`_memory_store`) and, in the same transaction, records here
+A forget deletes the facts (`memory.store`) and, in the same transaction, records here
 its date, the word digests of every value the facts held (current and past, see
 `ctxchat.core.forgetting`: never the values themselves), and the session and message each
 value was learnt from. Summaries are cleaned against the digests before their next use;
@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING
 from ctxchat.core.forgetting import Forgetting
 from ctxchat.core.messages import new_id
 
-from ._memory_schema import MEMORY
-from ._sqlschema import utc
+from ..sql.schema import utc
+from .schema import MEMORY
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
-    from ._sqlstore import Database
-    from .memory.facts import Fact
+    from ..sql.store import Database
+    from .facts import Fact
 
 
 def values_of(facts: Sequence[Fact]) -> list[str]:

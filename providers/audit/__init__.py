@@ -1,0 +1,1 @@
+"""The audit log of every turn (`audit`), in a SQL database."""

@@ -1,0 +1,1 @@
+"""Recalling past conversations into a turn (`recall`)."""

@@ -1,0 +1,1 @@
+"""Choosing which tools a turn advertises (`tool_selector`)."""

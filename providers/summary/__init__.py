@@ -1,0 +1,1 @@
+"""The running summary of a long conversation (`summary`) and `/compact`."""

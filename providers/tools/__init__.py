@@ -1,0 +1,1 @@
+"""Tools for the model (`tools`): built-in functions, Python references and MCP servers."""
