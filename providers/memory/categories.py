@@ -31,7 +31,9 @@ class Category:
 CATEGORIES: tuple[Category, ...] = (
     Category(
         "name",
-        r"name\b|named? me|call me|calls me|called me|go by|goes by|address me|"
+        # Someone else's name ("his name is Buster") is not the user's.
+        r"(?<!\bhis )(?<!\bher )(?<!\btheir )(?<!\bits )name\b|named? me|"
+        r"call me|calls me|called me|go by|goes by|address me|"
         r"nickname|surname|first name|(?:rather|prefer) you (?:used?|called?)|heiße|"
         r"ich heisse|nennt? mich|je m'appelle|m'appelle|"
         r"appelle-moi|appelez-moi|me llamo|llámame|mi nombre|mon nom|mein name",
@@ -58,10 +60,14 @@ CATEGORIES: tuple[Category, ...] = (
     Category(
         "home",
         r"\blive\b|\blives\b|\bliving\b|based in|-based|moved to|move to|moving to|relocat|"
-        r"my home|home for me|home is|hometown|my flat|my apartment|my house|our house|"
+        # "my home" is where one lives, not "my home PC" or "my home office".
+        r"my home\b(?! ?(?:pc|computer|laptop|office|network|server|setup|desk|gym|page|"
+        r"screen|router|wi-?fi|printer|made|cooking|brew))|home for me|home is|"
+        r"\b(?:flat|house|apartment|condo|place|room|bungalow|cottage) in\b|"
+        r"hometown|my flat|my apartment|my house|our house|"
         r"our flat|our place|my place|our own place|neighbou?rhood|village|suburb|"
         r"wohne|lebe in|j'habite|habite|vivo en|vivimos|abito|moro|woon|address|street|"
-        r"\blocation\b|\bcity\b|\btown\b|where i live",
+        r"\blocation\b|where i live",
     ),
     Category(
         "timezone",
@@ -152,7 +158,8 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "possessions",
-        r"\bi (?:own|have|got|bought|drive)\b|\bi've got\b|my car|our car|drive a|daily "
+        r"\bi (?:own|have|got|bought|drive)\b|\bi've got\b|my car|our car|\bcar\b|\bvan\b|"
+        r"drive a|daily "
         r"driver|\bbike\b|motorbike|vespa|printer|piano|guitar",
     ),
     Category(
@@ -188,8 +195,9 @@ CATEGORIES: tuple[Category, ...] = (
     # commonest way to give a job, and open-ended, so it is tried after every named one.
     Category(
         "work",
-        r"i'?m an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee)\b(?! of\b| fan\b)|"
-        r"i am an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee)\b",
+        r"i'?m (?:now )?an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee|wife|man|woman)\b"
+        r"(?! of\b| fan\b)|"
+        r"i am (?:now )?an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee|wife|man|woman)\b",
     ),
 )
 

@@ -423,6 +423,7 @@ _SUBJECT_VERB = re.compile(
     re.IGNORECASE,
 )
 _DROPPED_I = re.compile(r"(?:been|\w+ing|\w+ed)\b", re.IGNORECASE)
+_DROPPED_I_PAST = re.compile(r"\w+ed\b", re.IGNORECASE)
 _BARE_IMPERATIVE = re.compile(
     r"[a-z]+\s+(?:the|this|that|these|those|it|them|me|us|out|up|a|an|some|all)\b",
     re.IGNORECASE,
@@ -575,9 +576,12 @@ class _Reader:
                     return
                 topic = bare
                 continue
-            if not self.tells(bare):
+            if topic and len(_WORD.findall(bare)) <= 4 and not self.opens("request_openers", bare):
+                kept.append(f"{topic} {bare}")  # the verdict on a topic: "No thanks."
+            elif self.tells(bare):
+                kept.append(f"{topic} {bare}" if topic else bare)
+            else:
                 return
-            kept.append(f"{topic} {bare}".strip() if topic else bare)
             topic = ""
         for value in kept:
             self.ops.append(Op("add", self.slot_of(value), value, self.message))
@@ -615,10 +619,6 @@ class _Reader:
             return False
         if _BARE_IMPERATIVE.match(said):
             return False  # "Pull the details out into JSON"
-        # A finished act said without its "I" ("Finished the report") is an episode; a
-        # change of state ("Moved to Leeds", "Grew up in Lagos") lasts.
-        if re.match(r"\w+ed\b", said) and not _CHANGE_OF_STATE.search(said):
-            return False
         return self.lasting(said)
 
     # -- one sentence ----------------------------------------------------------------------
@@ -907,13 +907,20 @@ class _Reader:
         if _TO_YOU.search(_ASIDES.sub(" ", clause)) and (category is None or self.chatty):
             return False  # speaks to the listener: "your words mean a lot to me"
         if self.slot_of(clause) is None:
-            if len(content_words(clause)) < 2 or _ONGOING.match(clause):
-                return False  # "Yeah", "Been a long road", "I'm staying positive"
+            ongoing = _ONGOING.match(clause) and not _CHANGE_OF_STATE.search(clause)
+            if len(content_words(clause)) < 2 or ongoing:
+                # "Yeah", "Been a long road", "I'm staying positive" (but "been learning
+                # the cello since May" says how long: it lasts)
+                return False
             if self.chatty:
                 # In a long turn of a conversation, a remark of no kind a person has (no
                 # category) is talk, not something told to be kept.
                 return False
-        return not (_EPISODE.search(clause) and not _CHANGE_OF_STATE.search(clause))
+        # One occasion, with its "I" or without ("Finished the report at last").
+        episode = _EPISODE.search(clause) or (
+            _DROPPED_I_PAST.match(clause) and self.slot_of(clause) is None
+        )
+        return not (episode and not _CHANGE_OF_STATE.search(clause))
 
     def asks(self, clause: str) -> bool:
         """A question without its question mark: "how do i profile a slow function"."""

@@ -22,6 +22,7 @@ from typing import Literal, TypeAlias
 
 from ctxchat.core.messages import new_id
 
+from .categories import category_of
 from .facts import Fact, PastValue, Provenance
 from .factset import FactSet
 from .normalize import contains_words, value_key
@@ -165,6 +166,11 @@ class _Step:
             targets: Sequence[Fact] = [
                 f for f in self.facts.active() if contains_words(f.value, value)
             ]
+            kind = category_of(value) if not targets else None
+            if kind is not None:
+                # "Sold the car" after "I drive a Ford Focus": no word is shared, but the
+                # kind of thing is: the newest earlier fact of that kind goes.
+                return self.retract(kind.slot, NEWEST)
         else:
             targets = [
                 f
