@@ -152,3 +152,22 @@ def test_ids_and_times_make_the_step_deterministic() -> None:
         return [f.to_dict() for f in facts.all()]
 
     assert replay() == replay()
+
+
+def test_a_list_item_about_the_same_thing_replaces_the_earlier_one() -> None:
+    facts = InMemoryFactSet()
+    run(facts, add("tech", "I use Windows at home"))
+    run(facts, add("tech", "Went full Linux on my home PC"), minute=1)
+    assert active(facts) == {"tech": ["Went full Linux on my home PC"]}
+    [retired] = [f for f in facts.all() if not f.active]
+    assert retired.value == "I use Windows at home"  # kept, with its status
+
+
+def test_list_items_of_one_kind_about_different_things_accumulate() -> None:
+    facts = InMemoryFactSet()
+    run(facts, add("pets", "My cat is called Tom"))
+    run(facts, add("pets", "My dog is called Rex"), minute=1)
+    run(facts, add("pets", "My other dog sleeps on my bed"), minute=2)
+    assert active(facts) == {
+        "pets": ["My cat is called Tom", "My dog is called Rex", "My other dog sleeps on my bed"]
+    }

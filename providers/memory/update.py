@@ -25,9 +25,10 @@ from ctxchat.core.messages import new_id
 from .categories import category_of
 from .facts import Fact, PastValue, Provenance
 from .factset import FactSet
-from .normalize import contains_words, value_key
+from .normalize import contains_words, singular, value_key
 from .ops import CATEGORY_PREFIX, FORGET_ALL, NEWEST, SPELLING, Op
 from .slots import slot_info
+from .statements import content_words
 
 NO_PROVENANCE = Provenance()
 _WORDS = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
@@ -120,7 +121,22 @@ class _Step:
             back = replace(same[-1], status="active", last_seen=self.now, value=value)
             self.facts.replace(back)
             return [*changes, Change("changed", back, same[-1].value)]
+        changes.extend(self.retire(f) for f in self.said_of_the_same(in_slot, value))
         return [*changes, Change("added", self.new_fact(slot, value))]
+
+    def said_of_the_same(self, in_slot: Sequence[Fact], value: str) -> list[Fact]:
+        """The earlier items of a list slot that a new one replaces: those about the same
+        thing ("I use Windows at home", then "went full Linux on my home PC"). The same
+        thing is a word both share that is no word of the slot's own kind (two allergies
+        share "allergic" and both hold); an item said as one more ("also", "another") adds."""
+        if _ADDITIVE.search(value):
+            return []
+        frame = _frame_words(value)
+        return [
+            f
+            for f in in_slot
+            if f.active and f.last_seen < self.now and frame & _frame_words(f.value)
+        ]
 
     def add_instead(self, slot: str | None, value: str) -> list[Change]:
         """A statement that says it changes something: it supersedes its slot's fact as any
@@ -267,3 +283,28 @@ def _swap(stored: str, old: str, new: str) -> str:
     if index < 0 or value_key(stored) == value_key(old):
         return new
     return stored[:index] + new + stored[index + len(old) :]
+
+
+_ADDITIVE = re.compile(
+    r"\b(?:also|too|as well|another|other|second|third|more|both|plus|and|auch|aussi|"
+    r"también|anche|também|ook)\b",
+    re.IGNORECASE,
+)
+
+
+# What a statement is about is named after a possessive, a definite article or a preposition
+# of place ("at home", "my home PC", "my last dog"); its verb ("love", "play", "named") is
+# the kind of statement, which two items of one list share.
+_ABOUT = re.compile(
+    r"\b(?:my|our|his|her|their|the|at|on|in)\s+((?:[\w'-]+\s+)?[\w'-]+)", re.IGNORECASE
+)
+
+
+def _frame_words(text: str) -> set[str]:
+    """The words of a statement that say what thing it is about."""
+    return {
+        singular(word.casefold())
+        for m in _ABOUT.finditer(text)
+        for word in content_words(m.group(1))
+        if not word.isdigit()
+    }
