@@ -201,3 +201,32 @@ def test_a_document_sized_message_is_read_only_as_far_as_a_person_tells() -> Non
 
     told = "I live in Dundee. " + "y" * (MAX_READ * 100)
     assert [v for _, v in added(told)] == ["I live in Dundee."]
+
+
+@pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        ("Can you suggest a weekend hike near Grenoble, where I live?", "Grenoble, where I live"),
+        (
+            "I need lunch ideas for a short break at the hospital where I work as a radiographer.",
+            "I work as a radiographer",
+        ),
+        ("Any stretches for a software developer who sits all day? That's me.", "developer"),
+    ],
+)
+def test_a_clause_of_the_users_own_inside_a_question_or_a_need_is_kept(
+    message: str, kept: str
+) -> None:
+    assert kept.casefold() in remembered(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Can you suggest a weekend hike near Grenoble?",
+        "Where do people who work night shifts usually eat?",
+        "Any stretches for a software developer who sits all day?",
+    ],
+)
+def test_a_question_about_other_people_keeps_nothing(message: str) -> None:
+    assert learn(message).active() == []

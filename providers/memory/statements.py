@@ -243,6 +243,20 @@ _AS_A = re.compile(
     r"\s*(?P<what>(?:as|being)\s+(?:an?\s+)?[^,?.]{2,40}?)\s*,",
     re.IGNORECASE,
 )
+_OWN_RELATIVE = re.compile(
+    r"(?:(?P<place>\b(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)*),\s*)?"
+    r"\b(?:where|who|which|that|when)\s+(?P<said>(?:i|we)\s+(?:\w+\s+)?(?:live|work|teach|"
+    r"study|grew up|was born|am based|are based|come from|moved|volunteer|train)\b"
+    r"(?:(?!\s(?:is|was|were|are|has|had|have)\b)[^?.!,])*)",
+    re.IGNORECASE,
+)
+_THATS_ME = re.compile(
+    r"\b(?:someone|a|an)\s+(?:like me\s+)?(?P<who>(?:who|that)\s+[^?.!]{3,80}|"
+    r"[\w-]+(?:\s+[\w-]+)?\s+(?:who|that)\s+[^?.!]{3,80})[?.!]\s*"
+    r"(?:that'?s me|that is me|that'd be me|(?:this is|i'm) (?:about|asking for) me)\b"
+    r"|\bsomeone like me\s+(?P<like>who\s+[^?.!,]{3,80})",
+    re.IGNORECASE,
+)
 _STANDING_DISLIKE = re.compile(
     r"(?:please\s+)?(?:avoid|don't|do not|never|no more|stop)\s+(?:ever\s+)?(?:recommending|"
     r"suggesting|mentioning|giving me|showing me|including|offering)\b",
@@ -674,6 +688,8 @@ class _Reader:
                 last.edited = last.edited or value != clause
             else:
                 groups.append(_Group(slot, [value], index, c_start, c_end, value != clause))
+        if not groups:
+            self.own_relatives(start, end)
         for group in groups:
             switched = any(_SWITCH.search(v) for v in group.values)
             changed = any(_CHANGE.search(v) for v in group.values)
@@ -798,6 +814,11 @@ class _Reader:
         for m in _MY_PEOPLE.finditer(self.text, start, end):
             person = m.group().removesuffix("'s")
             self.ops.append(Op("add", self.slot_of(person) or "family", person, m.group()))
+        self.own_relatives(start, end)
+        for m in _THATS_ME.finditer(self.text, start, len(self.text)):
+            if m.start() < end:  # "…for a software developer who sits all day? That's me."
+                value = (m.group("who") or m.group("like") or "").strip()
+                self.ops.append(Op("add", self.slot_of(value), value, m.group()))
         for c_start, c_end in _clauses(self.text, start, end):
             clause = _trim(self.text[c_start:c_end], self.lang)
             if causal_only and not re.match(r"(?:since|because|as)\b", clause, re.I):
@@ -806,6 +827,16 @@ class _Reader:
                 judged = self.clause(clause, sentence_about_user=True)
                 if judged is not None:
                     self.ops.append(Op("add", judged[0], judged[1], clause))
+
+    def own_relatives(self, start: int, end: int) -> None:
+        """ "…near Grenoble, where I live?", "…at the hospital where I work as a nurse": a
+        relative clause of the user's own, inside a question or a need, still tells."""
+        for m in _OWN_RELATIVE.finditer(self.text, start, end):
+            said = m.group("said").strip(" ,?.!")
+            place = m.group("place")
+            value = m.group().strip(" ,?.!") if place else said
+            if place or self.clause(said, sentence_about_user=True) is not None:
+                self.ops.append(Op("add", self.slot_of(value), value, m.group()))
 
     @staticmethod
     def slot_of(value: str) -> str | None:
