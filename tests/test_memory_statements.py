@@ -230,3 +230,15 @@ def test_a_clause_of_the_users_own_inside_a_question_or_a_need_is_kept(
 )
 def test_a_question_about_other_people_keeps_nothing(message: str) -> None:
     assert learn(message).active() == []
+
+
+def test_forgetting_the_age_keeps_the_name() -> None:
+    block = remembered("I'm Hugo.", "I'm 41 years old.", "Please forget my age.")
+    assert "hugo" in block
+    assert "41" not in block
+
+
+def test_forgetting_the_person_a_statement_is_about_forgets_all_of_it() -> None:
+    block = remembered("Greg, my partner, is the cook in our house.", "Please forget Greg.")
+    assert "cook" not in block
+    assert "partner" not in block

@@ -59,7 +59,8 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "home",
-        r"\blive\b|\blives\b|\bliving\b|based in|-based|moved to|move to|moving to|relocat|"
+        r"\blive\b|\blives\b|(?<!for a )\bliving\b|based in|-based|"
+        r"moved to|move to|moving to|relocat|"
         # "my home" is where one lives, not "my home PC" or "my home office".
         r"my home\b(?! ?(?:pc|computer|laptop|office|network|server|setup|desk|gym|page|"
         r"screen|router|wi-?fi|printer|made|cooking|brew))|home for me|home is|"
@@ -76,7 +77,8 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "work",
-        r"\bwork\b|\bworks\b|working (?:as|at|for|in)\b|\bjob\b|employ|employer|hired|career|"
+        r"\bwork\b|\bworks\b|for a living|working (?:as|at|for|in)\b|\bjob\b|employ|employer|"
+        r"hired|career|"
         r"profession|"
         r"by trade|self-employed|freelanc|my company|our company|my team|my boss|colleague|"
         r"office|shift|salary|retired|startup|consultan|intern\b|internship|"

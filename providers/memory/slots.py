@@ -37,13 +37,14 @@ _TABLE: tuple[Slot, ...] = (
     Slot("code_language", "single", STYLE, "code examples in"),
     Slot("reply_style", "list", STYLE, "reply preference"),
     # who they are
-    Slot("name", "single", "identity", "name"),
-    Slot("age", "single", "identity", "age"),
-    Slot("birthday", "single", "identity", "birthday"),
+    # Each its own category: "forget my age" must not forget the name.
+    Slot("name", "single", "name", "name"),
+    Slot("age", "single", "age", "age"),
+    Slot("birthday", "single", "age", "birthday"),
     Slot("pronouns", "single", "identity", "pronouns"),
     Slot("nationality", "single", "identity", "nationality"),
     Slot("origin", "single", "identity", "comes from"),
-    Slot("languages", "list", "identity", "speaks"),
+    Slot("languages", "list", "languages", "speaks"),
     Slot("relationship", "single", "family", "relationship status"),
     # where
     Slot("location", "single", "location", "lives in"),
@@ -77,7 +78,7 @@ _TABLE: tuple[Slot, ...] = (
     Slot("work", "single", "work", "work"),
     Slot("education", "single", "education", "education"),
     Slot("allergy", "list", "health", "allergy"),
-    Slot("language", "list", "identity", "languages"),
+    Slot("language", "list", "languages", "languages"),
     Slot("hobby", "list", "preferences", "hobby"),
     Slot("tech", "list", "tech", "tech"),
     Slot("possessions", "list", "possessions", "has"),
