@@ -242,3 +242,12 @@ def test_forgetting_the_person_a_statement_is_about_forgets_all_of_it() -> None:
     block = remembered("Greg, my partner, is the cook in our house.", "Please forget Greg.")
     assert "cook" not in block
     assert "partner" not in block
+
+
+def test_keep_one_thing_and_forget_the_rest() -> None:
+    block = remembered(
+        "I'm Rina.", "I am based in Osaka.", "I teach piano.", "Keep my name, lose the rest."
+    )
+    assert "rina" in block
+    assert "osaka" not in block
+    assert "piano" not in block

@@ -388,6 +388,12 @@ _FORGET_AROUND = re.compile(
     r"there)|out)(?:,?\s*please)?\s*[.!]?$",
     re.IGNORECASE,
 )
+_THE_REST = re.compile(
+    r"(?:the rest|everything else|all (?:the )?(?:rest|others?|else)|the others?|anything "
+    r"else|all other \w+)\b",
+    re.IGNORECASE,
+)
+_KEEP = re.compile(r"\b(?:keep|behalte|garde|guarda|mantén)\s+(?P<what>[^;,.!]+)", re.I)
 _EVERYTHING = re.compile(
     r"^(?:everything|all|anything)\b.{0,30}\b(?:about me|you know|you've (?:saved|stored|"
     r"learnt|learned)|you have)|^(?:everything|all of it|it all)$",
@@ -721,6 +727,11 @@ class _Reader:
             ) and re.search(r"\b(?:i|we|ich|je|yo)\b\s*\w*\s*$", before, re.IGNORECASE):
                 return False
             target = said[m.end() :].strip(" .!?")
+            if _THE_REST.match(target):
+                # "Keep my name, lose the rest": everything goes but what is to stay.
+                kept = _KEEP.search(said)
+                self.ops.append(Op("forget", FORGET_ALL, "", said, kept and kept["what"]))
+                return True
             if not self.target_words(target):
                 # "The Hungarian detail doesn't need to stick around": the topic comes first.
                 target = before or target

@@ -237,7 +237,7 @@ class _Step:
     def forget(self, op: Op) -> list[Change]:
         selector = op.slot
         if selector == FORGET_ALL:
-            pool = self.facts.all()
+            pool = [f for f in self.facts.all() if not _kept_aside(f, op.replaces)]
         elif selector == NEWEST:
             pool = self.newest_before()
         elif selector is not None and selector.startswith(CATEGORY_PREFIX):
@@ -269,6 +269,15 @@ class _Step:
         if rest and len(rest) < len(parts):
             kept = replace(fact, id=self.make_id(), value=", ".join(rest), history=())
             self.facts.add(kept)
+
+
+def _kept_aside(fact: Fact, kept: str | None) -> bool:
+    """Whether a fact is what "keep …" names in a message that forgets the rest."""
+    if not kept:
+        return False
+    kind = category_of(kept)
+    same_kind = kind is not None and slot_info(kind.slot).category == slot_info(fact.slot).category
+    return same_kind or contains_words(_describe(fact), kept)
 
 
 def _describe(fact: Fact) -> str:
