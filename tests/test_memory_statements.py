@@ -251,3 +251,37 @@ def test_keep_one_thing_and_forget_the_rest() -> None:
     assert "rina" in block
     assert "osaka" not in block
     assert "piano" not in block
+
+
+@pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        ("Been learning the cello since January.", "cello"),
+        ("Job: paramedic. City: Cork.", "cork"),
+        ("Country music? No thanks.", "country music"),
+        ("Allergic to penicillin, just so you know.", "penicillin"),
+    ],
+)
+def test_a_short_statement_with_its_i_left_out_is_kept(message: str, kept: str) -> None:
+    assert kept in remembered(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Paris is the capital of France.",
+        "Tone: friendly but professional. Length: 200 words.",
+        "Stuck in traffic on the ring road.",
+        "Finished the report finally, time for a coffee.",
+        "Really!? Yeah, that's him.",
+        "Hopefully we will find a flat soon.",
+        "Pull the caller's details out into JSON.",
+    ],
+)
+def test_a_short_message_that_tells_nothing_lasting_keeps_nothing(message: str) -> None:
+    assert learn(message).active() == []
+
+
+def test_a_pasted_error_label_corrects_nothing() -> None:
+    facts = learn("I live in Leeds.", "Error: connection refused. Code: 500.")
+    assert [f.value for f in facts.active()] == ["I live in Leeds."]

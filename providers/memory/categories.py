@@ -160,7 +160,7 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "possessions",
-        r"\bi (?:own|have|got|bought|drive)\b|\bi've got\b|my car|our car|\bcar\b|\bvan\b|"
+        r"\bi (?:own|have|got|bought|drive)\b|\bi've got\b|my car|our car|"
         r"drive a|daily "
         r"driver|\bbike\b|motorbike|vespa|printer|piano|guitar",
     ),

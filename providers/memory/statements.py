@@ -378,7 +378,7 @@ _NO_LONGER = re.compile(
 _CORRECTION = re.compile(
     r"\b(?:typo|misspo?ke|mistake|mistyped|misspelled|misspelt|spelled that wrong|"
     r"spelt that wrong|correction|i meant|sorry|autocorrect|wrong|scratch that|"
-    r"tippfehler|korrektur|erreur|pardon|perdón|error|sbagliato|errado|foutje)\b",
+    r"tippfehler|korrektur|erreur|pardon|perdón|error(?!\s*:)|sbagliato|errado|foutje)\b",
     re.IGNORECASE,
 )
 # "take Pip off the list", "keep my kid's details out of this": the memory is the place.
@@ -442,6 +442,18 @@ _SUBJECT_VERB = re.compile(
     r"\w+s|\w+ed)\b",
     re.IGNORECASE,
 )
+# How long or how often: what makes an ongoing activity a lasting one.
+_HOW_LONG = re.compile(
+    r"\b(?:since|for (?:\w+ )?(?:years|months|decades|weeks)|every|always|usually|most days|"
+    r"each (?:week|day|month|year))\b",
+    re.IGNORECASE,
+)
+_NOT_YET = re.compile(
+    r"\b(?:will|won't|might|hope|hopefully|wish|gonna|going to|someday|"
+    r"one day|maybe|perhaps)\b",
+    re.IGNORECASE,
+)
+_FIELD = re.compile(r"(?P<label>[^:?!]{1,30}):\s*(?P<value>[^:?!]+)$")
 _DROPPED_I = re.compile(r"(?:been|\w+ing|\w+ed)\b", re.IGNORECASE)
 _DROPPED_I_PAST = re.compile(r"\w+ed\b", re.IGNORECASE)
 _BARE_IMPERATIVE = re.compile(
@@ -539,6 +551,8 @@ class _Reader:
         text = self.text
         if _NOT_MEANT.search(text) or _SHOUTED_PRAISE.search(text) or _BRIEF_LABEL.search(text):
             return []
+        if self.form():
+            return self.ops
         paste = _PASTE_INTRO.search(self.message)
         end = len(text)
         for s_start, _ in _sentences(text):
@@ -575,6 +589,22 @@ class _Reader:
             self.unheard()
         return self.ops
 
+    def form(self) -> bool:
+        """A message that is a form filled in about oneself ("Name: Beatriz. Based in: Porto.
+        Field: architecture."): every sentence a field, one of them at least of a kind a
+        person has. Each field is kept as written."""
+        fields = [_trim(self.text[a:b], self.lang).rstrip(" .!") for a, b in _sentences(self.text)]
+        labels = [_FIELD.match(f) for f in fields if f]
+        if not labels or not all(labels) or self.code not in ("en",):
+            return False
+        if not any(category_of(m["label"]) or self.first_person(m["label"]) for m in labels if m):
+            return False
+        for m in labels:
+            if m is not None:
+                value = m.group().strip()
+                self.ops.append(Op("add", self.slot_of(value), value, self.message))
+        return True
+
     def unheard(self) -> None:
         """A short message that none of the tests above heard, yet that tells rather than
         asks, is kept in the user's words: people drop the "I" ("Been learning the cello
@@ -591,12 +621,23 @@ class _Reader:
             bare = said.rstrip(" .!)\"'”»")
             last = index == len(spans) - 1
             if bare.endswith("?"):
-                # "Jazz fusion? Hard pass.": a bare topic before a verdict is no question.
-                if last or len(_WORD.findall(bare)) > 3 or _FINITE.search(bare):
+                # "Jazz fusion? Hard pass.": a bare topic before a verdict is no question;
+                # "Really!?" is a reaction.
+                if (
+                    last
+                    or len(_WORD.findall(bare)) > 3
+                    or _FINITE.search(bare)
+                    or re.search(r"!\?|\?!", bare)
+                ):
                     return
                 topic = bare
                 continue
-            if topic and len(_WORD.findall(bare)) <= 4 and not self.opens("request_openers", bare):
+            if (
+                topic
+                and len(_WORD.findall(bare)) <= 4
+                and not self.opens("request_openers", bare)
+                and not self.opens("third_person", bare)  # "that's him": said of someone
+            ):
                 kept.append(f"{topic} {bare}")  # the verdict on a topic: "No thanks."
             elif self.tells(bare):
                 kept.append(f"{topic} {bare}" if topic else bare)
@@ -620,6 +661,7 @@ class _Reader:
             or _MOMENT.search(said)
             or _FEELING.search(said)
             or _REACTION.search(said)
+            or _NOT_YET.search(said)  # a hope or a plan is no fact yet
         ):
             return False
         mine = self.first_person(said)
@@ -949,7 +991,7 @@ class _Reader:
         if _TO_YOU.search(_ASIDES.sub(" ", clause)) and (category is None or self.chatty):
             return False  # speaks to the listener: "your words mean a lot to me"
         if self.slot_of(clause) is None:
-            ongoing = _ONGOING.match(clause) and not _CHANGE_OF_STATE.search(clause)
+            ongoing = _ONGOING.match(clause) and not _HOW_LONG.search(clause)
             if len(content_words(clause)) < 2 or ongoing:
                 # "Yeah", "Been a long road", "I'm staying positive" (but "been learning
                 # the cello since May" says how long: it lasts)

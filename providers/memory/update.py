@@ -182,7 +182,8 @@ class _Step:
             targets: Sequence[Fact] = [
                 f for f in self.facts.active() if contains_words(f.value, value)
             ]
-            kind = category_of(value) if not targets else None
+            # What the user retires is theirs: "sold the car" speaks of "my car".
+            kind = (category_of(value) or category_of(f"my {value}")) if not targets else None
             if kind is not None:
                 # "Sold the car" after "I drive a Ford Focus": no word is shared, but the
                 # kind of thing is: the newest earlier fact of that kind goes.
