@@ -67,7 +67,7 @@ CATEGORIES: tuple[Category, ...] = (
         r"\b(?:flat|house|apartment|condo|place|room|bungalow|cottage) in\b|"
         r"hometown|my flat|my apartment|my house|our house|"
         r"our flat|our place|my place|our own place|neighbou?rhood|village|suburb|"
-        r"wohne|lebe in|j'habite|habite|vivo en|vivimos|abito|moro|woon|address|street|"
+        r"wohne|lebe in|gezogen|j'habite|habite|vivo en|vivimos|abito|moro|woon|address|street|"
         r"\blocation\b|where i live",
     ),
     Category(
