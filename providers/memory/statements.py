@@ -763,10 +763,12 @@ class _Reader:
             return False
         if m is not None:
             before = said[: m.start()].strip(" ,")
-            # "forget" in the user's life ("I always forget my keys") asks nothing.
-            if m.group().casefold().startswith(
-                ("forget", "vergess", "oubli", "olvid")
-            ) and re.search(r"\b(?:i|we|ich|je|yo)\b\s*\w*\s*$", before, re.IGNORECASE):
+            # A verb of forgetting in the user's life ("I always forget my keys", "I steer
+            # clear of energy drinks") asks nothing of the memory.
+            asks_memory = re.search(r"\byou\b|rememb|memor|stor|sav|keep|know", m.group(), re.I)
+            if not asks_memory and re.search(
+                r"\b(?:i|we|ich|je|yo)\b\s*(?:\w+\s+)?\w*\s*$", before, re.IGNORECASE
+            ):
                 return False
             target = said[m.end() :].strip(" .!?")
             if _THE_REST.match(target):
