@@ -454,6 +454,14 @@ _NOT_YET = re.compile(
     re.IGNORECASE,
 )
 _FIELD = re.compile(r"(?P<label>[^:?!]{1,30}):\s*(?P<value>[^:?!]+)$")
+# Advice and mottos speak to a "you" ("surround yourself with…", "never give up on your
+# dreams", "that's what I always tell myself"): they tell nothing of the user's life.
+_ADVICE = re.compile(
+    r"\b(?:yourself|yourselves)\b|^(?:never|always|just|don't|do)\s+\w+(?:\s+\w+)?\s+"
+    r"(?:on |in |to |for )?your\b|\b(?:tell myself|tell yourself|my motto|i live by|"
+    r"words to live by|as they say|i always say)\b",
+    re.IGNORECASE,
+)
 _DROPPED_I = re.compile(r"(?:been|\w+ing|\w+ed)\b", re.IGNORECASE)
 _DROPPED_I_PAST = re.compile(r"\w+ed\b", re.IGNORECASE)
 _BARE_IMPERATIVE = re.compile(
@@ -941,8 +949,8 @@ class _Reader:
         """The (slot, words) a clause adds, or None; retirements it implies are queued."""
         if self.asks(clause) or _PASSING.search(clause) or _MOMENT.search(clause):
             return None
-        if _REPORTED.search(clause):
-            return None
+        if _REPORTED.search(clause) or _ADVICE.search(clause):
+            return None  # someone's words, or advice and mottos ("never give up on your dreams")
         if _PLAN.search(clause) and self.slot_of(clause) in (None, "travel", "schedule", "goals"):
             return None  # "I'm going to a concert tomorrow" (but "I'm vegan and visiting…")
         someone_else = _SOMEONE_ELSE.match(clause) or _OTHER_PEOPLE.match(clause)
