@@ -285,3 +285,19 @@ def test_a_short_message_that_tells_nothing_lasting_keeps_nothing(message: str) 
 def test_a_pasted_error_label_corrects_nothing() -> None:
     facts = learn("I live in Leeds.", "Error: connection refused. Code: 500.")
     assert [f.value for f in facts.active()] == ["I live in Leeds."]
+
+
+@pytest.mark.parametrize(
+    ("earlier", "now", "gone", "kept"),
+    [
+        ("I'm a barista.", "Not a barista any more, I manage the cafe now.", "barista", "cafe"),
+        ("I commute by bus.", "Bought a bike, so no more bus for me.", "commute", "bike"),
+        ("My car is a Golf.", "Traded the Golf in for a Tesla.", "my car is", "tesla"),
+    ],
+)
+def test_what_a_statement_says_no_longer_holds_is_retired(
+    earlier: str, now: str, gone: str, kept: str
+) -> None:
+    block = remembered(earlier, now)
+    assert gone not in block
+    assert kept in block

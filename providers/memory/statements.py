@@ -128,7 +128,7 @@ _CHANGE_OF_STATE = re.compile(
     r"\b(?:moved|relocated|married|divorced|adopted|born|grew up|raised|started|joined|"
     r"switched|quit|retired|graduated|hired|became|converted|transferred|got an?|bought|"
     r"got married|got engaged|retrained|trained as|qualified as|promoted|upgraded|swapped|"
-    r"replaced|turned \d+|"
+    r"replaced|traded|exchanged|turned \d+|"
     r"(?:have|has|'ve|'s) been|since|for (?:\w+ )?(?:years|months|decades)|always|every|"
     r"usually|never)\b",
     re.IGNORECASE,
@@ -460,6 +460,18 @@ _ADVICE = re.compile(
     r"\b(?:yourself|yourselves)\b|^(?:never|always|just|don't|do)\s+\w+(?:\s+\w+)?\s+"
     r"(?:on |in |to |for )?your\b|\b(?:tell myself|tell yourself|my motto|i live by|"
     r"words to live by|as they say|i always say)\b",
+    re.IGNORECASE,
+)
+# What a clause says no longer holds: "not a barista any more", "no more bus for me".
+_NO_MORE = re.compile(
+    r"\b(?:no more |not (?:an? |the )?)(?P<old>[\w'-]+(?: [\w'-]+)?)"
+    r"(?= (?:any ?more|for me|now|these days)\b|\s*[,.;!]|$)",
+    re.IGNORECASE,
+)
+# Giving one thing for another: the first goes, the second is what holds now.
+_EXCHANGE = re.compile(
+    r"\b(?:traded|swapped|exchanged|replaced|switched)\s+(?:(?:my|the|our|a|an)\s+)?"
+    r"(?P<old>[\w' -]+?)\s+(?:in\s+)?(?:for|with|to)\s+\S",
     re.IGNORECASE,
 )
 _DROPPED_I = re.compile(r"(?:been|\w+ing|\w+ed)\b", re.IGNORECASE)
@@ -949,6 +961,11 @@ class _Reader:
         """The (slot, words) a clause adds, or None; retirements it implies are queued."""
         if self.asks(clause) or _PASSING.search(clause) or _MOMENT.search(clause):
             return None
+        negated = list(_NO_MORE.finditer(clause))
+        for m in negated:
+            self.retire(m["old"], bare_ok=False)  # "not a barista any more", "no more bus"
+        if negated and negated[0].start() == 0:
+            return None  # the clause only says what no longer holds
         if _REPORTED.search(clause) or _ADVICE.search(clause):
             return None  # someone's words, or advice and mottos ("never give up on your dreams")
         if _PLAN.search(clause) and self.slot_of(clause) in (None, "travel", "schedule", "goals"):
@@ -970,12 +987,20 @@ class _Reader:
         )
         if not (sentence_about_user or style or self.fragment(clause)):
             return None
+        exchanged = False
         if _ENDING.search(clause):
             parts = [p for p in re.split(r",\s*|\s+and\s+|:\s+", clause) if p.strip()]
             ending = [p for p in parts if _ENDING.search(p)]
             for part in ending:
+                exchange = _EXCHANGE.search(part)
+                if exchange is not None:
+                    # "Traded the Golf in for a Tesla": the Golf goes, the Tesla stays.
+                    self.retire(exchange["old"])
+                    ending.remove(part)
+                    exchanged = True
+                    continue
                 self.retire(_ENDING.sub(" ", part))
-            if not (self.still_tells(clause) or _NOT_X.search(clause)):
+            if not (exchanged or self.still_tells(clause) or _NOT_X.search(clause)):
                 return None
             clause = ", ".join(p for p in parts if p not in ending) or clause
         for m in _NOT_X.finditer(clause):
