@@ -128,7 +128,8 @@ _CHANGE_OF_STATE = re.compile(
     r"\b(?:moved|relocated|married|divorced|adopted|born|grew up|raised|started|joined|"
     r"switched|quit|retired|graduated|hired|became|converted|transferred|got an?|bought|"
     r"got married|got engaged|retrained|trained as|qualified as|promoted|upgraded|swapped|"
-    r"replaced|traded|exchanged|turned \d+|"
+    r"replaced|traded|exchanged|turned \d+|completed|"
+    r"finished (?:my |a |the )?(?:\w+ )?(?:degree|course|training|apprenticeship|phd|masters?)|"
     r"(?:have|has|'ve|'s) been|since|for (?:\w+ )?(?:years|months|decades)|always|every|"
     r"usually|never)\b",
     re.IGNORECASE,
@@ -328,7 +329,8 @@ _PASSING = re.compile(
     r"\b(?:i'm|im|i am) at (?:a|an|the|my|our)\b|"
     r"^(?:stuck|waiting|queu(?:e)?ing|sitting|standing|soaked|drenched|freezing|boiling|"
     r"starving|running on|running late|home sick|off sick|off work|laid up|snowed under|"
-    r"swamped)\b|"
+    r"swamped)\b|\b(?:hanging in there|trying to stay|staying positive|holding up|getting by|"
+    r"keeping (?:my )?head up|coping)\b|"
     r"\b(?:i'm|im|i am|i feel|feeling|i'm feeling|i was|i got)\s+(?:so\s+|really\s+|very\s+|"
     r"a bit\s+|kind of\s+|kinda\s+|super\s+|pretty\s+|totally\s+|absolutely\s+)?"
     r"(?:tired|exhausted|knackered|hungry|starving|thirsty|sleepy|bored|stressed|sick|ill|"
@@ -457,7 +459,8 @@ _FIELD = re.compile(r"(?P<label>[^:?!]{1,30}):\s*(?P<value>[^:?!]+)$")
 # Advice and mottos speak to a "you" ("surround yourself with…", "never give up on your
 # dreams", "that's what I always tell myself"): they tell nothing of the user's life.
 _ADVICE = re.compile(
-    r"\b(?:yourself|yourselves)\b|^(?:never|always|just|don't|do)\s+\w+(?:\s+\w+)?\s+"
+    r"\b(?:yourself|yourselves)\b|\byou (?:just |really |sometimes )?(?:need|have|got|gotta|"
+    r"should|must|can't|cannot)\b|^(?:never|always|just|don't|do)\s+\w+(?:\s+\w+)?\s+"
     r"(?:on |in |to |for )?your\b|\b(?:tell myself|tell yourself|my motto|i live by|"
     r"words to live by|as they say|i always say)\b",
     re.IGNORECASE,
@@ -474,6 +477,7 @@ _EXCHANGE = re.compile(
     r"(?P<old>[\w' -]+?)\s+(?:in\s+)?(?:for|with|to)\s+\S",
     re.IGNORECASE,
 )
+_YOURS = re.compile(r"\b(?:your|yours)\b", re.IGNORECASE)
 _DROPPED_I = re.compile(r"(?:been|\w+ing|\w+ed)\b", re.IGNORECASE)
 _DROPPED_I_PAST = re.compile(r"\w+ed\b", re.IGNORECASE)
 _BARE_IMPERATIVE = re.compile(
@@ -970,6 +974,12 @@ class _Reader:
             return None  # someone's words, or advice and mottos ("never give up on your dreams")
         if _PLAN.search(clause) and self.slot_of(clause) in (None, "travel", "schedule", "goals"):
             return None  # "I'm going to a concert tomorrow" (but "I'm vegan and visiting…")
+        if (
+            _YOURS.search(clause)
+            and not _USER_SUBJECT.match(clause)
+            and style_aspect_of(clause) is None  # "no emojis in your replies" is about replies
+        ):
+            return None  # "tell me about your trip to Crete": the listener's, not the user's
         someone_else = _SOMEONE_ELSE.match(clause) or _OTHER_PEOPLE.match(clause)
         if someone_else and not _SELF_AS_PERSON.search(clause):
             return None
@@ -1031,7 +1041,7 @@ class _Reader:
                 # "Yeah", "Been a long road", "I'm staying positive" (but "been learning
                 # the cello since May" says how long: it lasts)
                 return False
-            if self.chatty:
+            if self.chatty and not (_HOW_LONG.search(clause) and _USER_SUBJECT.match(clause)):
                 # In a long turn of a conversation, a remark of no kind a person has (no
                 # category) is talk, not something told to be kept.
                 return False
