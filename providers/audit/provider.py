@@ -39,7 +39,7 @@ import dataclasses
 import json
 import re
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -64,13 +64,11 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class AuditOptions:
-    url: str | None = field(
-        default=None,
-        repr=False,  # it may carry a password
-        metadata={
-            "help": "SQLAlchemy database URL (omitted = [storage] url, else "
-            "history.sqlite3 in the data dir)"
-        },
+    url: str | None = option(
+        None,
+        secret=True,  # it may carry a password
+        help="SQLAlchemy database URL (omitted = [storage] url, else "
+        "history.sqlite3 in the data dir)",
     )
     store_context_from: list[str] | None = option(
         None, help="source ids whose context messages are recorded (omitted = all)"

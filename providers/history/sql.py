@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -48,14 +48,12 @@ FIRST_BATCH = 64  # rows read first for a token-limited window; doubled until it
 
 @dataclass(frozen=True)
 class SqlHistoryOptions(WindowedHistoryOptions):
-    url: str | None = field(
-        default=None,
-        repr=False,  # it may carry a password
-        metadata={
-            "help": "SQLAlchemy database URL, e.g. postgresql+psycopg://user:pw@host/db "
-            "(omitted = [storage] url, else history.sqlite3 in the data dir; a relative "
-            "SQLite path is taken from the data dir)"
-        },
+    url: str | None = option(
+        None,
+        secret=True,  # it may carry a password
+        help="SQLAlchemy database URL, e.g. postgresql+psycopg://user:pw@host/db "
+        "(omitted = [storage] url, else history.sqlite3 in the data dir; a relative "
+        "SQLite path is taken from the data dir)",
     )
     user: str | None = option(
         None,
