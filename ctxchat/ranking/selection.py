@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
-from ctxchat.ranking.base import Progress, Ranker, Scored
+from ctxchat.core.progress import Progress
+from ctxchat.ranking.base import Ranker, Scored
 from ctxchat.ranking.context import DEFAULT_RECENT, ContextFn, Turn, build_query
 from ctxchat.ranking.embedding import DEFAULT_BATCH, EmbedFn
 from ctxchat.ranking.lexical import LexicalRanker

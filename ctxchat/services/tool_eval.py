@@ -12,7 +12,7 @@ from ctxchat.core.errors import UsageError
 
 if TYPE_CHECKING:
     from ctxchat.core.model_types import Embeddings
-    from ctxchat.ranking.base import Progress
+    from ctxchat.core.progress import Progress
     from ctxchat.ranking.selection import RankerKind
 
 

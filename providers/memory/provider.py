@@ -43,8 +43,8 @@ if TYPE_CHECKING:
 
     from ctxchat.core.forgetting import Forgetting
     from ctxchat.core.model_types import ChatModel
+    from ctxchat.core.progress import Progress
     from ctxchat.services.commands import Command
-    from ctxchat.services.memories import Progress
 
     from . import Change, Extraction, Fact, FactSet
     from .store import SessionMemory, SqlMemory
