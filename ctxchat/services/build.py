@@ -8,7 +8,7 @@ from typing import Any
 
 from ctxchat.config.loading import Config, ProviderSpec
 from ctxchat.core.agent import Agent
-from ctxchat.core.errors import EXIT_USAGE, ConfigError, CtxchatError
+from ctxchat.core.errors import EXIT_USAGE, ConfigError, CtxchatError, ProblemGroup
 from ctxchat.core.model_types import ChatModel
 from ctxchat.core.options import build_options
 from ctxchat.core.paths import data_dir
@@ -123,10 +123,7 @@ def validate_config(
             found += [error.message for error in checked]
     if not found:
         return None
-    error = CtxchatError("; ".join(found))
-    error.problems = tuple(found)
-    error.exit_code = exit_code
-    return error
+    return ProblemGroup(found, exit_code)
 
 
 def _check_providers(config: Config, agent: Agent) -> list[CtxchatError]:
@@ -140,9 +137,8 @@ def _check_providers(config: Config, agent: Agent) -> list[CtxchatError]:
             provider.check()
         except CtxchatError as exc:
             where = wheres.get(provider.source_id, "provider")
-            failure = CtxchatError(f"{prefix}{where} ('{provider.source_id}'): {exc.message}")
-            failure.exit_code = exc.exit_code
-            failures.append(failure)
+            message = f"{prefix}{where} ('{provider.source_id}'): {exc.message}"
+            failures.append(ProblemGroup([message], exc.exit_code))
     return failures
 
 
