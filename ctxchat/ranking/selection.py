@@ -31,6 +31,15 @@ RankerKind: TypeAlias = Literal["lexical", "embedding", "hybrid"]
 RANKER_KINDS: tuple[RankerKind, ...] = ("lexical", "embedding", "hybrid")
 
 
+def missing_embeddings(kind: str, has_embeddings: bool) -> str | None:
+    """Why `kind` cannot rank here, or None: every ranker but the lexical one embeds, so it
+    needs an embeddings endpoint. The one statement of that rule (the tool selector and
+    `ctxchat tools eval` both ask)."""
+    if kind == "lexical" or has_embeddings:
+        return None
+    return f"the {kind} ranker needs an embeddings endpoint ([embeddings])"
+
+
 def tool_documents(
     tools: Sequence[ToolLike], tool_text: ToolTextFn | None = None
 ) -> list[tuple[str, str]]:
