@@ -15,7 +15,7 @@ from ctxchat.providers.memory import importing as _memory_import
 from ctxchat.providers.memory import lexicon
 from ctxchat.providers.recall import provider as recall
 from ctxchat.providers.selection import provider as tool_selector
-from ctxchat.providers.sql import engine as _sqlengine
+from ctxchat.storage.sql import engine as _sqlengine
 
 # Module attribute hooks (PEP 562): the lazy public API.
 package.__getattr__

@@ -52,10 +52,17 @@ from ctxchat.core.options import option
 from ctxchat.core.provider import AgentView, ContextProvider
 from ctxchat.core.redact import mask_password, scrub_secrets
 from ctxchat.core.session import Session
+from ctxchat.kit import (
+    Database,
+    OwnedRows,
+    SqlBacked,
+    adopt_unowned,
+    as_json,
+    count_owned,
+    owner_values,
+    utc,
+)
 
-from ..sql.ownership import OwnedRows, adopt_unowned, count_owned, owner_values
-from ..sql.schema import as_json, utc
-from ..sql.store import Database, SqlBacked
 from .schema import AUDIT
 
 if TYPE_CHECKING:
@@ -80,7 +87,7 @@ class AuditOptions:
 
 class AuditProvider(SqlBacked[AuditOptions], OwnedRows, ContextProvider[AuditOptions]):
     """Records each turn, successful or failed, for `sessions show --audit`; each row owned
-    by this home and user (see `sql.ownership`)."""
+    by this home and user (see `ctxchat.storage.sql.ownership`)."""
 
     stores = (AUDIT,)
 

@@ -64,7 +64,7 @@ def m3_search_index(conn: Connection) -> None:
 def _fill_bodies(conn: Connection) -> None:
     import sqlalchemy as sa
 
-    from ..sql.schema import migration_progress
+    from ctxchat.kit import migration_progress
 
     table = sa.Table(
         "ctxchat_history",

@@ -31,10 +31,16 @@ from ctxchat.core.redact import mask_password
 from ctxchat.core.session import Session
 from ctxchat.core.tokens import count_message_tokens
 from ctxchat.core.window import WindowedHistoryOptions, select_window
+from ctxchat.kit import (
+    Database,
+    OwnedRows,
+    SqlBacked,
+    adopt_unowned,
+    as_json,
+    count_owned,
+    owner_values,
+)
 
-from ..sql.ownership import OwnedRows, adopt_unowned, count_owned, owner_values
-from ..sql.schema import as_json
-from ..sql.store import Database, SqlBacked
 from .schema import HISTORY, searchable_text
 
 if TYPE_CHECKING:
@@ -91,7 +97,7 @@ class SqlHistoryProvider(
     SqlBacked[SqlHistoryOptions], OwnedRows, HistoryProvider[SqlHistoryOptions]
 ):
     """The conversation as rows of `ctxchat_history`, one transaction per turn, each row
-    owned by this home and user (see `sql.ownership`)."""
+    owned by this home and user (see `ctxchat.storage.sql.ownership`)."""
 
     stores = (HISTORY,)
 

@@ -33,9 +33,9 @@ from ctxchat.core.model_types import ModelRequest, ignore_events
 from ctxchat.core.options import OptionValueError, option
 from ctxchat.core.provider import AgentView, ContextProvider
 from ctxchat.core.session import Session
+from ctxchat.kit import SqlBacked
 from ctxchat.storage.owner import user_key
 
-from ..sql.store import SqlBacked
 from .schema import MEMORY
 
 if TYPE_CHECKING:

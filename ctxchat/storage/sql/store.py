@@ -113,7 +113,7 @@ class Database:
 
     def ensure(self, stores: Iterable[Store[Any]], progress: ProgressBars = no_bars) -> None:
         """Bring `stores` up to date, once per process each: every store upgraded in its own
-        transaction, under the migration lock (see `sql.schema`). A store newer than this
+        transaction, under the migration lock (see `schema`). A store newer than this
         ctxchat is refused with one line, every time it is asked for.
 
         A database without `ctxchat_migrations` (new, or written by 0.1) gets it first, in a
