@@ -6,8 +6,6 @@ part of the provider-author API. Each line says which. Checked by .ci/run:
 # ruff: noqa: B018
 from ctxchat import __init__ as package
 from ctxchat.cli import config_cmd, help_words, memory_cmd, prompt, sessions_cmd, tools_cmd
-from ctxchat.core.context import RunContext
-from ctxchat.ranking import cache, embedding, evaluate
 from ctxchat.services import llama_server
 from ctxchat.services.model_client import OpenAIChatModel
 from ctxchat.providers.audit import provider as audit
@@ -15,11 +13,9 @@ from ctxchat.providers.history import in_memory as in_memory_history
 from ctxchat.providers.history import sql as sql_history
 from ctxchat.providers.memory import importing as _memory_import
 from ctxchat.providers.memory import lexicon
-from ctxchat.providers.memory import provider as user_memory
 from ctxchat.providers.recall import provider as recall
 from ctxchat.providers.selection import provider as tool_selector
-from ctxchat.providers.sql import engine as _sqlengine
-from ctxchat.providers.tools import provider as tools
+from ctxchat.storage.sql import engine as _sqlengine
 
 # Module attribute hooks (PEP 562): the lazy public API.
 package.__getattr__
@@ -30,7 +26,6 @@ config_cmd.show
 config_cmd.validate
 sessions_cmd.list_sessions
 sessions_cmd.show
-sessions_cmd.Format.md
 sessions_cmd.Format.jsonl
 memory_cmd.list_facts
 tools_cmd.RankerName.hybrid
@@ -59,26 +54,13 @@ _.isolation_level
 
 # Providers, found through the ctxchat.providers entry points.
 tool_selector.ToolSelectorProvider
-user_memory.UserMemoryProvider
 audit.AuditProvider
 in_memory_history.InMemoryHistoryProvider
 sql_history.SqlHistoryProvider
-tools.ToolsProvider
 recall.RecallProvider
-
-# The provider-author API: what providers call on the run context.
-RunContext.extend_instructions
-RunContext.extend_tools
-RunContext.extend_middleware
-RunContext.notify
 
 # Kept alive so the loop closes the client as it ends (see _close_with_loop).
 OpenAIChatModel._closer
-
-# The embeddings client and evaluation the tool selector uses.
-cache.ranker_identity
-embedding.openai_embedder
-evaluate.parse_ks
 
 # The statement reader reads each language's word classes by field name (lexicon.compiled).
 lexicon.Language.first_person_verbs
@@ -97,7 +79,6 @@ llama_server.LlamaServerOptions.ignore_eos
 _.model_alias
 _.hostnames
 _.n_ctx
-_.n_predict
 _.n_threads
 _.cache_ram_mib
 _.endpoint_props

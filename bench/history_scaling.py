@@ -43,9 +43,9 @@ from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.session import Session
 from ctxchat.core.settings import ModelSettings
 from ctxchat.providers.history.sql import SqlHistoryProvider, message_row
-from ctxchat.providers.sql.store import close_all
 from ctxchat.services.model_client import OpenAIChatModel
 from ctxchat.storage.owner import Owner
+from ctxchat.storage.sql.store import close_all
 
 WINDOWS: dict[str, dict[str, Any]] = {
     "max_messages=100": {"max_messages": 100},

@@ -8,7 +8,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ctxchat.providers.history.schema import HISTORY
-from ctxchat.providers.sql.store import close_all, open_database
+from ctxchat.storage.sql.store import close_all, open_database
 
 
 def bulk_insert(url: str, rows: list[dict[str, Any]]) -> None:

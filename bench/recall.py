@@ -29,7 +29,7 @@ from ctxchat.core.messages import Message
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.session import Session
 from ctxchat.providers.recall.provider import RecallProvider
-from ctxchat.providers.sql.store import close_all
+from ctxchat.storage.sql.store import close_all
 from ctxchat.testing import ScriptedModel
 
 assert USER  # the rows are the bench user's, whom the providers below search as

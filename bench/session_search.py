@@ -38,8 +38,8 @@ from ctxchat.core.messages import Message, new_id
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.providers.history.schema import HISTORY
 from ctxchat.providers.history.sql import SqlHistoryProvider, message_row
-from ctxchat.providers.sql.store import close_all, open_database
 from ctxchat.storage.owner import Owner
+from ctxchat.storage.sql.store import close_all, open_database
 
 USER = "bench"
 VOCABULARY = 6000

@@ -20,7 +20,7 @@ from historykit import HistoryFactory
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.providers.history.in_memory import InMemoryHistoryProvider
 from ctxchat.providers.history.sql import SqlHistoryProvider
-from ctxchat.providers.sql.store import close_all
+from ctxchat.storage.sql.store import close_all
 
 POSTGRES_ENV = "CTXCHAT_TEST_POSTGRES_URL"
 REQUIRE_ENV = "CTXCHAT_REQUIRE_POSTGRES"

@@ -198,8 +198,8 @@ def test_a_memory_store_from_before_forget_records_upgrades_keeping_its_facts(
 
     from ctxchat.providers.memory import Fact
     from ctxchat.providers.memory import schema as _memory_schema
-    from ctxchat.providers.sql.schema import Store
-    from ctxchat.providers.sql.store import close_all, open_database
+    from ctxchat.storage.sql.schema import Store
+    from ctxchat.storage.sql.store import close_all, open_database
 
     before = Store("memory", {1: _memory_schema._m1_memory}, _memory_schema._memory_tables)
     database = open_database(sql_url, [before])

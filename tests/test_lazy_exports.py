@@ -1,5 +1,5 @@
-"""The lazy packages (`ctxchat`, `ctxchat.ranking`, the memory library) share one loader:
-every exported name resolves to the object its module defines, an unknown one is an
+"""The lazy packages (`ctxchat`, `ctxchat.kit`, `ctxchat.ranking`, the memory library) share
+one loader: every exported name resolves to the object its module defines, an unknown one is an
 AttributeError naming the package, and importing a package loads none of its modules."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-LAZY_PACKAGES = ("ctxchat", "ctxchat.ranking", "ctxchat.providers.memory")
+LAZY_PACKAGES = ("ctxchat", "ctxchat.kit", "ctxchat.ranking", "ctxchat.providers.memory")
 
 
 @pytest.mark.parametrize("package_name", LAZY_PACKAGES)
@@ -32,7 +32,7 @@ def test_an_unknown_name_is_an_attribute_error_naming_the_package(package_name: 
 
 def test_importing_the_packages_loads_none_of_their_modules() -> None:
     probe = (
-        "import sys, ctxchat, ctxchat.ranking, ctxchat.providers.memory\n"
+        "import sys, ctxchat, ctxchat.kit, ctxchat.ranking, ctxchat.providers.memory\n"
         "print(sorted(m for m in sys.modules if m.startswith('ctxchat.')))"
     )
     out = subprocess.run(
@@ -42,6 +42,7 @@ def test_importing_the_packages_loads_none_of_their_modules() -> None:
     assert loaded == {
         "ctxchat.core",
         "ctxchat.core.lazy",
+        "ctxchat.kit",
         "ctxchat.ranking",
         "ctxchat.providers",
         "ctxchat.providers.memory",

@@ -19,9 +19,9 @@ from ctxchat.core.search import query_terms
 from ctxchat.providers.audit.provider import AuditProvider
 from ctxchat.providers.history.schema import _m1_history, _m2_token_counts, _m3_search_index
 from ctxchat.providers.history.sql import SqlHistoryProvider
-from ctxchat.providers.sql.schema import Store
-from ctxchat.providers.sql.store import close_all, open_database
 from ctxchat.storage.owner import HOME_ID_FILE, home_id
+from ctxchat.storage.sql.schema import Store
+from ctxchat.storage.sql.store import close_all, open_database
 
 pytest_plugins = ["sqlfixtures"]
 

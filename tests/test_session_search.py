@@ -17,8 +17,8 @@ from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.search import MessageHit, query_terms, snippet_spans
 from ctxchat.providers.history.schema import _history_table, _m1_history, _m2_token_counts
 from ctxchat.providers.history.sql import SqlHistoryProvider
-from ctxchat.providers.sql.schema import Store
-from ctxchat.providers.sql.store import close_all, open_database
+from ctxchat.storage.sql.schema import Store
+from ctxchat.storage.sql.store import close_all, open_database
 
 pytest_plugins = ["sqlfixtures"]
 

@@ -235,7 +235,7 @@ def test_loading_the_window_searches_the_primary_key_never_scans(tmp_path: Path)
     import sqlalchemy as sa
 
     from ctxchat.core.messages import Message
-    from ctxchat.providers.sql.store import open_database
+    from ctxchat.storage.sql.store import open_database
 
     url = f"sqlite:///{tmp_path / 'big.sqlite3'}"
     history = sql_history(url, max_messages=10)

@@ -42,16 +42,16 @@ from ctxchat.providers.audit.provider import AuditProvider
 from ctxchat.providers.audit.schema import AUDIT
 from ctxchat.providers.history.schema import HISTORY
 from ctxchat.providers.history.sql import SqlHistoryProvider
-from ctxchat.providers.sql.schema import (
+from ctxchat.services.build import build_agent
+from ctxchat.services.model_client import OpenAIChatModel
+from ctxchat.storage.sql.schema import (
     LEGACY_LATEST,
     LEGACY_TABLE,
     SUPERSEDED,
     Store,
     create_version_table,
 )
-from ctxchat.providers.sql.store import SqlBacked, close_all, open_database
-from ctxchat.services.build import build_agent
-from ctxchat.services.model_client import OpenAIChatModel
+from ctxchat.storage.sql.store import SqlBacked, close_all, open_database
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection

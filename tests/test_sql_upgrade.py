@@ -28,7 +28,7 @@ from ctxchat.core.session import Session
 from ctxchat.core.settings import ModelSettings
 from ctxchat.providers.audit.provider import AuditProvider
 from ctxchat.providers.history.sql import SqlHistoryProvider
-from ctxchat.providers.sql.schema import SUPERSEDED
+from ctxchat.storage.sql.schema import SUPERSEDED
 
 pytest_plugins = ["sqlfixtures"]
 

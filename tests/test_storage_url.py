@@ -19,9 +19,9 @@ from ctxchat.core.agent import Agent
 from ctxchat.core.options import option_fields
 from ctxchat.core.session import Session
 from ctxchat.core.settings import ModelSettings, StorageSettings
-from ctxchat.providers.sql.store import SqlBacked
 from ctxchat.services.build import build_agent
 from ctxchat.services.model_client import OpenAIChatModel
+from ctxchat.storage.sql.store import SqlBacked
 
 pytest_plugins = ["sqlfixtures"]
 EXAMPLE = Path(__file__).resolve().parent.parent / "config.example.toml"

@@ -154,11 +154,13 @@ def chat_service(
     config: Config, *, no_memory: bool = False, temporary: bool = False
 ) -> ChatService:
     """The engine for one command; `close_services` closes it when the command is over."""
+    from ctxchat.cli.progress import ProgressDisplay
     from ctxchat.services.build import build_agent
     from ctxchat.services.conversations import ChatService
 
+    progress = ProgressDisplay().bar  # a migration of the database shows here
     service = ChatService(
-        build_agent(config, no_memory=no_memory, temporary=temporary),
+        build_agent(config, no_memory=no_memory, temporary=temporary, progress=progress),
         session_store(),
         model_chosen=config.origins.get("model", "file") != "file",
         context_window=config.model.context_window,

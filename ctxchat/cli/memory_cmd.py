@@ -193,16 +193,12 @@ async def _run_eval(
 ) -> dict[str, Any]:
     if not show_progress:
         return await memory.evaluate_cases(cases, extractor=extractor, model=model, progress=None)
-    from rich.progress import Progress
+    from ctxchat.cli.progress import ProgressDisplay
 
-    from ctxchat.cli.render import make_console
-
-    with Progress(console=make_console(stderr=True), transient=True) as bar:
-        task = bar.add_task("cases", total=None)
-
-        def advance(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
+    display = ProgressDisplay()
+    try:
         return await memory.evaluate_cases(
-            cases, extractor=extractor, model=model, progress=advance
+            cases, extractor=extractor, model=model, progress=display.bar("cases")
         )
+    finally:
+        display.close()

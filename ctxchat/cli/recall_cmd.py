@@ -54,19 +54,15 @@ def evaluate(
     async def run() -> dict[str, Any]:
         if not show_progress:
             return await evaluate(settings, found, asked, ks=ks)
-        from rich.progress import Progress
+        from ctxchat.cli.progress import ProgressDisplay
 
-        from ctxchat.cli.render import make_console
-
-        with Progress(console=make_console(stderr=True), transient=True) as bar:
-            task = bar.add_task("turns and questions", total=None)
+        display = ProgressDisplay()
+        try:
             return await evaluate(
-                settings,
-                found,
-                asked,
-                ks=ks,
-                progress=lambda done, total: bar.update(task, completed=done, total=total),
+                settings, found, asked, ks=ks, progress=display.bar("turns and questions")
             )
+        finally:
+            display.close()
 
     result = run_sync(run())
     if json_output:

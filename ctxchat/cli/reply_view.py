@@ -11,6 +11,7 @@ import time
 from typing import TYPE_CHECKING
 
 from ctxchat.cli.event_render import EventLine, EventRenderer
+from ctxchat.cli.progress import ProgressDisplay
 from ctxchat.cli.render import (
     CODE_THEME,
     keep_line_breaks,
@@ -20,7 +21,6 @@ from ctxchat.cli.render import (
     tool_run_line,
 )
 from ctxchat.core.sanitize import SafeStream, terminal_safe
-from ctxchat.views.progress import progress_line
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
@@ -47,6 +47,7 @@ class ReplyView(EventRenderer):
         self._last_refresh = 0.0
         self.reasoning = ""  # what the model is thinking aloud, until its reply begins
         self._thinking: Live | None = None
+        self._bars = ProgressDisplay(console)  # a provider's work, in the waiting line's place
 
     # -- waiting for the model ----------------------------------------------------------------
     def wait(self, label: str | None = None) -> None:
@@ -88,7 +89,11 @@ class ReplyView(EventRenderer):
 
     # -- events from the engine (dispatched by EventRenderer) ---------------------------------
     def before_event(self, event: Event) -> None:
+        from ctxchat.core.model_types import ProviderProgress
+
         self._stop_waiting()
+        if not isinstance(event, ProviderProgress):
+            self._bars.close()  # work that stopped short: its bar goes before the rest
 
     def reasoning_delta(self, text: str) -> None:
         self.add_reasoning(text)
@@ -105,8 +110,10 @@ class ReplyView(EventRenderer):
         self.wait()  # the model is asked again with the result
 
     def progress(self, label: str, done: int, total: int) -> None:
-        # In the waiting line: the model is asked once the work is done.
-        self.wait(None if done >= total else progress_line(label, done, total))
+        # In the waiting line's place: the model is asked once the work is done.
+        self._bars.update(label, done, total)
+        if not self._bars.active:
+            self.wait()
 
     def line(self, line: EventLine) -> None:
         if line.kind == "warning":
@@ -176,6 +183,7 @@ class ReplyView(EventRenderer):
     def end_text(self) -> None:
         """The current assistant message is complete (a reply, or text before tool calls)."""
         self._stop_waiting()
+        self._bars.close()
         self.end_reasoning()
         if not self.markdown:
             self._write_plain(self._plain.flush())

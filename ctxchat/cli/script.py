@@ -11,13 +11,13 @@ exits 0 as `head` asked it to.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ctxchat.cli.common import cut_note, cut_short_note, report, run_sync, warn
 from ctxchat.cli.event_render import EventLine, EventRenderer
+from ctxchat.cli.progress import ProgressDisplay
 from ctxchat.cli.terminal import cancellable
 from ctxchat.core.errors import LearningInterrupted, TurnCancelled
 from ctxchat.core.sanitize import json_text
@@ -145,8 +145,7 @@ class _Streamer(EventRenderer):
         self.output = output
         # A bar redrawn in place on stderr: only where a person watches it (a terminal,
         # and not --json), never into a pipe or a log.
-        self.show_progress = show_progress
-        self.progress_shown = False
+        self.bars = ProgressDisplay(shown=show_progress)
         self.stream_text = stream_text
         self.show_reasoning = show_reasoning and stream_text
         self.thinking = False
@@ -158,8 +157,8 @@ class _Streamer(EventRenderer):
     def before_event(self, event: Event) -> None:
         from ctxchat.core.model_types import ProviderProgress
 
-        if self.progress_shown and not isinstance(event, ProviderProgress):
-            self.progress("", 1, 1)  # work that stopped short: its bar goes before the rest
+        if not isinstance(event, ProviderProgress):
+            self.bars.close()  # work that stopped short: its bar goes before the rest
 
     def on_event(self, event: Event) -> None:
         from ctxchat.core.model_types import ReplyCut
@@ -192,15 +191,7 @@ class _Streamer(EventRenderer):
             report(line.text, kind="note" if line.kind == "note" else "")
 
     def progress(self, label: str, done: int, total: int) -> None:
-        if not self.show_progress:
-            return
-        from ctxchat.views.progress import progress_line
-
-        line = "" if done >= total else progress_line(label, done, total)
-        with contextlib.suppress(OSError, ValueError):
-            sys.stderr.write(f"\r\x1b[2K{line}")
-            sys.stderr.flush()
-        self.progress_shown = bool(line)
+        self.bars.update(label, done, total)
 
     def think(self, text: str) -> None:
         if not self.thinking:

@@ -112,13 +112,13 @@ def evaluate(
 
         if not show_progress:
             return await measured(None)
-        from rich.progress import Progress
+        from ctxchat.cli.progress import ProgressDisplay
 
-        from ctxchat.cli.render import make_console
-
-        with Progress(console=make_console(stderr=True), transient=True) as bar:
-            task = bar.add_task("cases", total=None)
-            return await measured(lambda done, total: bar.update(task, completed=done, total=total))
+        display = ProgressDisplay()
+        try:
+            return await measured(display.bar("cases"))
+        finally:
+            display.close()
 
     result = run_sync(run())
     if json_output:

@@ -46,6 +46,7 @@ from ctxchat.core.errors import (
     ToolLoopLimit,
     TurnCancelled,
     TurnNotStored,
+    exit_code_of,
 )
 from ctxchat.core.jsonstate import check_state, snapshot
 from ctxchat.core.limits import WINDOW_ORIGINS, ContextLimits
@@ -105,7 +106,7 @@ class TurnFailed(CtxchatError):
         self.input_messages = tuple(input_messages)
         self.warnings = tuple(warnings)
         self.context = context
-        self.exit_code = cause.exit_code if isinstance(cause, CtxchatError) else 1
+        self.exit_code = exit_code_of(cause)
 
     @property
     def input_text(self) -> str:

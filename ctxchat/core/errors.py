@@ -26,6 +26,23 @@ class CtxchatError(Exception):
         return self.message
 
 
+def exit_code_of(exc: BaseException) -> int:
+    """The exit code `exc` means: a ctxchat error's own, any other a failure. An error that
+    wraps a cause (a provider's, a turn's) exits as its cause does."""
+    return exc.exit_code if isinstance(exc, CtxchatError) else EXIT_FAILURE
+
+
+class ProblemGroup(CtxchatError):
+    """Problems found in one pass and reported together, a line each: every error of a
+    config checked as a whole, the sessions a delete could not remove. It exits with
+    `exit_code`: a usage error unless the caller names the deciding cause's."""
+
+    def __init__(self, problems: Sequence[str], exit_code: int = EXIT_USAGE) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = tuple(problems)
+        self.exit_code = exit_code
+
+
 class UsageError(CtxchatError):
     exit_code = EXIT_USAGE
 
@@ -104,7 +121,7 @@ class ProviderError(CtxchatError):
         self.stage = stage
         self.cause = cause
         # A provider that failed on a config or storage problem exits as that problem does.
-        self.exit_code = cause.exit_code if isinstance(cause, CtxchatError) else EXIT_FAILURE
+        self.exit_code = exit_code_of(cause)
 
 
 class ToolLoopLimit(CtxchatError):

@@ -36,14 +36,20 @@ class OptionValueError(ValueError):
 
 
 def option(
-    default: Any = MISSING, *, help: str, default_factory: Any = MISSING, signed: bool = False
+    default: Any = MISSING,
+    *,
+    help: str,
+    default_factory: Any = MISSING,
+    signed: bool = False,
+    secret: bool = False,
 ) -> Any:
     """A dataclass field with its documentation, shown by `ctxchat providers`; `signed`
-    lets a number option be negative."""
-    metadata = {"help": help, "signed": signed}
+    lets a number option be negative; `secret` (a key, a URL that may carry a password)
+    keeps the value out of the options' repr, so no log or traceback of them shows it."""
+    metadata = {"help": help, "signed": signed, "secret": secret}
     if default_factory is not MISSING:
-        return field(default_factory=default_factory, metadata=metadata)
-    return field(default=default, metadata=metadata)
+        return field(default_factory=default_factory, metadata=metadata, repr=not secret)
+    return field(default=default, metadata=metadata, repr=not secret)
 
 
 def nearest(name: str, candidates: list[str]) -> str | None:

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, get
 from ctxchat.core.errors import ConfigError, CtxchatError
 from ctxchat.core.messages import Message
 from ctxchat.core.options import NoOptions, build_options, option
+from ctxchat.core.progress import ProgressBars, no_bars
 from ctxchat.core.tools import ToolRegistry
 
 # It keys the provider's state in session files and labels its instruction block.
@@ -83,7 +84,7 @@ class AgentView(Protocol):
 @dataclass
 class ProviderEnv:
     """What the engine lends providers: where to keep files, the shared database, the tool
-    catalogue."""
+    catalogue, the progress display."""
 
     data_dir: Path
     # The database SQL-backed providers use unless their own `url` option names another
@@ -93,6 +94,9 @@ class ProviderEnv:
     # The embeddings endpoint, for providers that rank by meaning (the tool selector);
     # None: there is none, rank by words.
     embeddings: Embeddings | None = None
+    # Where long work outside a turn (a migration of the database) shows its progress: the
+    # CLI lends its display; a provider never draws on the terminal itself.
+    progress: ProgressBars = no_bars
 
     @classmethod
     def standalone(cls) -> ProviderEnv:

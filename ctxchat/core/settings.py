@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from ctxchat.core.options import OptionValueError, option
@@ -39,10 +39,10 @@ class ModelSettings:
     base_url: str | None = option(
         None, help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 for Ollama"
     )
-    api_key: str | None = field(
-        default=None,
-        repr=False,
-        metadata={"help": "API key; prefer the OPENAI_API_KEY environment variable"},
+    api_key: str | None = option(
+        None,
+        secret=True,
+        help="API key; prefer the OPENAI_API_KEY environment variable",
     )
     temperature: float | None = option(None, help="sampling temperature (endpoint default)")
     max_tokens: int | None = option(None, help="cap on tokens in each reply")
@@ -138,14 +138,12 @@ class EmbeddingSettings:
 
 @dataclass(frozen=True)
 class StorageSettings:
-    url: str | None = field(
-        default=None,
-        repr=False,  # it may carry a password
-        metadata={
-            "help": "the database every SQL-backed provider uses unless its own url says "
-            "otherwise: a SQLAlchemy URL, e.g. postgresql+psycopg://user:pw@host/db "
-            "(omitted = history.sqlite3 in the data dir)"
-        },
+    url: str | None = option(
+        None,
+        secret=True,  # it may carry a password
+        help="the database every SQL-backed provider uses unless its own url says "
+        "otherwise: a SQLAlchemy URL, e.g. postgresql+psycopg://user:pw@host/db "
+        "(omitted = history.sqlite3 in the data dir)",
     )
 
 

@@ -27,7 +27,8 @@ from ctxchat.core.lazy import load_export
 # the evaluation or the embedding cache. (`terms` and `evaluate` are imported from their
 # modules: a lazily exported function would be shadowed by the module of the same name.)
 if TYPE_CHECKING:
-    from ctxchat.ranking.base import Progress, Ranker, Scored
+    from ctxchat.core.progress import Progress
+    from ctxchat.ranking.base import Ranker, Scored
     from ctxchat.ranking.context import ContextFn, Query, Turn, build_query, weighted_context
     from ctxchat.ranking.evaluate import (
         EvalResult,
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
     from ctxchat.ranking.tooltext import ToolDoc, ToolLike, ToolTextFn, default_tool_text
 
 _EXPORTS = {
-    "Progress": "ctxchat.ranking.base",
+    "Progress": "ctxchat.core.progress",
     "Ranker": "ctxchat.ranking.base",
     "Scored": "ctxchat.ranking.base",
     "ContextFn": "ctxchat.ranking.context",

@@ -1,15 +1,11 @@
-"""What every ranker shares: a scored result, the ranker protocol, progress callbacks."""
+"""What every ranker shares: a scored result and the ranker protocol."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
 from ctxchat.ranking.context import Query
-
-# Called as progress(done, total) while long work advances (embedding, evaluating).
-Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,8 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ctxchat.ranking.base import Progress, Scored
+from ctxchat.core.progress import Progress
+from ctxchat.ranking.base import Scored
 from ctxchat.ranking.context import Query
 from ctxchat.ranking.terms import mask_quoted
 

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ctxchat.ranking.base import Progress, Ranker
+from ctxchat.core.progress import Progress
+from ctxchat.ranking.base import Ranker
 from ctxchat.ranking.context import DEFAULT_RECENT, ContextFn, Turn, build_query
 from ctxchat.ranking.tooltext import ToolDoc
 

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
-from ctxchat.ranking.base import Progress, Ranker, Scored
+from ctxchat.core.progress import Progress
+from ctxchat.ranking.base import Ranker, Scored
 from ctxchat.ranking.context import DEFAULT_RECENT, ContextFn, Turn, build_query
 from ctxchat.ranking.embedding import DEFAULT_BATCH, EmbedFn
 from ctxchat.ranking.lexical import LexicalRanker
@@ -28,6 +29,15 @@ if TYPE_CHECKING:
 
 RankerKind: TypeAlias = Literal["lexical", "embedding", "hybrid"]
 RANKER_KINDS: tuple[RankerKind, ...] = ("lexical", "embedding", "hybrid")
+
+
+def missing_embeddings(kind: str, has_embeddings: bool) -> str | None:
+    """Why `kind` cannot rank here, or None: every ranker but the lexical one embeds, so it
+    needs an embeddings endpoint. The one statement of that rule (the tool selector and
+    `ctxchat tools eval` both ask)."""
+    if kind == "lexical" or has_embeddings:
+        return None
+    return f"the {kind} ranker needs an embeddings endpoint ([embeddings])"
 
 
 def tool_documents(

@@ -8,11 +8,12 @@ from typing import Any
 
 from ctxchat.config.loading import Config, ProviderSpec
 from ctxchat.core.agent import Agent
-from ctxchat.core.errors import EXIT_USAGE, ConfigError, CtxchatError
+from ctxchat.core.errors import EXIT_USAGE, ConfigError, CtxchatError, ProblemGroup
 from ctxchat.core.model_types import ChatModel
 from ctxchat.core.options import build_options
 from ctxchat.core.paths import data_dir
 from ctxchat.core.pipeline import in_memory_fallback
+from ctxchat.core.progress import ProgressBars, no_bars
 from ctxchat.core.provider import ContextProvider, ProviderEnv
 from ctxchat.core.redact import remember_secret
 from ctxchat.core.registry import load_provider_class
@@ -53,13 +54,14 @@ def _with_table_hints(exc: ConfigError, spec: ProviderSpec) -> ConfigError:
     return ConfigError.of(problems)
 
 
-def build_env(config: Config) -> ProviderEnv:
+def build_env(config: Config, progress: ProgressBars = no_bars) -> ProviderEnv:
     from ctxchat.services.embeddings import OpenAIEmbeddings
 
     return ProviderEnv(
         data_dir=data_dir(),
         storage_url=config.storage.url,
         embeddings=OpenAIEmbeddings(config.embeddings, config.model),
+        progress=progress,
     )
 
 
@@ -69,13 +71,15 @@ def build_agent(
     model: ChatModel | None = None,
     no_memory: bool = False,
     temporary: bool = False,
+    progress: ProgressBars = no_bars,
 ) -> Agent:
     """The agent the config describes; its errors name the config file, as loading does.
 
     `no_memory` leaves out the providers that remember the user (`run --no-memory`);
-    `temporary` also every provider that stores outside the session (`run --temp`)."""
+    `temporary` also every provider that stores outside the session (`run --temp`);
+    `progress` shows the long work of providers outside a turn (a migration)."""
     try:
-        return _build(config, model, no_memory=no_memory, temporary=temporary)
+        return _build(config, model, no_memory=no_memory, temporary=temporary, progress=progress)
     except ConfigError as exc:
         if config.path is None:
             raise
@@ -119,10 +123,7 @@ def validate_config(
             found += [error.message for error in checked]
     if not found:
         return None
-    error = CtxchatError("; ".join(found))
-    error.problems = tuple(found)
-    error.exit_code = exit_code
-    return error
+    return ProblemGroup(found, exit_code)
 
 
 def _check_providers(config: Config, agent: Agent) -> list[CtxchatError]:
@@ -136,9 +137,8 @@ def _check_providers(config: Config, agent: Agent) -> list[CtxchatError]:
             provider.check()
         except CtxchatError as exc:
             where = wheres.get(provider.source_id, "provider")
-            failure = CtxchatError(f"{prefix}{where} ('{provider.source_id}'): {exc.message}")
-            failure.exit_code = exc.exit_code
-            failures.append(failure)
+            message = f"{prefix}{where} ('{provider.source_id}'): {exc.message}"
+            failures.append(ProblemGroup([message], exc.exit_code))
     return failures
 
 
@@ -162,14 +162,21 @@ def _close_quietly(providers: Sequence[ContextProvider[Any]]) -> None:
             provider.close()
 
 
-def _build(config: Config, model: ChatModel | None, *, no_memory: bool, temporary: bool) -> Agent:
+def _build(
+    config: Config,
+    model: ChatModel | None,
+    *,
+    no_memory: bool,
+    temporary: bool,
+    progress: ProgressBars,
+) -> Agent:
     from ctxchat.services.memories import without
 
     # Scrubbed from every error text and traceback from now on: a server may quote the key
     # back, and an exception chain carries its message (see `ctxchat.core.redact`).
     remember_secret(config.model.api_key)
     chat_model = model if model is not None else OpenAIChatModel(config.model)
-    env = build_env(config)
+    env = build_env(config, progress)
     providers, problems = _build_providers(config.providers, env)
     if problems:
         _close_quietly(providers)

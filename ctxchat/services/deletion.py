@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from ctxchat.core.errors import CtxchatError
+from ctxchat.core.errors import CtxchatError, ProblemGroup
 
 if TYPE_CHECKING:
     from ctxchat.services.conversations import ChatService
@@ -32,9 +32,9 @@ async def delete_many(
                 on_deleted(session_id)
     if failures:
         detail = "; ".join(f"{i}: {exc.message}" for i, exc in failures)
-        error = CtxchatError(f"{len(failures)} of {len(ids)} not deleted: {detail}")
-        error.exit_code = failures[0][1].exit_code
-        raise error
+        raise ProblemGroup(
+            [f"{len(failures)} of {len(ids)} not deleted: {detail}"], failures[0][1].exit_code
+        )
 
 
 async def prune(

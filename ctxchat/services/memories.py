@@ -8,7 +8,7 @@ needs nothing of the provider's own types.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -16,13 +16,12 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from ctxchat.core.errors import UsageError
 from ctxchat.core.forgetting import ForgetSource, Forgetting
 from ctxchat.core.options import NoOptions
+from ctxchat.core.progress import Progress
 from ctxchat.core.provider import ContextProvider
 
 if TYPE_CHECKING:
     from ctxchat.core.agent import Agent
     from ctxchat.core.model_types import ChatModel
-
-Progress = Callable[[int, int], None]  # (done, in all)
 
 
 @runtime_checkable

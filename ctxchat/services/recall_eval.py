@@ -22,7 +22,7 @@ import json
 import re
 import tempfile
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,6 +31,7 @@ from typing import Any
 from ctxchat.config.loading import Config, ProviderSpec
 from ctxchat.core.errors import UsageError
 from ctxchat.core.messages import Message
+from ctxchat.core.progress import Progress
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.search import ImportableHistory, MessageHit, SearchableHistory, query_terms
 from ctxchat.core.tokens import estimate_tokens
@@ -38,8 +39,6 @@ from ctxchat.core.tokens import estimate_tokens
 DEFAULT_KS = (1, 5, 10)
 EVAL_WINDOW = 8192  # the window the injected figure is measured at
 WORDLESS = "…"  # the turn a real run would have where the conversation has none
-
-Progress = Callable[[int, int], None]
 
 
 class RecallDataError(UsageError):

@@ -12,7 +12,7 @@ from ctxchat.core.errors import UsageError
 
 if TYPE_CHECKING:
     from ctxchat.core.model_types import Embeddings
-    from ctxchat.ranking.base import Progress
+    from ctxchat.core.progress import Progress
     from ctxchat.ranking.selection import RankerKind
 
 
@@ -36,7 +36,7 @@ async def evaluate_selection(
         load_tools,
         parse_ks,
     )
-    from ctxchat.ranking.selection import build_ranker
+    from ctxchat.ranking.selection import build_ranker, missing_embeddings
 
     if recent < 0:
         raise UsageError(f"--recent: must be 0 or more (not {recent})")
@@ -46,8 +46,9 @@ async def evaluate_selection(
         cases = load_cases(cases_path, [tool.name for tool in tools])
     except RankingDataError as exc:
         raise UsageError(str(exc)) from None
-    if ranker != "lexical" and embeddings is None:
-        raise UsageError(f"the {ranker} ranker needs an embeddings endpoint ([embeddings])")
+    problem = missing_embeddings(ranker, embeddings is not None)
+    if problem is not None:
+        raise UsageError(problem)
     built = await build_ranker(
         ranker,
         tools,

@@ -39,7 +39,7 @@ import dataclasses
 import json
 import re
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -52,10 +52,17 @@ from ctxchat.core.options import option
 from ctxchat.core.provider import AgentView, ContextProvider
 from ctxchat.core.redact import mask_password, scrub_secrets
 from ctxchat.core.session import Session
+from ctxchat.kit import (
+    Database,
+    OwnedRows,
+    SqlBacked,
+    adopt_unowned,
+    as_json,
+    count_owned,
+    owner_values,
+    utc,
+)
 
-from ..sql.ownership import OwnedRows, adopt_unowned, count_owned, owner_values
-from ..sql.schema import as_json, utc
-from ..sql.store import Database, SqlBacked
 from .schema import AUDIT
 
 if TYPE_CHECKING:
@@ -64,13 +71,11 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class AuditOptions:
-    url: str | None = field(
-        default=None,
-        repr=False,  # it may carry a password
-        metadata={
-            "help": "SQLAlchemy database URL (omitted = [storage] url, else "
-            "history.sqlite3 in the data dir)"
-        },
+    url: str | None = option(
+        None,
+        secret=True,  # it may carry a password
+        help="SQLAlchemy database URL (omitted = [storage] url, else "
+        "history.sqlite3 in the data dir)",
     )
     store_context_from: list[str] | None = option(
         None, help="source ids whose context messages are recorded (omitted = all)"
@@ -82,7 +87,7 @@ class AuditOptions:
 
 class AuditProvider(SqlBacked[AuditOptions], OwnedRows, ContextProvider[AuditOptions]):
     """Records each turn, successful or failed, for `sessions show --audit`; each row owned
-    by this home and user (see `sql.ownership`)."""
+    by this home and user (see `ctxchat.storage.sql.ownership`)."""
 
     stores = (AUDIT,)
 

@@ -1,14 +1,14 @@
 """The audit store (`audit`'s table): its migrations and current definition.
 
 Step 1 is ctxchat 0.1's schema version 3, unchanged, so a 0.1 database maps onto it (see
-`sql.schema`). Step 2 gives each row an owner, its home and user (see `sql.ownership`).
+`ctxchat.kit`). Step 2 gives each row an owner, its home and user (see `ctxchat.kit`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..sql.schema import Store
+from ctxchat.kit import Store
 
 if TYPE_CHECKING:
     from sqlalchemy import Table
@@ -38,7 +38,7 @@ def _m1_audit(conn: Connection) -> None:
 
 def _m2_owners(conn: Connection) -> None:
     """Whose each row is: the home that wrote it and its user (existing rows unowned)."""
-    from ..sql.ownership import add_owner_columns
+    from ctxchat.kit import add_owner_columns
 
     add_owner_columns(conn, AUDIT_TABLE, "session_key")
 

@@ -50,7 +50,7 @@ def _body_of_json(text: str) -> str:
 
 def m3_search_index(conn: Connection) -> None:
     """The searchable text of each message, and the full-text index over it, filled from
-    the history already stored (a progress bar on a terminal when there is much of it)."""
+    the history already stored (with its progress, when there is much of it)."""
     import sqlalchemy as sa
 
     conn.execute(sa.text("ALTER TABLE ctxchat_history ADD COLUMN body TEXT NOT NULL DEFAULT ''"))
@@ -64,7 +64,7 @@ def m3_search_index(conn: Connection) -> None:
 def _fill_bodies(conn: Connection) -> None:
     import sqlalchemy as sa
 
-    from ctxchat.views.progress import StderrBar
+    from ctxchat.kit import migration_progress
 
     table = sa.Table(
         "ctxchat_history",
@@ -75,7 +75,8 @@ def _fill_bodies(conn: Connection) -> None:
         sa.Column("body", sa.Text),
     )
     total = int(conn.execute(sa.select(sa.func.count()).select_from(table)).scalar() or 0)
-    bar = StderrBar("indexing the history for search", total, least=PROGRESS_FROM)
+    progress = migration_progress("indexing the history for search")
+    shown = total >= PROGRESS_FROM
     done = 0
     last: tuple[str, int] | None = None
     try:
@@ -102,9 +103,11 @@ def _fill_bodies(conn: Connection) -> None:
                 )
             last = (rows[-1].history_key, rows[-1].seq)
             done += len(rows)
-            bar.update(done)
+            if shown:
+                progress(done, total)
     finally:
-        bar.close()
+        if shown:
+            progress(total, total)  # over, or failed: the bar goes either way
 
 
 def _sqlite_index(conn: Connection) -> None:

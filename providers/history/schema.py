@@ -1,8 +1,8 @@
 """The history store (`sql_history`'s tables): its migrations and current definition.
 
 Steps 1 and 2 are ctxchat 0.1's schema versions 1 and 2, unchanged, so a 0.1 database maps
-onto them (see `sql.schema`). Step 3 makes the history searchable (see `history.search`);
-step 4 gives each row an owner, its home and user (see `sql.ownership`).
+onto them (see `ctxchat.kit`). Step 3 makes the history searchable (see `history.search`);
+step 4 gives each row an owner, its home and user (see `ctxchat.kit`).
 """
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING
 
 from ctxchat.core.messages import Message, MessageFormatError, TextPart, ToolResultPart
 from ctxchat.core.tokens import count_message_tokens, estimate_tokens
-
-from ..sql.schema import Store
+from ctxchat.kit import Store
 
 if TYPE_CHECKING:
     from sqlalchemy import Table
@@ -111,7 +110,7 @@ def _m3_search_index(conn: Connection) -> None:
 
 def _m4_owners(conn: Connection) -> None:
     """Whose each row is: the home that wrote it and its user (existing rows unowned)."""
-    from ..sql.ownership import add_owner_columns
+    from ctxchat.kit import add_owner_columns
 
     add_owner_columns(conn, HISTORY_TABLE, "history_key")
 

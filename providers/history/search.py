@@ -18,6 +18,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ctxchat.core.search import MATCH_END, MATCH_START, MessageHit, Neighbour
+from ctxchat.kit import utc
 from ctxchat.ranking.message_rank import (
     DF_CAP,
     Candidate,
@@ -28,15 +29,13 @@ from ctxchat.ranking.message_rank import (
     snippet,
 )
 
-from ..sql.schema import utc
 from .index import FTS_TABLE, TS_CONFIG, TSV_COLUMN
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
+    from ctxchat.kit import Database
     from ctxchat.storage.owner import Owner
-
-    from ..sql.store import Database
 
 MIN_CANDIDATES = 50  # ranked by the database, re-ranked here: enough that a good one is in
 NEIGHBOUR_CHARS = 400

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -31,10 +31,16 @@ from ctxchat.core.redact import mask_password
 from ctxchat.core.session import Session
 from ctxchat.core.tokens import count_message_tokens
 from ctxchat.core.window import WindowedHistoryOptions, select_window
+from ctxchat.kit import (
+    Database,
+    OwnedRows,
+    SqlBacked,
+    adopt_unowned,
+    as_json,
+    count_owned,
+    owner_values,
+)
 
-from ..sql.ownership import OwnedRows, adopt_unowned, count_owned, owner_values
-from ..sql.schema import as_json
-from ..sql.store import Database, SqlBacked
 from .schema import HISTORY, searchable_text
 
 if TYPE_CHECKING:
@@ -48,14 +54,12 @@ FIRST_BATCH = 64  # rows read first for a token-limited window; doubled until it
 
 @dataclass(frozen=True)
 class SqlHistoryOptions(WindowedHistoryOptions):
-    url: str | None = field(
-        default=None,
-        repr=False,  # it may carry a password
-        metadata={
-            "help": "SQLAlchemy database URL, e.g. postgresql+psycopg://user:pw@host/db "
-            "(omitted = [storage] url, else history.sqlite3 in the data dir; a relative "
-            "SQLite path is taken from the data dir)"
-        },
+    url: str | None = option(
+        None,
+        secret=True,  # it may carry a password
+        help="SQLAlchemy database URL, e.g. postgresql+psycopg://user:pw@host/db "
+        "(omitted = [storage] url, else history.sqlite3 in the data dir; a relative "
+        "SQLite path is taken from the data dir)",
     )
     user: str | None = option(
         None,
@@ -93,7 +97,7 @@ class SqlHistoryProvider(
     SqlBacked[SqlHistoryOptions], OwnedRows, HistoryProvider[SqlHistoryOptions]
 ):
     """The conversation as rows of `ctxchat_history`, one transaction per turn, each row
-    owned by this home and user (see `sql.ownership`)."""
+    owned by this home and user (see `ctxchat.storage.sql.ownership`)."""
 
     stores = (HISTORY,)
 

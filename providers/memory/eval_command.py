@@ -18,7 +18,7 @@ from .evaluate import Case, CaseFileError, CaseResult, load_cases, score_case, s
 
 if TYPE_CHECKING:
     from ctxchat.core.model_types import ChatModel
-    from ctxchat.services.memories import Progress
+    from ctxchat.core.progress import Progress
 
     from .provider import Extractor, UserMemoryProvider
 

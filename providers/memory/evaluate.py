@@ -17,6 +17,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from ctxchat.core.progress import Progress
+
 from .facts import Provenance
 from .factset import InMemoryFactSet
 from .ops import Extraction
@@ -25,7 +27,6 @@ from .statements import extract_rules
 from .update import apply_ops
 
 Extractor = Callable[[str], Extraction]
-Progress = Callable[[int, int], None]  # (cases done, cases in all)
 
 _EPOCH = datetime(2025, 1, 1, tzinfo=UTC)
 

@@ -16,14 +16,15 @@ from typing import TYPE_CHECKING
 
 from ctxchat.core.forgetting import Forgetting
 from ctxchat.core.messages import new_id
+from ctxchat.kit import utc
 
-from ..sql.schema import utc
 from .schema import MEMORY
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
-    from ..sql.store import Database
+    from ctxchat.kit import Database
+
     from .facts import Fact
 
 

@@ -21,7 +21,7 @@ team on one PostgreSQL database never mixes memories; "session" keeps it in the 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
@@ -33,9 +33,9 @@ from ctxchat.core.model_types import ModelRequest, ignore_events
 from ctxchat.core.options import OptionValueError, option
 from ctxchat.core.provider import AgentView, ContextProvider
 from ctxchat.core.session import Session
+from ctxchat.kit import SqlBacked
 from ctxchat.storage.owner import user_key
 
-from ..sql.store import SqlBacked
 from .schema import MEMORY
 
 if TYPE_CHECKING:
@@ -43,8 +43,8 @@ if TYPE_CHECKING:
 
     from ctxchat.core.forgetting import Forgetting
     from ctxchat.core.model_types import ChatModel
+    from ctxchat.core.progress import Progress
     from ctxchat.services.commands import Command
-    from ctxchat.services.memories import Progress
 
     from . import Change, Extraction, Fact, FactSet
     from .store import SessionMemory, SqlMemory
@@ -59,13 +59,11 @@ SECRET_NOTE = "not remembered: that looked like a password, key or account numbe
 
 @dataclass(frozen=True)
 class UserMemoryOptions:
-    url: str | None = field(
-        default=None,
-        repr=False,  # it may carry a password
-        metadata={
-            "help": "SQLAlchemy database URL (omitted = [storage] url, else "
-            "history.sqlite3 in the data dir)"
-        },
+    url: str | None = option(
+        None,
+        secret=True,  # it may carry a password
+        help="SQLAlchemy database URL (omitted = [storage] url, else "
+        "history.sqlite3 in the data dir)",
     )
     scope: Literal["user", "session"] = option(
         "user", help="user: one memory shared by every session; session: each its own"

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..sql.schema import Store
+from ctxchat.kit import Store
 
 if TYPE_CHECKING:
     import sqlalchemy as sa

@@ -28,7 +28,8 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from ..sql.schema import as_json, utc
+from ctxchat.kit import as_json, utc
+
 from .facts import Fact
 from .factset import FactSet, InMemoryFactSet
 from .forgotten import forgettings_since, record_forget
@@ -39,9 +40,8 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
     from ctxchat.core.forgetting import Forgetting
+    from ctxchat.kit import Database
     from ctxchat.ranking.live import LiveLexicalIndex
-
-    from ..sql.store import Database
 
 FactsWork = Callable[[FactSet], Any]
 

@@ -198,7 +198,7 @@ class ToolSelectorProvider(ContextProvider[ToolSelectorOptions]):
     async def _ranker(
         self, kind: RankerKind, catalogue: Sequence[Tool], context: RunContext
     ) -> Ranker:
-        from ctxchat.ranking.selection import build_ranker, tool_documents
+        from ctxchat.ranking.selection import build_ranker, missing_embeddings, tool_documents
 
         documents = tuple(tool_documents(catalogue, self.tool_text))
         key = (kind, documents)
@@ -206,8 +206,9 @@ class ToolSelectorProvider(ContextProvider[ToolSelectorOptions]):
         if found is not None:
             return found
         embeddings = self.env.embeddings
-        if kind != "lexical" and embeddings is None:
-            raise ConfigError(f"ranker '{kind}' needs an embeddings endpoint ([embeddings])")
+        problem = missing_embeddings(kind, embeddings is not None)
+        if problem is not None:
+            raise ConfigError(problem)
         ranker = await build_ranker(
             kind,
             catalogue,

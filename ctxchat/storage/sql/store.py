@@ -22,11 +22,12 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from ctxchat.core.errors import CtxchatError, StorageError
+from ctxchat.core.progress import ProgressBars, no_bars
 from ctxchat.core.provider import ContextProvider
 from ctxchat.core.redact import mask_password
 
 from .engine import create_engine, inspection_engine, resolve_url, storage_error
-from .schema import SchemaTooNew, Store, create_version_table, migrate, read_versions
+from .schema import SchemaTooNew, Store, create_version_table, migrate, migrating, read_versions
 
 if TYPE_CHECKING:
     from sqlalchemy import Table
@@ -110,16 +111,17 @@ class Database:
         if rows:
             self.write(insert)
 
-    def ensure(self, stores: Iterable[Store[Any]]) -> None:
+    def ensure(self, stores: Iterable[Store[Any]], progress: ProgressBars = no_bars) -> None:
         """Bring `stores` up to date, once per process each: every store upgraded in its own
-        transaction, under the migration lock (see `sql.schema`). A store newer than this
+        transaction, under the migration lock (see `schema`). A store newer than this
         ctxchat is refused with one line, every time it is asked for.
 
         A database without `ctxchat_migrations` (new, or written by 0.1) gets it first, in a
         transaction of its own; except a read-only one whose stores are all current, which is
         read as it is rather than refused for want of a table it does not need. A read-only
         one is read as it is, too, when its stores are behind by steps reading does not need
-        (`Store.readable_from`): only what needs those (a search) fails, with one line."""
+        (`Store.readable_from`): only what needs those (a search) fails, with one line.
+        A long step shows its progress on `progress`."""
         with self._ready_lock:
             pending = [store for store in stores if store.name not in self._ready]
             if not pending:
@@ -138,8 +140,9 @@ class Database:
                         behind.append(store)
                 if not recorded and (behind or not self.read_only):
                     self.write(create_version_table)
-                for store in behind:
-                    self.write(functools.partial(migrate, store=store))
+                with migrating(progress):
+                    for store in behind:
+                        self.write(functools.partial(migrate, store=store))
             except SchemaTooNew as exc:
                 raise StorageError(f"database {self.masked} has {exc}") from exc
             self._ready.update(store.name for store in pending)
@@ -178,10 +181,13 @@ _databases: dict[str, Database] = {}
 _owner_pid = os.getpid()
 
 
-def open_database(url: str, stores: Iterable[Store[Any]] = ()) -> Database:
-    """The database at `url`, opened once per process, with `stores` migrated."""
+def open_database(
+    url: str, stores: Iterable[Store[Any]] = (), progress: ProgressBars = no_bars
+) -> Database:
+    """The database at `url`, opened once per process, with `stores` migrated (a long step
+    showing its progress on `progress`)."""
     database = _engine_for(url)
-    database.ensure(stores)
+    database.ensure(stores, progress)
     return database
 
 
@@ -252,7 +258,7 @@ class SqlBacked(ContextProvider[SqlOptionsT]):
         self.url = resolve_url(self.options.url or self.env.storage_url, self.env.data_dir)
 
     def database(self) -> Database:
-        return open_database(self.url, self.stores)
+        return open_database(self.url, self.stores, self.env.progress)
 
     def database_url(self) -> str:
         """The database this provider uses, resolved (unmasked: mask it to show it)."""

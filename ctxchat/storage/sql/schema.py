@@ -26,13 +26,16 @@ writes a row into tables a later migration may have changed.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
 
 from ctxchat.core.errors import StorageError
+from ctxchat.core.progress import Progress, ProgressBars, no_bars
 
 if TYPE_CHECKING:
     from sqlalchemy import Table
@@ -50,6 +53,26 @@ SUPERSEDED = 1000  # written into the legacy table once upgraded: 0.1 refuses th
 # stores, since they share the version table and migrations are rare; 0.1's key, so a 0.1
 # process migrating the same database at that moment is kept out too.
 MIGRATION_LOCK = 7432811
+
+# The progress display lent to the migrations under way in this thread (`migrating`): a
+# step keeps its one-argument form, and a long one asks `migration_progress` for its bar.
+_bars: ContextVar[ProgressBars] = ContextVar("ctxchat_migration_bars", default=no_bars)
+
+
+@contextlib.contextmanager
+def migrating(progress: ProgressBars) -> Iterator[None]:
+    """Migrations run inside show their progress on `progress`."""
+    token = _bars.set(progress)
+    try:
+        yield
+    finally:
+        _bars.reset(token)
+
+
+def migration_progress(label: str) -> Progress:
+    """The `Progress` of a long migration step, under `label`, on the display its caller
+    lent (`SqlBacked` lends `ProviderEnv.progress`); shown nowhere without one."""
+    return _bars.get()(label)
 
 
 class SchemaTooNew(StorageError):
