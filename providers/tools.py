@@ -186,7 +186,8 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
         self._report_failures(warn)
 
     def _report_failures(self, warn: Callable[[str], None]) -> None:
-        """Servers that died since: their tools leave the catalogue, said once."""
+        """Servers that died since: their tools leave the catalogue, said once; servers
+        that wrote junk on stdout, said once too."""
         for server in self._servers:
             if server.failure is None or server.name in self._reported:
                 continue
@@ -197,6 +198,10 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
                 self.env.tools.remove(name)
             if gone:  # one that never started was reported by `load_tools` already
                 warn(server.failure)
+        for server in self._servers:
+            if server.failure is None and not server.noise_reported and (noise := server.noise()):
+                server.noise_reported = True
+                warn(noise)
 
     def check(self) -> None:
         """`config validate`: start the MCP servers, and fail naming each that does not."""
