@@ -5,6 +5,7 @@
                              [--bad-initialize] [--text-initialize]
 
 Tools: `die` exits the process in the middle of the call; `echo` answers (read-only);
+`big` answers with about as many megabytes of text as it is asked for;
 `write_file` has no annotations, so it counts as having side effects; `get_current_time`
 shares its name with mcp-server-time's.
 """
@@ -31,6 +32,11 @@ def die() -> str:
 @server.tool(name="echo", description="Says the text back", annotations=READ_ONLY)
 def echo(text: str) -> str:
     return f"odd says {text}"
+
+
+@server.tool(name="big", description="Answers with megabytes of text", annotations=READ_ONLY)
+def big(megabytes: int) -> str:
+    return "All work and no play makes a dull chat. " * (megabytes * 26_215)
 
 
 @server.tool(name="write_file", description="Writes a file")
