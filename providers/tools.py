@@ -25,6 +25,7 @@ advertised on the last stored turn (`advertised`, which `/tools` marks).
 from __future__ import annotations
 
 import asyncio
+import inspect
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -45,7 +46,7 @@ from ctxchat.services.tool_catalogue import summary
 from ._tools_calc import calculate
 from ._tools_files import FileTools, check_roots
 from ._tools_mcp import CLOSE_WAIT, McpHub, McpServer, parse_servers, start_all
-from ._tools_python import load_reference, tool_from_function
+from ._tools_python import in_a_loop_of_its_own, load_reference, tool_from_function
 from ._tools_time import convert_time, current_time
 
 FILE_TOOLS = ("read_file", "list_directory")
@@ -163,6 +164,8 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
                 entry = {"ref": entry}
             spec = build_options(PythonToolOptions, entry, where)
             function = load_reference(spec.ref)
+            if not spec.isolated and inspect.iscoroutinefunction(function):
+                function = in_a_loop_of_its_own(function)
             tools.append(
                 tool_from_function(
                     function,
