@@ -1,15 +1,18 @@
 """An MCP server that misbehaves on purpose, for the tool tests (stdio, the `mcp` SDK).
 
     python mcp_odd_server.py [--hang-at-start] [--exit-at-start] [--noisy-stderr]
-                             [--pid-file PATH] [--linger]
+                             [--pid-file PATH] [--linger] [--junk-stdout]
+                             [--bad-initialize] [--text-initialize]
 
 Tools: `die` exits the process in the middle of the call; `echo` answers (read-only);
+`big` answers with about as many megabytes of text as it is asked for;
 `write_file` has no annotations, so it counts as having side effects; `get_current_time`
 shares its name with mcp-server-time's.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
@@ -29,6 +32,11 @@ def die() -> str:
 @server.tool(name="echo", description="Says the text back", annotations=READ_ONLY)
 def echo(text: str) -> str:
     return f"odd says {text}"
+
+
+@server.tool(name="big", description="Answers with megabytes of text", annotations=READ_ONLY)
+def big(megabytes: int) -> str:
+    return "All work and no play makes a dull chat. " * (megabytes * 26_215)
 
 
 @server.tool(name="write_file", description="Writes a file")
@@ -57,6 +65,24 @@ if __name__ == "__main__":
             sys.stderr.write("noise " * 170 + "\n")
         sys.stderr.write("the last noise\n")
         sys.stderr.flush()
+    if "--junk-stdout" in sys.argv:  # 2,000 lines that are not JSON-RPC, then it serves
+        for number in range(2_000):
+            sys.stdout.write(f"debug: warming up step {number}\n")
+        sys.stdout.flush()
+    if "--bad-initialize" in sys.argv:  # answers every request (discover, initialize) badly
+        for line in sys.stdin:
+            request = json.loads(line)
+            if "id" in request:
+                reply = {"jsonrpc": "2.0", "id": request["id"], "result": {"protocolVersion": 7}}
+                sys.stdout.write(json.dumps(reply) + "\n")
+                sys.stdout.flush()
+        sys.exit(0)
+    if "--text-initialize" in sys.argv:  # answers every request with a line of text
+        for line in sys.stdin:
+            if "id" in json.loads(line):
+                sys.stdout.write("ready when you are\n")
+                sys.stdout.flush()
+        sys.exit(0)
     server.run()
     if "--linger" in sys.argv:  # a server that does not end with its input
         time.sleep(600)

@@ -150,3 +150,47 @@ def test_without_a_cache_dir_nothing_is_written(tmp_path: Path) -> None:
     asyncio.run(build_ranker("embedding", TOOLS, embed=embed))
     assert len(embed.texts) == 2 * len(TOOLS)
     assert list(tmp_path.iterdir()) == []
+
+
+class SizedEmbed(CountingEmbed):
+    """The same texts at another vector size: a model swapped behind the same name."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    async def __call__(self, texts: list[str]) -> list[list[float]]:
+        self.texts.extend(texts)
+        return [fake_embedding(text, self.size) for text in texts]
+
+
+def cached_size(cache_dir: Path) -> int:
+    (vector, *_) = VectorCache(cache_dir, IDENTITY).load().values()
+    return int(vector.shape[0])
+
+
+def test_vectors_of_another_size_under_the_same_name_are_embedded_again(tmp_path: Path) -> None:
+    """Issue 21, item 10: every tool found in the cache at the old size, the query at the
+    new one, and "ranking by meaning failed" on every turn."""
+    build(TOOLS, tmp_path, CountingEmbed())  # 32 dimensions
+    wider = SizedEmbed(48)
+    ranker = build(TOOLS, tmp_path, wider)
+    assert wider.texts == []  # all found in the cache: the size shows with the query
+    found = asyncio.run(ranker.rank((("book a flight", 1.0),), k=1))
+    assert found[0].id == "book_flight"
+    assert set(wider.texts) >= texts_of(TOOLS)
+    assert cached_size(tmp_path) == 48
+    again = SizedEmbed(48)
+    asyncio.run(build(TOOLS, tmp_path, again).rank((("book a flight", 1.0),), k=1))
+    assert again.texts == ["book a flight"]  # the cache holds the new size now
+
+
+def test_a_new_tool_at_another_size_rewrites_the_whole_cache(tmp_path: Path) -> None:
+    build(TOOLS, tmp_path, CountingEmbed())
+    added = [*TOOLS, ToolDoc("translate", "Translate text into another language.")]
+    build(added, tmp_path, SizedEmbed(48))
+    assert cached_size(tmp_path) == 48
+    assert cached_keys(tmp_path) == {text_key(text) for text in texts_of(added)}
+    again = SizedEmbed(48)
+    build(added, tmp_path, again)
+    assert again.texts == []

@@ -168,3 +168,39 @@ def test_recalled_words_cannot_open_or_close_a_context_block(sql_url: str, tmp_p
     assert "pottery" in block
     assert "</context>" not in block
     assert "<context" not in block
+
+
+def test_a_search_that_cannot_be_read_is_a_warning_not_a_failed_turn(
+    sql_url: str, tmp_path: Path
+) -> None:
+    """Issue 21, item 11: a failing recall provider is a warning, in before_run too. The
+    search index is gone while the history itself loads and stores."""
+    from historykit import raw_execute
+
+    from ctxchat.core.model_types import Event, ProviderWarning
+
+    model = ScriptedModel("Noted.", "Tuesdays.")
+    agent = pipeline(sql_url, tmp_path, model)
+    asyncio.run(agent.run(Session(), "I signed up for a pottery class on Tuesdays"))
+    if sql_url.startswith("sqlite"):
+        broken = [f"DROP TRIGGER ctxchat_history_fts_{e}" for e in ("insert", "delete", "update")]
+        broken.append("DROP TABLE ctxchat_history_fts")
+    else:
+        broken = ["ALTER TABLE ctxchat_history DROP COLUMN body_tsv"]
+    raw_execute(sql_url, broken)
+
+    events: list[Event] = []
+    session = Session()
+    context = asyncio.run(
+        agent.run(session, "when is my pottery class again?", on_event=events.append)
+    )
+    assert context.error is None
+    assert context.response.messages[-1].text == "Tuesdays."
+    assert recalled(model) == []
+    warnings = [e.message for e in events if isinstance(e, ProviderWarning)]
+    (warning,) = warnings
+    assert warning.startswith("recall skipped: database "), warning
+    again = ScriptedModel("Again.")
+    asyncio.run(pipeline(sql_url, tmp_path, again).run(session, "and the time?"))
+    # The turn was kept: the next one loads it.
+    assert "when is my pottery class again?" in [m.text for m in again.requests[-1].messages]

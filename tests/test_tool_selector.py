@@ -206,6 +206,29 @@ def test_a_failing_embeddings_endpoint_falls_back_to_words_for_the_turn(
     assert "ranked by words this turn" in warnings[0]
 
 
+def test_a_model_that_changes_size_under_its_name_is_embedded_again_without_a_warning(
+    tmp_path: Path, model_settings: ModelSettings, fake_openai: FakeOpenAI
+) -> None:
+    """Issue 21, item 10: the cached tool vectors of the old size made "ranking by meaning
+    failed" on every turn."""
+    env = embedding_env(tmp_path, model_settings)
+    catalogue(env)
+    turn_of(selector(env, max_tools=2, ranker="embedding"), Session(), "weather in Paris")
+    fake_openai.embedding_dim = 96  # the next process meets a model of another size
+    for _ in range(2):
+        restarted = embedding_env(tmp_path, model_settings)
+        catalogue(restarted)
+        events: list[Event] = []
+        fake_openai.clear()
+        context = turn_of(
+            selector(restarted, max_tools=2, ranker="embedding"), Session(), "weather?", events
+        )
+        assert [e for e in events if isinstance(e, ProviderWarning)] == []
+        assert advertised(context)[0] == "get_weather"
+    # The second run found the new size in the cache: only its query was embedded.
+    assert embedded_texts(fake_openai) == ["weather?"]
+
+
 CONFIG = """
 [[providers]]
 type = "sql_history"

@@ -251,3 +251,54 @@ def _gone(pid: int) -> bool:
             return handle.read().split(") ", 1)[1].startswith("Z")
     except FileNotFoundError:
         return True
+
+
+def test_a_server_writing_junk_on_stdout_is_one_warning_and_its_tools_still_work(
+    cli_env: dict[str, str], fake_openai: FakeOpenAI, ctxchat_home: Path
+) -> None:
+    """Issue 21, item 9: 2,000 junk lines on a server's stdout gave 22,000 stderr lines
+    (the SDK's traceback for each)."""
+    config(ctxchat_home, odd("junk", "--junk-stdout"))
+    fake_openai.enqueue(ToolCalls([("junk__echo", {"text": "hi"})]), Text("Done."))
+    done = ctxchat("run", "say hi", env=cli_env)
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "Done.\n"
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(
+        "ctxchat: warning: provider 'tools': MCP server 'junk' wrote 2,000 lines on stdout "
+        "that are not MCP messages (first: 'debug: warming up step 0'); ctxchat ignored them"
+    ), line
+    assert tool_message(fake_openai.chat_requests()[1]) == "odd says hi"
+    (log,) = ctxchat_home.rglob("mcp-logs/junk.log")
+    noted = log.read_text().splitlines()
+    assert noted[0] == "[ctxchat: not an MCP message on stdout: 'debug: warming up step 0']"
+    assert len(noted) == 2_000
+
+
+def test_a_malformed_initialize_reply_is_one_line_and_the_chat_goes_on(
+    cli_env: dict[str, str], fake_openai: FakeOpenAI, ctxchat_home: Path
+) -> None:
+    """Issue 21, item 9: a reply of the wrong shape, or a line of text, where the server
+    should answer `initialize`: one line each, no traceback."""
+    config(
+        ctxchat_home,
+        odd("shape", "--bad-initialize"),
+        odd("chatty", "--text-initialize", start_timeout=2),
+    )
+    done = ctxchat("run", "hello", env=cli_env)
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "echo: hello\n"
+    chatty, shape = sorted(done.stderr.splitlines())
+    assert shape.startswith(
+        "ctxchat: warning: provider 'tools': MCP server 'shape' did not start: its reply is "
+        "malformed (capabilities: Field required; protocolVersion: Input should be a valid "
+        "string; serverInfo: Field required)"
+    ), shape
+    assert "MCP server 'chatty' did not start within 2s" in chatty
+    quoted = "(first: 'ready when you are')"
+    assert f"wrote a line on stdout that is not an MCP message {quoted}" in chatty
+    assert chatty.endswith("the chat goes on without its tools")
+    names = fake_openai.chat_requests()[0].tool_names
+    assert not [n for n in names if n.split("__")[0] in ("shape", "chatty")]

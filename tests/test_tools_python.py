@@ -6,9 +6,11 @@ import asyncio
 import json
 import os
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
+from fakeopenai import FakeOpenAI, Text, ToolCalls
 
 from ctxchat.config.loading import load_config
 from ctxchat.core.errors import ConfigError
@@ -179,6 +181,7 @@ def test_a_table_entry_with_a_typo_gets_the_nearest_key(tmp_path: Path, almanac:
 
 
 UNRULY = '''
+import asyncio
 import os
 import sys
 import time
@@ -192,6 +195,19 @@ def hog() -> str:
 async def stuck() -> str:
     """An async tool that blocks its event loop."""
     time.sleep(600)
+    return "woke"
+
+
+async def greet(who: str) -> str:
+    """Greets someone, after a pause."""
+    await asyncio.sleep(0.01)
+    return f"hello {who}"
+
+
+async def stuck_awhile(started: str, seconds: float = 20) -> str:
+    """An async tool that blocks its event loop for a while."""
+    open(started, "w").close()
+    time.sleep(seconds)
     return "woke"
 
 
@@ -254,6 +270,31 @@ def test_a_tool_holding_the_gil_or_blocking_its_loop_is_stopped_at_its_timeout(
     assert (result.is_error, result.content) == (True, f"tool '{function}' timed out after 0.5s")
 
 
+def test_an_async_tool_not_isolated_that_blocks_is_stopped_at_its_timeout(
+    tmp_path: Path, unruly: str
+) -> None:
+    """Issue 21, item 8: `isolated = false` ran an async tool on ctxchat's own loop, which
+    it blocked: its timeout (and Ctrl-C) waited for it to return."""
+    tools = tools_with(
+        tmp_path, {"ref": f"{unruly}:stuck_awhile", "isolated": False, "timeout": 0.5}
+    )
+    started = tmp_path / "started"
+    result = run_tool(tools, "stuck_awhile", started=str(started))
+    assert started.exists()  # it ran, in this process
+    assert (result.is_error, result.content) == (True, "tool 'stuck_awhile' timed out after 0.5s")
+
+
+def test_an_async_tool_not_isolated_keeps_its_schema_and_answers(
+    tmp_path: Path, unruly: str
+) -> None:
+    tools = tools_with(tmp_path, {"ref": f"{unruly}:greet", "isolated": False})
+    tool = tools.env.tools.get("greet")
+    assert tool is not None
+    assert tool.description == "Greets someone, after a pause."
+    assert tool.parameters["required"] == ["who"]
+    assert run_tool(tools, "greet", who="Ana").content == "hello Ana"
+
+
 def test_a_tool_timed_out_leaves_no_process_running(tmp_path: Path, unruly: str) -> None:
     pid_file = tmp_path / "pid"
     tools = tools_with(tmp_path, {"ref": f"{unruly}:sleeper", "timeout": 0.5})
@@ -309,3 +350,35 @@ def test_a_cancelled_call_kills_its_worker(tmp_path: Path, unruly: str) -> None:
 
     asyncio.run(cancel_once_started())
     assert pid_gone(int(pid_file.read_text()))
+
+
+def test_ctrl_c_stops_a_script_in_an_async_tool_not_isolated_that_blocks(
+    tmp_path: Path, unruly: str, cli_env: dict[str, str], fake_openai: FakeOpenAI
+) -> None:
+    """Issue 21: Ctrl-C could not stop it, its handler waiting on the blocked loop."""
+    import signal
+
+    from cli_support import coprocess, write_config
+
+    write_config(
+        Path(cli_env["CTXCHAT_HOME"]),
+        '[[providers]]\ntype = "tools"\nbuiltins = []\n'
+        f'python = [{{ ref = "{unruly}:stuck_awhile", isolated = false, side_effects = false }}]\n',
+    )
+    started = tmp_path / "started"
+    fake_openai.enqueue(
+        ToolCalls([("stuck_awhile", {"started": str(started), "seconds": 600})]), Text("late")
+    )
+    env = {**cli_env, "PYTHONPATH": str(tmp_path / "pylib")}
+    with coprocess("run", "--lines", env=env) as child:
+        child.stdin.write(b"wait for it\n")
+        child.stdin.close()
+        deadline = time.monotonic() + 60
+        while not started.exists():
+            assert time.monotonic() < deadline, "the tool never started"
+            time.sleep(0.01)
+        child.process.send_signal(signal.SIGINT)
+        code = child.process.wait(timeout=60)
+        stderr = child.stderr.read().decode()
+    assert code == 130, stderr
+    assert "Traceback" not in stderr

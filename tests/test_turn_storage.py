@@ -266,6 +266,83 @@ def test_a_reply_kept_cut_that_cannot_be_saved_says_one_true_line(
     assert line.startswith(NOT_SAVED), line
 
 
+REPL_ON_FULL_DISK = """
+set -e
+mkdir -p "$1"
+mount -t tmpfs -o size=16k tmpfs "$1"
+ctxchat run --title t one >/dev/null
+exec ctxchat run --session t
+"""
+
+
+@needs_read_only_mount
+@pytest.mark.slow
+def test_the_repl_says_one_true_line_when_a_reply_kept_cut_cannot_be_saved(
+    cli_env: dict[str, str], ctxchat_home: Path, fake_openai: FakeOpenAI
+) -> None:
+    """Issue 21, item 11, in the REPL: the cut note ("only its first 20,000 were saved")
+    came as the reply ended, before the save failed and said nothing was."""
+    from mount_support import unshare_command
+
+    write_config(
+        ctxchat_home,
+        "[agent]\nmax_reply_bytes = 20000\n"
+        + PIPELINE
+        + '\n[[providers]]\ntype = "in_memory_history"\nsource_id = "copy"\n'
+        "load_messages = false\n",
+    )
+    reply = "".join(f"line {i:05d}\n" for i in range(2_200))  # 24,200 bytes
+    fake_openai.enqueue(Text("first reply"), Text(reply, chunk_size=2_000))
+    unshare = unshare_command()
+    assert unshare is not None
+    bin_dir = str(Path(ctxchat_executable()).parent)
+    env = {
+        **cli_env,
+        "PATH": f"{bin_dir}:{cli_env.get('PATH', '/usr/bin:/bin')}",
+        "TERM": "xterm-256color",
+        "PROMPT_TOOLKIT_NO_CPR": "1",
+    }
+    argv = [*unshare, "sh", "-c", REPL_ON_FULL_DISK, "sh", str(sessions_dir(ctxchat_home))]
+    child = pexpect.spawn(argv[0], argv[1:], env=env, encoding="utf-8", timeout=60)
+    child.logfile_read = io.StringIO()
+    try:
+        child.expect_exact("Ctrl-D to exit")
+        child.expect_exact("first reply")
+        child.expect_exact(PROMPT)
+        child.send("two\r")
+        child.expect_exact("the reply was shown but not saved")
+        child.expect_exact("/retry sends it again")
+        child.expect_exact(PROMPT)
+        child.sendcontrol("u")
+        child.sendeof()
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert "line 02199" in seen(child)  # the reply was shown whole
+    assert "were saved" not in seen(child)
+
+
+@pytest.mark.slow
+def test_the_repl_notes_a_reply_kept_cut_once_the_turn_is_kept(
+    cli_env: dict[str, str], ctxchat_home: Path, fake_openai: FakeOpenAI
+) -> None:
+    from repl_support import Repls, quit_, turn
+
+    write_config(ctxchat_home, "[agent]\nmax_reply_bytes = 1000\n" + PIPELINE)
+    fake_openai.enqueue(Text("".join(f"line {i:05d}\n" for i in range(500))))
+    repls = Repls(cli_env)
+    try:
+        child = repls("--title", "t")
+        turn(child, "tell me everything")
+        shown = seen(child)
+        assert "only its first 1,000 were saved" in shown
+        assert shown.index("line 00499") < shown.index("only its first 1,000 were saved")
+        assert quit_(child) == 0
+    finally:
+        repls.close()
+    assert only_session(ctxchat_home)["turns"] == 1
+
+
 # -- a process killed between the history's commit and the session file's --------------------
 def leave_half_a_turn(home: Path, session_id: str) -> str:
     """What a process killed after the history stored its turn, before the session file

@@ -32,6 +32,8 @@ def record_lines(number: int, record: AuditRecord, *, full: bool = False) -> lis
     status = "ok" if record.ok else f"FAILED: {record.error or 'unknown error'}"
     lines = [(f"turn {number} · {when} · {status}", "bold" if record.ok else "bold red")]
     lines += [(removed_note(removed), "yellow") for removed in record.removed]
+    if record.recovered is not None:
+        lines.append((record.recovered, "yellow"))
     if record.instructions:
         lines.append(("instructions", "cyan"))
         for source_id, text in record.instructions.items():

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ctxchat import __version__
-from ctxchat.cli.common import cut_short_note
+from ctxchat.cli.common import cut_note, cut_short_note
 from ctxchat.cli.render import print_turns
 from ctxchat.cli.reply_view import ReplyView
 from ctxchat.cli.terminal import cancellable, ctrl_c_guard, quiet_terminal, rearm_ctrl_c
@@ -247,6 +247,8 @@ class Repl:
             raise
         view.finish()
         self.last_turn_failed = False
+        for kept_cut in view.cuts:  # the turn is kept: "were saved" is true now
+            self.say(f"warning: {cut_note(kept_cut)}", "yellow")
         if outcome.context.learning_interrupted:
             self.say("interrupted while learning: the turn was kept, nothing more was learnt")
         response = outcome.context.response

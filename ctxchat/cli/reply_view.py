@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from rich.console import Console, RenderableType
     from rich.live import Live
 
-    from ctxchat.core.model_types import Event, ToolCallFinished, ToolCallStarted
+    from ctxchat.core.model_types import Event, ReplyCut, ToolCallFinished, ToolCallStarted
 
 REFRESH_SECONDS = 0.05
 THINK_HINT = "  (/think)"
@@ -48,6 +48,9 @@ class ReplyView(EventRenderer):
         self.reasoning = ""  # what the model is thinking aloud, until its reply begins
         self._thinking: Live | None = None
         self._bars = ProgressDisplay(console)  # a provider's work, in the waiting line's place
+        # "only its first N bytes were saved" waits for the turn to be kept: a turn whose
+        # save fails says so in one line, never that part of it was saved.
+        self.cuts: list[ReplyCut] = []
 
     # -- waiting for the model ----------------------------------------------------------------
     def wait(self, label: str | None = None) -> None:
@@ -88,6 +91,14 @@ class ReplyView(EventRenderer):
             self._waiting = None
 
     # -- events from the engine (dispatched by EventRenderer) ---------------------------------
+    def on_event(self, event: Event) -> None:
+        from ctxchat.core.model_types import ReplyCut
+
+        if isinstance(event, ReplyCut):
+            self.cuts.append(event)
+        else:
+            super().on_event(event)
+
     def before_event(self, event: Event) -> None:
         from ctxchat.core.model_types import ProviderProgress
 

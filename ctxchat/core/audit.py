@@ -38,6 +38,9 @@ class AuditRecord:
     # What was taken out of this record since it was written (a forgotten fact's value,
     # replaced by its marker): [{"marker", "count", "sources"}], oldest first.
     removed: tuple[Mapping[str, Any], ...] = ()
+    # Why the record was written after the fact, from the history (its process was killed
+    # before it recorded the turn): what the model was sent besides is not known.
+    recovered: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """A versioned, JSON-ready form: what the audit stores, and what exports carry."""
@@ -55,6 +58,7 @@ class AuditRecord:
             "usage": self.usage.to_dict() if self.usage is not None else None,
             "budget": dict(self.budget) if self.budget is not None else None,
             **({"removed": [dict(r) for r in self.removed]} if self.removed else {}),
+            **({"recovered": self.recovered} if self.recovered is not None else {}),
         }
 
     @classmethod
@@ -77,6 +81,7 @@ class AuditRecord:
                 usage=Usage.from_dict(usage) if usage else None,
                 budget=data.get("budget"),
                 removed=tuple(dict(r) for r in data.get("removed", ())),
+                recovered=_optional_text(data.get("recovered")),
             )
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise MessageFormatError(f"malformed audit record: {exc!r}") from exc
@@ -86,6 +91,10 @@ def removed_note(removed: Mapping[str, Any]) -> str:
     """One line saying what was taken out of a record since it was written."""
     where = ", ".join(str(s) for s in removed.get("sources", ()))
     return f"removed since: {removed.get('count', 0)} × {removed.get('marker')} (in {where})"
+
+
+def _optional_text(value: Any) -> str | None:
+    return None if value is None else str(value)
 
 
 def _dicts(messages: Iterable[Message]) -> list[dict[str, Any]]:

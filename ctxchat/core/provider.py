@@ -18,7 +18,9 @@ A turn, as providers see it:
      failed (`context.error` is set then), once the histories and the session file have
      settled it and before anything learns from it. Ctrl-C cannot cut it short, and a
      process killed while providers learn has recorded the turn already: this is where
-     an audit writes its row.
+     an audit writes its row. A process killed after the session file counted the turn
+     and before this stage leaves a mark in the file; the next process to hold the
+     session's lock hands what the history kept of the turn to `record_missed_turn`.
    - *learn*: `after_run` of every other provider, in reverse config order, so that a
      provider that learns from the turn (memory, a summary) knows whether it was kept.
      It runs for every turn too: the default calls `after_stored_turn` only for a stored
@@ -192,6 +194,21 @@ class ContextProvider(Generic[OptionsT]):
         """Called for every turn, kept or failed, once it is settled (`context.stored` and
         `context.error` are final), in config order, before any provider learns from it.
         Keep it to one short write: Ctrl-C waits for it. A failure is a warning."""
+
+    async def record_missed_turn(
+        self,
+        *,
+        session: Session,
+        turn_id: str,
+        messages: Sequence[Message],
+        state: dict[str, Any],
+    ) -> None:
+        """A kept turn whose `record_turn` may never have run: its process was killed
+        between the save that counted it and the record stage. The next process to hold
+        the session's lock calls this with what the history kept of the turn (`messages`:
+        its input, then what the model produced). Record it unless it is recorded already
+        (the process may have died later, while providers learnt). A failure is retried
+        by the next process."""
 
     async def after_stored_turn(
         self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]

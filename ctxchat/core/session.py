@@ -55,6 +55,10 @@ class Session:
     # The turn under way, while histories outside this file store it: see
     # `ctxchat.services.journal`. Left set only by a process that ended mid-turn.
     pending_turn: str | None = None
+    # A kept turn whose record stage (the audit's row) may not have run: set by the save
+    # that counts it, cleared with the next save after the stage ran. Left set only by a
+    # process killed in between; the next one records what is missing (see the journal).
+    unrecorded_turn: str | None = None
     forked_from: ForkPoint | None = None
 
     def provider_state(self, source_id: str) -> dict[str, Any]:
@@ -80,6 +84,8 @@ class Session:
         }
         if self.pending_turn is not None:
             document["pending_turn"] = self.pending_turn
+        if self.unrecorded_turn is not None:
+            document["unrecorded_turn"] = self.unrecorded_turn
         if self.forked_from is not None:
             document["forked_from"] = self.forked_from.to_dict()
         return document
@@ -103,6 +109,7 @@ class Session:
             turns=data.get("turns", 0),
             state=copy_module.deepcopy(state) if copy else state,
             pending_turn=data.get("pending_turn"),
+            unrecorded_turn=data.get("unrecorded_turn"),
             forked_from=ForkPoint(fork["session"], fork["turn"]) if fork is not None else None,
         )
 
@@ -130,6 +137,7 @@ def check_document(data: dict[str, Any]) -> None:
         ("updated_at", isinstance(data.get("updated_at"), str), "a time (ISO 8601 string)"),
         ("state", isinstance(data.get("state"), dict), "an object"),
         ("pending_turn", _is_optional_id(data.get("pending_turn")), "a string or null"),
+        ("unrecorded_turn", _is_optional_id(data.get("unrecorded_turn")), "a string or null"),
         ("forked_from", _is_fork_point(data.get("forked_from")), "{session, turn} or null"),
     ]
     for name, ok, expected in problems:

@@ -127,10 +127,12 @@ async def build_vector_index(
     *,
     extra_fields: Sequence[tuple[Sequence[str], float]] = (),
     cache: VectorCache | None = None,
+    reuse: bool = True,
     batch_size: int = DEFAULT_BATCH,
     progress: Progress | None = None,
 ) -> VectorIndex:
-    """Vectors for `(id, text)` documents, embedding only texts the cache lacks.
+    """Vectors for `(id, text)` documents, embedding only texts the cache lacks (every
+    text with `reuse=False`, the cache then only written).
 
     `extra_fields` are more texts for the same documents, each `(one text per document,
     weight)` (the tool selector's: a tool's name as words). Each field's vectors are
@@ -154,7 +156,7 @@ async def build_vector_index(
         fields.append((list(texts), float(weight)))
     all_texts = [text for texts, _ in fields for text in texts]
     keys = [text_key(text) for text in all_texts]
-    known = cache.load() if cache is not None else {}
+    known = cache.load() if cache is not None and reuse else {}
     missing: dict[str, str] = {}
     for key, text in zip(keys, all_texts, strict=True):
         if key not in known:
@@ -170,12 +172,14 @@ async def build_vector_index(
         )
         width = fresh.shape[1]
         if any(vector.shape[0] != width for vector in known.values()):
-            # The model behind the same name changed size: nothing cached is usable.
+            # The model behind the same name changed size: nothing cached is usable, and
+            # the cache is rewritten at the new size (or every run would embed it all).
             return await build_vector_index(
                 documents,
                 embed,
                 extra_fields=extra_fields,
-                cache=None,
+                cache=cache,
+                reuse=False,
                 batch_size=batch_size,
                 progress=progress,
             )
@@ -207,11 +211,18 @@ class EmbeddingRanker:
     kind = "embedding"
 
     def __init__(
-        self, index: VectorIndex, embed: EmbedFn, *, memo_size: int = DEFAULT_MEMO
+        self,
+        index: VectorIndex,
+        embed: EmbedFn,
+        *,
+        memo_size: int = DEFAULT_MEMO,
+        rebuild: Callable[[], Awaitable[VectorIndex]] | None = None,
     ) -> None:
         self.index = index
         self.embed = embed
         self.memo_size = memo_size
+        # Embeds the documents again, cache or no cache: for a query of another size.
+        self.rebuild = rebuild
         self._memo: OrderedDict[str, Matrix] = OrderedDict()
 
     @property
@@ -253,7 +264,22 @@ class EmbeddingRanker:
     async def scores(self, query: Query) -> Matrix | None:
         """Cosine-like score of every document, in index order (None for an empty query)."""
         vector = await self.query_vector(query)
-        return None if vector is None else self.index.cosines(vector)
+        if vector is None:
+            return None
+        if vector.shape[0] != self.index.dimensions and self.rebuild is not None:
+            # The model behind the same name now answers at another size, and every
+            # document was found in the cache at the old one: embed them all again.
+            self._memo.clear()
+            self.index = await self.rebuild()
+            vector = await self.query_vector(query)
+            if vector is None:
+                return None
+        if vector.shape[0] != self.index.dimensions:
+            raise EmbeddingError(
+                f"a query of {vector.shape[0]} dimensions against documents of "
+                f"{self.index.dimensions}"
+            )
+        return self.index.cosines(vector)
 
     async def rank(self, query: Query, k: int | None = None) -> list[Scored]:
         scores = await self.scores(query)

@@ -55,6 +55,7 @@ async def build_tool_index(
     *,
     names: bool = True,
     cache: VectorCache | None = None,
+    reuse: bool = True,
     batch_size: int = DEFAULT_BATCH,
     progress: Progress | None = None,
 ) -> VectorIndex:
@@ -74,6 +75,7 @@ async def build_tool_index(
         embed,
         extra_fields=fields,
         cache=cache,
+        reuse=reuse,
         batch_size=batch_size,
         progress=progress,
     )
@@ -112,15 +114,24 @@ async def build_ranker(
     cache = None
     if cache_dir is not None and identity is not None:
         cache = VectorCache(cache_dir, identity)
-    index = await build_tool_index(
-        documents,
-        embed,
-        names=tool_text is None,
-        cache=cache,
-        batch_size=batch_size,
-        progress=progress,
-    )
-    embedding = EmbeddingRanker(index, embed)
+
+    embedder: EmbedFn = embed  # narrowed for the closures below
+
+    async def index(*, reuse: bool = True) -> VectorIndex:
+        return await build_tool_index(
+            documents,
+            embedder,
+            names=tool_text is None,
+            cache=cache,
+            reuse=reuse,
+            batch_size=batch_size,
+            progress=progress,
+        )
+
+    async def rebuild() -> VectorIndex:
+        return await index(reuse=False)
+
+    embedding = EmbeddingRanker(await index(), embedder, rebuild=rebuild)
     if kind == "embedding":
         return embedding
     from ctxchat.ranking.hybrid import HybridRanker

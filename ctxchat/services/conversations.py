@@ -165,8 +165,12 @@ class ChatService:
             journal.begin(self.writer, session, turn_id, self.agent)
             committed: list[str] = []
 
+            unrecorded = turn_id if journal.recording(self.agent) else None
+
             async def commit(context: RunContext) -> None:
-                journal.commit(self.writer, session, conversation.model.name, inputs)
+                journal.commit(
+                    self.writer, session, conversation.model.name, inputs, unrecorded=unrecorded
+                )
                 committed.append(json.dumps(session.state, sort_keys=True))
 
             try:
@@ -188,8 +192,15 @@ class ChatService:
                     existed=conversation.saved,
                 )
                 raise
+            marked = session.unrecorded_turn is not None
+            session.unrecorded_turn = None  # the record stage ran
             if committed and json.dumps(session.state, sort_keys=True) != committed[0]:
                 self._save_learnt(session, on_event)
+            elif marked:
+                # A save that fails leaves the mark: the next process finds the turn
+                # recorded already, and clears it.
+                with contextlib.suppress(CtxchatError):
+                    self._save(session, used=False)
         conversation.session = session
         conversation.saved = True
         conversation.last_context = context

@@ -18,8 +18,13 @@ A process killed anywhere in between leaves `pending_turn` set in the file. The 
 hold the session's lock (`recover`: a new turn, `undo`, or a reader that finds the lock
 free) takes that turn out of the histories by its id and clears the mark, so the history
 never holds a turn its session does not count, and the audit never says `ok` for it (the
-audit writes only after step 3). A kill after step 3 loses at most the audit's row and what
-other providers would have learnt; the turn itself is kept and counted.
+audit writes only after step 3). A kill after step 3 loses at most what other providers
+would have learnt; the turn itself is kept and counted. Not its audit row: the save of step
+3 also marks the turn `unrecorded_turn`, cleared by a save once the record stage has run,
+and the next process to hold the lock (`recover`) hands what the history kept of a turn
+still marked to the providers' `record_missed_turn` (the audit writes the row it lacks).
+The mark costs one more save per turn where a provider records turns; it is not cleared
+where the history cannot be read or a recorder fails, and the next process tries again.
 
 The other order (session file first, then the history) would need the history to be the
 commit record, and a history can be shared by several sessions, be read-only, or be on a
@@ -37,7 +42,7 @@ from typing import Any, Protocol
 from ctxchat.core.agent import Agent, TurnFailed
 from ctxchat.core.errors import CtxchatError, StorageError, TurnNotStored
 from ctxchat.core.messages import Message
-from ctxchat.core.provider import HistoryProvider
+from ctxchat.core.provider import ContextProvider, HistoryProvider
 from ctxchat.core.session import Session
 from ctxchat.services.titles import entitle
 
@@ -76,23 +81,51 @@ def begin(store: SessionWriter, session: Session, turn_id: str, agent: Agent) ->
     return True
 
 
+def recording(agent: Agent) -> list[ContextProvider[Any]]:
+    """The providers that record kept turns a killed process left unrecorded."""
+    return [
+        p
+        for p in agent.run_providers()
+        if type(p).record_missed_turn is not ContextProvider.record_missed_turn
+    ]
+
+
 def commit(
-    store: SessionWriter, session: Session, model: str, inputs: str | Sequence[Message]
+    store: SessionWriter,
+    session: Session,
+    model: str,
+    inputs: str | Sequence[Message],
+    *,
+    unrecorded: str | None = None,
 ) -> None:
-    """Count the turn in the session file, clearing its mark (step 3). When the file cannot
-    be saved the session is left as it was, and the error raised (the engine then takes
-    the turn back out of the histories)."""
-    before = (session.turns, session.model, session.title, session.pending_turn)
+    """Count the turn in the session file, clearing its mark (step 3), and mark it as
+    `unrecorded` until the record stage has run (the caller clears that in memory, for
+    the next save). When the file cannot be saved the session is left as it was, and
+    the error raised (the engine then takes the turn back out of the histories)."""
+    before = (
+        session.turns,
+        session.model,
+        session.title,
+        session.pending_turn,
+        session.unrecorded_turn,
+    )
     used = session.updated_at
     session.turns += 1
     session.model = model
     session.pending_turn = None
+    session.unrecorded_turn = unrecorded
     session.updated_at = datetime.now(UTC)
     entitle(session, inputs)
     try:
         store.save(session)
     except BaseException:
-        session.turns, session.model, session.title, session.pending_turn = before
+        (
+            session.turns,
+            session.model,
+            session.title,
+            session.pending_turn,
+            session.unrecorded_turn,
+        ) = before
         session.updated_at = used
         raise
 
@@ -131,15 +164,53 @@ def settle_failure(
 
 async def recover(store: SessionWriter, session: Session, agent: Agent) -> bool:
     """Take a turn a process left under way (it ended between the stores) out of the
-    histories, and clear its mark in the file; whether there was one. Call it holding the
-    session's lock. A history that cannot be reached now raises, leaving the mark."""
+    histories, and record a kept turn a process left unrecorded (it ended between the
+    save that counted the turn and the record stage), clearing their marks in the file;
+    whether there was either. Call it holding the session's lock. A history that cannot
+    be reached now raises, leaving the mark; a recorder that cannot record now leaves
+    its mark for the next process."""
     turn_id = session.pending_turn
-    if turn_id is None:
+    if turn_id is not None:
+        await _discard(journaled_histories(agent), session, turn_id)
+        session.pending_turn = None
+    missed = session.unrecorded_turn
+    if missed is not None and await _record_missed(agent, session, missed):
+        session.unrecorded_turn = None
+    if (turn_id, missed) == (None, None):
         return False
-    await _discard(journaled_histories(agent), session, turn_id)
-    session.pending_turn = None
     store.save(session)
     return True
+
+
+async def _record_missed(agent: Agent, session: Session, turn_id: str) -> bool:
+    """Hand the recorders the last turn the history kept; whether all of them took it."""
+    recorders = recording(agent)
+    history = agent.loading_history or agent.history_provider
+    if not recorders or history is None:
+        return True
+    try:
+        kept = await history.all_messages(
+            session.id, state=session.provider_state(history.source_id)
+        )
+    except CtxchatError:
+        return False
+    messages = last_turn(kept)
+    done = True
+    for recorder in recorders:
+        state = session.provider_state(recorder.source_id)
+        try:
+            await recorder.record_missed_turn(
+                session=session, turn_id=turn_id, messages=messages, state=state
+            )
+        except CtxchatError:
+            done = False
+    return done
+
+
+def last_turn(messages: Sequence[Message]) -> list[Message]:
+    """The last turn of a history: its last user message and what followed it."""
+    starts = [n for n, m in enumerate(messages) if m.role == "user"]
+    return list(messages[starts[-1] :]) if starts else []
 
 
 async def _discard(

@@ -69,6 +69,12 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
 
+MISSED_NOTE = (
+    "recorded when the session was next opened: the process ended before it recorded the "
+    "turn (its input and reply are the history's; what else the model was sent is unknown)"
+)
+
+
 @dataclass(frozen=True)
 class AuditOptions:
     url: str | None = option(
@@ -105,6 +111,39 @@ class AuditProvider(SqlBacked[AuditOptions], OwnedRows, ContextProvider[AuditOpt
             record = forget_in_record(record, forgetting) or record
         await asyncio.to_thread(self._append, session.id, record)
         context.mark_kept(self.source_id)
+
+    async def record_missed_turn(
+        self,
+        *,
+        session: Session,
+        turn_id: str,
+        messages: Sequence[Message],
+        state: dict[str, Any],
+    ) -> None:
+        """A kept turn its process was killed before recording: a row from what the
+        history kept, unless one is there already."""
+        if await asyncio.to_thread(self._has_turn, session.id, turn_id):
+            return
+        inputs = tuple(messages[:1])
+        record = AuditRecord(
+            turn_id=turn_id,
+            created_at=datetime.now(UTC),
+            ok=True,  # the session file counted it: it was kept
+            error=None,
+            input_messages=inputs,
+            response_messages=tuple(messages[1:]),
+            recovered=MISSED_NOTE,
+        )
+        await asyncio.to_thread(self._append, session.id, record)
+
+    def _has_turn(self, session_id: str, turn_id: str) -> bool:
+        import sqlalchemy as sa
+
+        table = AUDIT.tables
+        query = sa.select(table.c.seq).where(
+            table.c.session_key == session_id, table.c.turn_id == turn_id
+        )
+        return self.database().read(lambda conn: conn.execute(query.limit(1)).first()) is not None
 
     def record_of(self, context: RunContext) -> AuditRecord:
         """This turn as an audit record (the error's text when it failed)."""

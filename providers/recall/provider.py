@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ctxchat.core.context import RunContext
+from ctxchat.core.errors import StorageError
 from ctxchat.core.messages import Message
 from ctxchat.core.options import OptionValueError, option
 from ctxchat.core.provider import AgentView, ContextProvider
@@ -88,9 +89,15 @@ class RecallProvider(ContextProvider[RecallOptions]):
             if not isinstance(history, SearchableHistory):
                 continue
             own = history.session_keys(session, session.provider_state(history.source_id))
-            hits += await history.search_messages(
-                terms, limit=SEARCHED, exclude=self.excluded(own, forgotten)
-            )
+            try:
+                hits += await history.search_messages(
+                    terms, limit=SEARCHED, exclude=self.excluded(own, forgotten)
+                )
+            except StorageError as exc:
+                # Its search unreadable (a full disk, a broken index) while the turn's own
+                # history loads: the turn goes on without recall (issue 21, item 11).
+                context.warn(self.source_id, f"recall skipped: {exc.message}")
+                return
         hits.sort(key=lambda h: -h.score)
         chosen = choose(
             hits,

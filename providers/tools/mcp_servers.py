@@ -41,6 +41,7 @@ from ctxchat.core.options import build_options, option
 from ctxchat.core.tools import TOOL_NAME_PATTERN, Tool
 
 from .mcp_log import capped_log
+from .mcp_noise import CURRENT, NOTE_MARK, SdkRecords, quiet_sdk_logger
 
 if TYPE_CHECKING:
     from mcp import Client
@@ -182,6 +183,8 @@ class McpServer:
     _stop: asyncio.Event | None = None
     _served: concurrent.futures.Future[None] | None = None
     _tools: list[Tool] = field(default_factory=list)
+    _sdk: SdkRecords | None = None
+    noise_reported: bool = False
 
     @property
     def name(self) -> str:
@@ -213,9 +216,17 @@ class McpServer:
         self._tools = [self._tool(remote) for remote in listed]
         return self._tools
 
+    def noise(self) -> str:
+        """The warning about lines on its stdout that were not MCP messages, or ""."""
+        said = self._sdk.noise() if self._sdk is not None else ""
+        return f"MCP server '{self.name}' {said} (log: {self.log_path})" if said else ""
+
     def _fail(self, what: str) -> None:
         said = _last_line(self.log_path)
         heard = f"; it said: {said}" if said else ""
+        if self._sdk is not None and (noise := self._sdk.noise()):
+            heard += f"; it {noise}"
+            self.noise_reported = True  # said in this line, not in a second one
         self.failure = (
             f"MCP server '{self.name}' {what}{heard} (log: {self.log_path}); "
             "the chat goes on without its tools"
@@ -237,7 +248,10 @@ class McpServer:
             cwd=options.cwd,
         )
         self._stop = asyncio.Event()
+        quiet_sdk_logger()
         with os.fdopen(capped_log(self.log_path), "w", encoding="utf-8") as errlog:
+            self._sdk = SdkRecords(errlog)
+            CURRENT.set(self._sdk)  # this task's context, copied by the SDK's reader task
             try:
                 async with contextlib.AsyncExitStack() as stack:
                     transport = stdio_client(params, errlog=errlog)
@@ -371,8 +385,22 @@ def _reason(exc: BaseException) -> str:
         return f"no such program: {exc.filename or exc}"
     if isinstance(exc, TimeoutError):
         return "it did not answer in time"
+    if type(exc).__name__ == "ValidationError" and callable(getattr(exc, "errors", None)):
+        return _malformed(exc)
     text = getattr(exc, "message", None) or str(exc) or type(exc).__name__
     return " ".join(str(text).split())
+
+
+def _malformed(exc: Any) -> str:
+    """A pydantic error about a server's reply, in one short line (its own text spans a
+    dozen lines with links)."""
+    found = exc.errors()
+    parts = [
+        f"{'.'.join(str(p) for p in e.get('loc', ())) or 'the reply'}: {e.get('msg', '?')}"
+        for e in found[:3]
+    ]
+    more = f" and {len(found) - 3} more" if len(found) > 3 else ""
+    return f"its reply is malformed ({'; '.join(parts)}{more})"
 
 
 def _last_line(path: Path) -> str:
@@ -382,7 +410,14 @@ def _last_line(path: Path) -> str:
             lines = handle.read().decode("utf-8", errors="replace").splitlines()
     except OSError:
         return ""
-    said = next((line.strip() for line in reversed(lines) if line.strip()), "")
+    said = next(
+        (
+            line.strip()
+            for line in reversed(lines)
+            if line.strip() and not line.startswith(NOTE_MARK)
+        ),
+        "",
+    )
     return said[:160]
 
 

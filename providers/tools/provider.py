@@ -25,6 +25,7 @@ advertised on the last stored turn (`advertised`, which `/tools` marks).
 from __future__ import annotations
 
 import asyncio
+import inspect
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -46,7 +47,7 @@ from .calc import calculate
 from .clock import convert_time, current_time
 from .files import FileTools, check_roots
 from .mcp_servers import CLOSE_WAIT, McpHub, McpServer, parse_servers, start_all
-from .python_functions import load_reference, tool_from_function
+from .python_functions import in_a_loop_of_its_own, load_reference, tool_from_function
 
 FILE_TOOLS = ("read_file", "list_directory")
 BUILTINS = ("current_time", "convert_time", "calculate", "search_sessions", *FILE_TOOLS)
@@ -163,6 +164,8 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
                 entry = {"ref": entry}
             spec = build_options(PythonToolOptions, entry, where)
             function = load_reference(spec.ref)
+            if not spec.isolated and inspect.iscoroutinefunction(function):
+                function = in_a_loop_of_its_own(function)
             tools.append(
                 tool_from_function(
                     function,
@@ -186,7 +189,8 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
         self._report_failures(warn)
 
     def _report_failures(self, warn: Callable[[str], None]) -> None:
-        """Servers that died since: their tools leave the catalogue, said once."""
+        """Servers that died since: their tools leave the catalogue, said once; servers
+        that wrote junk on stdout, said once too."""
         for server in self._servers:
             if server.failure is None or server.name in self._reported:
                 continue
@@ -197,6 +201,10 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
                 self.env.tools.remove(name)
             if gone:  # one that never started was reported by `load_tools` already
                 warn(server.failure)
+        for server in self._servers:
+            if server.failure is None and not server.noise_reported and (noise := server.noise()):
+                server.noise_reported = True
+                warn(noise)
 
     def check(self) -> None:
         """`config validate`: start the MCP servers, and fail naming each that does not."""

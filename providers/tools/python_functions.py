@@ -11,7 +11,9 @@ cost a turn. The built-in tools are made the same way.
 
 from __future__ import annotations
 
+import asyncio
 import enum
+import functools
 import importlib
 import inspect
 import re
@@ -61,6 +63,22 @@ def load_reference(reference: str) -> Callable[..., Any]:
     if not callable(target):
         raise ConfigError(f"python tool {reference!r}: {path.strip()!r} is not callable")
     return typing.cast(Callable[..., Any], target)
+
+
+def in_a_loop_of_its_own(function: Callable[..., Any]) -> Callable[..., Any]:
+    """An `async def` tool as a plain function that runs it under `asyncio.run`.
+
+    Run on ctxchat's own loop, an async tool that blocks (a `time.sleep`, a C call) holds
+    the loop: neither its timeout nor Ctrl-C is handled until it returns, and it may never.
+    As a plain function it runs in a daemon thread like any sync tool, on a loop of its
+    own there, so the turn's loop stays free to time it out or be interrupted (the thread
+    is then left behind, as a sync tool's is). Its name, docstring and signature stay."""
+
+    @functools.wraps(function)
+    def run(**arguments: Any) -> Any:
+        return asyncio.run(function(**arguments))
+
+    return run
 
 
 def tool_from_function(
