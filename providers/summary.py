@@ -183,7 +183,10 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
 
         label = f"summarising {count} older messages"
         if not context.defer(self.source_id, label, later):
+            # Within the turn (a script): said while it runs, as a status line on a terminal.
+            context.progress(self.source_id, label, 0, count)
             await fold_after_turn(self, agent, session, state, model, window, told(context))
+            context.progress(self.source_id, label, count, count)
 
     async def _due(
         self,
