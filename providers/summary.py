@@ -173,6 +173,8 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
         if not count:
             state.pop(SHOWN_FROM, None)
             return
+        if window:  # again: a history rewritten under the summary starts it over
+            state[SHOWN_FROM] = window[0].id
 
         async def later(fresh: Session, fresh_state: dict[str, Any], on_event: EventSink) -> None:
             shown = await history.get_messages(

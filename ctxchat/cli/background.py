@@ -17,6 +17,7 @@ from ctxchat.core.errors import CtxchatError
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from ctxchat.cli.reply_view import ReplyView
     from ctxchat.core.deferred import DeferredWork
     from ctxchat.core.model_types import Event
     from ctxchat.services.conversations import ChatService, Conversation
@@ -57,9 +58,8 @@ class Background:
         view = ReplyView(self.console, markdown=False)
         skipped = False
         if not task.done():
-            view.wait(f"{self._label}… {SKIP_HINT}")
             try:
-                await cancellable(_finished(task))
+                await cancellable(_finished(task, view, f"{self._label}… {SKIP_HINT}"))
             except asyncio.CancelledError:
                 skipped = True
                 # It saves what it had done on the way out: that must end before a turn.
@@ -67,10 +67,10 @@ class Background:
         for event in self._events:
             view.on_event(event)
         view.finish()
-        if skipped:
+        failure = None if task.cancelled() else task.exception()
+        if skipped or task.cancelled():
             view.note(f"{self._label}: skipped ({SKIPPED_NOTE})")
             return
-        failure = task.exception()
         if isinstance(failure, CtxchatError):
             view.note(f"warning: {self._label} failed: {failure.message}", "yellow")
         elif failure is not None:
@@ -78,6 +78,8 @@ class Background:
             view.note(f"warning: {self._label} failed: {failed}", "yellow")
 
 
-async def _finished(task: asyncio.Task[None]) -> None:
-    """Await `task` from another task, so cancelling this one cancels it."""
+async def _finished(task: asyncio.Task[None], view: ReplyView, status: str) -> None:
+    """Await `task` from another task, so cancelling this one cancels it. The status line
+    is shown from in here: once it is on screen, Ctrl-C already reaches this task."""
+    view.wait(status)
     await task
