@@ -149,12 +149,23 @@ def test_a_failing_fold_leaves_the_turn_standing_and_is_retried(
     assert len(session.state["history"]["messages"]) == 6  # the turn is stored
 
     fake_openai.default = summariser
-    run(agent, session, "q4")  # retried: q1 and q2 (dropped now) are folded in one go
-    retry = str(folds(fake_openai)[-1].messages[1]["content"])
-    assert "user: q1" in retry
-    assert "user: q2" in retry
-    assert "user: q3" in retry
-    assert session.state["summary"]["summary"] == "SUMMARY-1"
+    run(agent, session, "q4")
+    catch_up, after = folds(fake_openai)[-2:]
+    # Before q4's request: q1, which fell out while the summariser was down, and only it,
+    # so that request shows every earlier turn, in full or summarised.
+    first = str(catch_up.messages[1]["content"])
+    assert "user: q1" in first
+    assert "user: q2" not in first
+    request = chats(fake_openai)[-1]
+    assert "SUMMARY-1" in system_text(request)
+    assert turn_texts(request) == ["q2", "q3", "q4"]
+    # After it, as after every turn: q2 has fallen out now, folded with q3 ahead.
+    second = str(after.messages[1]["content"])
+    assert "SUMMARY-1" in second
+    assert "user: q2" in second
+    assert "user: q3" in second
+    assert "user: q1" not in second
+    assert session.state["summary"]["summary"] == "SUMMARY-2"
     assert "failed" not in session.state["summary"]
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ctxchat import __version__
+from ctxchat.cli.background import Background
 from ctxchat.cli.common import cut_note, cut_short_note
 from ctxchat.cli.render import print_turns
 from ctxchat.cli.reply_view import ReplyView
@@ -61,6 +62,7 @@ class Repl:
         self.exit_requested = False
         self.resend: str | None = None  # a command asked for this to be sent next
         self.pasted: list[str] = []  # what was pasted into the line being read
+        self.background = Background(console)  # a fold left for after the turn
 
     # -- output -------------------------------------------------------------------------------
     def say(self, text: str, style: str = "") -> None:
@@ -139,11 +141,13 @@ class Repl:
                 finally:
                     rearm_ctrl_c()
             draft = await self.handle(text, draft)
+        await self.background.settle()  # leaving: what was learnt is kept first
 
     async def handle(self, text: str, draft: str = "") -> str:
         """Run one input; returns what the next prompt starts with. `draft` is what this
         prompt started with (a failed turn's input): a command typed after it is run as a
         command, and the draft offered again."""
+        await self.background.settle()
         before = self.conversation
         if draft and text.startswith(draft) and text[len(draft) :].lstrip().startswith("/"):
             typed = text[len(draft) :].strip()
@@ -218,7 +222,9 @@ class Repl:
         view.wait()
         try:
             outcome = await cancellable(
-                self.service.send(conversation, [message], on_event=view.on_event, approve=approve)
+                self.service.send(
+                    conversation, [message], on_event=view.on_event, approve=approve, defer=True
+                )
             )
         except TurnFailed as failed:
             self.last_turn_failed = True
@@ -256,6 +262,7 @@ class Repl:
         if cut is not None:
             self.say(f"warning: {cut}", "yellow")
         self.status(outcome.context)
+        self.background.start(self.service, conversation, outcome.context.deferred or ())
         return ""
 
     def status(self, context: RunContext) -> None:

@@ -19,6 +19,7 @@ from ctxchat.cli.common import cut_note, cut_short_note, report, run_sync, warn
 from ctxchat.cli.event_render import EventLine, EventRenderer
 from ctxchat.cli.progress import ProgressDisplay
 from ctxchat.cli.terminal import cancellable
+from ctxchat.cli.wait_line import WaitLine
 from ctxchat.core.errors import LearningInterrupted, TurnCancelled
 from ctxchat.core.sanitize import json_text
 from ctxchat.core.storable import storable
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from ctxchat.cli.wrap import WordWrap
     from ctxchat.core.approval import Approver
     from ctxchat.core.messages import Message
-    from ctxchat.core.model_types import Event, ReplyCut
+    from ctxchat.core.model_types import Event, ReplyCut, ToolCallFinished
     from ctxchat.services.conversations import ChatService, Conversation, TurnOutcome
 
 
@@ -114,6 +115,13 @@ class _Output:
         self._write(text if self.wrap is None else self.wrap.feed(text))
 
 
+def _stderr_is_terminal() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
 def _terminal_wrap(out: TextIO) -> WordWrap | None:
     """A word wrap at the terminal's width when `out` is one."""
     import os
@@ -143,6 +151,10 @@ class _Streamer(EventRenderer):
         show_progress: bool = False,
     ) -> None:
         self.output = output
+        # "waiting for the model… 15 s" while nothing came back: on a terminal's stderr only
+        # (with --json too: the line is erased before anything else is written).
+        self.waiting = WaitLine(enabled=_stderr_is_terminal())
+        self.model_name = "the model"
         # A bar redrawn in place on stderr: only where a person watches it (a terminal,
         # and not --json), never into a pipe or a log.
         self.bars = ProgressDisplay(shown=show_progress)
@@ -157,6 +169,7 @@ class _Streamer(EventRenderer):
     def before_event(self, event: Event) -> None:
         from ctxchat.core.model_types import ProviderProgress
 
+        self.waiting.stop()
         if not isinstance(event, ProviderProgress):
             self.bars.close()  # work that stopped short: its bar goes before the rest
 
@@ -190,7 +203,16 @@ class _Streamer(EventRenderer):
         else:
             report(line.text, kind="note" if line.kind == "note" else "")
 
+    def wait(self) -> None:
+        """The model was asked (again): its silence is counted from now."""
+        self.waiting.start(f"waiting for {self.model_name}…")
+
+    def tool_finished(self, event: ToolCallFinished) -> None:
+        self.wait()  # the model is asked again with the result
+
     def progress(self, label: str, done: int, total: int) -> None:
+        if done >= total:
+            self.wait()  # the model is asked once the work is done
         self.bars.update(label, done, total)
 
     def think(self, text: str) -> None:
@@ -273,6 +295,8 @@ async def _send(
         show_reasoning=show_reasoning,
         show_progress=not json_lines and sys.stderr.isatty(),
     )
+    streamer.model_name = conversation.model.name
+    streamer.wait()
     try:
         outcome = await cancellable(
             service.send(conversation, [turn], on_event=streamer.on_event, approve=approve)
@@ -282,6 +306,8 @@ async def _send(
     except BaseException:
         streamer.end_line()
         raise
+    finally:
+        streamer.waiting.stop()
     streamer.end_turn()
     for cut in streamer.cuts:
         warn(cut_note(cut))

@@ -77,12 +77,23 @@ def list_sessions(
         ),
     ] = None,
     json_output: Annotated[bool, typer.Option("--json", help="A JSON array.")] = False,
+    show_all: Annotated[
+        bool,
+        typer.Option(
+            "--all",
+            help="Also sessions whose first turn failed (no file, only their audit rows).",
+        ),
+    ] = False,
     config: ConfigOption = None,
 ) -> None:
     """Saved sessions, most recently used first."""
-    del config  # accepted like everywhere (an alias may carry it); the list is the same
     catalog = session_catalog()
-    summaries = catalog.list(limit=limit)
+    summaries = catalog.list(limit=None if show_all else limit)
+    failed: dict[str, str | None] = {}
+    if show_all:
+        # The audit is read through the configured pipeline; without --all the list is the
+        # session files' alone, whatever the config says.
+        summaries, failed = _with_failed_first_turns(summaries, config, limit)
     store = catalog.store
     for session_id, why in store.unreadable.items():
         hint = f"; `ctxchat sessions show {session_id}` moves it aside"
@@ -90,7 +101,12 @@ def list_sessions(
             f"session {session_id} is left out: {why}{hint if session_id in store.damaged else ''}"
         )
     if json_output:
-        print(json_text([_summary_dict(s) for s in summaries], indent=2))
+        records = [_summary_dict(s) for s in summaries]
+        if show_all:
+            for record in records:
+                record["failed"] = record["id"] in failed
+                record["error"] = failed.get(str(record["id"]))
+        print(json_text(records, indent=2))
         return
     if not summaries:
         sys.stderr.write("no saved sessions yet\n")
@@ -106,10 +122,34 @@ def list_sessions(
     # On a terminal, prefixes unique among every session on disk, not only those listed:
     # each is a reference `run -s` and the other commands take. A pipe gets whole ids.
     short = unique_prefixes(store.ids() | {s.id for s in summaries}) if width else None
-    header, *rows = table_lines(summaries, width, short)
+    shown = [_marked_failed(s) if s.id in failed else s for s in summaries]
+    header, *rows = table_lines(shown, width, short)
     console.print(Text(header, style="bold"), soft_wrap=True)
     for row in rows:
         console.print(Text(row), soft_wrap=True)
+
+
+def _with_failed_first_turns(
+    summaries: list[SessionSummary], config: Path | None, limit: int | None
+) -> tuple[list[SessionSummary], dict[str, str | None]]:
+    """The saved sessions and those whose first turn failed, most recently used first (at
+    most `limit`), and the failed ones' errors by id."""
+    from ctxchat.services.failed_turns import failed_first_turns
+
+    found = run_sync(failed_first_turns(chat_service(load_config(config))))
+    merged = sorted(
+        [*summaries, *(f.summary for f in found)], key=lambda s: s.updated_at, reverse=True
+    )
+    return merged[:limit] if limit is not None else merged, {f.summary.id: f.error for f in found}
+
+
+def _marked_failed(summary: SessionSummary) -> SessionSummary:
+    """A failed first turn's row says so in its title."""
+    import dataclasses
+
+    from ctxchat.core.text import title_or_untitled
+
+    return dataclasses.replace(summary, title=f"(failed) {title_or_untitled(summary.title)}")
 
 
 @app.command(cls=WordsCommand)

@@ -186,6 +186,7 @@ class Agent:
         approve: Approver = refuse_unasked,
         turn_id: str | None = None,
         on_stored: Commit | None = None,
+        defer: bool = False,
     ) -> RunContext:
         """Run one turn and return its context (with `.response`); raise `TurnFailed`.
 
@@ -193,7 +194,8 @@ class Agent:
         `ctxchat.core.approval`); without one such calls are refused. `turn_id` names the
         turn in every store (one is made when not given); `on_stored` is awaited once the
         histories have stored the turn, before anything learns from it: if it raises, the
-        turn is taken back out of them and fails."""
+        turn is taken back out of them and fails. With `defer` the caller runs what learning
+        providers leave for after the turn (`context.deferred`, `ctxchat.core.deferred`)."""
         if isinstance(inputs, str):
             input_messages: list[Message] = [Message.user(inputs)]
         elif isinstance(inputs, Message):
@@ -210,6 +212,8 @@ class Agent:
             approve=approve,
             turn_id=turn_id,
         )
+        if defer:
+            context.deferred = []
         providers = self.run_providers()
         produced: list[Message] = []
         error: BaseException | None = None

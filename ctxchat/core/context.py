@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ctxchat.core.approval import Approver, ToolApproval, refuse_unasked
 from ctxchat.core.blocks import neutralise
+from ctxchat.core.deferred import DeferredRun, DeferredWork
 from ctxchat.core.errors import ConfigError
 from ctxchat.core.messages import AttributionKind, Message, ToolCallPart, Usage, new_id
 from ctxchat.core.model_types import (
@@ -104,6 +105,9 @@ class RunContext:
         self.learning_interrupted = False
         # What the context budget did to this turn's request (see `ctxchat.core.budget`).
         self.budget: BudgetReport | None = None
+        # Learning left for the caller to run after the turn (see `ctxchat.core.deferred`);
+        # None when the caller does not offer to, and providers do it within the turn.
+        self.deferred: list[DeferredWork] | None = None
         self._shrinkers: list[tuple[int, int, str, Shrink]] = []
         self._response: RunResponse | None = None
         self._on_event = on_event
@@ -161,6 +165,15 @@ class RunContext:
     def warn(self, source_id: str, text: str) -> None:
         """Something the provider could not do; the turn itself stands."""
         self._on_event(ProviderWarning(source_id, text))
+
+    def defer(self, source_id: str, label: str, run: DeferredRun) -> bool:
+        """Leave slow learning for the caller to run once the turn is back (see
+        `ctxchat.core.deferred`); False when the caller does not offer to, and the
+        provider does it now."""
+        if self.deferred is None:
+            return False
+        self.deferred.append(DeferredWork(source_id, label, run))
+        return True
 
     def on_over_budget(self, source_id: str, shrink: Shrink, *, priority: int = 0) -> None:
         """How this provider gives up room when the request does not fit the model's window

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from ctxchat.core.agent import Agent, TurnFailed
 from ctxchat.core.approval import Approver, refuse_unasked
 from ctxchat.core.context import RunContext
+from ctxchat.core.deferred import DeferredWork
 from ctxchat.core.errors import (
     CtxchatError,
     SessionInUse,
@@ -153,10 +154,12 @@ class ChatService:
         *,
         on_event: EventSink = ignore_events,
         approve: Approver = refuse_unasked,
+        defer: bool = False,
     ) -> TurnOutcome:
         """Run one turn and save it. On failure the session is saved without the turn and
         `TurnFailed` (carrying the input) is raised. `approve` answers for tools with side
-        effects (see `ctxchat.core.approval`)."""
+        effects (see `ctxchat.core.approval`). With `defer`, slow learning is left in
+        `context.deferred` for the caller to hand to `run_deferred`."""
         conversation.last_input = inputs if isinstance(inputs, str) else text_of(inputs)
         async with self._locked_async(conversation.session.id):
             session = self._fresh(conversation)
@@ -182,6 +185,7 @@ class ChatService:
                     approve=approve,
                     turn_id=turn_id,
                     on_stored=commit,
+                    defer=defer,
                 )
             except TurnFailed as failed:
                 conversation.session = session
@@ -205,6 +209,28 @@ class ChatService:
         conversation.saved = True
         conversation.last_context = context
         return TurnOutcome(context, session)
+
+    async def run_deferred(
+        self,
+        conversation: Conversation,
+        work: Sequence[DeferredWork],
+        *,
+        on_event: EventSink = ignore_events,
+    ) -> None:
+        """Run what a turn left for later (see `ctxchat.core.deferred`) on the session as
+        it is now, under its lock, and save what it learnt as the turn saves it. Cancelled
+        (Ctrl-C skips it), what was done so far is still saved."""
+        if not work or not conversation.saved:
+            return
+        async with self._locked_async(conversation.session.id):
+            session = self._fresh(conversation)
+            try:
+                for item in work:
+                    state = session.provider_state(item.source_id)
+                    await item.run(session, state, on_event)
+            finally:
+                self._save_learnt(session, on_event)
+                conversation.session = session
 
     def _save_learnt(self, session: Session, on_event: EventSink) -> None:
         """Save what the second stage (memory, summaries) put in the session's state after

@@ -13,8 +13,11 @@ once, summarised or in full. List it after the history it summarises.
 
 Its position (the id of the last message summarised) is in the session state: a restart
 neither loses nor repeats a fold. Folding runs after the reply was shown, from a stored
-turn only; a failure is a one-line warning, the turn stands and the fold is tried again
-after the next turn. `/compact [N]` folds everything but the newest N turns now.
+turn only, and is left to the caller when it offers to run it later (the REPL folds in
+the background once the prompt is back); a failure is a one-line warning and the turn
+stands. What a skipped or failed fold should have taken in is folded before the next
+request (see `later`), so that request never shows an earlier turn neither in
+full nor summarised. `/compact [N]` folds everything but the newest N turns now.
 """
 
 from __future__ import annotations
@@ -29,11 +32,22 @@ from ctxchat.core.context import RunContext
 from ctxchat.core.errors import ConfigError, CtxchatError
 from ctxchat.core.forgetting import Forgetting, forgotten_in, mark_forgotten
 from ctxchat.core.messages import Message
-from ctxchat.core.model_types import ignore_events
+from ctxchat.core.model_types import EventSink, ignore_events
 from ctxchat.core.options import OptionValueError, option
 from ctxchat.core.provider import AgentView, ContextProvider, HistoryProvider
 from ctxchat.core.session import Session
 from ctxchat.core.tokens import count_message_tokens
+
+from .later import (
+    FAILED_BEFORE_RUN,
+    SHOWN_FROM,
+    SummaryFailed,
+    catch_up,
+    fold_after_turn,
+    shown_next,
+    told,
+    window_from,
+)
 
 if TYPE_CHECKING:
     from ctxchat.core.limits import ContextLimits
@@ -43,11 +57,6 @@ if TYPE_CHECKING:
 # Gives up its block last when a request does not fit the model's window (memory facts go
 # at 10): the summary stands for many turns at once.
 BUDGET_PRIORITY = 30
-RETRY_NOTE = "it is tried again after the next turn"
-
-
-class SummaryFailed(CtxchatError):
-    """The model could not fold the dropped turns into the summary."""
 
 
 @dataclass(frozen=True)
@@ -106,6 +115,7 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
                 f"provider '{self.source_id}' must come after the history it summarises "
                 f"('{history.source_id}') in the config"
             )
+        await catch_up(self, agent, session, context, state, history)
         summary = state.get("summary")
         if not isinstance(summary, str) or not summary:
             return
@@ -144,37 +154,53 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
         # its next use, whether or not a memory keeps a record of forgets.
         keep_forgets_of_this_run(context.metadata, state)
         history = self.history_of(agent)
-        if history is None or context.model is None:
+        model = context.model
+        if history is None or model is None:
             return
         hstate = session.provider_state(history.source_id)
         window = await history.get_messages(session.id, state=hstate)
-        window = _shown_next(window, context, history.source_id)
+        window = shown_next(window, context, history.source_id)
         through = state.get("through")
         if isinstance(through, str) and through in {m.id for m in window}:
+            state.pop(SHOWN_FROM, None)
             return  # nothing fell out that the summary does not cover
-        from .forget import forgettings, pending_forgets
-
-        try:
-            fold = await self.fold(
-                history,
-                session,
-                state,
-                context.model,
-                window,
-                limit=self.options.max_calls,
-                only_if_dropped=True,
-                forgotten=[*await forgettings(agent), *pending_forgets(state)],
-            )
-        except SummaryFailed as exc:
-            state["failed"] = str(exc)
-            context.warn(self.source_id, f"the summary was not updated: {exc}; {RETRY_NOTE}")
+        # Until the fold is in, the next turn first folds what fell out before here.
+        if window:
+            state[SHOWN_FROM] = window[0].id
+        if context.metadata.get(FAILED_BEFORE_RUN.format(self.source_id)):
+            return  # the summariser failed this turn already: tried again on the next
+        count = await self._due(history, session, state, window)
+        if not count:
+            state.pop(SHOWN_FROM, None)
             return
-        if fold.messages:
-            more = "" if fold.complete else " (more on later turns)"
-            context.notify(
-                self.source_id,
-                f"summarised {fold.messages} older messages{more}: /context full shows it",
+        if window:  # again: a history rewritten under the summary starts it over
+            state[SHOWN_FROM] = window[0].id
+
+        async def later(fresh: Session, fresh_state: dict[str, Any], on_event: EventSink) -> None:
+            shown = await history.get_messages(
+                fresh.id, state=fresh.provider_state(history.source_id)
             )
+            shown = window_from(shown, fresh_state.get(SHOWN_FROM))
+            await fold_after_turn(self, agent, fresh, fresh_state, model, shown, on_event)
+
+        label = f"summarising {count} older messages"
+        if not context.defer(self.source_id, label, later):
+            # Within the turn (a script): said while it runs, as a status line on a terminal.
+            context.progress(self.source_id, label, 0, count)
+            await fold_after_turn(self, agent, session, state, model, window, told(context))
+            context.progress(self.source_id, label, count, count)
+
+    async def _due(
+        self,
+        history: HistoryProvider[Any],
+        session: Session,
+        state: dict[str, Any],
+        window: Sequence[Message],
+    ) -> int:
+        """How many messages a fold after this turn takes in: what fell out and the older
+        part of the window (0 when nothing fell out)."""
+        dropped, rest = await self.uncovered(history, session, state, window)
+        return len(dropped) + len(self.ahead(rest, None)) if dropped else 0
 
     async def compact(
         self,
@@ -213,30 +239,10 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
         """Fold the messages before `window`, and its older turns, into the summary: in
         batches of whole turns, saving the position after each, so a later failure keeps
         what was done. `only_if_dropped`: nothing at all unless something fell out."""
-        hstate = session.provider_state(history.source_id)
-        through = state.get("through") if isinstance(state.get("through"), str) else None
-        ids = [m.id for m in window]
-        if through in ids:
-            window = window[ids.index(through) + 1 :]
-            dropped: list[Message] | None = []
-        else:
-            first_kept = window[0].id if window else None
-            dropped = await history.messages_before(
-                session.id, state=hstate, first_kept=first_kept, after=through
-            )
-            if dropped is None:
-                # The history no longer holds the summary's last message (it was rewritten):
-                # start again from its first message rather than guess where it was.
-                state.clear()
-                dropped = await history.messages_before(
-                    session.id, state=hstate, first_kept=first_kept, after=None
-                )
+        dropped, window = await self.uncovered(history, session, state, window)
         if only_if_dropped and not dropped:
             return Fold(0, 0, complete=True)
-        window_turns = turns(window)
-        keep = keep_turns or self.options.keep_turns or max(1, len(window_turns) // 2)
-        ahead = [m for turn in window_turns[: max(0, len(window_turns) - keep)] for m in turn]
-        pending = [*(dropped or []), *ahead]
+        pending = [*dropped, *self.ahead(window, keep_turns)]
         if self.options.model:
             model = model.with_model(self.options.model)
         limits = await model.limits()
@@ -258,6 +264,40 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
             state["updated_at"] = datetime.now(UTC).isoformat(timespec="seconds")
             state.pop("failed", None)
         return Fold(folded, calls, complete=True)
+
+    async def uncovered(
+        self,
+        history: HistoryProvider[Any],
+        session: Session,
+        state: dict[str, Any],
+        window: Sequence[Message],
+    ) -> tuple[list[Message], Sequence[Message]]:
+        """The messages before `window` the summary does not cover yet, and the part of
+        `window` it does not cover."""
+        hstate = session.provider_state(history.source_id)
+        through = state.get("through") if isinstance(state.get("through"), str) else None
+        ids = [m.id for m in window]
+        if through in ids:
+            return [], window[ids.index(through) + 1 :]
+        first_kept = window[0].id if window else None
+        dropped = await history.messages_before(
+            session.id, state=hstate, first_kept=first_kept, after=through
+        )
+        if dropped is None:
+            # The history no longer holds the summary's last message (it was rewritten):
+            # start again from its first message rather than guess where it was.
+            state.clear()
+            dropped = await history.messages_before(
+                session.id, state=hstate, first_kept=first_kept, after=None
+            )
+        return list(dropped or []), window
+
+    def ahead(self, window: Sequence[Message], keep_turns: int | None) -> list[Message]:
+        """The older turns of `window` a fold takes in ahead of time, leaving the newest
+        `keep_turns` (the option's, or half the window) in full."""
+        window_turns = turns(window)
+        keep = keep_turns or self.options.keep_turns or max(1, len(window_turns) // 2)
+        return [m for turn in window_turns[: max(0, len(window_turns) - keep)] for m in turn]
 
     def _batch_room(self, limits: ContextLimits, previous: str, words: int) -> int:
         """Tokens of conversation one fold request may carry: `batch_tokens`, less when the
@@ -351,17 +391,3 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
 def _count(state: dict[str, Any]) -> int:
     count = state.get("messages")
     return count if isinstance(count, int) else 0
-
-
-def _shown_next(window: list[Message], context: RunContext, history_id: str) -> list[Message]:
-    """The part of the history's next window the model will be shown: when the context
-    budget trimmed the oldest history from this turn's request, the window starts where
-    this request's history started (or at this turn itself, if all of it went)."""
-    budget = context.budget
-    if budget is None or not budget.trimmed.get(history_id):
-        return window
-    sent = [m for m in context.context_messages.get(history_id, []) if m.kind == "history"]
-    turn = [*context.input_messages, *(context.response.messages if context.response else ())]
-    start = sent[0].id if sent else (turn[0].id if turn else None)
-    ids = [m.id for m in window]
-    return window[ids.index(start) :] if start in ids else window
