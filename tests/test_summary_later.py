@@ -19,8 +19,8 @@ from ctxchat.core.context import RunContext
 from ctxchat.core.errors import CtxchatError
 from ctxchat.core.model_types import Event, ModelRequest, ProviderNotice
 from ctxchat.core.session import Session
-from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
-from ctxchat.providers.summary import SummaryProvider
+from ctxchat.providers.history.in_memory import InMemoryHistoryProvider
+from ctxchat.providers.summary.provider import SummaryProvider
 from ctxchat.testing import ScriptedModel
 
 WORDS = "lorem ipsum dolor sit amet " * 12  # ~80 tokens a message

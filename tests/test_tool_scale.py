@@ -18,8 +18,8 @@ from ctxchat.core.agent import Agent
 from ctxchat.core.budget import measure
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.session import Session
-from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
-from ctxchat.providers.tools import ToolsProvider
+from ctxchat.providers.history.in_memory import InMemoryHistoryProvider
+from ctxchat.providers.tools.provider import ToolsProvider
 from ctxchat.testing import ScriptedModel
 
 TINY_SERVER = Path(__file__).resolve().parent / "mcp_tiny_server.py"
