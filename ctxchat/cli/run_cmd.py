@@ -179,6 +179,18 @@ def run(
             rich_help_panel=IO_PANEL,
         ),
     ] = DEFAULT_MAX_INPUT_BYTES,
+    attach: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--attach",
+            "-a",
+            metavar="FILE|DIR|URL",
+            help="Attach this to the message (repeatable): text fenced and named, images "
+            "as images. '@path' in the prompt attaches too ('@@' for a literal '@').",
+            rich_help_panel=IO_PANEL,
+            show_default=False,
+        ),
+    ] = None,
     allow_tools: Annotated[
         str | None,
         typer.Option(
@@ -239,6 +251,14 @@ def run(
             lines=lines,
             separator=turns_separator,
             max_input=max_input,
+        )
+        if attach or prompt is not None:
+            from ctxchat.cli.attach_input import attached_turns
+
+            turns = attached_turns(turns, attach or [], prompt_given=prompt is not None)
+    elif attach:
+        raise UsageError(
+            "-a attaches to a message given as PROMPT or piped; in the chat use /attach"
         )
     if temp and (session is not None or continue_):
         raise UsageError("--temp starts a chat that is never saved; it cannot resume a session")

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ctxchat.core.errors import UsageError
 from ctxchat.core.text import TITLE_SHOWN, plural, preview, title_or_untitled
+from ctxchat.services.attach_commands import ATTACH_COMMANDS
 from ctxchat.services.commands import (
     Block,
     Command,
@@ -275,6 +276,7 @@ def chat_commands(providers: Sequence[ContextProvider[Any]] = ()) -> CommandRegi
     source id (so their handlers get that provider's session state)."""
     registry = CommandRegistry()
     registry.add_all(BUILTIN_COMMANDS)
+    registry.add_all(ATTACH_COMMANDS)
     for provider in providers:
         if isinstance(provider, CommandSource):
             registry.add_all(provider.commands(), provider.source_id)

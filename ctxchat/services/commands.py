@@ -22,6 +22,7 @@ from ctxchat.core.errors import UsageError
 from ctxchat.core.options import nearest
 
 if TYPE_CHECKING:
+    from ctxchat.core.messages import Part
     from ctxchat.services.conversations import ChatService, Conversation
 
 # The name runs to the first whitespace of any kind: a pasted "/etc/hosts" and its lines.
@@ -82,6 +83,7 @@ class CommandResult:
     exit: bool = False  # leave the chat
     send: str | None = None  # send this as the user's next message
     conversation: Conversation | None = None  # go on with this conversation instead
+    attach: tuple[Part, ...] = ()  # parts for the user's next message (/attach)
 
     @classmethod
     def say(cls, *texts: str, tone: Tone = "normal") -> CommandResult:

@@ -106,6 +106,10 @@ def message_markdown(message: Message) -> str:
     blocks: list[str] = []
     if message.text:
         blocks.append(message.text.strip())
+    for image in message.images:  # its bytes are in the JSON exports, not in Markdown
+        blocks.append(
+            f"**Attached image** `{image.name}` ({image.media_type}, {image.width}x{image.height})"
+        )
     for call in message.tool_calls:
         blocks.append(
             f"**Tool call** `{call.name}`\n\n{fence(_pretty_arguments(call.arguments), 'json')}"

@@ -1,0 +1,24 @@
+"""The attachments of `ctxchat run`: `-a` sources and the prompt argument's `@path`s,
+read before any model call, so a bad one fails the run with nothing sent."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from ctxchat.core.messages import Message
+from ctxchat.services.attachments import read_attachments
+from ctxchat.services.compose import attach_to_first, with_mentions, with_parts
+
+
+def attached_turns(
+    turns: Iterable[Message], sources: Sequence[str], *, prompt_given: bool
+) -> Iterable[Message]:
+    """The turns, the first with what `-a` names and, with a prompt argument, what its
+    `@path`s name (piped text is never read for mentions)."""
+    cwd = Path.cwd()
+    attached = read_attachments(sources, cwd=cwd)
+    if prompt_given:
+        # A prompt argument makes one turn, already read: its mentions are read now too.
+        return [with_parts(with_mentions(turn, cwd), attached) for turn in turns]
+    return attach_to_first(turns, attached)
