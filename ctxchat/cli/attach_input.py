@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from ctxchat.core.messages import Message
+from ctxchat.core.messages import Message, Part
 from ctxchat.services.attachments import read_attachments
 from ctxchat.services.compose import attach_to_first, with_mentions, with_parts
 
@@ -22,3 +22,11 @@ def attached_turns(
         # A prompt argument makes one turn, already read: its mentions are read now too.
         return [with_parts(with_mentions(turn, cwd), attached) for turn in turns]
     return attach_to_first(turns, attached)
+
+
+def typed_message(text: str, pasted: Sequence[str], attached: Sequence[Part]) -> Message:
+    """A line typed at the REPL prompt as a message: its pastes as documents, what its
+    typed `@path`s name, then what /attach gave (kept by the REPL until a turn succeeds)."""
+    from ctxchat.cli.prompt import input_message
+
+    return with_parts(with_mentions(input_message(text, pasted), Path.cwd()), attached)

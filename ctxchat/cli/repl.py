@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
     from ctxchat.cli.tool_approval import ToolPolicy
     from ctxchat.core.context import RunContext
+    from ctxchat.core.messages import Part
     from ctxchat.services.commands import CommandContext
     from ctxchat.services.conversations import ChatService, Conversation
 
@@ -61,6 +62,7 @@ class Repl:
         self.exit_requested = False
         self.resend: str | None = None  # a command asked for this to be sent next
         self.pasted: list[str] = []  # what was pasted into the line being read
+        self.attached: list[Part] = []  # what /attach gave; the next sent turn takes it
 
     # -- output -------------------------------------------------------------------------------
     def say(self, text: str, style: str = "") -> None:
@@ -169,6 +171,7 @@ class Repl:
     def command_context(self, name: str) -> CommandContext:
         context = self.registry.context(self.service, self.conversation, name)
         context.last_turn_failed = self.last_turn_failed
+        context.attached = self.attached
         return context
 
     async def command(self, line: str) -> bool:
@@ -208,11 +211,15 @@ class Repl:
         except CtxchatError as exc:
             self.error(exc.message)
             return ""
-        from ctxchat.cli.prompt import input_message
+        from ctxchat.cli.attach_input import typed_message
         from ctxchat.cli.tool_approval import ReplApprover
 
         conversation = self.conversation
-        message = input_message(text, self.pasted)
+        try:
+            message = typed_message(text, self.pasted, self.attached)
+        except CtxchatError as exc:  # an @path that cannot be attached: nothing was sent
+            self.error(exc.message)
+            return text
         view = ReplyView(self.console, markdown=self.markdown, model_name=conversation.model.name)
         approve = ReplApprover(self.console, view, self.tool_policy)
         view.wait()
@@ -247,6 +254,7 @@ class Repl:
             raise
         view.finish()
         self.last_turn_failed = False
+        self.attached.clear()
         if outcome.context.learning_interrupted:
             self.say("interrupted while learning: the turn was kept, nothing more was learnt")
         response = outcome.context.response

@@ -6,7 +6,9 @@ import shlex
 
 from ctxchat.core.errors import UsageError
 from ctxchat.services.attachments import describe, read_attachments
-from ctxchat.services.commands import Command, CommandContext, CommandResult, Note
+from ctxchat.services.commands import Command, CommandContext, CommandResult
+
+CLEAR = "--clear"
 
 
 async def _attach(ctx: CommandContext, args: str) -> CommandResult:
@@ -14,18 +16,31 @@ async def _attach(ctx: CommandContext, args: str) -> CommandResult:
         sources = shlex.split(args)
     except ValueError as exc:
         raise UsageError(f"/attach: {exc}") from None
+    if sources == [CLEAR]:
+        count = len(ctx.attached)
+        ctx.attached.clear()
+        return CommandResult.say(f"dropped {count} attachment(s)" if count else "nothing attached")
     if not sources:
-        raise UsageError("usage: /attach PATH|URL [...] (attached to the next message)")
-    parts = read_attachments(sources, cwd=ctx.cwd)
-    said = "; ".join(describe(parts))
-    return CommandResult((Note(f"attached to the next message: {said}"),), attach=parts)
+        if not ctx.attached:
+            return CommandResult.say(
+                "nothing attached; /attach PATH|URL attaches to the next message"
+            )
+        return CommandResult.say(
+            "attached to the next message: " + "; ".join(describe(ctx.attached))
+        )
+    parts = read_attachments(sources, cwd=ctx.cwd)  # all or none: the first bad one raises
+    ctx.attached.extend(parts)
+    return CommandResult.say(
+        "attached to the next message: " + "; ".join(describe(parts)), tone="quiet"
+    )
 
 
 ATTACH_COMMANDS = (
     Command(
         "attach",
-        "attach files, directories or URLs to the next message",
+        "attach files, directories or URLs to the next message (--clear drops them)",
         _attach,
-        usage="PATH|URL ...",
+        usage="[PATH|URL ...|--clear]",
+        completions=(CLEAR,),
     ),
 )

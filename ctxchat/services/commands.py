@@ -83,7 +83,6 @@ class CommandResult:
     exit: bool = False  # leave the chat
     send: str | None = None  # send this as the user's next message
     conversation: Conversation | None = None  # go on with this conversation instead
-    attach: tuple[Part, ...] = ()  # parts for the user's next message (/attach)
 
     @classmethod
     def say(cls, *texts: str, tone: Tone = "normal") -> CommandResult:
@@ -102,6 +101,8 @@ class CommandContext:
     cwd: Path = field(default_factory=Path.cwd)
     # Whether the last turn sent in this chat failed (its input was handed back).
     last_turn_failed: bool = False
+    # What /attach gave for the next message, kept by the chat until a turn takes it.
+    attached: list[Part] = field(default_factory=list)
 
 
 CommandHandler = Callable[[CommandContext, str], Awaitable[CommandResult | None]]
