@@ -3,9 +3,10 @@ against the fake server, checked in what it received and in what was stored."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from cli_support import assert_clean_error, ctxchat, only_session, stored_texts
+from cli_support import assert_clean_error, ctxchat, only_session, session_documents, stored_texts
 from fakeopenai import FakeOpenAI
 
 # A 1024 x 512 PNG's header: all ctxchat reads of an image besides its bytes.
@@ -60,6 +61,11 @@ def test_an_image_is_sent_as_image_url_data(
         "sessions", "export", only_session(ctxchat_home)["id"], "--format", "md", env=cli_env
     )
     assert "**Attached image** `chart.png` (image/png, 1024x512)" in exported.stdout
+    session = only_session(ctxchat_home)["id"]
+    shown = ctxchat("sessions", "show", session, env=cli_env)
+    audited = ctxchat("sessions", "show", session, "--audit", env=cli_env)
+    assert "[image chart.png · image/png · 1024x512]" in shown.stdout
+    assert "[image chart.png · image/png · 1024x512]" in audited.stdout
 
 
 def test_at_path_in_the_prompt_attaches_only_an_existing_word_initial_file(
@@ -147,3 +153,38 @@ def test_an_attachment_too_large_for_the_window_fails_before_any_model_call(
 
     assert_clean_error(result, 2, "over the 3,584 the model takes")
     assert fake_openai.chat_requests() == []
+
+
+def test_a_model_that_takes_no_images_is_one_line_and_no_turn_is_stored(
+    cli_env: dict[str, str], fake_openai: FakeOpenAI, ctxchat_home: Path, tmp_path: Path
+) -> None:
+    fake_openai.vision = False
+    (tmp_path / "chart.png").write_bytes(PNG_1024x512)
+
+    result = ctxchat("run", "-a", "chart.png", "describe it", env=cli_env, cwd=tmp_path)
+
+    assert_clean_error(result, 1, "model 'fake-model'", "does not take images")
+    assert fake_openai.refused == 1
+    assert [d["turns"] for d in session_documents(ctxchat_home)] in ([], [0])
+
+
+def test_the_budget_counts_an_image_as_the_provider_bills_it(
+    cli_env: dict[str, str], fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    (tmp_path / "chart.png").write_bytes(PNG_1024x512)
+    billed: list[int] = []
+    counted: list[int] = []
+    for extra in (["-a", "chart.png"], []):
+        # A home each: nothing of the first run is recalled into the second.
+        env = {**cli_env, "CTXCHAT_HOME": str(tmp_path / f"home{len(billed)}")}
+        result = ctxchat("run", "--json", *extra, "describe", env=env, cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        billed.append(json.loads(result.stdout)["usage"]["input_tokens"])
+        session = json.loads(result.stdout)["session"]
+        audit = ctxchat("sessions", "export", session, "--audit", "--format", "jsonl", env=env)
+        assert audit.returncode == 0, audit.stderr
+        counted.append(json.loads(audit.stdout.splitlines()[0])["budget"]["request_tokens"])
+    # 1024 x 512 is two 512-pixel tiles: 2 * 170 + 85 = 425 by OpenAI's formula, as the
+    # fake bills it; the budget counts the image part the same.
+    assert billed[0] - billed[1] == 425
+    assert counted[0] - counted[1] == 425
