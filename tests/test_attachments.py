@@ -4,19 +4,19 @@ fences, limits."""
 from __future__ import annotations
 
 import struct
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
 from ctxchat.core.image_format import image_info
 from ctxchat.core.messages import ImagePart, Message, TextPart
+from ctxchat.core.settings import AttachmentSettings
 from ctxchat.core.tokens import count_message_tokens, image_tokens
-from ctxchat.services.attachments import (
-    AttachmentError,
-    AttachmentLimits,
-    fenced,
-    read_attachment,
-)
+from ctxchat.services.attachments import AttachmentError, fenced, read_attachment
 from ctxchat.services.compose import with_mentions
 from ctxchat.services.mentions import find_mentions
 
@@ -124,7 +124,7 @@ def test_a_fence_is_longer_than_any_backtick_run_inside() -> None:
 def test_limits_refuse_a_file_over_them_by_name(tmp_path: Path) -> None:
     (tmp_path / "big.txt").write_text("a" * 101)
     (tmp_path / "big.png").write_bytes(png(10, 10) + b"\x00" * 100)
-    limits = AttachmentLimits(text_bytes=100, image_bytes=100)
+    limits = AttachmentSettings(text_bytes=100, image_bytes=100)
     with pytest.raises(AttachmentError, match=r"big\.txt.*over 100 bytes"):
         read_attachment("big.txt", cwd=tmp_path, limits=limits)
     with pytest.raises(AttachmentError, match=r"big\.png.*image is over 100 bytes"):
@@ -134,7 +134,7 @@ def test_limits_refuse_a_file_over_them_by_name(tmp_path: Path) -> None:
 def test_a_directory_says_what_it_left_out(tmp_path: Path) -> None:
     for index in range(5):
         (tmp_path / f"f{index}.txt").write_text(str(index))
-    (part,) = read_attachment(".", cwd=tmp_path, limits=AttachmentLimits(directory_files=3))
+    (part,) = read_attachment(".", cwd=tmp_path, limits=AttachmentSettings(directory_files=3))
     assert isinstance(part, TextPart)
     assert part.text.startswith("Attached directory .: 3 files (2 more left out")
     assert "f2.txt" in part.text
@@ -145,3 +145,57 @@ def test_a_pdf_is_refused_by_name(tmp_path: Path) -> None:
     (tmp_path / "paper.pdf").write_bytes(b"%PDF-1.7\n\x00\x01binary")
     with pytest.raises(AttachmentError, match=r"paper\.pdf: it is a PDF"):
         read_attachment("paper.pdf", cwd=tmp_path)
+
+
+class _Files(BaseHTTPRequestHandler):
+    routes: ClassVar[dict[str, tuple[str, bytes]]] = {}
+
+    def do_GET(self) -> None:
+        found = self.routes.get(self.path)
+        if found is None:
+            self.send_error(404)
+            return
+        content_type, body = found
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def web() -> Iterator[str]:
+    _Files.routes = {
+        "/notes.txt": ("text/plain; charset=utf-8", b"from the web\n"),
+        "/pic.png": ("image/png", png(20, 10)),
+        "/big.txt": ("text/plain", b"x" * 5000),
+        "/paper.pdf": ("application/pdf", b"%PDF-1.7 ..."),
+    }
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Files)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_url_is_fetched_as_text_or_image(web: str) -> None:
+    (text,) = read_attachment(f"{web}/notes.txt")
+    (image,) = read_attachment(f"{web}/pic.png")
+    assert text == TextPart(
+        f"Attached file {web}/notes.txt (text/plain):\n```\nfrom the web\n```", "document"
+    )
+    assert isinstance(image, ImagePart)
+    assert (image.media_type, image.width, image.height) == ("image/png", 20, 10)
+
+
+def test_a_url_over_its_cap_or_failing_is_refused(web: str) -> None:
+    with pytest.raises(AttachmentError, match=r"big\.txt: it is over 1,000 bytes"):
+        read_attachment(f"{web}/big.txt", limits=AttachmentSettings(url_bytes=1000))
+    with pytest.raises(AttachmentError, match=r"missing: HTTP 404"):
+        read_attachment(f"{web}/missing")
+    with pytest.raises(AttachmentError, match=r"paper\.pdf: it is a PDF"):
+        read_attachment(f"{web}/paper.pdf")

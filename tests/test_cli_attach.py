@@ -188,3 +188,21 @@ def test_the_budget_counts_an_image_as_the_provider_bills_it(
     # fake bills it; the budget counts the image part the same.
     assert billed[0] - billed[1] == 425
     assert counted[0] - counted[1] == 425
+
+
+def test_limits_are_configurable(
+    cli_env: dict[str, str], fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    (tmp_path / "notes.txt").write_text("x" * 200)
+    config = tmp_path / "config.toml"
+    config.write_text("[attachments]\ntext_bytes = 100\n")
+
+    result = ctxchat(
+        "run", "--config", str(config), "-a", "notes.txt", "hi", env=cli_env, cwd=tmp_path
+    )
+
+    assert_clean_error(result, 2, "notes.txt", "over 100 bytes")
+    assert fake_openai.chat_requests() == []
+    config.write_text("[attachments]\ntext_bytes = 0\n")
+    bad = ctxchat("run", "--config", str(config), "hi", env=cli_env, cwd=tmp_path)
+    assert_clean_error(bad, 2, "text_bytes", "at least 1")

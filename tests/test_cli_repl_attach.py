@@ -40,7 +40,7 @@ def test_attach_goes_with_the_next_message_only(
 
     child.send(f"/attach {notes} {picture}\r")
     child.expect_exact("attached to the next message:")
-    child.expect_exact("(image 640x480)")
+    child.expect(r"\(image\s+640x480\)")
     child.expect_exact(PROMPT)
     turn(child, "what is on the list?")
     turn(child, "and now?")
@@ -73,7 +73,7 @@ def test_a_typed_at_path_attaches_and_a_bad_attach_sends_nothing(
     child = repl()
 
     child.send(f"/attach {blob}\r")
-    child.expect_exact("binary file")
+    child.expect(r"binary\s+file")  # the long temp path may wrap the line anywhere
     child.expect_exact(PROMPT)
     turn(child, f"summarise @{notes} for me@example.com")
 

@@ -7,26 +7,34 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ctxchat.core.messages import Message, Part
+from ctxchat.core.settings import AttachmentSettings
 from ctxchat.services.attachments import read_attachments
 from ctxchat.services.compose import attach_to_first, with_mentions, with_parts
 
 
 def attached_turns(
-    turns: Iterable[Message], sources: Sequence[str], *, prompt_given: bool
+    turns: Iterable[Message],
+    sources: Sequence[str],
+    *,
+    prompt_given: bool,
+    limits: AttachmentSettings,
 ) -> Iterable[Message]:
     """The turns, the first with what `-a` names and, with a prompt argument, what its
     `@path`s name (piped text is never read for mentions)."""
     cwd = Path.cwd()
-    attached = read_attachments(sources, cwd=cwd)
+    attached = read_attachments(sources, cwd=cwd, limits=limits)
     if prompt_given:
         # A prompt argument makes one turn, already read: its mentions are read now too.
-        return [with_parts(with_mentions(turn, cwd), attached) for turn in turns]
+        return [with_parts(with_mentions(turn, cwd, limits), attached) for turn in turns]
     return attach_to_first(turns, attached)
 
 
-def typed_message(text: str, pasted: Sequence[str], attached: Sequence[Part]) -> Message:
+def typed_message(
+    text: str, pasted: Sequence[str], attached: Sequence[Part], limits: AttachmentSettings
+) -> Message:
     """A line typed at the REPL prompt as a message: its pastes as documents, what its
     typed `@path`s name, then what /attach gave (kept by the REPL until a turn succeeds)."""
     from ctxchat.cli.prompt import input_message
 
-    return with_parts(with_mentions(input_message(text, pasted), Path.cwd()), attached)
+    message = with_mentions(input_message(text, pasted), Path.cwd(), limits)
+    return with_parts(message, attached)

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from ctxchat.cli.tool_approval import ToolPolicy
     from ctxchat.core.context import RunContext
     from ctxchat.core.messages import Part
+    from ctxchat.core.settings import AttachmentSettings
     from ctxchat.services.commands import CommandContext
     from ctxchat.services.conversations import ChatService, Conversation
 
@@ -46,8 +47,10 @@ class Repl:
         max_input: int,
         history_path: Path | None,
         tool_policy: ToolPolicy | None = None,
+        attachment_limits: AttachmentSettings | None = None,
     ) -> None:
         from ctxchat.cli.tool_approval import ToolPolicy
+        from ctxchat.core.settings import AttachmentSettings
         from ctxchat.services.chat_commands import chat_commands
 
         self.service = service
@@ -63,6 +66,7 @@ class Repl:
         self.resend: str | None = None  # a command asked for this to be sent next
         self.pasted: list[str] = []  # what was pasted into the line being read
         self.attached: list[Part] = []  # what /attach gave; the next sent turn takes it
+        self.attachment_limits = attachment_limits or AttachmentSettings()
 
     # -- output -------------------------------------------------------------------------------
     def say(self, text: str, style: str = "") -> None:
@@ -172,6 +176,7 @@ class Repl:
         context = self.registry.context(self.service, self.conversation, name)
         context.last_turn_failed = self.last_turn_failed
         context.attached = self.attached
+        context.attachment_limits = self.attachment_limits
         return context
 
     async def command(self, line: str) -> bool:
@@ -216,7 +221,7 @@ class Repl:
 
         conversation = self.conversation
         try:
-            message = typed_message(text, self.pasted, self.attached)
+            message = typed_message(text, self.pasted, self.attached, self.attachment_limits)
         except CtxchatError as exc:  # an @path that cannot be attached: nothing was sent
             self.error(exc.message)
             return text

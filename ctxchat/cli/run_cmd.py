@@ -22,7 +22,7 @@ from ctxchat.core.text import DEFAULT_MAX_INPUT_BYTES
 if TYPE_CHECKING:
     from ctxchat.cli.tool_approval import ToolPolicy
     from ctxchat.core.messages import Message
-    from ctxchat.core.settings import ModelSettings
+    from ctxchat.core.settings import AttachmentSettings, ModelSettings
     from ctxchat.services.conversations import ChatService, Conversation
 
 SESSION_PANEL = "Session"
@@ -252,10 +252,6 @@ def run(
             separator=turns_separator,
             max_input=max_input,
         )
-        if attach or prompt is not None:
-            from ctxchat.cli.attach_input import attached_turns
-
-            turns = attached_turns(turns, attach or [], prompt_given=prompt is not None)
     elif attach:
         raise UsageError(
             "-a attaches to a message given as PROMPT or piped; in the chat use /attach"
@@ -263,6 +259,12 @@ def run(
     if temp and (session is not None or continue_):
         raise UsageError("--temp starts a chat that is never saved; it cannot resume a session")
     settings = load_config(config, model=model, base_url=base_url, system=system)
+    if not interactive and (attach or prompt is not None):
+        from ctxchat.cli.attach_input import attached_turns
+
+        turns = attached_turns(
+            turns, attach or [], prompt_given=prompt is not None, limits=settings.attachments
+        )
     service = chat_service(settings, no_memory=no_memory, temporary=temp)
     conversation = open_conversation(service, session=session, latest=continue_, title=title)
     settle_model(service, conversation, settings.model, interactive=interactive)
@@ -281,6 +283,7 @@ def run(
             max_input=max_input,
             resumed=session is not None or continue_,
             tool_policy=tool_policy,
+            attachment_limits=settings.attachments,
         )
         return
     from ctxchat.cli.script import run_script
@@ -405,6 +408,7 @@ def start_repl(
     max_input: int,
     resumed: bool,
     tool_policy: ToolPolicy,
+    attachment_limits: AttachmentSettings | None = None,
 ) -> None:
     from ctxchat.cli.render import make_console
     from ctxchat.cli.repl import Repl
@@ -430,5 +434,6 @@ def start_repl(
         # A temporary chat keeps even its typed lines in memory only.
         history_path=None if service.ephemeral else input_history_path(),
         tool_policy=tool_policy,
+        attachment_limits=attachment_limits,
     )
     run_sync(repl.run(show_last=show_last, resumed=resumed))

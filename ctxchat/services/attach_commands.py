@@ -28,7 +28,9 @@ async def _attach(ctx: CommandContext, args: str) -> CommandResult:
         return CommandResult.say(
             "attached to the next message: " + "; ".join(describe(ctx.attached))
         )
-    parts = read_attachments(sources, cwd=ctx.cwd)  # all or none: the first bad one raises
+    parts = read_attachments(
+        sources, cwd=ctx.cwd, limits=ctx.attachment_limits
+    )  # all or none: the first bad one raises
     ctx.attached.extend(parts)
     return CommandResult.say(
         "attached to the next message: " + "; ".join(describe(parts)), tone="quiet"

@@ -14,13 +14,13 @@ import importlib
 import os
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ctxchat.core.errors import UsageError
 from ctxchat.core.image_format import image_info
 from ctxchat.core.messages import ImagePart, Part, TextPart
+from ctxchat.core.settings import AttachmentSettings
 
 _URL = re.compile(r"https?://", re.IGNORECASE)
 
@@ -38,25 +38,12 @@ class AttachmentError(UsageError):
     """An attachment that cannot be read or sent: missing, binary, too large."""
 
 
-@dataclass(frozen=True)
-class AttachmentLimits:
-    """How much one attachment may hold. A text file over `text_bytes` is refused, not cut:
-    a model answering about half a file would not say so."""
-
-    text_bytes: int = 1_000_000
-    image_bytes: int = 20_000_000  # OpenAI's limit for one image
-    directory_files: int = 50
-    directory_bytes: int = 2_000_000
-    url_bytes: int = 5_000_000
-    url_timeout: float = 30.0
-
-
 def is_url(source: str) -> bool:
     return _URL.match(source) is not None
 
 
 def read_attachments(
-    sources: Iterable[str], *, cwd: Path | None = None, limits: AttachmentLimits | None = None
+    sources: Iterable[str], *, cwd: Path | None = None, limits: AttachmentSettings | None = None
 ) -> tuple[Part, ...]:
     """The parts of every source, in order; the first that cannot be read raises."""
     parts: list[Part] = []
@@ -66,9 +53,9 @@ def read_attachments(
 
 
 def read_attachment(
-    source: str, *, cwd: Path | None = None, limits: AttachmentLimits | None = None
+    source: str, *, cwd: Path | None = None, limits: AttachmentSettings | None = None
 ) -> tuple[Part, ...]:
-    limits = limits or AttachmentLimits()
+    limits = limits or AttachmentSettings()
     if is_url(source):
         return (_from_url(source, limits),)
     path = Path(os.path.expanduser(source))
@@ -90,7 +77,7 @@ def _read_capped(path: Path, cap: int) -> bytes:
         return handle.read(cap + 1)
 
 
-def _from_bytes(data: bytes, name: str, limits: AttachmentLimits) -> Part:
+def _from_bytes(data: bytes, name: str, limits: AttachmentSettings) -> Part:
     info = image_info(data)
     if info is not None:
         if len(data) > limits.image_bytes:
@@ -134,7 +121,7 @@ def fenced(name: str, text: str) -> str:
     return f"Attached file {name}:\n{fence}{language}\n{body}{fence}"
 
 
-def _from_directory(path: Path, name: str, limits: AttachmentLimits) -> Part:
+def _from_directory(path: Path, name: str, limits: AttachmentSettings) -> Part:
     """A directory's text files, in path order, as one part; hidden entries and version
     control or build folders are left out, as are binaries. Bounded by file count and
     total size: what is left out is said in the part, so the model knows it is partial."""
@@ -175,7 +162,7 @@ def _walk(root: Path) -> Iterable[Path]:
                 yield Path(here) / entry
 
 
-def _from_url(url: str, limits: AttachmentLimits) -> Part:
+def _from_url(url: str, limits: AttachmentSettings) -> Part:
     """A URL's body, capped: read as text or as an image by its content type and bytes."""
     httpx = _httpx()
     try:
@@ -201,7 +188,12 @@ def _from_url(url: str, limits: AttachmentLimits) -> Part:
     data = b"".join(chunks)
     if content_type.split(";")[0].strip().lower() == "application/pdf":
         raise AttachmentError(f"cannot attach {url}: it is a PDF, which ctxchat cannot read yet")
-    return _from_bytes(data, url, limits)
+    part = _from_bytes(data, url, limits)
+    if isinstance(part, TextPart) and content_type:
+        # The model is told what the server said the text is (HTML, JSON, plain...).
+        named = f"{url} ({content_type.split(';')[0].strip()})"
+        part = TextPart(fenced(named, _as_text(data) or ""), "document")
+    return part
 
 
 def _httpx() -> Any:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, runtime_che
 
 from ctxchat.core.errors import UsageError
 from ctxchat.core.options import nearest
+from ctxchat.core.settings import AttachmentSettings
 
 if TYPE_CHECKING:
     from ctxchat.core.messages import Part
@@ -103,6 +104,7 @@ class CommandContext:
     last_turn_failed: bool = False
     # What /attach gave for the next message, kept by the chat until a turn takes it.
     attached: list[Part] = field(default_factory=list)
+    attachment_limits: AttachmentSettings = field(default_factory=AttachmentSettings)
 
 
 CommandHandler = Callable[[CommandContext, str], Awaitable[CommandResult | None]]

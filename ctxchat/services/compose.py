@@ -12,7 +12,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from ctxchat.core.messages import Message, Part, TextPart
-from ctxchat.services.attachments import AttachmentLimits, read_attachments
+from ctxchat.core.settings import AttachmentSettings
+from ctxchat.services.attachments import read_attachments
 from ctxchat.services.mentions import find_mentions
 
 # Text a person wrote themselves, where `@path` attaches: typed at the prompt or given as
@@ -20,7 +21,7 @@ from ctxchat.services.mentions import find_mentions
 MENTION_ORIGINS = frozenset({"typed", "argument"})
 
 
-def with_mentions(message: Message, cwd: Path, limits: AttachmentLimits | None = None) -> Message:
+def with_mentions(message: Message, cwd: Path, limits: AttachmentSettings | None = None) -> Message:
     """`message` with the files its typed `@path` mentions name attached, and `@@`
     escapes undone; the same message when it mentions none."""
     parts: list[Part] = []
