@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from prompt_toolkit import PromptSession
+from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
@@ -120,7 +121,28 @@ def key_bindings(pasted: list[str]) -> KeyBindings:
     def _newline(event: KeyPressEvent) -> None:
         event.current_buffer.insert_text("\n")
 
+    @bindings.add("c-x", "c-e")
+    def _edit(event: KeyPressEvent) -> None:
+        event.app.create_background_task(edit_buffer(event.current_buffer))
+
     return bindings
+
+
+async def edit_buffer(buffer: Buffer) -> None:
+    """The line being typed, edited in `$VISUAL`/`$EDITOR` with the prompt set aside."""
+    from prompt_toolkit.application import run_in_terminal
+
+    from ctxchat.cli.draft_editor import edit_draft
+
+    def run() -> str | None:
+        edited = edit_draft(buffer.text)
+        if edited.note:
+            print(edited.note)
+        return edited.text
+
+    text = await run_in_terminal(run, in_executor=True)
+    if text is not None:
+        buffer.document = Document(text, len(text))
 
 
 def _continuation(width: int, line_number: int, wrap_count: int) -> str:

@@ -64,6 +64,7 @@ class Repl:
         self.last_turn_failed = False
         self.exit_requested = False
         self.resend: str | None = None  # a command asked for this to be sent next
+        self.edit_requested = False  # a command asked for the draft in the editor
         self.pasted: list[str] = []  # what was pasted into the line being read
         self.attached: list[Part] = []  # what /attach gave; the next sent turn takes it
         self.attachment_limits = attachment_limits or AttachmentSettings()
@@ -155,7 +156,7 @@ class Repl:
             typed = text[len(draft) :].strip()
             if not typed.startswith("//") and self.registry.get(split_command(typed)[0]):
                 await self.command(typed)
-                return draft
+                return await self.edited(draft)
         stripped = text.strip()
         if not stripped:
             return ""
@@ -167,10 +168,22 @@ class Repl:
                 return text if len(stripped.split(maxsplit=1)) > 1 else ""
             if self.conversation is not before and self.conversation.saved:
                 await self.show_recent(2)
-            return ""
+            return await self.edited("")
         if stripped.startswith("//"):  # an escaped slash: a message that starts with "/"
             text = text.lstrip()[1:]
         return await self.send(text)
+
+    async def edited(self, draft: str) -> str:
+        """The draft, through the editor when the last command asked for it (/edit-draft)."""
+        if not self.edit_requested:
+            return draft
+        from ctxchat.cli.draft_editor import edit_draft
+
+        self.edit_requested = False
+        result = await asyncio.to_thread(edit_draft, draft)
+        if result.note:
+            self.say(result.note, "dim")
+        return draft if result.text is None else result.text
 
     def command_context(self, name: str) -> CommandContext:
         context = self.registry.context(self.service, self.conversation, name)
@@ -204,6 +217,7 @@ class Repl:
             self.conversation = result.conversation
             self.last_turn_failed = False
         self.exit_requested = result.exit
+        self.edit_requested = result.edit_draft
         self.resend = result.send
         return True
 

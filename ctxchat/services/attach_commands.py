@@ -1,4 +1,5 @@
-"""`/attach`: files, directories and URLs for the next message of the chat."""
+"""Composing the next message: `/attach` (files, directories and URLs to go with it) and
+`/edit-draft` (the draft in the user's editor, which the REPL opens)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,12 @@ async def _attach(ctx: CommandContext, args: str) -> CommandResult:
     )
 
 
+async def _edit_draft(ctx: CommandContext, args: str) -> CommandResult:
+    if args:
+        raise UsageError("usage: /edit-draft (it takes no arguments)")
+    return CommandResult(edit_draft=True)
+
+
 ATTACH_COMMANDS = (
     Command(
         "attach",
@@ -44,5 +51,10 @@ ATTACH_COMMANDS = (
         _attach,
         usage="[PATH|URL ...|--clear]",
         completions=(CLEAR,),
+    ),
+    Command(
+        "edit-draft",
+        "compose the message in $VISUAL or $EDITOR (Ctrl-X Ctrl-E too)",
+        _edit_draft,
     ),
 )

@@ -84,6 +84,7 @@ class CommandResult:
     exit: bool = False  # leave the chat
     send: str | None = None  # send this as the user's next message
     conversation: Conversation | None = None  # go on with this conversation instead
+    edit_draft: bool = False  # open the draft in the user's editor (/edit-draft)
 
     @classmethod
     def say(cls, *texts: str, tone: Tone = "normal") -> CommandResult:
