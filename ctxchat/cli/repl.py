@@ -173,6 +173,13 @@ class Repl:
             text = text.lstrip()[1:]
         return await self.send(text)
 
+    def copy(self, text: str, what: str) -> None:
+        from ctxchat.cli.clipboard import copy_to_clipboard
+
+        used = copy_to_clipboard(text, self.console.file)
+        lines = plural(text.count("\n") + 1, "line")
+        self.say(f"copied {what} ({lines}, {len(text):,} characters) via {' and '.join(used)}")
+
     async def edited(self, draft: str) -> str:
         """The draft, through the editor when the last command asked for it (/edit-draft)."""
         if not self.edit_requested:
@@ -218,6 +225,8 @@ class Repl:
             self.last_turn_failed = False
         self.exit_requested = result.exit
         self.edit_requested = result.edit_draft
+        if result.copy is not None:
+            self.copy(result.copy, result.copy_what)
         self.resend = result.send
         return True
 

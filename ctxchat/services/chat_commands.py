@@ -27,6 +27,7 @@ from ctxchat.services.commands import (
     Note,
     Table,
 )
+from ctxchat.services.copy_commands import COPY_COMMANDS
 
 if TYPE_CHECKING:
     from ctxchat.core.provider import ContextProvider
@@ -277,6 +278,7 @@ def chat_commands(providers: Sequence[ContextProvider[Any]] = ()) -> CommandRegi
     registry = CommandRegistry()
     registry.add_all(BUILTIN_COMMANDS)
     registry.add_all(ATTACH_COMMANDS)
+    registry.add_all(COPY_COMMANDS)
     for provider in providers:
         if isinstance(provider, CommandSource):
             registry.add_all(provider.commands(), provider.source_id)

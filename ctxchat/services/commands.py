@@ -85,6 +85,8 @@ class CommandResult:
     send: str | None = None  # send this as the user's next message
     conversation: Conversation | None = None  # go on with this conversation instead
     edit_draft: bool = False  # open the draft in the user's editor (/edit-draft)
+    copy: str | None = None  # put this on the clipboard (/copy), described as `copy_what`
+    copy_what: str = ""
 
     @classmethod
     def say(cls, *texts: str, tone: Tone = "normal") -> CommandResult:
