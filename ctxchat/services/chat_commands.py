@@ -140,7 +140,11 @@ async def _title(ctx: CommandContext, args: str) -> CommandResult:
 
 
 async def _retry(ctx: CommandContext, args: str) -> CommandResult:
-    """Resend the last input; a completed last turn is undone first so it is replaced."""
+    """Resend the last input; a completed last turn is undone first so it is replaced.
+    With `--model NAME`, to that model, and the replaced reply is kept as an alternative."""
+    from ctxchat.services.alternatives import keep_alternative, retry_model
+
+    model = retry_model(args)
     conversation = ctx.conversation
     text = conversation.last_input
     if not ctx.last_turn_failed and conversation.saved:
@@ -149,11 +153,18 @@ async def _retry(ctx: CommandContext, args: str) -> CommandResult:
         stored = last_user_text(await ctx.service.transcript(conversation.session))
         if stored is None:
             raise UsageError("nothing to retry yet")
-        await ctx.service.undo(conversation)
+        previous = conversation.model.name
+        removed = await ctx.service.undo(conversation)
+        if model is not None:
+            keep_alternative(ctx, removed, previous)
         text = stored
     if not text:
         raise UsageError("nothing to retry yet")
-    return CommandResult(send=text)
+    if model is None:
+        return CommandResult(send=text)
+    ctx.service.switch_model(conversation, model)
+    said = f"model: {conversation.model.name} (from this retry on); the replaced reply is kept"
+    return CommandResult((Note(said, "quiet"),), send=text)
 
 
 async def _undo(ctx: CommandContext, args: str) -> CommandResult:
@@ -251,7 +262,14 @@ BUILTIN_COMMANDS: tuple[Command, ...] = (
     Command("search", "find words in every session's stored messages", _search, usage="QUERY"),
     Command("fork", "go on in a copy of this session, up to turn N", _fork, usage="[N]"),
     Command("title", "show or set this session's title", _title, usage="[TEXT]"),
-    Command("retry", "send the last input again, replacing its reply", _retry),
+    Command(
+        "retry",
+        "send the last input again, replacing its reply (--model: to another model, "
+        "keeping the old reply beside it)",
+        _retry,
+        usage="[--model NAME]",
+        completions=("--model",),
+    ),
     Command("undo", "drop the last turn from the history", _undo),
     Command(
         "context",
