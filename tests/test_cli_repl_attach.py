@@ -83,3 +83,22 @@ def test_a_typed_at_path_attaches_and_a_bad_attach_sends_nothing(
     )
     assert len(fake_openai.chat_requests()) == 1
     assert quit_(child) == 0
+
+
+def test_tab_completes_a_path_after_at(
+    repl: Repls, fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "readme-for-tab.txt").write_text("tabbed in\n")
+    child = repl()
+
+    child.send(f"see @{folder}/readme-f\t")
+    child.expect_exact("or-tab.txt")  # the rest of the name, completed in the line
+    turn(child, "")
+
+    assert last_user_content(fake_openai) == (
+        f"see @{folder}/readme-for-tab.txt\n\n"
+        f"Attached file {folder}/readme-for-tab.txt:\n```\ntabbed in\n```"
+    )
+    assert quit_(child) == 0

@@ -68,6 +68,10 @@ class SlashCompleter(Completer):
         self, document: Document, complete_event: CompleteEvent
     ) -> Iterable[Completion]:
         text = document.text_before_cursor
+        word = document.get_word_before_cursor(WORD=True)
+        if word.startswith("@") and not word.startswith("@@"):
+            yield from at_path_completions(word[1:])
+            return
         if not text.startswith("/") or "\n" in text:
             return
         name, space, rest = text[1:].partition(" ")
@@ -93,6 +97,24 @@ class SlashCompleter(Completer):
         for word in words:
             if word.lower().startswith(rest.lower()):
                 yield Completion(word, start_position=-len(rest))
+
+
+def at_path_completions(typed: str, cwd: Path | None = None) -> Iterator[Completion]:
+    """Files and directories whose path starts with what follows a typed `@` (hidden ones
+    only when their dot is typed); a directory ends in "/" so Tab goes on into it."""
+    head, slash, start = typed.rpartition("/")
+    folder = Path("/") if slash and not head else Path(os.path.expanduser(head or "."))
+    if not folder.is_absolute():
+        folder = (cwd or Path.cwd()) / folder
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return
+    for entry in entries:
+        if not entry.name.startswith(start) or (entry.name.startswith(".") and not start):
+            continue
+        suffix = "/" if entry.is_dir() else ""
+        yield Completion(entry.name + suffix, start_position=-len(start))
 
 
 def key_bindings(pasted: list[str]) -> KeyBindings:
