@@ -102,3 +102,23 @@ def test_tab_completes_a_path_after_at(
         f"Attached file {folder}/readme-for-tab.txt:\n```\ntabbed in\n```"
     )
     assert quit_(child) == 0
+
+
+def test_bang_runs_a_command_whose_output_goes_with_the_next_message(
+    repl: Repls, fake_openai: FakeOpenAI
+) -> None:
+    child = repl(extra_env={"SHELL": "/bin/sh"})
+
+    child.send("!echo one; echo two >&2; exit 3\r")
+    child.expect(r"exit 3, 2 lines\) attached")
+    child.expect_exact(PROMPT)
+    turn(child, "why did it fail?")
+    turn(child, "!!bang is a word")
+
+    first, second = fake_openai.chat_requests()
+    assert first.last_user_text == (
+        "why did it fail?\n\nOutput of $ echo one; echo two >&2; exit 3 (exit 3):\n"
+        "```\none\ntwo\n```"
+    )
+    assert second.last_user_text == "!bang is a word"
+    assert quit_(child) == 0

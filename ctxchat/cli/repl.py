@@ -169,9 +169,33 @@ class Repl:
             if self.conversation is not before and self.conversation.saved:
                 await self.show_recent(2)
             return await self.edited("")
-        if stripped.startswith("//"):  # an escaped slash: a message that starts with "/"
+        if stripped.startswith(("//", "!!")):  # escaped: a message starting with "/" or "!"
             text = text.lstrip()[1:]
+        elif stripped.startswith("!") and stripped[1:].strip():
+            await self.shell(stripped[1:].strip())
+            return ""
         return await self.send(text)
+
+    async def shell(self, command: str) -> None:
+        """`!command`: run it, and offer its output as an attachment to the next message."""
+        from ctxchat.services.shell_output import shell_output
+
+        try:
+            ran = await cancellable(shell_output(command, self.attachment_limits))
+        except asyncio.CancelledError:
+            self.say("(command cancelled)", "dim")
+            return
+        except OSError as exc:
+            self.error(f"cannot run the shell: {exc.strerror or exc}")
+            return
+        self.attached.append(ran.part)
+        lines = plural(ran.lines, "line")
+        note = ", cut to the attachment limit" if ran.cut else ""
+        self.say(
+            f"output of '{command}' (exit {ran.status}, {lines}{note}) attached to the next "
+            "message; /attach --clear drops it",
+            "dim",
+        )
 
     def copy(self, text: str, what: str) -> None:
         from ctxchat.cli.clipboard import copy_to_clipboard
