@@ -206,3 +206,17 @@ def test_limits_are_configurable(
     config.write_text("[attachments]\ntext_bytes = 0\n")
     bad = ctxchat("run", "--config", str(config), "hi", env=cli_env, cwd=tmp_path)
     assert_clean_error(bad, 2, "text_bytes", "at least 1")
+
+
+def test_memory_learns_from_the_prompt_never_from_an_attachment(
+    cli_env: dict[str, str], fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    (tmp_path / "letter.txt").write_text("I live in Porto and I have a cat named Miso.\n")
+
+    result = ctxchat(
+        "run", "-a", "letter.txt", "I live in Quito. Proofread this.", env=cli_env, cwd=tmp_path
+    )
+
+    assert result.returncode == 0, result.stderr
+    facts = json.loads(ctxchat("memory", "list", "--json", env=cli_env).stdout)
+    assert [f["value"] for f in facts] == ["I live in Quito."]
