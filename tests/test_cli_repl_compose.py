@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cli_support import only_session, session_documents, stored_texts
 from fakeopenai import FakeOpenAI
 from repl_support import PROMPT, Repls, quit_, turn
 
@@ -73,3 +74,47 @@ def test_edit_draft_composes_the_message(
 
     assert [r.last_user_text for r in fake_openai.chat_requests()] == ["composed at length"]
     assert quit_(child) == 0
+
+
+def test_edit_n_sends_the_change_as_a_branch_and_keeps_the_original(
+    repl: Repls, fake_openai: FakeOpenAI, cli_env: dict[str, str], ctxchat_home: Path
+) -> None:
+    child = repl(extra_env=editor_env(tmp_path_of(ctxchat_home), "{old}, in French"))
+    turn(child, "say hello")
+    turn(child, "say goodbye")
+    original = only_session(ctxchat_home)["id"]
+
+    child.send("/edit 2\r")
+    child.expect_exact("new branch ")
+    child.expect_exact("tokens ")
+    child.expect_exact(PROMPT)
+    child.send("/branches\r")
+    child.expect_exact("parent")
+    child.expect_exact(original)
+    assert quit_(child) == 0
+
+    sent = fake_openai.chat_requests()[-1]
+    assert sent.last_user_text == "say goodbye, in French"
+    users = [m.get("content") for m in sent.messages if m.get("role") == "user"]
+    # The branch holds turn 1, then the edit: the original message 2 is not in it (recall
+    # may bring it back as a context block, as it would any past conversation).
+    assert users[0] == "say hello"
+    assert users[-1] == "say goodbye, in French"
+    assert "say goodbye" not in users
+    documents = {d["id"]: d for d in session_documents(ctxchat_home)}
+    (branch,) = [d for d in documents.values() if d["id"] != original]
+    assert branch["forked_from"] == {"session": original, "turn": 1}
+    assert stored_texts(cli_env, original) == [
+        ("user", "say hello"),
+        ("assistant", "echo: say hello"),
+        ("user", "say goodbye"),
+        ("assistant", "echo: say goodbye"),
+    ]
+    assert stored_texts(cli_env, branch["id"])[2:] == [
+        ("user", "say goodbye, in French"),
+        ("assistant", "echo: say goodbye, in French"),
+    ]
+
+
+def tmp_path_of(home: Path) -> Path:
+    return home.parent

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from ctxchat.core.context import RunContext
     from ctxchat.core.messages import Part
     from ctxchat.core.settings import AttachmentSettings
-    from ctxchat.services.commands import CommandContext
+    from ctxchat.services.commands import CommandContext, CommandResult
     from ctxchat.services.conversations import ChatService, Conversation
 
 
@@ -65,6 +65,7 @@ class Repl:
         self.exit_requested = False
         self.resend: str | None = None  # a command asked for this to be sent next
         self.edit_requested = False  # a command asked for the draft in the editor
+        self.edit_request: CommandResult | None = None  # what it asked (/edit: a branch)
         self.pasted: list[str] = []  # what was pasted into the line being read
         self.attached: list[Part] = []  # what /attach gave; the next sent turn takes it
         self.attachment_limits = attachment_limits or AttachmentSettings()
@@ -211,10 +212,28 @@ class Repl:
         from ctxchat.cli.draft_editor import edit_draft
 
         self.edit_requested = False
-        result = await asyncio.to_thread(edit_draft, draft)
+        request = self.edit_request
+        start = request.draft if request is not None and request.draft is not None else draft
+        result = await asyncio.to_thread(edit_draft, start)
         if result.note:
             self.say(result.note, "dim")
-        return draft if result.text is None else result.text
+        point = request.branch_from if request is not None else None
+        if point is None:
+            return draft if result.text is None else result.text
+        if result.text is None or result.text == start:
+            self.say("unchanged: no branch made", "dim")
+            return draft
+        from ctxchat.services.branch_commands import make_branch
+
+        self.conversation = await make_branch(self.service, point)
+        self.last_turn_failed = False
+        self.say(
+            f"new branch {self.conversation.session.id} from turn {point.turn} of "
+            f"{point.session}; the original stays whole (/branches lists them)",
+            "dim",
+        )
+        self.resend = result.text
+        return ""
 
     def command_context(self, name: str) -> CommandContext:
         context = self.registry.context(self.service, self.conversation, name)
@@ -249,6 +268,7 @@ class Repl:
             self.last_turn_failed = False
         self.exit_requested = result.exit
         self.edit_requested = result.edit_draft
+        self.edit_request = result
         if result.copy is not None:
             self.copy(result.copy, result.copy_what)
         self.resend = result.send

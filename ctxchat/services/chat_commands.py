@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ctxchat.core.errors import UsageError
 from ctxchat.core.text import TITLE_SHOWN, plural, preview, title_or_untitled
 from ctxchat.services.attach_commands import ATTACH_COMMANDS
+from ctxchat.services.branch_commands import BRANCH_COMMANDS
 from ctxchat.services.commands import (
     Block,
     Command,
@@ -297,6 +298,7 @@ def chat_commands(providers: Sequence[ContextProvider[Any]] = ()) -> CommandRegi
     registry.add_all(BUILTIN_COMMANDS)
     registry.add_all(ATTACH_COMMANDS)
     registry.add_all(COPY_COMMANDS)
+    registry.add_all(BRANCH_COMMANDS)
     for provider in providers:
         if isinstance(provider, CommandSource):
             registry.add_all(provider.commands(), provider.source_id)

@@ -24,6 +24,7 @@ from ctxchat.core.settings import AttachmentSettings
 
 if TYPE_CHECKING:
     from ctxchat.core.messages import Part
+    from ctxchat.core.session import ForkPoint
     from ctxchat.services.conversations import ChatService, Conversation
 
 # The name runs to the first whitespace of any kind: a pasted "/etc/hosts" and its lines.
@@ -85,6 +86,8 @@ class CommandResult:
     send: str | None = None  # send this as the user's next message
     conversation: Conversation | None = None  # go on with this conversation instead
     edit_draft: bool = False  # open the draft in the user's editor (/edit-draft)
+    draft: str | None = None  # with edit_draft: open this instead of the current draft
+    branch_from: ForkPoint | None = None  # with edit_draft: send the edit in a branch (/edit)
     copy: str | None = None  # put this on the clipboard (/copy), described as `copy_what`
     copy_what: str = ""
 
