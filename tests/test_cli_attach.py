@@ -220,3 +220,26 @@ def test_memory_learns_from_the_prompt_never_from_an_attachment(
     assert result.returncode == 0, result.stderr
     facts = json.loads(ctxchat("memory", "list", "--json", env=cli_env).stdout)
     assert [f["value"] for f in facts] == ["I live in Quito."]
+
+
+def test_a_leading_bang_in_a_script_is_text_unless_allow_shell(
+    cli_env: dict[str, str], fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    piped = "!echo from the shell\nwhat did it say?\n!!literal\n"
+    plain = ctxchat("run", "--lines", env=cli_env, cwd=tmp_path, stdin=piped)
+    assert plain.returncode == 0, plain.stderr
+    assert [r.last_user_text for r in fake_openai.chat_requests()] == [
+        "!echo from the shell",
+        "what did it say?",
+        "!!literal",
+    ]
+    fake_openai.reset()
+
+    shell = ctxchat("run", "--lines", "--allow-shell", env=cli_env, cwd=tmp_path, stdin=piped)
+
+    assert shell.returncode == 0, shell.stderr
+    assert "ran 'echo from the shell' (exit 0)" in shell.stderr
+    assert [r.last_user_text for r in fake_openai.chat_requests()] == [
+        "what did it say?\n\nOutput of $ echo from the shell (exit 0):\n```\nfrom the shell\n```",
+        "!literal",
+    ]

@@ -3,7 +3,7 @@ read before any model call, so a bad one fails the run with nothing sent."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from ctxchat.core.messages import Message, Part
@@ -38,3 +38,27 @@ def typed_message(
 
     message = with_mentions(input_message(text, pasted), Path.cwd(), limits)
     return with_parts(message, attached)
+
+
+def shell_turns(
+    turns: Iterable[Message], limits: AttachmentSettings, warn: Callable[[str], None]
+) -> Iterator[Message]:
+    """A script's turns under --allow-shell: a turn that is `!command` runs it, and its
+    output goes with the next turn; `!!` starts a turn with a literal `!`."""
+    from ctxchat.services.shell_output import run_shell
+
+    pending: list[Part] = []
+    for turn in turns:
+        text = turn.text.lstrip()
+        if text.startswith("!!"):
+            turn = Message.user(text[1:], origin="stdin")
+        elif text.startswith("!") and text[1:].strip():
+            command = text[1:].strip()
+            ran = run_shell(command, limits)
+            warn(f"ran '{command}' (exit {ran.status}): its output goes with the next turn")
+            pending.append(ran.part)
+            continue
+        yield with_parts(turn, pending)
+        pending = []
+    if pending:
+        warn("the output of the last '!' command was not sent: no turn came after it")

@@ -191,6 +191,15 @@ def run(
             show_default=False,
         ),
     ] = None,
+    allow_shell: Annotated[
+        bool,
+        typer.Option(
+            "--allow-shell",
+            help="Scripting: a turn that is '!command' runs it in your shell, and its output "
+            "goes with the next turn ('!!' for a literal '!'). Without it, '!' is text.",
+            rich_help_panel=IO_PANEL,
+        ),
+    ] = False,
     allow_tools: Annotated[
         str | None,
         typer.Option(
@@ -259,6 +268,11 @@ def run(
     if temp and (session is not None or continue_):
         raise UsageError("--temp starts a chat that is never saved; it cannot resume a session")
     settings = load_config(config, model=model, base_url=base_url, system=system)
+    if not interactive and allow_shell:
+        from ctxchat.cli.attach_input import shell_turns
+        from ctxchat.cli.common import warn
+
+        turns = shell_turns(turns, settings.attachments, warn)
     if not interactive and (attach or prompt is not None):
         from ctxchat.cli.attach_input import attached_turns
 

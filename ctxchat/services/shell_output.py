@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import subprocess
 from dataclasses import dataclass
 
 from ctxchat.core.messages import TextPart
@@ -42,8 +43,7 @@ async def shell_output(command: str, limits: AttachmentSettings) -> ShellOutput:
             if not chunk:
                 break
             data += chunk
-        cut = len(data) > limits.text_bytes
-        if cut:
+        if len(data) > limits.text_bytes:
             process.kill()  # the rest would not be attached: no reason to wait for it
         status = await process.wait()
     except asyncio.CancelledError:
@@ -51,7 +51,29 @@ async def shell_output(command: str, limits: AttachmentSettings) -> ShellOutput:
             process.kill()
         await process.wait()
         raise
-    text = bytes(data[: limits.text_bytes]).decode("utf-8", errors="replace")
+    return _output(command, bytes(data), status, limits)
+
+
+def run_shell(command: str, limits: AttachmentSettings) -> ShellOutput:
+    """`shell_output` for a script, which reads its turns outside the event loop."""
+    shell = os.environ.get("SHELL") or "/bin/sh"
+    with subprocess.Popen(
+        [shell, "-c", command],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    ) as process:
+        assert process.stdout is not None
+        data = process.stdout.read(limits.text_bytes + 1)
+        if len(data) > limits.text_bytes:
+            process.kill()
+        status = process.wait()
+    return _output(command, data, status, limits)
+
+
+def _output(command: str, data: bytes, status: int, limits: AttachmentSettings) -> ShellOutput:
+    cut = len(data) > limits.text_bytes
+    text = data[: limits.text_bytes].decode("utf-8", errors="replace")
     name = f"$ {command} (exit {status}{', output cut' if cut else ''})"
     body = fenced(name, text).replace("Attached file ", "Output of ", 1)
     return ShellOutput(TextPart(body, "document"), status, len(text.splitlines()), cut)
