@@ -44,6 +44,7 @@ _.complete_event
 prompt._paste
 prompt._submit
 prompt._newline
+prompt._edit
 _.line_number
 _.wrap_count
 

@@ -216,6 +216,38 @@ def message_text(message: Any) -> str:
     return ""
 
 
+def image_urls(message: Any) -> list[str]:
+    """The `image_url` URLs of a chat message's content parts."""
+    content = message.get("content") if isinstance(message, Mapping) else None
+    if not isinstance(content, list):
+        return []
+    urls = []
+    for part in content:
+        image = part.get("image_url") if isinstance(part, Mapping) else None
+        url = image.get("url") if isinstance(image, Mapping) else None
+        if part.get("type") == "image_url" and isinstance(url, str):
+            urls.append(url)
+    return urls
+
+
+def openai_image_tokens(url: str) -> int:
+    """What OpenAI documents an image costs at high detail (its "tile" formula), for a PNG
+    data URL (the size read from its header; other images count as one 512 px tile):
+    fit within 2048 x 2048, then the shorter side down to 768, then 170 per 512 px tile
+    plus 85."""
+    width = height = 512
+    head, _, data = url.partition(",")
+    if head == "data:image/png;base64":
+        header = base64.b64decode(data[:48] + "=" * (-len(data[:48]) % 4))
+        width, height = int.from_bytes(header[16:20], "big"), int.from_bytes(header[20:24], "big")
+    w, h = float(width), float(height)
+    if max(w, h) > 2048:
+        w, h = w * 2048 / max(w, h), h * 2048 / max(w, h)
+    if min(w, h) > 768:
+        w, h = w * 768 / min(w, h), h * 768 / min(w, h)
+    return 170 * math.ceil(w / 512) * math.ceil(h / 512) + 85
+
+
 @dataclass
 class RecordedRequest:
     """One HTTP request as received. ``headers`` keys are lower-cased; ``body`` is the
@@ -668,6 +700,18 @@ class _Handler(BaseHTTPRequestHandler):
             )
             return
         fake = self.fake
+        if not fake.vision and any(image_urls(m) for m in body["messages"]):
+            # As a server whose model reads no images refuses one (OpenAI's words, or
+            # llama.cpp's when imitating it).
+            message = (
+                "image input is not supported - hint: if this is unexpected, you may need "
+                "to provide the mmproj"
+                if fake.imitate == "llama.cpp"
+                else "Invalid content type. image_url is only supported by certain models."
+            )
+            fake.refused += 1
+            self._send_json(400, _error_body(message, type_="invalid_request_error"))
+            return
         if fake.strict_context and fake.imitate == "llama.cpp":
             used = _prompt_tokens(body)
             if used > fake.context_size:
@@ -719,7 +763,10 @@ class _Handler(BaseHTTPRequestHandler):
                         function = call.get("function") if isinstance(call, dict) else None
                         if isinstance(function, dict):
                             chars += len(str(function.get("arguments") or ""))
-            usage = (chars // 4 + 1, len(completion_text) // 4 + 1)
+            images = sum(
+                openai_image_tokens(url) for m in request.messages for url in image_urls(m)
+            )
+            usage = (chars // 4 + 1 + images, len(completion_text) // 4 + 1)
         prompt, completion = usage
         return {
             "prompt_tokens": prompt,
@@ -949,6 +996,8 @@ class FakeOpenAI:
     * ``models``: when set, exactly the models ``/v1/models`` lists (a server with one model
       loaded, or several); None lists ``fake-model`` plus every model name seen so far.
     * ``list_models``: False makes ``/v1/models`` a 404, as on servers without the listing.
+    * ``vision``: False refuses a chat request holding an image (HTTP 400), as a model
+      that reads no images; reported usage counts images by OpenAI's tile formula.
     """
 
     def __init__(
@@ -975,6 +1024,8 @@ class FakeOpenAI:
         # llama.cpp's default) and whether its chat template takes tools.
         self.n_predict = -1
         self.supports_tools = True
+        # False: a chat request holding an image is refused, as by a model without vision.
+        self.vision = True
         # With imitate="llama.cpp": refuse a chat request whose prompt is longer than
         # context_size (counted as /tokenize counts), as the real server does.
         self.strict_context = False

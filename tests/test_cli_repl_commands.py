@@ -113,7 +113,7 @@ def test_registry_holds_builtins_and_provider_commands(chat: Chat) -> None:
     assert registry.owner("note") == "notes"
     assert registry.owner("undo") is None
     help_text = chat.run("/help")
-    assert help_text.startswith("/context")
+    assert help_text.startswith("/attach")
     assert "/note TEXT" in help_text
     assert "keep a note in this session" in help_text
     assert "/exit, /quit" in help_text

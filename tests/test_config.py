@@ -162,12 +162,13 @@ def test_example_config_documents_every_option() -> None:
 
     from ctxchat.core.options import option_fields
     from ctxchat.core.registry import load_provider_class, provider_entry_points
-    from ctxchat.core.settings import AgentSettings, ModelSettings
+    from ctxchat.core.settings import AgentSettings, AttachmentSettings, ModelSettings
 
     text = EXAMPLE.read_text()
     documented = set(re.findall(r"^#? ?([a-z_]+) = ", text, flags=re.MULTILINE))
     expected = {f.name for f, _ in option_fields(ModelSettings)}
     expected |= {f.name for f, _ in option_fields(AgentSettings)}
+    expected |= {f.name for f, _ in option_fields(AttachmentSettings)}
     types = set(re.findall(r'^#? ?type = "([a-z_]+)"', text, flags=re.MULTILINE))
     assert set(provider_entry_points()) <= types  # every built-in provider has its table
     for type_name in types:

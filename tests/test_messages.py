@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from ctxchat.core.messages import (
     Attribution,
+    ImagePart,
     Message,
     MessageFormatError,
     ReasoningPart,
@@ -38,6 +39,14 @@ parts = st.one_of(
     ),
     st.builds(ToolResultPart, texts, texts, st.booleans()),
     st.builds(ReasoningPart, texts),
+    st.builds(
+        ImagePart,
+        st.sampled_from(["image/png", "image/jpeg"]),
+        st.text("ABCabc0123+/=", max_size=40),
+        texts,
+        st.integers(1, 10**5),
+        st.integers(1, 10**5),
+    ),
 )
 messages = st.builds(
     Message,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ctxchat.cli.render import tool_call_line, tool_result_line
+from ctxchat.cli.render import image_line, tool_call_line, tool_result_line
 from ctxchat.core.audit import AuditRecord, removed_note
 from ctxchat.core.sanitize import one_line, terminal_safe
 from ctxchat.core.text import plural, preview
@@ -55,6 +55,7 @@ def record_lines(number: int, record: AuditRecord, *, full: bool = False) -> lis
     lines.append(("input", "cyan"))
     for message in record.input_messages:
         lines.append((f"  {message.text if full else preview(message.text, 400)}", ""))
+        lines += [(f"  {image_line(image)}", "dim") for image in message.images]
     lines.append(("output" if record.ok else "output (not stored)", "cyan"))
     for message in record.response_messages:
         if message.role == "assistant" and message.text and not message.tool_calls:

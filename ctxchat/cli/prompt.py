@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from prompt_toolkit import PromptSession
+from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
@@ -67,6 +68,10 @@ class SlashCompleter(Completer):
         self, document: Document, complete_event: CompleteEvent
     ) -> Iterable[Completion]:
         text = document.text_before_cursor
+        word = document.get_word_before_cursor(WORD=True)
+        if word.startswith("@") and not word.startswith("@@"):
+            yield from at_path_completions(word[1:])
+            return
         if not text.startswith("/") or "\n" in text:
             return
         name, space, rest = text[1:].partition(" ")
@@ -92,6 +97,24 @@ class SlashCompleter(Completer):
         for word in words:
             if word.lower().startswith(rest.lower()):
                 yield Completion(word, start_position=-len(rest))
+
+
+def at_path_completions(typed: str, cwd: Path | None = None) -> Iterator[Completion]:
+    """Files and directories whose path starts with what follows a typed `@` (hidden ones
+    only when their dot is typed); a directory ends in "/" so Tab goes on into it."""
+    head, slash, start = typed.rpartition("/")
+    folder = Path("/") if slash and not head else Path(os.path.expanduser(head or "."))
+    if not folder.is_absolute():
+        folder = (cwd or Path.cwd()) / folder
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return
+    for entry in entries:
+        if not entry.name.startswith(start) or (entry.name.startswith(".") and not start):
+            continue
+        suffix = "/" if entry.is_dir() else ""
+        yield Completion(entry.name + suffix, start_position=-len(start))
 
 
 def key_bindings(pasted: list[str]) -> KeyBindings:
@@ -120,7 +143,28 @@ def key_bindings(pasted: list[str]) -> KeyBindings:
     def _newline(event: KeyPressEvent) -> None:
         event.current_buffer.insert_text("\n")
 
+    @bindings.add("c-x", "c-e")
+    def _edit(event: KeyPressEvent) -> None:
+        event.app.create_background_task(edit_buffer(event.current_buffer))
+
     return bindings
+
+
+async def edit_buffer(buffer: Buffer) -> None:
+    """The line being typed, edited in `$VISUAL`/`$EDITOR` with the prompt set aside."""
+    from prompt_toolkit.application import run_in_terminal
+
+    from ctxchat.cli.draft_editor import edit_draft
+
+    def run() -> str | None:
+        edited = edit_draft(buffer.text)
+        if edited.note:
+            print(edited.note)
+        return edited.text
+
+    text = await run_in_terminal(run, in_executor=True)
+    if text is not None:
+        buffer.document = Document(text, len(text))
 
 
 def _continuation(width: int, line_number: int, wrap_count: int) -> str:

@@ -16,7 +16,7 @@ from ctxchat.core.text import preview
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from ctxchat.core.messages import Message, ToolCallPart, ToolResultPart
+    from ctxchat.core.messages import ImagePart, Message, ToolCallPart, ToolResultPart
 
 CODE_THEME = "monokai"
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -156,6 +156,11 @@ def tool_run_line(call: ToolCallPart, result: ToolResultPart, seconds: float) ->
     return f"{head} · {took}"
 
 
+def image_line(image: ImagePart) -> str:
+    """An attached image in a transcript: its name and size, never its bytes."""
+    return f"[image {image.name} · {image.media_type} · {image.width}x{image.height}]"
+
+
 def tool_result_line(result: ToolResultPart) -> str:
     """How every view shows a tool's answer: `← result: …` or `← error: …`."""
     return f"← {'error' if result.is_error else 'result'}: {preview(result.content, 100)}"
@@ -174,6 +179,8 @@ def print_turns(console: Console, turns: Sequence[Sequence[Message]], *, markdow
         for message in turn:
             if message.role == "user":
                 console.print(Text("you › ", style="bold cyan") + Text(terminal_safe(message.text)))
+                for image in message.images:
+                    line(image_line(image), "dim")
             elif message.role == "assistant":
                 if message.reasoning:
                     line(thought_line(message.reasoning, console.width), "dim")

@@ -28,7 +28,9 @@ if TYPE_CHECKING:
 
     from ctxchat.cli.tool_approval import ToolPolicy
     from ctxchat.core.context import RunContext
-    from ctxchat.services.commands import CommandContext
+    from ctxchat.core.messages import Part
+    from ctxchat.core.settings import AttachmentSettings
+    from ctxchat.services.commands import CommandContext, CommandResult
     from ctxchat.services.conversations import ChatService, Conversation
 
 
@@ -46,8 +48,10 @@ class Repl:
         max_input: int,
         history_path: Path | None,
         tool_policy: ToolPolicy | None = None,
+        attachment_limits: AttachmentSettings | None = None,
     ) -> None:
         from ctxchat.cli.tool_approval import ToolPolicy
+        from ctxchat.core.settings import AttachmentSettings
         from ctxchat.services.chat_commands import chat_commands
 
         self.service = service
@@ -61,8 +65,12 @@ class Repl:
         self.last_turn_failed = False
         self.exit_requested = False
         self.resend: str | None = None  # a command asked for this to be sent next
+        self.edit_requested = False  # a command asked for the draft in the editor
+        self.edit_request: CommandResult | None = None  # what it asked (/edit: a branch)
         self.pasted: list[str] = []  # what was pasted into the line being read
         self.background = Background(console)  # a fold left for after the turn
+        self.attached: list[Part] = []  # what /attach gave; the next sent turn takes it
+        self.attachment_limits = attachment_limits or AttachmentSettings()
 
     # -- output -------------------------------------------------------------------------------
     def say(self, text: str, style: str = "") -> None:
@@ -153,7 +161,7 @@ class Repl:
             typed = text[len(draft) :].strip()
             if not typed.startswith("//") and self.registry.get(split_command(typed)[0]):
                 await self.command(typed)
-                return draft
+                return await self.edited(draft)
         stripped = text.strip()
         if not stripped:
             return ""
@@ -165,14 +173,77 @@ class Repl:
                 return text if len(stripped.split(maxsplit=1)) > 1 else ""
             if self.conversation is not before and self.conversation.saved:
                 await self.show_recent(2)
-            return ""
-        if stripped.startswith("//"):  # an escaped slash: a message that starts with "/"
+            return await self.edited("")
+        if stripped.startswith(("//", "!!")):  # escaped: a message starting with "/" or "!"
             text = text.lstrip()[1:]
+        elif stripped.startswith("!") and stripped[1:].strip():
+            await self.shell(stripped[1:].strip())
+            return ""
         return await self.send(text)
+
+    async def shell(self, command: str) -> None:
+        """`!command`: run it, and offer its output as an attachment to the next message."""
+        from ctxchat.services.shell_output import shell_output
+
+        try:
+            ran = await cancellable(shell_output(command, self.attachment_limits))
+        except asyncio.CancelledError:
+            self.say("(command cancelled)", "dim")
+            return
+        except OSError as exc:
+            self.error(f"cannot run the shell: {exc.strerror or exc}")
+            return
+        self.attached.append(ran.part)
+        lines = plural(ran.lines, "line")
+        note = ", cut to the attachment limit" if ran.cut else ""
+        self.say(
+            f"output of '{command}' (exit {ran.status}, {lines}{note}) attached to the next "
+            "message; /attach --clear drops it",
+            "dim",
+        )
+
+    def copy(self, text: str, what: str) -> None:
+        from ctxchat.cli.clipboard import copy_to_clipboard
+
+        used = copy_to_clipboard(text, self.console.file)
+        lines = plural(text.count("\n") + 1, "line")
+        self.say(f"copied {what} ({lines}, {len(text):,} characters) via {' and '.join(used)}")
+
+    async def edited(self, draft: str) -> str:
+        """The draft, through the editor when the last command asked for it (/edit-draft)."""
+        if not self.edit_requested:
+            return draft
+        from ctxchat.cli.draft_editor import edit_draft
+
+        self.edit_requested = False
+        request = self.edit_request
+        start = request.draft if request is not None and request.draft is not None else draft
+        result = await asyncio.to_thread(edit_draft, start)
+        if result.note:
+            self.say(result.note, "dim")
+        point = request.branch_from if request is not None else None
+        if point is None:
+            return draft if result.text is None else result.text
+        if result.text is None or result.text == start:
+            self.say("unchanged: no branch made", "dim")
+            return draft
+        from ctxchat.services.branch_commands import make_branch
+
+        self.conversation = await make_branch(self.service, point)
+        self.last_turn_failed = False
+        self.say(
+            f"new branch {self.conversation.session.id} from turn {point.turn} of "
+            f"{point.session}; the original stays whole (/branches lists them)",
+            "dim",
+        )
+        self.resend = result.text
+        return ""
 
     def command_context(self, name: str) -> CommandContext:
         context = self.registry.context(self.service, self.conversation, name)
         context.last_turn_failed = self.last_turn_failed
+        context.attached = self.attached
+        context.attachment_limits = self.attachment_limits
         return context
 
     async def command(self, line: str) -> bool:
@@ -200,6 +271,10 @@ class Repl:
             self.conversation = result.conversation
             self.last_turn_failed = False
         self.exit_requested = result.exit
+        self.edit_requested = result.edit_draft
+        self.edit_request = result
+        if result.copy is not None:
+            self.copy(result.copy, result.copy_what)
         self.resend = result.send
         return True
 
@@ -212,11 +287,15 @@ class Repl:
         except CtxchatError as exc:
             self.error(exc.message)
             return ""
-        from ctxchat.cli.prompt import input_message
+        from ctxchat.cli.attach_input import typed_message
         from ctxchat.cli.tool_approval import ReplApprover
 
         conversation = self.conversation
-        message = input_message(text, self.pasted)
+        try:
+            message = typed_message(text, self.pasted, self.attached, self.attachment_limits)
+        except CtxchatError as exc:  # an @path that cannot be attached: nothing was sent
+            self.error(exc.message)
+            return text
         view = ReplyView(self.console, markdown=self.markdown, model_name=conversation.model.name)
         approve = ReplApprover(self.console, view, self.tool_policy)
         view.wait()
@@ -255,6 +334,7 @@ class Repl:
         self.last_turn_failed = False
         for kept_cut in view.cuts:  # the turn is kept: "were saved" is true now
             self.say(f"warning: {cut_note(kept_cut)}", "yellow")
+        self.attached.clear()
         if outcome.context.learning_interrupted:
             self.say("interrupted while learning: the turn was kept, nothing more was learnt")
         response = outcome.context.response

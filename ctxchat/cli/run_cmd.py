@@ -22,7 +22,7 @@ from ctxchat.core.text import DEFAULT_MAX_INPUT_BYTES
 if TYPE_CHECKING:
     from ctxchat.cli.tool_approval import ToolPolicy
     from ctxchat.core.messages import Message
-    from ctxchat.core.settings import ModelSettings
+    from ctxchat.core.settings import AttachmentSettings, ModelSettings
     from ctxchat.services.conversations import ChatService, Conversation
 
 SESSION_PANEL = "Session"
@@ -179,6 +179,27 @@ def run(
             rich_help_panel=IO_PANEL,
         ),
     ] = DEFAULT_MAX_INPUT_BYTES,
+    attach: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--attach",
+            "-a",
+            metavar="FILE|DIR|URL",
+            help="Attach this to the message (repeatable): text fenced and named, images "
+            "as images. '@path' in the prompt attaches too ('@@' for a literal '@').",
+            rich_help_panel=IO_PANEL,
+            show_default=False,
+        ),
+    ] = None,
+    allow_shell: Annotated[
+        bool,
+        typer.Option(
+            "--allow-shell",
+            help="Scripting: a turn that is '!command' runs it in your shell, and its output "
+            "goes with the next turn ('!!' for a literal '!'). Without it, '!' is text.",
+            rich_help_panel=IO_PANEL,
+        ),
+    ] = False,
     allow_tools: Annotated[
         str | None,
         typer.Option(
@@ -240,9 +261,24 @@ def run(
             separator=turns_separator,
             max_input=max_input,
         )
+    elif attach:
+        raise UsageError(
+            "-a attaches to a message given as PROMPT or piped; in the chat use /attach"
+        )
     if temp and (session is not None or continue_):
         raise UsageError("--temp starts a chat that is never saved; it cannot resume a session")
     settings = load_config(config, model=model, base_url=base_url, system=system)
+    if not interactive and allow_shell:
+        from ctxchat.cli.attach_input import shell_turns
+        from ctxchat.cli.common import warn
+
+        turns = shell_turns(turns, settings.attachments, warn)
+    if not interactive and (attach or prompt is not None):
+        from ctxchat.cli.attach_input import attached_turns
+
+        turns = attached_turns(
+            turns, attach or [], prompt_given=prompt is not None, limits=settings.attachments
+        )
     service = chat_service(settings, no_memory=no_memory, temporary=temp)
     conversation = open_conversation(service, session=session, latest=continue_, title=title)
     settle_model(service, conversation, settings.model, interactive=interactive)
@@ -261,6 +297,7 @@ def run(
             max_input=max_input,
             resumed=session is not None or continue_,
             tool_policy=tool_policy,
+            attachment_limits=settings.attachments,
         )
         return
     from ctxchat.cli.script import run_script
@@ -385,6 +422,7 @@ def start_repl(
     max_input: int,
     resumed: bool,
     tool_policy: ToolPolicy,
+    attachment_limits: AttachmentSettings | None = None,
 ) -> None:
     from ctxchat.cli.render import make_console
     from ctxchat.cli.repl import Repl
@@ -410,5 +448,6 @@ def start_repl(
         # A temporary chat keeps even its typed lines in memory only.
         history_path=None if service.ephemeral else input_history_path(),
         tool_policy=tool_policy,
+        attachment_limits=attachment_limits,
     )
     run_sync(repl.run(show_last=show_last, resumed=resumed))

@@ -17,6 +17,7 @@ from ctxchat.core.paths import default_config_path
 from ctxchat.core.provider import SOURCE_ID_PATTERN, SOURCE_ID_RULE
 from ctxchat.core.settings import (
     AgentSettings,
+    AttachmentSettings,
     EmbeddingSettings,
     ModelSettings,
     StorageSettings,
@@ -24,7 +25,7 @@ from ctxchat.core.settings import (
 
 T = TypeVar("T")
 
-TOP_LEVEL_KEYS = ["model", "agent", "embeddings", "storage", "providers"]
+TOP_LEVEL_KEYS = ["model", "agent", "embeddings", "storage", "attachments", "providers"]
 MAX_CONFIG_BYTES = 1_000_000
 # Environment variable -> [model] key. They override the file; flags override them.
 ENV_OVERRIDES = {
@@ -56,6 +57,7 @@ class Config:
     embeddings: EmbeddingSettings = field(default_factory=EmbeddingSettings)
     agent_origins: Mapping[str, str] = field(default_factory=dict)  # agent key -> file/flag
     embeddings_origins: Mapping[str, str] = field(default_factory=dict)  # key -> "file"
+    attachments: AttachmentSettings = field(default_factory=AttachmentSettings)
 
 
 def config_path(explicit: Path | None, environ: Mapping[str, str]) -> tuple[Path, bool]:
@@ -252,6 +254,8 @@ def _parse(
     storage = problems.build(StorageSettings, _table(data, "storage", problems), "storage")
     embeddings_table = _table(data, "embeddings", problems)
     embeddings = problems.build(EmbeddingSettings, embeddings_table, "embeddings")
+    attachments_table = _table(data, "attachments", problems)
+    attachments = problems.build(AttachmentSettings, attachments_table, "attachments")
 
     if "providers" in data:
         raw = data["providers"]
@@ -292,6 +296,7 @@ def _parse(
         embeddings,
         agent_origins,
         dict.fromkeys(embeddings_table, "file"),
+        attachments,
     )
 
 

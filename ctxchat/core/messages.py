@@ -51,6 +51,7 @@ def new_id() -> str:
 # 2: usage keys are input_tokens/output_tokens, as everywhere else (1 said input/output).
 # Reasoning parts came later within 2: a reader without them names the unknown part type,
 # while every message without one stays readable by it (a new version would refuse all).
+# Image parts came later within 2 for the same reason.
 MESSAGE_VERSION = 2
 
 Role: TypeAlias = Literal["system", "user", "assistant", "tool"]
@@ -105,7 +106,23 @@ class ReasoningPart:
     text: str
 
 
-Part: TypeAlias = TextPart | ToolCallPart | ToolResultPart | ReasoningPart
+@dataclass(frozen=True, slots=True)
+class ImagePart:
+    """An image the user attached: its bytes as base64 `data`, its media type, the name
+    it was attached under, and its size in pixels (what a provider bills it by)."""
+
+    media_type: str
+    data: str
+    name: str
+    width: int
+    height: int
+
+    @property
+    def data_url(self) -> str:
+        return f"data:{self.media_type};base64,{self.data}"
+
+
+Part: TypeAlias = TextPart | ToolCallPart | ToolResultPart | ReasoningPart | ImagePart
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +215,10 @@ class Message:
         return "\n\n".join(
             p.text for p in self.parts if isinstance(p, TextPart) and p.origin in origins
         )
+
+    @property
+    def images(self) -> list[ImagePart]:
+        return [p for p in self.parts if isinstance(p, ImagePart)]
 
     @property
     def reasoning(self) -> str:
@@ -309,6 +330,15 @@ def _part_to_dict(part: Part) -> dict[str, Any]:
         return {"type": "tool_call", "id": part.id, "name": part.name, "arguments": part.arguments}
     if isinstance(part, ReasoningPart):
         return {"type": "reasoning", "text": part.text}
+    if isinstance(part, ImagePart):
+        return {
+            "type": "image",
+            "media_type": part.media_type,
+            "data": part.data,
+            "name": part.name,
+            "width": part.width,
+            "height": part.height,
+        }
     return {
         "type": "tool_result",
         "call_id": part.call_id,
@@ -330,4 +360,12 @@ def _part_from_dict(data: Mapping[str, Any]) -> Part:
         return ToolResultPart(str(data["call_id"]), str(data["content"]), bool(data["is_error"]))
     if kind == "reasoning":
         return ReasoningPart(str(data["text"]))
+    if kind == "image":
+        return ImagePart(
+            str(data["media_type"]),
+            str(data["data"]),
+            str(data["name"]),
+            int(data["width"]),
+            int(data["height"]),
+        )
     raise MessageFormatError(f"unknown message part type {kind!r}")

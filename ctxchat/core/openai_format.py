@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ctxchat.core.messages import Message
+from ctxchat.core.messages import ImagePart, Message, TextPart
 
 
 def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
@@ -23,6 +23,8 @@ def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
             )
             continue
         item: dict[str, Any] = {"role": message.role, "content": message.text}
+        if message.images:
+            item["content"] = content_parts(message)
         if message.name and message.role == "user":
             item["name"] = message.name
         calls = message.tool_calls
@@ -38,3 +40,15 @@ def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
             ]
         converted.append(item)
     return converted
+
+
+def content_parts(message: Message) -> list[dict[str, Any]]:
+    """A message with images as a list of content parts, in the order they were given:
+    text as text parts, images as `image_url` parts holding their data."""
+    content: list[dict[str, Any]] = []
+    for part in message.parts:
+        if isinstance(part, TextPart):
+            content.append({"type": "text", "text": part.text})
+        elif isinstance(part, ImagePart):
+            content.append({"type": "image_url", "image_url": {"url": part.data_url}})
+    return content

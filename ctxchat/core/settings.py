@@ -1,4 +1,5 @@
-"""ctxchat's own settings tables: `[model]` and `[agent]`."""
+"""ctxchat's own settings tables: `[model]`, `[agent]`, `[embeddings]`, `[storage]`,
+`[attachments]`."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from ctxchat.core.redact import InvalidHttpUrl, mask_url, parse_http_url
 
 __all__ = [
     "AgentSettings",
+    "AttachmentSettings",
     "EmbeddingSettings",
     "ModelSettings",
     "StorageSettings",
@@ -134,6 +136,28 @@ class EmbeddingSettings:
             raise OptionValueError("model", "must name an embedding model")
         if self.dimensions is not None and self.dimensions < 1:
             raise OptionValueError("dimensions", "must be at least 1")
+
+
+@dataclass(frozen=True)
+class AttachmentSettings:
+    """How much one attachment may hold. A file over its limit is refused, not cut: a
+    model answering about half a file would not say so."""
+
+    text_bytes: int = option(1_000_000, help="largest text file attached, in bytes")
+    image_bytes: int = option(20_000_000, help="largest image attached, in bytes")
+    directory_files: int = option(50, help="most files a directory attaches (the rest named)")
+    directory_bytes: int = option(2_000_000, help="most bytes a directory attaches in all")
+    url_bytes: int = option(5_000_000, help="largest body fetched for a URL, in bytes")
+    url_timeout: float = option(30.0, help="seconds a URL may take to fetch")
+
+    def __post_init__(self) -> None:
+        for name in ("text_bytes", "image_bytes", "directory_files", "directory_bytes"):
+            if getattr(self, name) < 1:
+                raise OptionValueError(name, "must be at least 1")
+        if self.url_bytes < 1:
+            raise OptionValueError("url_bytes", "must be at least 1")
+        if not 0 < self.url_timeout < math.inf:
+            raise OptionValueError("url_timeout", "must be a positive number of seconds")
 
 
 @dataclass(frozen=True)

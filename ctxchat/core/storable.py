@@ -14,7 +14,14 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from ctxchat.core.messages import Message, ReasoningPart, TextPart, ToolCallPart, ToolResultPart
+from ctxchat.core.messages import (
+    ImagePart,
+    Message,
+    Part,
+    ReasoningPart,
+    TextPart,
+    ToolCallPart,
+)
 
 # A valid surrogate pair in a str is two lone surrogates to UTF-8 too: every one goes.
 UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
@@ -36,9 +43,10 @@ def storable_message(message: Message) -> Message:
     return dataclasses.replace(message, parts=parts)
 
 
-def _storable_part(
-    part: TextPart | ToolCallPart | ToolResultPart | ReasoningPart,
-) -> TextPart | ToolCallPart | ToolResultPart | ReasoningPart:
+def _storable_part(part: Part) -> Part:
+    if isinstance(part, ImagePart):  # its data is base64, ASCII; its name is a path's
+        name = storable(part.name)
+        return part if name == part.name else dataclasses.replace(part, name=name)
     if isinstance(part, TextPart | ReasoningPart):
         text = storable(part.text)
         return part if text == part.text else dataclasses.replace(part, text=text)

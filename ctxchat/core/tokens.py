@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import math
 import threading
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ctxchat.core.messages import Message, TextPart, ToolCallPart, ToolResultPart
+from ctxchat.core.messages import ImagePart, Message, TextPart, ToolCallPart, ToolResultPart
 
 CHARS_PER_TOKEN = 4
 MESSAGE_OVERHEAD = 4  # role and separators, as chat formats add per message
@@ -74,7 +75,33 @@ def count_message_tokens(message: Message, counter: TextCounter = count_text_tok
             total += counter(part.name) + counter(part.arguments)
         elif isinstance(part, ToolResultPart):
             total += counter(part.content)
+        elif isinstance(part, ImagePart):
+            total += image_tokens(part.width, part.height)
     return total
+
+
+# OpenAI's documented cost of an image at high detail: fitted into 2048 x 2048, then its
+# shorter side brought down to 768, then 170 tokens for each 512-pixel tile and 85 more.
+# Other servers count images their own way; this is the most any documented one charges
+# for a picture of that size that we know of, so the budget errs on the side of room.
+_IMAGE_FIT = 2048
+_IMAGE_SHORT_SIDE = 768
+_IMAGE_TILE = 512
+_IMAGE_TILE_TOKENS = 170
+_IMAGE_BASE_TOKENS = 85
+
+
+def image_tokens(width: int, height: int) -> int:
+    """An image's tokens by OpenAI's tile formula (high detail)."""
+    w, h = float(max(width, 1)), float(max(height, 1))
+    if max(w, h) > _IMAGE_FIT:
+        scale = _IMAGE_FIT / max(w, h)
+        w, h = w * scale, h * scale
+    if min(w, h) > _IMAGE_SHORT_SIDE:
+        scale = _IMAGE_SHORT_SIDE / min(w, h)
+        w, h = w * scale, h * scale
+    tiles = math.ceil(w / _IMAGE_TILE) * math.ceil(h / _IMAGE_TILE)
+    return _IMAGE_TILE_TOKENS * tiles + _IMAGE_BASE_TOKENS
 
 
 def count_messages_tokens(

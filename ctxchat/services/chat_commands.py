@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from ctxchat.core.errors import UsageError
 from ctxchat.core.text import TITLE_SHOWN, plural, preview, title_or_untitled
+from ctxchat.services.attach_commands import ATTACH_COMMANDS
+from ctxchat.services.branch_commands import BRANCH_COMMANDS
 from ctxchat.services.commands import (
     Block,
     Command,
@@ -26,6 +28,7 @@ from ctxchat.services.commands import (
     Note,
     Table,
 )
+from ctxchat.services.copy_commands import COPY_COMMANDS
 
 if TYPE_CHECKING:
     from ctxchat.core.provider import ContextProvider
@@ -138,7 +141,11 @@ async def _title(ctx: CommandContext, args: str) -> CommandResult:
 
 
 async def _retry(ctx: CommandContext, args: str) -> CommandResult:
-    """Resend the last input; a completed last turn is undone first so it is replaced."""
+    """Resend the last input; a completed last turn is undone first so it is replaced.
+    With `--model NAME`, to that model, and the replaced reply is kept as an alternative."""
+    from ctxchat.services.alternatives import keep_alternative, retry_model
+
+    model = retry_model(args)
     conversation = ctx.conversation
     text = conversation.last_input
     if not ctx.last_turn_failed and conversation.saved:
@@ -147,11 +154,18 @@ async def _retry(ctx: CommandContext, args: str) -> CommandResult:
         stored = last_user_text(await ctx.service.transcript(conversation.session))
         if stored is None:
             raise UsageError("nothing to retry yet")
-        await ctx.service.undo(conversation)
+        previous = conversation.model.name
+        removed = await ctx.service.undo(conversation)
+        if model is not None:
+            keep_alternative(ctx, removed, previous)
         text = stored
     if not text:
         raise UsageError("nothing to retry yet")
-    return CommandResult(send=text)
+    if model is None:
+        return CommandResult(send=text)
+    ctx.service.switch_model(conversation, model)
+    said = f"model: {conversation.model.name} (from this retry on); the replaced reply is kept"
+    return CommandResult((Note(said, "quiet"),), send=text)
 
 
 async def _undo(ctx: CommandContext, args: str) -> CommandResult:
@@ -249,7 +263,14 @@ BUILTIN_COMMANDS: tuple[Command, ...] = (
     Command("search", "find words in every session's stored messages", _search, usage="QUERY"),
     Command("fork", "go on in a copy of this session, up to turn N", _fork, usage="[N]"),
     Command("title", "show or set this session's title", _title, usage="[TEXT]"),
-    Command("retry", "send the last input again, replacing its reply", _retry),
+    Command(
+        "retry",
+        "send the last input again, replacing its reply (--model: to another model, "
+        "keeping the old reply beside it)",
+        _retry,
+        usage="[--model NAME]",
+        completions=("--model",),
+    ),
     Command("undo", "drop the last turn from the history", _undo),
     Command(
         "context",
@@ -275,6 +296,9 @@ def chat_commands(providers: Sequence[ContextProvider[Any]] = ()) -> CommandRegi
     source id (so their handlers get that provider's session state)."""
     registry = CommandRegistry()
     registry.add_all(BUILTIN_COMMANDS)
+    registry.add_all(ATTACH_COMMANDS)
+    registry.add_all(COPY_COMMANDS)
+    registry.add_all(BRANCH_COMMANDS)
     for provider in providers:
         if isinstance(provider, CommandSource):
             registry.add_all(provider.commands(), provider.source_id)

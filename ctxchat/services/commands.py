@@ -20,8 +20,11 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, runtime_che
 
 from ctxchat.core.errors import UsageError
 from ctxchat.core.options import nearest
+from ctxchat.core.settings import AttachmentSettings
 
 if TYPE_CHECKING:
+    from ctxchat.core.messages import Part
+    from ctxchat.core.session import ForkPoint
     from ctxchat.services.conversations import ChatService, Conversation
 
 # The name runs to the first whitespace of any kind: a pasted "/etc/hosts" and its lines.
@@ -82,6 +85,11 @@ class CommandResult:
     exit: bool = False  # leave the chat
     send: str | None = None  # send this as the user's next message
     conversation: Conversation | None = None  # go on with this conversation instead
+    edit_draft: bool = False  # open the draft in the user's editor (/edit-draft)
+    draft: str | None = None  # with edit_draft: open this instead of the current draft
+    branch_from: ForkPoint | None = None  # with edit_draft: send the edit in a branch (/edit)
+    copy: str | None = None  # put this on the clipboard (/copy), described as `copy_what`
+    copy_what: str = ""
 
     @classmethod
     def say(cls, *texts: str, tone: Tone = "normal") -> CommandResult:
@@ -100,6 +108,9 @@ class CommandContext:
     cwd: Path = field(default_factory=Path.cwd)
     # Whether the last turn sent in this chat failed (its input was handed back).
     last_turn_failed: bool = False
+    # What /attach gave for the next message, kept by the chat until a turn takes it.
+    attached: list[Part] = field(default_factory=list)
+    attachment_limits: AttachmentSettings = field(default_factory=AttachmentSettings)
 
 
 CommandHandler = Callable[[CommandContext, str], Awaitable[CommandResult | None]]

@@ -203,6 +203,8 @@ class OpenAIChatModel:
         try:
             stream = await client.chat.completions.create(**params)
         except Exception as exc:
+            if any(m.images for m in request.messages) and _refuses_images(exc):
+                raise self._translate_refusal(exc) from exc
             if "tools" not in params or not self._refused_tools(exc, on_event):
                 raise self._translate(exc) from exc
             # The model cannot take tools: the same request once more without them.
@@ -284,6 +286,17 @@ class OpenAIChatModel:
         key = self.settings.api_key
         # The same class (a ContextOverflow stays one: the engine adds what was sent).
         return type(described)(scrub_secrets(text.replace(key, "***") if key else text))
+
+    def _translate_refusal(self, exc: Exception) -> ModelError:
+        """A model that takes no images, told in one line (its server's words after)."""
+        said = _error_detail(exc)
+        key = self.settings.api_key
+        said = scrub_secrets(said.replace(key, "***") if key else said)
+        return ModelError(
+            f"model '{self.name}' at {self.settings.endpoint} does not take images{said}; "
+            "nothing was sent or kept: send it without the image, or choose a model that "
+            "reads images"
+        )
 
     def _describe(self, exc: Exception, *, streaming: bool) -> ModelError:
         import openai
@@ -395,6 +408,17 @@ def _unresolved_host(exc: BaseException, settings: ModelSettings) -> str | None:
         seen.add(id(cause))
         cause = cause.__cause__ or cause.__context__
     return None
+
+
+def _refuses_images(exc: Exception) -> bool:
+    """Whether a rejected request was rejected for its images: OpenAI's "image_url is
+    only supported by certain models", llama.cpp's "image input is not supported"."""
+    import openai
+
+    if not isinstance(exc, openai.APIStatusError) or exc.status_code in (401, 403, 404, 429):
+        return False
+    said = _error_detail(exc).lower()
+    return "image" in said and ("support" in said or "vision" in said or "multimodal" in said)
 
 
 def _error_detail(exc: Any) -> str:

@@ -106,6 +106,10 @@ def message_markdown(message: Message) -> str:
     blocks: list[str] = []
     if message.text:
         blocks.append(message.text.strip())
+    for image in message.images:  # its bytes are in the JSON exports, not in Markdown
+        blocks.append(
+            f"**Attached image** `{image.name}` ({image.media_type}, {image.width}x{image.height})"
+        )
     for call in message.tool_calls:
         blocks.append(
             f"**Tool call** `{call.name}`\n\n{fence(_pretty_arguments(call.arguments), 'json')}"
@@ -141,7 +145,22 @@ def to_markdown(session: Session, messages: Sequence[Message]) -> str:
         f"- turns: {session.turns}",
     ]
     lines += labelled_markdown(messages, 2)
+    lines += _alternatives_markdown(session)
     return terminal_safe("\n".join(lines) + "\n")
+
+
+def _alternatives_markdown(session: Session) -> list[str]:
+    """The replies `/retry --model` set aside, each under the turn it answered."""
+    from ctxchat.core.alternatives import alternatives
+
+    kept = alternatives(session)
+    if not kept:
+        return []
+    lines = ["", "## Alternative replies (set aside by /retry --model, never sent again)"]
+    for alternative in kept:
+        lines += ["", f"### Turn {alternative.turn}, by {alternative.model}", ""]
+        lines.append(alternative.text.strip() or "(no text)")
+    return lines
 
 
 def default_export_name(session: Session, fmt: ExportFormat) -> str:

@@ -1,0 +1,54 @@
+"""/copy in a real pseudo-terminal: what reaches the terminal is an OSC 52 sequence
+carrying the text, which works over SSH and in tmux."""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterator
+
+import pytest
+from fakeopenai import FakeOpenAI, Text
+from repl_support import PROMPT, Repls, quit_, seen, turn
+
+from ctxchat.cli.clipboard import osc52
+
+REPLY = "Two ways:\n\n```python\nprint('one')\n```\n\nor\n\n~~~sh\necho two\n~~~\n"
+
+
+@pytest.fixture
+def repl(cli_env: dict[str, str]) -> Iterator[Repls]:
+    repls = Repls(cli_env)
+    yield repls
+    repls.close()
+
+
+def osc(text: str) -> str:
+    return "\x1b]52;c;" + base64.b64encode(text.encode()).decode() + "\x07"
+
+
+def test_copy_sends_the_reply_or_a_code_block_as_osc52(
+    repl: Repls, fake_openai: FakeOpenAI
+) -> None:
+    fake_openai.enqueue(Text(REPLY))
+    # No local clipboard tool: only the terminal is asked (as over SSH).
+    child = repl(extra_env={"SSH_CONNECTION": "10.0.0.1 22 10.0.0.2 22", "TMUX": ""})
+    turn(child, "how do I print?")
+
+    child.send("/copy 2\r")
+    child.expect_exact("copied code block 2 (1 line, 8 characters) via OSC 52")
+    child.expect_exact(PROMPT)
+    child.send("/copy\r")
+    child.expect_exact("copied the last reply")
+    child.expect_exact(PROMPT)
+    child.send("/copy 9\r")
+    child.expect_exact("/copy N copies block N (1 to 2)")
+
+    output = seen(child)
+    assert osc("echo two") in output
+    assert osc(REPLY) in output
+    assert quit_(child) == 0
+
+
+def test_inside_tmux_the_sequence_passes_through() -> None:
+    wrapped = osc52("hi", tmux=True)
+    assert wrapped == "\x1bPtmux;\x1b\x1b]52;c;aGk=\x07\x1b\\"
