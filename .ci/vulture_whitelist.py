@@ -5,7 +5,7 @@ part of the provider-author API. Each line says which. Checked by .ci/run:
 
 # ruff: noqa: B018
 from ctxchat import __init__ as package
-from ctxchat.cli import config_cmd, help_words, memory_cmd, prompt, sessions_cmd, tools_cmd
+from ctxchat.cli import config_cmd, help_words, memory_cmd, prompt, roles_cmd, sessions_cmd, tools_cmd
 from ctxchat.core.context import RunContext
 from ctxchat.ranking import cache, embedding, evaluate
 from ctxchat.services import llama_server
@@ -31,6 +31,7 @@ package.__dir__
 config_cmd.show
 config_cmd.validate
 sessions_cmd.list_sessions
+roles_cmd.list_roles
 sessions_cmd.show
 sessions_cmd.Format.md
 sessions_cmd.Format.jsonl

@@ -100,9 +100,10 @@ def validate(
     """
     from ctxchat.config.loading import read_config
     from ctxchat.services.build import validate_config
+    from ctxchat.services.roles import role_option_problems
 
     settings, problems = read_config(config_file(file or config))
-    failure = validate_config(settings, problems)
+    failure = validate_config(settings, [*problems, *role_option_problems(settings)])
     if failure is not None:
         raise failure
     where = settings.path or "built-in defaults (no config file)"

@@ -65,6 +65,8 @@ def _summary_dict(s: SessionSummary) -> dict[str, object]:
         "created_at": s.created_at.isoformat(),
         "updated_at": s.updated_at.isoformat(),
         "forked_from": s.forked_from.to_dict() if s.forked_from else None,
+        "role": s.role,
+        "project": s.project,
     }
 
 

@@ -49,6 +49,17 @@ _HEADER = """\
 # it is cut, and said so.
 # max_tokens = 1024
 
+# A role: a preset for `ctxchat run --role review` or `/role review` in the chat
+# (`ctxchat roles list` lists them). It may set the instructions, the model and its
+# options, and [roles.NAME.providers.SOURCE_ID] tables laid over the providers below
+# (enabled = false leaves one out). {{name}} is filled by --arg name=VALUE (or defaults);
+# {{input}} in the prompt is the message: `cat f.py | ctxchat run --role review`.
+[roles.review]
+description = "review the code piped in"
+instructions = "You review {{language}} code: point out bugs first, then unclear names."
+prompt = "Review this code:\\n\\n{{input}}"
+defaults = { language = "Python" }
+
 # The provider pipeline, in order: before each model call every provider adds what it has;
 # after it each stores what it learned. Append a [[providers]] table to add one.
 """

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ctxchat.config.defaults import DEFAULT_PIPELINE
+from ctxchat.config.roles import Role, parse_roles
 from ctxchat.core.errors import ConfigError
 from ctxchat.core.options import OptionValueError, build_options, did_you_mean
 from ctxchat.core.paths import default_config_path
@@ -24,7 +25,7 @@ from ctxchat.core.settings import (
 
 T = TypeVar("T")
 
-TOP_LEVEL_KEYS = ["model", "agent", "embeddings", "storage", "providers"]
+TOP_LEVEL_KEYS = ["model", "agent", "embeddings", "storage", "providers", "roles"]
 MAX_CONFIG_BYTES = 1_000_000
 # Environment variable -> [model] key. They override the file; flags override them.
 ENV_OVERRIDES = {
@@ -56,6 +57,7 @@ class Config:
     embeddings: EmbeddingSettings = field(default_factory=EmbeddingSettings)
     agent_origins: Mapping[str, str] = field(default_factory=dict)  # agent key -> file/flag
     embeddings_origins: Mapping[str, str] = field(default_factory=dict)  # key -> "file"
+    roles: Mapping[str, Role] = field(default_factory=dict)  # [roles.NAME], by name
 
 
 def config_path(explicit: Path | None, environ: Mapping[str, str]) -> tuple[Path, bool]:
@@ -281,6 +283,8 @@ def _parse(
             for i, (type_name, source_id, options) in enumerate(DEFAULT_PIPELINE)
         ]
         default = True
+    source_ids = [spec.source_id for spec in specs]
+    roles = parse_roles(data.get("roles", {}), source_ids, problems, str(path or "defaults"))
     return Config(
         path,
         model,
@@ -292,6 +296,7 @@ def _parse(
         embeddings,
         agent_origins,
         dict.fromkeys(embeddings_table, "file"),
+        roles,
     )
 
 

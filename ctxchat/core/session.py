@@ -56,6 +56,10 @@ class Session:
     # `ctxchat.services.journal`. Left set only by a process that ended mid-turn.
     pending_turn: str | None = None
     forked_from: ForkPoint | None = None
+    # The role it was started or last switched to (`run --role`, `/role`), and the project
+    # it belongs to (`ctxchat.config.projects`): both optional keys of the document.
+    role: str | None = None
+    project: str | None = None
 
     def provider_state(self, source_id: str) -> dict[str, Any]:
         """The provider's namespace in `state`, created on first use."""
@@ -82,6 +86,9 @@ class Session:
             document["pending_turn"] = self.pending_turn
         if self.forked_from is not None:
             document["forked_from"] = self.forked_from.to_dict()
+        for key in ("role", "project"):
+            if getattr(self, key) is not None:
+                document[key] = getattr(self, key)
         return document
 
     @classmethod
@@ -104,6 +111,8 @@ class Session:
             state=copy_module.deepcopy(state) if copy else state,
             pending_turn=data.get("pending_turn"),
             forked_from=ForkPoint(fork["session"], fork["turn"]) if fork is not None else None,
+            role=data.get("role"),
+            project=data.get("project"),
         )
 
 
@@ -131,6 +140,8 @@ def check_document(data: dict[str, Any]) -> None:
         ("state", isinstance(data.get("state"), dict), "an object"),
         ("pending_turn", _is_optional_id(data.get("pending_turn")), "a string or null"),
         ("forked_from", _is_fork_point(data.get("forked_from")), "{session, turn} or null"),
+        ("role", _is_optional_id(data.get("role")), "a string or null"),
+        ("project", _is_optional_id(data.get("project")), "a string or null"),
     ]
     for name, ok, expected in problems:
         if not ok:

@@ -26,6 +26,7 @@ from ctxchat.services.commands import (
     Note,
     Table,
 )
+from ctxchat.services.roles import ROLE_COMMAND
 
 if TYPE_CHECKING:
     from ctxchat.core.provider import ContextProvider
@@ -275,6 +276,7 @@ def chat_commands(providers: Sequence[ContextProvider[Any]] = ()) -> CommandRegi
     source id (so their handlers get that provider's session state)."""
     registry = CommandRegistry()
     registry.add_all(BUILTIN_COMMANDS)
+    registry.add(ROLE_COMMAND)
     for provider in providers:
         if isinstance(provider, CommandSource):
             registry.add_all(provider.commands(), provider.source_id)

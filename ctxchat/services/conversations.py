@@ -36,6 +36,7 @@ from ctxchat.storage.catalog import SessionCatalog
 from ctxchat.storage.store import SessionStore, SessionSummary
 
 if TYPE_CHECKING:
+    from ctxchat.services.roles import RoleSwitch
     from ctxchat.views.context_report import ContextReport
     from ctxchat.views.export import ExportFormat
 
@@ -98,6 +99,8 @@ class ChatService:
         self.on_lock_wait = on_lock_wait
         # Whether the endpoint serves a model name: a warning, or None (see model_discovery).
         self.unlisted_model: Callable[[str], Awaitable[str | None]] | None = None
+        # The role in use and how to switch it (`ctxchat.services.roles`); None: no roles.
+        self.roles: RoleSwitch | None = None
 
     def close(self) -> None:
         self.agent.close()
@@ -158,6 +161,8 @@ class ChatService:
         `TurnFailed` (carrying the input) is raised. `approve` answers for tools with side
         effects (see `ctxchat.core.approval`)."""
         conversation.last_input = inputs if isinstance(inputs, str) else text_of(inputs)
+        if self.roles is not None:
+            inputs = self.roles.wrap([Message.user(inputs)] if isinstance(inputs, str) else inputs)
         async with self._locked_async(conversation.session.id):
             session = self._fresh(conversation)
             await journal.recover(self.writer, session, self.agent)
@@ -279,6 +284,17 @@ class ChatService:
             self._save(session, used=False)
         conversation.session = session
         conversation.saved = True
+
+    def set_role(self, conversation: Conversation, role: str | None) -> None:
+        """Remember the conversation's role in its session (saved now if it is saved)."""
+        if not conversation.saved or self.ephemeral:
+            conversation.session.role = role
+            return
+        with self._locked(conversation.session.id):
+            session = self._fresh(conversation)
+            session.role = role
+            self._save(session, used=False)
+        conversation.session = session
 
     def save_provider_state(self, conversation: Conversation, source_id: str) -> None:
         """Keep what a provider's REPL command changed in its state. Only that provider's
