@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
+from ctxchat.cli import project_cmd
 from ctxchat.cli.common import ConfigOption, config_file, load_config, require_utf8
 from ctxchat.cli.help_words import WordsCommand
 
@@ -108,6 +109,9 @@ def validate(
         raise failure
     where = settings.path or "built-in defaults (no config file)"
     print(f"ok: {where}")
+
+
+app.command("trust", cls=WordsCommand)(project_cmd.trust)
 
 
 @app.command(cls=WordsCommand)

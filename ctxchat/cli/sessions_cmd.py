@@ -80,11 +80,20 @@ def list_sessions(
     ] = None,
     json_output: Annotated[bool, typer.Option("--json", help="A JSON array.")] = False,
     config: ConfigOption = None,
+    project: Annotated[
+        bool,
+        typer.Option("--project", help="Only the sessions of the project this directory is in."),
+    ] = False,
 ) -> None:
     """Saved sessions, most recently used first."""
     del config  # accepted like everywhere (an alias may carry it); the list is the same
     catalog = session_catalog()
-    summaries = catalog.list(limit=limit)
+    if project:
+        from ctxchat.cli.project_cmd import project_sessions
+
+        summaries = project_sessions(catalog, limit)
+    else:
+        summaries = catalog.list(limit=limit)
     store = catalog.store
     for session_id, why in store.unreadable.items():
         hint = f"; `ctxchat sessions show {session_id}` moves it aside"

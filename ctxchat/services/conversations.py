@@ -101,6 +101,8 @@ class ChatService:
         self.unlisted_model: Callable[[str], Awaitable[str | None]] | None = None
         # The role in use and how to switch it (`ctxchat.services.roles`); None: no roles.
         self.roles: RoleSwitch | None = None
+        # The project the chat runs in (`ctxchat.config.projects`): new sessions join it.
+        self.project: str | None = None
 
     def close(self) -> None:
         self.agent.close()
@@ -111,7 +113,8 @@ class ChatService:
         if title is not None:
             title = clean_title(title)
         model = self.agent.model
-        return Conversation(Session(title=title, model=model.name), saved=False, model=model)
+        session = Session(title=title, model=model.name, project=self.project)
+        return Conversation(session, saved=False, model=model)
 
     def open(self, ref: str) -> Conversation:
         return self._resume(self.store.load(self.store.resolve(ref)))
