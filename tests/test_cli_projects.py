@@ -14,6 +14,8 @@ from fakeopenai import FakeOpenAI
 
 from ctxchat.config.projects import find_project, merged, refused_keys
 
+pytest_plugins = ["sqlfixtures"]
+
 
 def git_tree(folder: Path, remote: str | None = None) -> Path:
     folder.mkdir(parents=True)
@@ -146,3 +148,61 @@ def test_project_identity_and_merging(tmp_path: Path) -> None:
         "model": {"model": "m", "temperature": 0.5},
         "providers": [{"type": "tools", "roots": ["."]}],
     }
+
+
+def all_text(request: object) -> str:
+    return "\n".join(str(m.get("content")) for m in request.messages)  # type: ignore[attr-defined]
+
+
+PROJECT_MEMORY = '[[providers]]\ntype = "user_memory"\nsource_id = "memory"\nscope = "project"\n'
+
+
+def test_nothing_of_one_project_reaches_anothers_requests_but_the_person_does(
+    cli_env: dict[str, str],
+    tmp_path: Path,
+    fake_openai: FakeOpenAI,
+    ctxchat_home: Path,
+    sql_url: str,
+) -> None:
+    """The two-project test, on SQLite and PostgreSQL: neither a project-scoped fact nor a
+    recalled message of one project's sessions reaches the other's requests; a fact about
+    the person does."""
+    write_config(ctxchat_home, f"[storage]\nurl = {json.dumps(sql_url)}\n")
+    one = git_tree(tmp_path / "one", "https://example.com/acme/one.git")
+    two = git_tree(tmp_path / "two", "https://example.com/acme/two.git")
+    for root in (one, two):
+        (root / ".ctxchat.toml").write_text(PROJECT_MEMORY)
+        assert ctxchat("config", "trust", env=cli_env, cwd=root).returncode == 0
+    person = "I'm allergic to peanuts."
+    assert ctxchat("run", person, env=cli_env, cwd=one).returncode == 0
+    outside = tmp_path / "notes"
+    outside.mkdir()
+    said = "Our staging server hostname is zebrafish."
+    assert ctxchat("run", said, env=cli_env, cwd=one).returncode == 0
+    said_outside = "My favourite teapot glaze is marmalade."
+    assert ctxchat("run", said_outside, env=cli_env, cwd=outside).returncode == 0
+    question = "What is the staging server hostname?"
+
+    assert ctxchat("run", question, env=cli_env, cwd=one).returncode == 0
+    assert "zebrafish" in all_text(fake_openai.chat_requests()[-1])  # the project's own
+
+    teapot = "Which teapot glaze is my favourite?"
+    assert ctxchat("run", teapot, env=cli_env, cwd=two).returncode == 0
+    assert "marmalade" in all_text(fake_openai.chat_requests()[-1])  # from outside any
+    assert ctxchat("run", question, env=cli_env, cwd=two).returncode == 0
+    in_two = all_text(fake_openai.chat_requests()[-1])
+    assert "zebrafish" not in in_two
+    assert "peanuts" in in_two  # the person's fact, said in one, goes with them
+
+    # Search, asked for by the user, finds both, the project's own first.
+    def search(cwd: Path) -> list[str]:
+        found = ctxchat("sessions", "search", "zebrafish", "quokka", "--json", env=cli_env, cwd=cwd)
+        assert found.returncode == 0, found.stderr
+        return [hit["snippet"] for hit in json.loads(found.stdout) if hit["role"] == "user"]
+
+    assert any("zebrafish" in s for s in search(two))
+    here = "The zebrafish quokka zebrafish test."  # a weaker match than none: it is two's
+    assert ctxchat("run", "quokka", env=cli_env, cwd=two).returncode == 0
+    assert "quokka" in search(two)[0]
+    assert "zebrafish" in search(one)[0]
+    del here

@@ -13,8 +13,9 @@ if TYPE_CHECKING:
 def trust() -> None:
     """Use this project's .ctxchat.toml, as it is now.
 
-    It is asked again when the file changes. Even trusted, it cannot set endpoints, keys, storage URLs, commands or Python
-    references unless your own config allows that for the project.
+    It is asked again when the file changes. Even trusted, it cannot set endpoints,
+    keys, storage URLs, commands or Python references unless your own config allows that
+    for the project.
     """
     from ctxchat.cli.common import warn
     from ctxchat.config.loading import read_toml

@@ -212,7 +212,12 @@ def search(
     service = chat_service(load_config(config))
     only = service.open(session).session if session is not None else None
     found = search_sessions(
-        service.agent.run_providers(), service.store, query, limit=limit, session=only
+        service.agent.run_providers(),
+        service.store,
+        query,
+        limit=limit,
+        session=only,
+        project=service.project,  # the project's sessions first
     )
     print_hits(_reading_console(), run_sync(found), json_output=json_output)
 

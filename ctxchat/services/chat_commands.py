@@ -78,7 +78,9 @@ async def _search(ctx: CommandContext, args: str) -> CommandResult:
     if not args.strip():
         raise UsageError("usage: /search QUERY (the words to find in every session)")
     service = ctx.service
-    hits = await search_sessions(service.agent.run_providers(), service.store, args)
+    hits = await search_sessions(
+        service.agent.run_providers(), service.store, args, project=service.project
+    )
     if not hits:
         return CommandResult.say("no stored message holds those words")
     current = ctx.conversation.session.id
