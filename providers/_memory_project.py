@@ -13,14 +13,19 @@ the user, as scope "user" does.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .memory import slot_info
 
 if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection
+
     from ctxchat.ranking.live import LiveLexicalIndex
 
+    from ._memory_store import SessionMemory, SqlMemory
+    from ._sqlstore import Database
     from .memory import Fact
+    from .memory.factset import FactSet, InMemoryFactSet
     from .memory.ops import Op
 
 # The categories of the slot table (`memory/slots.py`) that are about the work, not the
@@ -66,3 +71,53 @@ def joint_relevance(
         return [scores.get(f.id, 0.0) for f in facts]
 
     return relevance
+
+
+def project_owners(database: Database, user: str) -> list[tuple[str, str]]:
+    """(owner key, project) of each project the user has facts in."""
+    import sqlalchemy as sa
+
+    from ._memory_schema import MEMORY
+
+    table = MEMORY.tables.facts
+    prefix = project_owner(user, "")
+
+    def read(conn: Connection) -> list[str]:
+        rows = conn.execute(
+            sa.select(table.c.user_key)
+            .where(table.c.user_key.startswith(prefix, autoescape=True))
+            .distinct()
+            .order_by(table.c.user_key)
+        )
+        return [str(row[0]) for row in rows]
+
+    return [(owner, owner[len(prefix) :]) for owner in database.read(read)]
+
+
+class JointMemory:
+    """The user's memory and a project's, as `/memory` lists them: one numbered list,
+    each fact with its scope. A change goes to the user's memory; a forget goes to the
+    memory that holds the fact (`holder`)."""
+
+    def __init__(self, user: SqlMemory | SessionMemory, project: SqlMemory) -> None:
+        self.user = user
+        self.project = project
+
+    def facts(self) -> tuple[InMemoryFactSet, Callable[[], LiveLexicalIndex]]:
+        from ._memory_store import build_index
+        from .memory.factset import InMemoryFactSet
+
+        mine, _ = self.user.facts()
+        theirs, _ = self.project.facts()
+        joint = InMemoryFactSet([*mine.all(), *theirs.all()])
+        return joint, lambda: build_index(joint.all())
+
+    def change(self, work: Callable[[FactSet], Any]) -> Any:
+        return self.user.change(work)
+
+    def scope_of(self, fact_id: str) -> str:
+        theirs, _ = self.project.facts()
+        return "project" if any(f.id == fact_id for f in theirs.all()) else "user"
+
+    def holder(self, fact_id: str) -> SqlMemory | SessionMemory:
+        return self.project if self.scope_of(fact_id) == "project" else self.user

@@ -323,6 +323,26 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
         facts, _ = self._sql.facts()
         return [fact_document(f) for f in facts.active()]
 
+    def remembered_by_scope(self, project: str | None, *, every: bool) -> list[dict[str, Any]]:
+        """Facts with their scope: the project's (`project`), or the user's and every
+        project's (`every`)."""
+        from ._memory_commands import fact_document
+        from ._memory_project import project_owner, project_owners
+        from ._memory_store import SqlMemory
+
+        owners: list[tuple[str, str | None]] = []
+        if every:
+            owners.append((self.user_key, None))
+            owners += project_owners(self.database(), self.user_key)
+        elif project is not None:
+            owners.append((project_owner(self.user_key, project), project))
+        found = []
+        for owner, of_project in owners:
+            facts, _ = SqlMemory(self.database, owner).facts()
+            scope = {"scope": "project", "project": of_project} if of_project else {"scope": "user"}
+            found += [{**fact_document(f), **scope} for f in facts.active()]
+        return found
+
     async def forget_elsewhere(
         self,
         providers: Sequence[ContextProvider[Any]],

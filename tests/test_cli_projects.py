@@ -194,6 +194,24 @@ def test_nothing_of_one_project_reaches_anothers_requests_but_the_person_does(
     assert "zebrafish" not in in_two
     assert "peanuts" in in_two  # the person's fact, said in one, goes with them
 
+    def facts(cwd: Path, *flags: str) -> list[tuple[str, str, str | None]]:
+        listed = ctxchat("memory", "list", "--json", *flags, env=cli_env, cwd=cwd)
+        assert listed.returncode == 0, listed.stderr
+        rows = json.loads(listed.stdout)
+        return sorted((f["value"], f.get("scope", "-"), f.get("project")) for f in rows)
+
+    kept_for_one = (
+        "Our staging server hostname is zebrafish.",
+        "project",
+        "git:https://example.com/acme/one.git",
+    )
+    assert facts(one, "--project") == [kept_for_one]
+    assert facts(two, "--project") == []
+    every = facts(two, "--all")
+    assert kept_for_one in every
+    assert any("peanuts" in value and scope == "user" for value, scope, _ in every)
+    assert not any("zebrafish" in value for value, _, _ in facts(two))  # the user's own
+
     # Search, asked for by the user, finds both, the project's own first.
     def search(cwd: Path) -> list[str]:
         found = ctxchat("sessions", "search", "zebrafish", "quokka", "--json", env=cli_env, cwd=cwd)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ctxchat.storage.catalog import SessionCatalog
@@ -50,3 +50,23 @@ def project_sessions(catalog: SessionCatalog, limit: int | None) -> list[Session
         )
     found = [s for s in catalog.list() if s.project == project.id]
     return found[:limit] if limit is not None else found
+
+
+def scoped_facts(memory: object, *, project: bool, every: bool) -> list[dict[str, Any]]:
+    """`memory list --project | --all`: the facts of this directory's project, or the
+    user's and every project's, each with its scope."""
+    from ctxchat.config.projects import find_project
+    from ctxchat.core.errors import UsageError
+
+    if project and every:
+        raise UsageError("--project and --all both choose the facts; give one of them")
+    by_scope = getattr(memory, "remembered_by_scope", None)
+    if by_scope is None:
+        raise UsageError("this memory keeps no project scope")
+    found = None
+    if project:
+        found = find_project(Path.cwd())
+        if found is None:
+            raise UsageError("--project: this directory is in no project")
+    facts: list[dict[str, Any]] = by_scope(found.id if found else None, every=every)
+    return facts
