@@ -50,14 +50,18 @@ _HEADER = """\
 # max_tokens = 1024
 
 # A role: a preset for `ctxchat run --role review` or `/role review` in the chat
-# (`ctxchat roles list` lists them). It may set the instructions, the model and its
-# options, and [roles.NAME.providers.SOURCE_ID] tables laid over the providers below
-# (enabled = false leaves one out). {{name}} is filled by --arg name=VALUE (or defaults);
-# {{input}} in the prompt is the message: `cat f.py | ctxchat run --role review`.
+# (`ctxchat roles list` lists them). It may also set the model and its options, and
+# [roles.NAME.providers.SOURCE_ID] tables laid over the providers below (enabled = false
+# leaves one out).
 [roles.review]
+# one line for `ctxchat roles list`
 description = "review the code piped in"
+# the system prompt while the role is on; {{language}} is filled by --arg language=...
 instructions = "You review {{language}} code: point out bugs first, then unclear names."
+# what is sent for each message: {{input}} is the message, so `cat f.py | ctxchat run
+# --role review` reviews f.py
 prompt = "Review this code:\\n\\n{{input}}"
+# the value of an argument not given with --arg
 defaults = { language = "Python" }
 
 # The provider pipeline, in order: before each model call every provider adds what it has;
