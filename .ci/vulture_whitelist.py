@@ -5,7 +5,10 @@ part of the provider-author API. Each line says which. Checked by .ci/run:
 
 # ruff: noqa: B018
 from ctxchat import __init__ as package
-from ctxchat.cli import config_cmd, help_words, memory_cmd, prompt, sessions_cmd, tools_cmd
+from ctxchat.cli import config_cmd, help_words, memory_cmd, prompt, roles_cmd, sessions_cmd, tools_cmd
+from ctxchat.config import loading
+from ctxchat.core.context import RunContext
+from ctxchat.ranking import cache, embedding, evaluate
 from ctxchat.services import llama_server
 from ctxchat.services.model_client import OpenAIChatModel
 from ctxchat.providers.audit import provider as audit
@@ -25,6 +28,7 @@ package.__dir__
 config_cmd.show
 config_cmd.validate
 sessions_cmd.list_sessions
+roles_cmd.list_roles
 sessions_cmd.show
 sessions_cmd.Format.jsonl
 memory_cmd.list_facts
@@ -88,3 +92,6 @@ _.n_parallel
 # What `ctxchat import` will call (issue 22): screened facts into a user's memory.
 _memory_import.import_facts
 _memory_import.Imported.added
+
+# Tests build configs from a dict; `load_config` now reads the project's file too.
+loading.config_from_dict

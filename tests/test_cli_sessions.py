@@ -55,8 +55,11 @@ def test_list_newest_first_with_limit_and_json(cli_env: dict[str, str]) -> None:
         "created_at",
         "updated_at",
         "forked_from",
+        "role",
+        "project",
     }
     assert entries[0]["forked_from"] is None
+    assert entries[0]["role"] is None
     assert [e["id"] for e in listed(cli_env, "--limit", "1")] == [newer]
 
     table = ctxchat("sessions", "list", env=cli_env)

@@ -130,6 +130,8 @@ def load_config(
         failure = validate_config(config, problems, check=False)
         if failure is not None:
             raise failure
+    for notice in config.notices:
+        warn(notice)
     return config
 
 
@@ -167,6 +169,7 @@ def chat_service(
         ephemeral=temporary,
     )
     service.on_lock_wait = announce_lock_wait  # the REPL puts its own console in its place
+    service.project = config.project.id if config.project is not None else None
     _open_services.append(service)
     return service
 

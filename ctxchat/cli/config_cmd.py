@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
+from ctxchat.cli import project_cmd
 from ctxchat.cli.common import ConfigOption, config_file, load_config, require_utf8
 from ctxchat.cli.help_words import WordsCommand
 
@@ -100,13 +101,17 @@ def validate(
     """
     from ctxchat.config.loading import read_config
     from ctxchat.services.build import validate_config
+    from ctxchat.services.roles import role_option_problems
 
     settings, problems = read_config(config_file(file or config))
-    failure = validate_config(settings, problems)
+    failure = validate_config(settings, [*problems, *role_option_problems(settings)])
     if failure is not None:
         raise failure
     where = settings.path or "built-in defaults (no config file)"
     print(f"ok: {where}")
+
+
+app.command("trust", cls=WordsCommand)(project_cmd.trust)
 
 
 @app.command(cls=WordsCommand)

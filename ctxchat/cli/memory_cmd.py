@@ -48,9 +48,20 @@ def _when(text: str) -> str:
 def list_facts(
     json_output: Annotated[bool, typer.Option("--json", help="A JSON array.")] = False,
     config: ConfigOption = None,
+    project: Annotated[
+        bool, typer.Option("--project", help="The facts kept for this directory's project.")
+    ] = False,
+    every: Annotated[
+        bool, typer.Option("--all", help="Yours and every project's, each with its scope.")
+    ] = False,
 ) -> None:
     """Every fact remembered about you, with its id."""
-    facts = _memory(config).remembered()
+    if project or every:
+        from ctxchat.cli.project_cmd import scoped_facts
+
+        facts = scoped_facts(_memory(config), project=project, every=every)
+    else:
+        facts = _memory(config).remembered()
     if json_output:
         print(json.dumps(facts, ensure_ascii=False, indent=2))
         return
@@ -62,8 +73,21 @@ def list_facts(
     from ctxchat.services.commands import Table
 
     short = unique_prefixes(f["id"] for f in facts)
-    rows = tuple((short[f["id"]], _when(f["last_seen"]), f["label"], f["value"]) for f in facts)
-    table = Table(("id", "last said", "what", "remembered"), rows)
+    if project or every:
+        scoped = tuple(
+            (
+                short[f["id"]],
+                f.get("project") or "user",
+                _when(f["last_seen"]),
+                f["label"],
+                f["value"],
+            )
+            for f in facts
+        )
+        table = Table(("id", "scope", "last said", "what", "remembered"), scoped)
+    else:
+        rows = tuple((short[f["id"]], _when(f["last_seen"]), f["label"], f["value"]) for f in facts)
+        table = Table(("id", "last said", "what", "remembered"), rows)
     for line in table_lines(table, header=True, width=output_width()):
         print(line)
 

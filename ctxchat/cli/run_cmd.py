@@ -15,7 +15,9 @@ from ctxchat.cli.common import (
     load_config,
     require_utf8,
     run_sync,
+    session_store,
 )
+from ctxchat.cli.role_run import ArgOption, RoleOption
 from ctxchat.core.errors import UsageError
 from ctxchat.core.text import DEFAULT_MAX_INPUT_BYTES
 
@@ -104,6 +106,8 @@ def run(
         ),
     ] = None,
     config: ConfigOption = None,
+    role: RoleOption = None,
+    arg: ArgOption = None,
     no_memory: Annotated[
         bool,
         typer.Option(
@@ -233,6 +237,8 @@ def run(
         base_url=base_url,
         system=system,
         turns_separator=turns_separator,
+        role=role,
+        arg=arg,
     )
     if session is not None and continue_:
         raise UsageError("--session and --continue both choose a session; give one of them")
@@ -268,6 +274,13 @@ def run(
     if temp and (session is not None or continue_):
         raise UsageError("--temp starts a chat that is never saved; it cannot resume a session")
     settings = load_config(config, model=model, base_url=base_url, system=system)
+    from ctxchat.cli.role_run import choose_role, start_role
+
+    base = settings
+    settings, applied = choose_role(
+        settings, role, arg, store=session_store(), session=session, latest=continue_
+    )
+    memory_off = no_memory or (applied is not None and not applied.memory)
     if not interactive and allow_shell:
         from ctxchat.cli.attach_input import shell_turns
         from ctxchat.cli.common import warn
@@ -279,8 +292,9 @@ def run(
         turns = attached_turns(
             turns, attach or [], prompt_given=prompt is not None, limits=settings.attachments
         )
-    service = chat_service(settings, no_memory=no_memory, temporary=temp)
+    service = chat_service(settings, no_memory=memory_off, temporary=temp)
     conversation = open_conversation(service, session=session, latest=continue_, title=title)
+    start_role(service, conversation, base, applied, no_memory=no_memory, temporary=temp)
     settle_model(service, conversation, settings.model, interactive=interactive)
     if temp:
         from ctxchat.cli.common import report

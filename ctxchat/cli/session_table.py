@@ -15,8 +15,8 @@ from ctxchat.core.text import TITLE_SHOWN, local_date, local_time, title_or_unti
 if TYPE_CHECKING:
     from ctxchat.storage.store import SessionSummary
 
-HEADER = ("id", "title", "model", "turns", "created", "last used")
-ID, TITLE, MODEL, TURNS, CREATED, LAST_USED = range(len(HEADER))
+HEADER = ("id", "title", "model", "role", "turns", "created", "last used")
+ID, TITLE, MODEL, ROLE, TURNS, CREATED, LAST_USED = range(len(HEADER))
 GAP = "  "
 # Below this many cells a title stops saying what the session was about, and a model's
 # file name what the model is.
@@ -53,12 +53,13 @@ def _natural(cells: Sequence[Sequence[str]], column: int) -> int:
     return max(_width(row[column]) for row in cells)
 
 
-def _fitted(cells: list[list[str]], dates: list[str], width: int) -> dict[int, int]:
+def _fitted(cells: list[list[str]], dates: list[str], width: int, *, roles: bool) -> dict[int, int]:
     """Column widths for a terminal `width` cells wide (`cells[0]` is the header); 0 leaves
     a column out. The id, turns and last-used columns never shrink; when the title would
     get too narrow, `created` is shortened to the date (written into `cells`), then left
     out."""
     fixed = sum(_natural(cells, c) for c in (ID, TURNS, LAST_USED))
+    role_room = _natural(cells, ROLE) + len(GAP) if roles else 0
     title, model = _natural(cells, TITLE), _natural(cells, MODEL)
     created_header = len(HEADER[CREATED])
     choices = [
@@ -67,8 +68,8 @@ def _fitted(cells: list[list[str]], dates: list[str], width: int) -> dict[int, i
         (0, None),
     ]
     for created_width, replacement in choices:
-        columns = len(HEADER) if created_width else len(HEADER) - 1
-        room = width - fixed - created_width - len(GAP) * (columns - 1)  # title and model
+        columns = len(HEADER) - 1 if created_width else len(HEADER) - 2  # role aside
+        room = width - fixed - role_room - created_width - len(GAP) * (columns - 1)
         # The model gets up to 2/5 of the room but not what the title needs to be read;
         # whatever a short title leaves goes back to the model.
         least_title = min(title, MIN_TITLE)
@@ -100,14 +101,19 @@ def table_lines(
                 (short or {}).get(s.id, s.id),
                 one_line(title_or_untitled(s.title), TITLE_SHOWN),
                 one_line(s.model or ""),
+                one_line(s.role or ""),
                 str(s.turns),
                 local_time(s.created_at),
                 local_time(s.updated_at),
             ]
         )
+    roles = any(s.role for s in summaries)  # the column is shown only when a session has one
     widths = {c: _natural(cells, c) for c in range(len(HEADER))}
     if width is not None:
-        widths.update(_fitted(cells, [local_date(s.created_at) for s in summaries], width))
+        dates = [local_date(s.created_at) for s in summaries]
+        widths.update(_fitted(cells, dates, width, roles=roles))
+    if not roles:
+        widths[ROLE] = 0
     shown = [c for c in range(len(HEADER)) if widths[c] > 0]
     lines = []
     for row in cells:

@@ -65,6 +65,8 @@ def _summary_dict(s: SessionSummary) -> dict[str, object]:
         "created_at": s.created_at.isoformat(),
         "updated_at": s.updated_at.isoformat(),
         "forked_from": s.forked_from.to_dict() if s.forked_from else None,
+        "role": s.role,
+        "project": s.project,
     }
 
 
@@ -85,15 +87,24 @@ def list_sessions(
         ),
     ] = False,
     config: ConfigOption = None,
+    project: Annotated[
+        bool,
+        typer.Option("--project", help="Only the sessions of the project this directory is in."),
+    ] = False,
 ) -> None:
     """Saved sessions, most recently used first."""
     catalog = session_catalog()
-    summaries = catalog.list(limit=None if show_all else limit)
     failed: dict[str, str | None] = {}
-    if show_all:
-        # The audit is read through the configured pipeline; without --all the list is the
-        # session files' alone, whatever the config says.
-        summaries, failed = _with_failed_first_turns(summaries, config, limit)
+    if project:
+        from ctxchat.cli.project_cmd import project_sessions
+
+        summaries = project_sessions(catalog, limit)
+    else:
+        summaries = catalog.list(limit=None if show_all else limit)
+        if show_all:
+            # The audit is read through the configured pipeline; without --all the list is
+            # the session files' alone, whatever the config says.
+            summaries, failed = _with_failed_first_turns(summaries, config, limit)
     store = catalog.store
     for session_id, why in store.unreadable.items():
         hint = f"; `ctxchat sessions show {session_id}` moves it aside"
@@ -241,7 +252,12 @@ def search(
     service = chat_service(load_config(config))
     only = service.open(session).session if session is not None else None
     found = search_sessions(
-        service.agent.run_providers(), service.store, query, limit=limit, session=only
+        service.agent.run_providers(),
+        service.store,
+        query,
+        limit=limit,
+        session=only,
+        project=service.project,  # the project's sessions first
     )
     print_hits(_reading_console(), run_sync(found), json_output=json_output)
 

@@ -51,6 +51,21 @@ _HEADER = """\
 # it is cut, and said so.
 # max_tokens = 1024
 
+# A role: a preset for `ctxchat run --role review` or `/role review` in the chat
+# (`ctxchat roles list` lists them). It may also set the model and its options, and
+# [roles.NAME.providers.SOURCE_ID] tables laid over the providers below (enabled = false
+# leaves one out).
+[roles.review]
+# one line for `ctxchat roles list`
+description = "review the code piped in"
+# the system prompt while the role is on; {{language}} is filled by --arg language=...
+instructions = "You review {{language}} code: point out bugs first, then unclear names."
+# what is sent for each message: {{input}} is the message, so `cat f.py | ctxchat run
+# --role review` reviews f.py
+prompt = "Review this code:\\n\\n{{input}}"
+# the value of an argument not given with --arg
+defaults = { language = "Python" }
+
 # The provider pipeline, in order: before each model call every provider adds what it has;
 # after it each stores what it learned. Append a [[providers]] table to add one.
 """

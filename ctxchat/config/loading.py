@@ -11,9 +11,18 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ctxchat.config.defaults import DEFAULT_PIPELINE
+from ctxchat.config.projects import (
+    TRUST_FILE,
+    Project,
+    ProjectLayer,
+    merged,
+    project_layer,
+    project_settings_problems,
+)
+from ctxchat.config.roles import Role, parse_roles
 from ctxchat.core.errors import ConfigError
 from ctxchat.core.options import OptionValueError, build_options, did_you_mean
-from ctxchat.core.paths import default_config_path
+from ctxchat.core.paths import data_dir, default_config_path
 from ctxchat.core.provider import SOURCE_ID_PATTERN, SOURCE_ID_RULE
 from ctxchat.core.settings import (
     AgentSettings,
@@ -25,7 +34,16 @@ from ctxchat.core.settings import (
 
 T = TypeVar("T")
 
-TOP_LEVEL_KEYS = ["model", "agent", "embeddings", "storage", "attachments", "providers"]
+TOP_LEVEL_KEYS = [
+    "model",
+    "agent",
+    "embeddings",
+    "storage",
+    "attachments",
+    "providers",
+    "roles",
+    "projects",
+]
 MAX_CONFIG_BYTES = 1_000_000
 # Environment variable -> [model] key. They override the file; flags override them.
 ENV_OVERRIDES = {
@@ -58,6 +76,10 @@ class Config:
     agent_origins: Mapping[str, str] = field(default_factory=dict)  # agent key -> file/flag
     embeddings_origins: Mapping[str, str] = field(default_factory=dict)  # key -> "file"
     attachments: AttachmentSettings = field(default_factory=AttachmentSettings)
+    roles: Mapping[str, Role] = field(default_factory=dict)  # [roles.NAME], by name
+    project: Project | None = None  # the project the command runs in (`config.projects`)
+    project_file: Path | None = None  # its .ctxchat.toml, when laid over this config
+    notices: tuple[str, ...] = ()  # for the user: a project file left unread, and why
 
 
 def config_path(explicit: Path | None, environ: Mapping[str, str]) -> tuple[Path, bool]:
@@ -119,17 +141,19 @@ def load_config(
     environ: Mapping[str, str] | None = None,
     model_overrides: Mapping[str, Any] | None = None,
     instructions: str | None = None,
+    cwd: Path | None = None,
 ) -> Config:
     """The effective config; every problem in it raised at once (`ConfigError.problems`)."""
-    environ = os.environ if environ is None else environ
-    data, source = _read_file(explicit, environ)
-    return config_from_dict(
-        data,
-        path=source,
+    config, problems = read_config(
+        explicit,
         environ=environ,
-        model_overrides=model_overrides or {},
+        model_overrides=model_overrides,
         instructions=instructions,
+        cwd=cwd,
     )
+    if problems:
+        raise ConfigError.of(problems)
+    return config
 
 
 def read_config(
@@ -138,19 +162,69 @@ def read_config(
     environ: Mapping[str, str] | None = None,
     model_overrides: Mapping[str, Any] | None = None,
     instructions: str | None = None,
+    cwd: Path | None = None,
 ) -> tuple[Config, list[str]]:
     """The config and every problem found in it, each naming the file and key path. Where a
     table is wrong the config holds its defaults and a wrong provider entry is left out, so
     the rest can still be checked (`config validate` reports all). A file that cannot be
-    read or parsed as TOML raises: nothing more can be said about it."""
+    read or parsed as TOML raises: nothing more can be said about it. The project the
+    working directory (`cwd`) is in lays its trusted `.ctxchat.toml` over the file."""
     environ = os.environ if environ is None else environ
     data, source = _read_file(explicit, environ)
-    return config_problems(
-        data,
+    layer = project_layer(cwd or Path.cwd(), data, data_dir() / TRUST_FILE)
+    config, problems = config_problems(
+        merged(data, layer.data) if layer.data else data,
         path=source,
         environ=environ,
         model_overrides=model_overrides or {},
         instructions=instructions,
+    )
+    return _with_project(config, layer), problems
+
+
+def _with_project(config: Config, layer: ProjectLayer) -> Config:
+    """The config told its project, and the project file named as the origin of what it
+    set (unless the environment or a flag set it after)."""
+    notices = (layer.notice,) if layer.notice else ()
+    if not layer.data or layer.project is None or layer.project.file is None:
+        return replace(config, project=layer.project, notices=notices)
+    file = layer.project.file
+    origin = f"project {file}"
+
+    def marked(origins: Mapping[str, str], table: str) -> dict[str, str]:
+        keys = layer.data.get(table)
+        changed = dict(origins)
+        for key in keys if isinstance(keys, dict) else ():
+            if changed.get(key, "file") == "file":
+                changed[key] = origin
+        return changed
+
+    project_ids = {
+        entry.get("source_id", entry.get("type"))
+        for entry in layer.data.get("providers") or []
+        if isinstance(entry, dict)
+    }
+    specs = tuple(
+        replace(spec, where=f"{spec.where} ({origin})") if spec.source_id in project_ids else spec
+        for spec in config.providers
+    )
+    project_roles = layer.data.get("roles")
+    roles = {
+        name: replace(role, origin=str(file))
+        if isinstance(project_roles, dict) and name in project_roles
+        else role
+        for name, role in config.roles.items()
+    }
+    return replace(
+        config,
+        origins=marked(config.origins, "model"),
+        agent_origins=marked(config.agent_origins, "agent"),
+        embeddings_origins=marked(config.embeddings_origins, "embeddings"),
+        providers=specs,
+        roles=roles,
+        project=layer.project,
+        project_file=file,
+        notices=notices,
     )
 
 
@@ -285,6 +359,9 @@ def _parse(
             for i, (type_name, source_id, options) in enumerate(DEFAULT_PIPELINE)
         ]
         default = True
+    problems.extend(project_settings_problems(data.get("projects", {})))
+    source_ids = [spec.source_id for spec in specs]
+    roles = parse_roles(data.get("roles", {}), source_ids, problems, str(path or "defaults"))
     return Config(
         path,
         model,
@@ -297,6 +374,7 @@ def _parse(
         agent_origins,
         dict.fromkeys(embeddings_table, "file"),
         attachments,
+        roles,
     )
 
 

@@ -60,6 +60,10 @@ class Session:
     # process killed in between; the next one records what is missing (see the journal).
     unrecorded_turn: str | None = None
     forked_from: ForkPoint | None = None
+    # The role it was started or last switched to (`run --role`, `/role`), and the project
+    # it belongs to (`ctxchat.config.projects`): both optional keys of the document.
+    role: str | None = None
+    project: str | None = None
 
     def provider_state(self, source_id: str) -> dict[str, Any]:
         """The provider's namespace in `state`, created on first use."""
@@ -88,6 +92,9 @@ class Session:
             document["unrecorded_turn"] = self.unrecorded_turn
         if self.forked_from is not None:
             document["forked_from"] = self.forked_from.to_dict()
+        for key in ("role", "project"):
+            if getattr(self, key) is not None:
+                document[key] = getattr(self, key)
         return document
 
     @classmethod
@@ -111,6 +118,8 @@ class Session:
             pending_turn=data.get("pending_turn"),
             unrecorded_turn=data.get("unrecorded_turn"),
             forked_from=ForkPoint(fork["session"], fork["turn"]) if fork is not None else None,
+            role=data.get("role"),
+            project=data.get("project"),
         )
 
 
@@ -139,6 +148,8 @@ def check_document(data: dict[str, Any]) -> None:
         ("pending_turn", _is_optional_id(data.get("pending_turn")), "a string or null"),
         ("unrecorded_turn", _is_optional_id(data.get("unrecorded_turn")), "a string or null"),
         ("forked_from", _is_fork_point(data.get("forked_from")), "{session, turn} or null"),
+        ("role", _is_optional_id(data.get("role")), "a string or null"),
+        ("project", _is_optional_id(data.get("project")), "a string or null"),
     ]
     for name, ok, expected in problems:
         if not ok:

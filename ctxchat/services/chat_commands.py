@@ -29,6 +29,7 @@ from ctxchat.services.commands import (
     Table,
 )
 from ctxchat.services.copy_commands import COPY_COMMANDS
+from ctxchat.services.roles import ROLE_COMMAND
 
 if TYPE_CHECKING:
     from ctxchat.core.provider import ContextProvider
@@ -80,7 +81,9 @@ async def _search(ctx: CommandContext, args: str) -> CommandResult:
     if not args.strip():
         raise UsageError("usage: /search QUERY (the words to find in every session)")
     service = ctx.service
-    hits = await search_sessions(service.agent.run_providers(), service.store, args)
+    hits = await search_sessions(
+        service.agent.run_providers(), service.store, args, project=service.project
+    )
     if not hits:
         return CommandResult.say("no stored message holds those words")
     current = ctx.conversation.session.id
@@ -299,6 +302,7 @@ def chat_commands(providers: Sequence[ContextProvider[Any]] = ()) -> CommandRegi
     registry.add_all(ATTACH_COMMANDS)
     registry.add_all(COPY_COMMANDS)
     registry.add_all(BRANCH_COMMANDS)
+    registry.add(ROLE_COMMAND)
     for provider in providers:
         if isinstance(provider, CommandSource):
             registry.add_all(provider.commands(), provider.source_id)

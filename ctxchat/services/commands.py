@@ -176,6 +176,11 @@ class CommandRegistry:
         for command in commands:
             self.add(command, owner)
 
+    def replace_with(self, other: CommandRegistry) -> None:
+        """Hold `other`'s commands instead (the chat's providers were rebuilt)."""
+        self._commands = dict(other._commands)
+        self._owners = dict(other._owners)
+
     def get(self, name: str) -> Command | None:
         return self._commands.get(name)
 

@@ -37,6 +37,7 @@ from ctxchat.storage.catalog import SessionCatalog
 from ctxchat.storage.store import SessionStore, SessionSummary
 
 if TYPE_CHECKING:
+    from ctxchat.services.roles import RoleSwitch
     from ctxchat.views.context_report import ContextReport
     from ctxchat.views.export import ExportFormat
 
@@ -99,6 +100,10 @@ class ChatService:
         self.on_lock_wait = on_lock_wait
         # Whether the endpoint serves a model name: a warning, or None (see model_discovery).
         self.unlisted_model: Callable[[str], Awaitable[str | None]] | None = None
+        # The role in use and how to switch it (`ctxchat.services.roles`); None: no roles.
+        self.roles: RoleSwitch | None = None
+        # The project the chat runs in (`ctxchat.config.projects`): new sessions join it.
+        self.project: str | None = None
 
     def close(self) -> None:
         self.agent.close()
@@ -109,7 +114,8 @@ class ChatService:
         if title is not None:
             title = clean_title(title)
         model = self.agent.model
-        return Conversation(Session(title=title, model=model.name), saved=False, model=model)
+        session = Session(title=title, model=model.name, project=self.project)
+        return Conversation(session, saved=False, model=model)
 
     def open(self, ref: str) -> Conversation:
         return self._resume(self.store.load(self.store.resolve(ref)))
@@ -161,6 +167,8 @@ class ChatService:
         effects (see `ctxchat.core.approval`). With `defer`, slow learning is left in
         `context.deferred` for the caller to hand to `run_deferred`."""
         conversation.last_input = inputs if isinstance(inputs, str) else text_of(inputs)
+        if self.roles is not None:
+            inputs = self.roles.wrap([Message.user(inputs)] if isinstance(inputs, str) else inputs)
         async with self._locked_async(conversation.session.id):
             session = self._fresh(conversation)
             await journal.recover(self.writer, session, self.agent)
@@ -316,6 +324,17 @@ class ChatService:
             self._save(session, used=False)
         conversation.session = session
         conversation.saved = True
+
+    def set_role(self, conversation: Conversation, role: str | None) -> None:
+        """Remember the conversation's role in its session (saved now if it is saved)."""
+        if not conversation.saved or self.ephemeral:
+            conversation.session.role = role
+            return
+        with self._locked(conversation.session.id):
+            session = self._fresh(conversation)
+            session.role = role
+            self._save(session, used=False)
+        conversation.session = session
 
     def save_provider_state(self, conversation: Conversation, source_id: str) -> None:
         """Keep what a provider's REPL command changed in its state. Only that provider's

@@ -44,6 +44,8 @@ async def fork_session(service: ChatService, session_id: str, at: int | None = N
             turns=turns,
             state=copy.deepcopy(source.state),
             forked_from=ForkPoint(source.id, turns),
+            role=source.role,
+            project=source.project,
         )
         done: list[ContextProvider[object]] = []
         try:

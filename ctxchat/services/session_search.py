@@ -53,6 +53,7 @@ async def search_sessions(
     limit: int = DEFAULT_LIMIT,
     session: Session | None = None,
     leave_out: Collection[str] = (),
+    project: str | None = None,
 ) -> list[SessionHit]:
     """The best `limit` stored messages for the words of `query`, best first; only
     `session`'s when given; none whose message id is in `leave_out` (the model's search
@@ -76,6 +77,12 @@ async def search_sessions(
             )
         )
     scored.sort(key=lambda hit: -hit.score)
+    if project is not None:
+        from ctxchat.services.project_scope import project_of
+
+        # The project's sessions first, each group still best first (the sort is stable).
+        lookup = project_of(store)
+        scored.sort(key=lambda hit: lookup(hit.key) != project)
     sessions: dict[str, Session | None] = {}
     if session is not None:
         sessions.update(dict.fromkeys(_keys(scored), session))

@@ -24,8 +24,9 @@ INDEX_NAME = "index.sqlite3"
 # files); any other failure (read-only, cannot open, locked) means it is only unavailable.
 _DAMAGED = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
 # The index's own version (PRAGMA user_version): an index of an older one is dropped and
-# rebuilt from the session files, as a cache can be. 1: where a session was forked from.
-_VERSION = 1
+# rebuilt from the session files, as a cache can be. 1: where a session was forked from;
+# 2: its role and project.
+_VERSION = 2
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
     id TEXT PRIMARY KEY,
@@ -36,12 +37,14 @@ CREATE TABLE IF NOT EXISTS sessions (
     updated_at TEXT NOT NULL,
     mtime_ns INTEGER NOT NULL,
     forked_from TEXT,
-    forked_at INTEGER
+    forked_at INTEGER,
+    role TEXT,
+    project TEXT
 );
 CREATE INDEX IF NOT EXISTS sessions_updated ON sessions (updated_at);
 CREATE INDEX IF NOT EXISTS sessions_title ON sessions (title);
 """
-_COLUMNS = "id, title, model, turns, created_at, updated_at, forked_from, forked_at"
+_COLUMNS = "id, title, model, turns, created_at, updated_at, forked_from, forked_at, role, project"
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,8 @@ class SessionSummary:
     created_at: datetime
     updated_at: datetime
     forked_from: ForkPoint | None = None
+    role: str | None = None
+    project: str | None = None
 
     @classmethod
     def of(cls, session: Session) -> SessionSummary:
@@ -64,6 +69,8 @@ class SessionSummary:
             session.created_at.astimezone(UTC),
             session.updated_at.astimezone(UTC),
             session.forked_from,
+            session.role,
+            session.project,
         )
 
 
@@ -122,7 +129,7 @@ class IndexRows:
 
     def upsert(self, session: Session, mtime_ns: int) -> None:
         self.conn.execute(
-            "INSERT OR REPLACE INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 session.id,
                 session.title,
@@ -133,6 +140,8 @@ class IndexRows:
                 mtime_ns,
                 session.forked_from.session if session.forked_from else None,
                 session.forked_from.turn if session.forked_from else None,
+                session.role,
+                session.project,
             ),
         )
 
@@ -170,7 +179,9 @@ class IndexRows:
 
 
 def _summary(
-    row: tuple[str, str | None, str | None, int, str, str, str | None, int | None],
+    row: tuple[
+        str, str | None, str | None, int, str, str, str | None, int | None, str | None, str | None
+    ],
 ) -> SessionSummary:
     return SessionSummary(
         id=row[0],
@@ -180,4 +191,6 @@ def _summary(
         created_at=datetime.fromisoformat(row[4]),
         updated_at=datetime.fromisoformat(row[5]),
         forked_from=ForkPoint(row[6], row[7] or 0) if row[6] is not None else None,
+        role=row[8],
+        project=row[9],
     )

@@ -106,6 +106,11 @@ def describe_config(config: Config, agent: Agent, limits: ContextLimits | None =
         head = f"# effective configuration: {config.path}, then environment, then flags"
     else:
         head = "# effective configuration: no config file (built-in defaults), environment, flags"
+    if config.project_file is not None:
+        head = head.replace(
+            ", then environment", f", then project {config.project_file}, then environment"
+        )
+        head = head.replace("), environment", f"), project {config.project_file}, environment")
     model = dataclasses.asdict(config.model)
     agent_values = dataclasses.asdict(config.agent)
     origins = dict(config.origins)
@@ -115,7 +120,10 @@ def describe_config(config: Config, agent: Agent, limits: ContextLimits | None =
             if config.model.on_openai
             else "the one model the endpoint lists is used; asked when a chat starts"
         )
-    lines = [head, "", *_table("model", model, origins), f"# {window_note(limits)}", ""]
+    lines = [head, ""]
+    if config.project is not None:
+        lines += [f"# project: {config.project.id} ({config.project.root})", ""]
+    lines += [*_table("model", model, origins), f"# {window_note(limits)}", ""]
     lines += _table("agent", agent_values, config.agent_origins)
     embeddings = dataclasses.asdict(config.embeddings)
     lines += ["", *_table("embeddings", embeddings, config.embeddings_origins)]

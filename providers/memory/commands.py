@@ -42,7 +42,12 @@ def memory_commands(provider: UserMemoryProvider) -> Sequence[Command]:
     async def handle(ctx: CommandContext, args: str) -> CommandResult:
         word, _, rest = args.strip().partition(" ")
         rest = rest.strip()
-        memory = provider.memory(ctx.state)
+        memory: Any = provider.memory(ctx.state)
+        project = provider.project_memory(ctx.conversation.session)
+        if project is not None:
+            from .project import JointMemory
+
+            memory = JointMemory(memory, project)
         if not word:
             return await listing(ctx, memory)
         if word in ("off", "on"):
@@ -55,7 +60,8 @@ def memory_commands(provider: UserMemoryProvider) -> Sequence[Command]:
             fact = await chosen(ctx, memory, rest)
             if word == "why":
                 return await why(ctx, fact)
-            await asyncio.to_thread(memory.change, lambda facts: facts.delete(fact.id))
+            holder = memory.holder(fact.id) if project is not None else memory
+            await asyncio.to_thread(holder.change, lambda facts: facts.delete(fact.id))
             await provider.forget_elsewhere(ctx.service.agent.run_providers(), [fact])
             return CommandResult.say(f"forgot: {slot_info(fact.slot).label}: {fact.value}")
         if word == "clear":
@@ -79,6 +85,14 @@ async def listing(ctx: CommandContext, memory: Any) -> CommandResult:
     ctx.state["listed"] = [f.id for f in shown]  # what the numbers mean until the next listing
     if not shown:
         return CommandResult.say("nothing remembered yet")
+    scope_of = getattr(memory, "scope_of", None)
+    if scope_of is not None:  # a project's facts beside the user's: each says which
+        scoped = tuple(
+            (number, scope_of(f.id), slot_info(f.slot).label, f.value, f.last_seen)
+            for number, f in enumerate(shown, start=1)
+        )
+        header = ("#", "scope", "what", "remembered", "last said")
+        return CommandResult((Table(header, scoped),))
     rows = tuple(
         (number, slot_info(f.slot).label, f.value, f.last_seen)
         for number, f in enumerate(shown, start=1)

@@ -39,7 +39,7 @@ from ctxchat.storage.owner import user_key
 from .schema import MEMORY
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from ctxchat.core.forgetting import Forgetting
     from ctxchat.core.model_types import ChatModel
@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from ctxchat.services.commands import Command
 
     from . import Change, Extraction, Fact, FactSet
+    from .ops import Op
     from .store import SessionMemory, SqlMemory
 
 # The memory library (its rules, its store) is imported when a turn first needs it: a
@@ -65,8 +66,11 @@ class UserMemoryOptions:
         help="SQLAlchemy database URL (omitted = [storage] url, else "
         "history.sqlite3 in the data dir)",
     )
-    scope: Literal["user", "session"] = option(
-        "user", help="user: one memory shared by every session; session: each its own"
+    scope: Literal["user", "session", "project"] = option(
+        "user",
+        help="user: one memory shared by every session; session: each its own; project: "
+        "facts about the work kept for the project they were said in, about the person "
+        "for the user",
     )
     user: str | None = option(
         None, help="whose memory this is (omitted = CTXCHAT_USER, else the login name)"
@@ -123,6 +127,9 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
         super().setup()
         self.user_key = user_key_of(self.options)
         self._user_memory: SqlMemory | None = None
+        # Each project's facts (scope "project"): clients, one per project met, as
+        # `_user_memory` is for the user's.
+        self._project_memories: dict[str, SqlMemory] = {}
 
     @property
     def _sql(self) -> SqlMemory:
@@ -133,14 +140,28 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
             self._user_memory = SqlMemory(self.database, self.user_key)
         return self._user_memory
 
+    def project_memory(self, session: Session) -> SqlMemory | None:
+        """The memory of the session's project, with scope "project" in a project."""
+        project = session.project
+        if self.options.scope != "project" or project is None:
+            return None
+        found = self._project_memories.get(project)
+        if found is None:
+            from .project import project_owner
+            from .store import SqlMemory
+
+            found = SqlMemory(self.database, project_owner(self.user_key, project))
+            self._project_memories[project] = found
+        return found
+
     @property
     def stores_outside_session(self) -> bool:
-        return self.options.scope == "user"
+        return self.options.scope != "session"
 
     def memory(self, state: dict[str, Any]) -> SqlMemory | SessionMemory:
         from .store import SessionMemory
 
-        return self._sql if self.options.scope == "user" else SessionMemory(state)
+        return SessionMemory(state) if self.options.scope == "session" else self._sql
 
     # -- recall -------------------------------------------------------------------------------
     async def before_run(
@@ -148,22 +169,30 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
     ) -> None:
         if state.get("off"):
             return
+        memories = [self.memory(state)]
+        project = self.project_memory(session)
+        if project is not None:
+            memories.append(project)
         try:
-            facts, index = await asyncio.to_thread(self.memory(state).facts)
+            read = [await asyncio.to_thread(memory.facts) for memory in memories]
         except StorageError as exc:
             # Its database full or gone while the history's is not: the turn goes on
             # without recall rather than failing every turn (issue 21, item 11).
             context.warn(self.source_id, f"recall skipped: {exc.message}")
             return
-        active = facts.active()
+        active = [fact for facts, _ in read for fact in facts.active()]
         if not active:
             return  # nothing remembered: nothing to rank or render
         from ctxchat.ranking.live import rank_texts
 
         from . import render_recall
+        from .project import joint_relevance
         from .store import relevance_of
 
-        relevance = relevance_of(index())
+        if len(read) == 1:
+            relevance = relevance_of(read[0][1]())
+        else:
+            relevance = joint_relevance([index for _, index in read])
         query = own_words(context)
 
         def recall(max_facts: int) -> str:
@@ -216,10 +245,19 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
         provenance = Provenance(session.id, asked.id if asked is not None else None)
         now = datetime.now(UTC)
 
-        def update(facts: FactSet) -> list[Change]:
-            return apply_ops(facts, extraction.ops, now=now, provenance=provenance)
+        def update(ops: Sequence[Op]) -> Callable[[FactSet], list[Change]]:
+            return lambda facts: apply_ops(facts, ops, now=now, provenance=provenance)
 
-        changes = await asyncio.to_thread(memory.change, update)
+        project = self.project_memory(session)
+        if project is None:
+            changes = await asyncio.to_thread(memory.change, update(extraction.ops))
+        else:
+            from .project import split_ops
+
+            person, work = split_ops(extraction.ops)
+            changes = await asyncio.to_thread(memory.change, update(person)) if person else []
+            if work:
+                changes += await asyncio.to_thread(project.change, update(work))
         for change in changes:
             context.notify(self.source_id, change_line(change))
         forgotten = [c.fact for c in changes if c.kind == "forgotten"]
@@ -283,6 +321,26 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
         facts, _ = self._sql.facts()
         return [fact_document(f) for f in facts.active()]
 
+    def remembered_by_scope(self, project: str | None, *, every: bool) -> list[dict[str, Any]]:
+        """Facts with their scope: the project's (`project`), or the user's and every
+        project's (`every`)."""
+        from .commands import fact_document
+        from .project import project_owner, project_owners
+        from .store import SqlMemory
+
+        owners: list[tuple[str, str | None]] = []
+        if every:
+            owners.append((self.user_key, None))
+            owners += project_owners(self.database(), self.user_key)
+        elif project is not None:
+            owners.append((project_owner(self.user_key, project), project))
+        found = []
+        for owner, of_project in owners:
+            facts, _ = SqlMemory(self.database, owner).facts()
+            scope = {"scope": "project", "project": of_project} if of_project else {"scope": "user"}
+            found += [{**fact_document(f), **scope} for f in facts.active()]
+        return found
+
     async def forget_elsewhere(
         self,
         providers: Sequence[ContextProvider[Any]],
@@ -300,7 +358,7 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
     def forgettings_since(self, since: datetime | None) -> list[Forgetting]:
         """What this user forgot after `since` (`ForgetSource`): the summary provider
         cleans its summary against it. A session-scoped memory keeps no such record."""
-        if self.options.scope != "user":
+        if self.options.scope == "session":
             return []
         return self._sql.forgettings_since(since)
 

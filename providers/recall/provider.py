@@ -18,6 +18,7 @@ Measured with `ctxchat recall eval` (see the README's recall section).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,6 +85,11 @@ class RecallProvider(ContextProvider[RecallOptions]):
         except Exception as exc:  # the marks unread: recalling could bring a forgotten fact back
             context.warn(self.source_id, f"recall skipped: forgotten marks unreadable ({exc})")
             return
+        from ctxchat.core.paths import sessions_dir
+        from ctxchat.services.project_scope import in_other_project
+        from ctxchat.storage.store import SessionStore
+
+        elsewhere = in_other_project(SessionStore(sessions_dir(self.env.data_dir)), session.project)
         hits: list[MessageHit] = []
         for history in agent.run_providers():
             if not isinstance(history, SearchableHistory):
@@ -91,7 +97,7 @@ class RecallProvider(ContextProvider[RecallOptions]):
             own = history.session_keys(session, session.provider_state(history.source_id))
             try:
                 hits += await history.search_messages(
-                    terms, limit=SEARCHED, exclude=self.excluded(own, forgotten)
+                    terms, limit=SEARCHED, exclude=self.excluded(own, forgotten, elsewhere)
                 )
             except StorageError as exc:
                 # Its search unreadable (a full disk, a broken index) while the turn's own
@@ -140,11 +146,16 @@ class RecallProvider(ContextProvider[RecallOptions]):
         joined = f"{said} {last}"
         return query_terms(joined) if _content(joined) else []
 
-    def excluded(self, own_keys: set[str], forgotten: set[str]) -> HitFilter:
-        """What is never recalled: the session under way (already in the context), and the
-        messages a forgotten fact was learnt from."""
+    def excluded(
+        self, own_keys: set[str], forgotten: set[str], elsewhere: Callable[[str], bool]
+    ) -> HitFilter:
+        """What is never recalled: the session under way (already in the context), the
+        messages a forgotten fact was learnt from, and another project's sessions (see
+        `ctxchat.services.project_scope`)."""
         return lambda hit: (
-            hit.key in own_keys or (bool(hit.message_id) and hit.message_id in forgotten)
+            hit.key in own_keys
+            or (bool(hit.message_id) and hit.message_id in forgotten)
+            or elsewhere(hit.key)
         )
 
 
