@@ -13,7 +13,7 @@ from ctxchat.core.agent import Agent
 from ctxchat.core.messages import Message
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.session import Session
-from ctxchat.providers.in_memory_history import InMemoryHistoryProvider
+from ctxchat.providers.history.in_memory import InMemoryHistoryProvider
 from ctxchat.providers.memory.provider import UserMemoryProvider
 from ctxchat.services.chat_commands import chat_commands
 from ctxchat.services.conversations import ChatService
