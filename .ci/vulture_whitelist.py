@@ -48,7 +48,6 @@ _.complete_event
 prompt._paste
 prompt._submit
 prompt._newline
-prompt._edit
 _.line_number
 _.wrap_count
 

@@ -116,6 +116,7 @@ STILL_INTERNAL = {
     "ctxchat.ranking.recall_block",
     "ctxchat.ranking.selection",
     "ctxchat.services.commands",
+    "ctxchat.services.project_scope",
     "ctxchat.services.session_search",
     "ctxchat.services.tool_catalogue",
     "ctxchat.storage.owner",
