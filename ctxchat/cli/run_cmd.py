@@ -243,9 +243,15 @@ def run(
     if temp and (session is not None or continue_):
         raise UsageError("--temp starts a chat that is never saved; it cannot resume a session")
     settings = load_config(config, model=model, base_url=base_url, system=system)
+    from ctxchat.cli.local_run import use_local_model
+
+    settings, local_note = use_local_model(settings)
     service = chat_service(settings, no_memory=no_memory, temporary=temp)
     conversation = open_conversation(service, session=session, latest=continue_, title=title)
-    settle_model(service, conversation, settings.model, interactive=interactive)
+    if local_note is None:
+        settle_model(service, conversation, settings.model, interactive=interactive)
+    else:  # the file's name is the model's: nothing to ask the server
+        _tell(local_note, "note", interactive=interactive)
     if temp:
         from ctxchat.cli.common import report
 

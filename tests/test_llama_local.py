@@ -1,0 +1,125 @@
+"""A GGUF file as the model (issue 25), through real `ctxchat` processes and the real
+llama.cpp child server with the tiny model: `--model FILE.gguf` and `[model] path` start
+it, the REPL keeps one for the session and says what it loaded, bad files and a missing
+runtime are one line each, and the child is ended however ctxchat ends. Nothing depends on
+the model's words: only that a reply came and what was said around it."""
+
+from __future__ import annotations
+
+import json
+import signal
+from pathlib import Path
+
+import pytest
+from cli_support import assert_clean_error, coprocess, ctxchat, only_session
+from localkit import REPLY_TOKENS, llama_children, local_env, tiny_gguf, wait_for_children
+from repl_support import PROMPT, Repls, quit_, seen, turn
+
+pytestmark = pytest.mark.slow
+
+TOOLS_OFF = "tools are off for tiny-local"  # the template's caps, read from /props
+
+
+def test_a_gguf_file_named_as_the_model_answers_and_its_server_ends(
+    ctxchat_home: Path, tmp_path: Path
+) -> None:
+    model = tiny_gguf(tmp_path)
+    env = local_env(ctxchat_home)
+    result = ctxchat("run", "--json", "--model", str(model), "Say hello.", env=env)
+    assert result.returncode == 0, result.stderr
+    (record,) = [json.loads(line) for line in result.stdout.splitlines()]
+    assert record["model"] == "tiny-local"  # the alias: /v1/models shows the stem
+    assert record["output"].strip()
+    assert 0 < record["usage"]["output_tokens"] <= REPLY_TOKENS  # the cap ctxchat sent
+    assert TOOLS_OFF in result.stderr  # chat_template_caps: no tool support
+    assert "Traceback" not in result.stderr
+    assert only_session(ctxchat_home)["model"] == "tiny-local"
+    assert llama_children(model) == []  # ended before ctxchat exited
+
+
+def test_model_path_in_the_config_is_read_from_the_config_files_folder(
+    ctxchat_home: Path, tmp_path: Path
+) -> None:
+    tiny_gguf(ctxchat_home, "tiny-local.gguf")
+    env = local_env(ctxchat_home)
+    (ctxchat_home / "config.toml").write_text(
+        '[model]\npath = "tiny-local.gguf"\nmax_tokens = 16\n', "utf-8"
+    )
+    result = ctxchat("run", "Say hello.", env=env, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip()
+    assert TOOLS_OFF in result.stderr
+
+
+def test_the_repl_loads_the_file_once_and_says_so_in_a_dim_line(
+    ctxchat_home: Path, tmp_path: Path
+) -> None:
+    model = tiny_gguf(tmp_path)
+    repls = Repls(local_env(ctxchat_home))
+    try:
+        child = repls("--model", str(model))
+        assert f"local model {model.name}: loaded in " in seen(child)
+        (server,) = llama_children(model)
+        turn(child, "Say hello.")
+        turn(child, "And again.")
+        assert llama_children(model) == [server]  # one server for the whole session
+        assert quit_(child) == 0
+    finally:
+        repls.close()
+    assert wait_for_children(model, 0) == []
+    assert PROMPT in seen(child)
+
+
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL])
+def test_the_server_ends_when_ctxchat_is_interrupted_or_killed(
+    ctxchat_home: Path, tmp_path: Path, how: signal.Signals
+) -> None:
+    model = tiny_gguf(tmp_path)
+    env = local_env(ctxchat_home)
+    with coprocess("run", "--lines", "--model", str(model), env=env) as chat:
+        chat.stdin.write(b"Say hello.\n")
+        chat.stdin.flush()
+        assert chat.stdout.readline().strip()  # a reply: the server is up and serving
+        assert len(llama_children(model)) == 1
+        chat.process.send_signal(how)  # stdin still open: ctxchat waits for the next turn
+        code = chat.process.wait(30)
+        assert code == (130 if how == signal.SIGINT else -signal.SIGKILL)
+        assert wait_for_children(model, 0) == []  # SIGKILL: PR_SET_PDEATHSIG ended it
+
+
+def shadow_xllamacpp(folder: Path, error: str) -> dict[str, str]:
+    """PYTHONPATH with an `xllamacpp` ahead of the real one that fails to import as a
+    machine without it (or without libgomp) makes the real one fail."""
+    package = folder / "xllamacpp"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(f"raise {error}\n", "utf-8")
+    return {"PYTHONPATH": str(folder)}
+
+
+@pytest.mark.parametrize(
+    ("setup", "fragments"),
+    [
+        ("missing", ("no model file at", "nope.gguf")),
+        ("not-gguf", ("is not a GGUF model file",)),
+        ("libgomp", ("libgomp.so.1", "apt-get install libgomp1")),
+        ("no-extra", ("pip install 'ctxchat[local]'",)),
+    ],
+)
+def test_what_the_local_model_lacks_is_one_line_and_exit_2(
+    ctxchat_home: Path, tmp_path: Path, setup: str, fragments: tuple[str, ...]
+) -> None:
+    env = local_env(ctxchat_home)
+    model = tiny_gguf(tmp_path)
+    if setup == "missing":
+        model = tmp_path / "nope.gguf"
+    elif setup == "not-gguf":
+        model = tmp_path / "notes.gguf"
+        model.write_text("not a model\n", "utf-8")
+    elif setup == "libgomp":
+        error = 'ImportError("libgomp.so.1: cannot open shared object file")'
+        env.update(shadow_xllamacpp(tmp_path / "shadow", error))
+    else:
+        env.update(shadow_xllamacpp(tmp_path / "shadow", 'ModuleNotFoundError(name="xllamacpp")'))
+    result = ctxchat("run", "--model", str(model), "hello", env=env)
+    assert_clean_error(result, 2, *fragments)
+    assert llama_children(model) == []
