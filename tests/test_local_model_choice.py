@@ -12,7 +12,7 @@ from ctxchat.core.errors import ModelNotConfigured, UsageError
 from ctxchat.core.settings import ModelSettings
 from ctxchat.services.free_cores import free_threads, usable_cores
 from ctxchat.services.local_model import choose_local_model
-from ctxchat.storage.model_files import find_model, is_gguf, list_models, short_name
+from ctxchat.storage.model_files import find_model, is_gguf, list_models, remove_model, short_name
 
 GGUF = b"GGUF\x03\x00\x00\x00"
 
@@ -53,13 +53,15 @@ def test_a_kept_model_is_found_by_its_file_name_stem_or_short_name(tmp_path: Pat
     assert list_models(tmp_path / "none") == []
 
 
-def test_a_short_name_two_files_share_is_refused(tmp_path: Path) -> None:
+def test_a_short_name_two_files_share_is_refused_and_rm_removes_one(tmp_path: Path) -> None:
     folder = kept(tmp_path, "qwen2.5-1.5b-q4_0.gguf", "qwen2.5-1.5b-q8_0.gguf")
     with pytest.raises(UsageError, match="names 2 models"):
         find_model(folder, "qwen2.5-1.5b")
-    found = find_model(folder, "qwen2.5-1.5b-q8_0")
-    assert found is not None
-    assert found.path.name == "qwen2.5-1.5b-q8_0.gguf"
+    removed = remove_model(folder, "qwen2.5-1.5b-q8_0")
+    assert removed.path.name == "qwen2.5-1.5b-q8_0.gguf"
+    assert [m.path.name for m in list_models(folder)] == ["qwen2.5-1.5b-q4_0.gguf"]
+    with pytest.raises(UsageError, match="no model 'gone'"):
+        remove_model(folder, "gone")
 
 
 def test_a_gguf_is_known_by_its_first_bytes(tmp_path: Path) -> None:

@@ -16,7 +16,15 @@ from typing import Annotated, NoReturn
 import typer
 
 from ctxchat import __version__
-from ctxchat.cli import config_cmd, memory_cmd, recall_cmd, run_cmd, sessions_cmd, tools_cmd
+from ctxchat.cli import (
+    config_cmd,
+    memory_cmd,
+    models_cmd,
+    recall_cmd,
+    run_cmd,
+    sessions_cmd,
+    tools_cmd,
+)
 from ctxchat.cli.common import (
     ConfigOption,
     close_services,
@@ -85,6 +93,7 @@ app.add_typer(config_cmd.app, name="config")
 app.add_typer(memory_cmd.app, name="memory")
 app.add_typer(tools_cmd.app, name="tools")
 app.add_typer(recall_cmd.app, name="recall")
+app.add_typer(models_cmd.app, name="models")
 app.command("providers", epilog=EXIT_CODES, cls=WordsCommand)(config_cmd.providers)
 
 

@@ -1,4 +1,4 @@
-"""GGUF model files kept in the data dir: listed and found by a short name.
+"""GGUF model files kept in the data dir: listed, found by a short name, removed.
 
 A pulled file keeps the name its source gave it (`qwen2.5-1.5b-instruct-q4_k_m.gguf`); the
 user names it by its stem or by its short name, the stem less the quantisation tag and an
@@ -86,3 +86,16 @@ def find_model(folder: Path, name: str) -> ModelFile | None:
         names = ", ".join(m.path.name for m in short)
         raise UsageError(f"'{name}' names {len(short)} models ({names}): give the file's name")
     return short[0] if short else None
+
+
+def remove_model(folder: Path, name: str) -> ModelFile:
+    """Delete a kept model by any of its names; UsageError (exit 2) when none has it."""
+    found = find_model(folder, name)
+    if found is None:
+        listed = ", ".join(m.short_name for m in list_models(folder)) or "none"
+        raise UsageError(f"no model '{name}' in {folder} (kept: {listed})")
+    try:
+        found.path.unlink()
+    except OSError as exc:
+        raise UsageError(f"cannot remove {found.path}: {exc.strerror or exc}") from exc
+    return found
