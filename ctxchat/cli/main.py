@@ -22,6 +22,7 @@ from ctxchat.cli import (
     models_cmd,
     recall_cmd,
     run_cmd,
+    serve_cmd,
     sessions_cmd,
     tools_cmd,
 )
@@ -94,6 +95,7 @@ app.add_typer(memory_cmd.app, name="memory")
 app.add_typer(tools_cmd.app, name="tools")
 app.add_typer(recall_cmd.app, name="recall")
 app.add_typer(models_cmd.app, name="models")
+app.command("serve", epilog=EXIT_CODES, cls=WordsCommand)(serve_cmd.serve)
 app.command("providers", epilog=EXIT_CODES, cls=WordsCommand)(config_cmd.providers)
 
 

