@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import json
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from cli_support import assert_clean_error, coprocess, ctxchat, only_session
+from llamakit import tiny_model
 from localkit import (
     REPLY_TOKENS,
     bundled_package,
@@ -164,3 +167,14 @@ def test_with_nothing_configured_several_kept_models_are_listed_and_exit_2(
     result = ctxchat("run", "hello", env=env)
     assert_clean_error(result, 2, "keeps 2: smollm2-135m, qwen2.5-1.5b", "--model NAME")
     assert llama_children(ctxchat_home / "models") == []
+
+
+def test_the_local_model_benchmark_runs_and_prints_ratios(ctxchat_home: Path) -> None:
+    bench = Path(__file__).resolve().parent.parent / "bench" / "local_model.py"
+    argv = ["--turns", "2", "--repeat", "1", "--reply", "4", "--model", str(tiny_model())]
+    env = local_env(ctxchat_home)
+    done = subprocess.run(
+        [sys.executable, str(bench), *argv], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("ratio") == 6, done.stdout
