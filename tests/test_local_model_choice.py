@@ -119,3 +119,20 @@ def test_the_threads_are_the_free_cores_and_at_least_one(tmp_path: Path) -> None
     unreadable = tmp_path / "stat"
     unreadable.write_text("nothing here\n", "ascii")
     assert free_threads(unreadable, 0) == 1  # cannot say: the safe choice on a busy machine
+
+
+def test_a_local_model_without_an_embeddings_endpoint_has_no_embeddings(
+    tmp_path: Path, ctxchat_home: Path
+) -> None:
+    from dataclasses import replace
+
+    from ctxchat.config.loading import load_config
+    from ctxchat.core.settings import EmbeddingSettings
+    from ctxchat.services.build import build_env
+
+    served = load_config(None, environ={"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"})
+    local = replace(served, origins={**served.origins, "model": "local"})  # as use_local_model
+    assert build_env(served).embeddings is not None
+    assert build_env(local).embeddings is None  # `auto` stays lexical; nothing is probed
+    own = replace(local, embeddings=EmbeddingSettings(base_url="http://127.0.0.1:9/v1"))
+    assert build_env(own).embeddings is not None
