@@ -21,7 +21,9 @@ def repl(cli_env: dict[str, str]) -> Iterator[Repls]:
 
 
 def test_without_an_endpoint_the_repl_does_not_start(repl: Repls) -> None:
-    child = repl.spawn("run", extra_env={"OPENAI_API_KEY": "", "OPENAI_BASE_URL": ""})
+    child = repl.spawn(
+        "run", extra_env={"OPENAI_API_KEY": "", "OPENAI_BASE_URL": "", "CTXCHAT_LOCAL": "0"}
+    )
     status, output = finished(child)
     assert status == 2
     lines = [line for line in output.splitlines() if line.strip()]

@@ -131,6 +131,7 @@ def test_no_endpoint_configured_is_a_config_error(
     cli_env: dict[str, str], ctxchat_home: Path
 ) -> None:
     env = {k: v for k, v in cli_env.items() if k not in ("OPENAI_BASE_URL", "OPENAI_API_KEY")}
+    env["CTXCHAT_LOCAL"] = "0"  # no local model either (test_llama_local runs that one)
     result = ctxchat("run", env=env, stdin="hello\n")
 
     assert_clean_error(result, 2, "no model endpoint configured")

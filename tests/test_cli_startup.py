@@ -10,6 +10,13 @@ from cli_support import assert_clean_error, ctxchat
 
 from ctxchat import __version__
 
+# Only a run that loads a GGUF file imports these (xllamacpp only in the server's child).
+LOCAL_MODEL = (
+    "xllamacpp",
+    "ctxchat.services.llama_server",
+    "ctxchat.services.free_cores",
+    "ctxchat.services.model_pull",
+)
 HEAVY = (
     "openai",
     "sqlalchemy",
@@ -20,6 +27,7 @@ HEAVY = (
     "httpx",
     "httpx2",
     "mcp",  # imported only when a configured MCP server starts
+    *LOCAL_MODEL,
 )
 
 PROBE = """
@@ -44,6 +52,8 @@ TOP_LEVEL_HEAVY = (*HEAVY, "numpy", "pydantic")
         (["run", "--help"], HEAVY),
         (["sessions", "--help"], HEAVY),
         (["tools", "--help"], HEAVY),
+        (["models", "--help"], HEAVY),
+        (["serve", "--help"], HEAVY),
     ],
 )
 def test_help_and_version_import_nothing_heavy(
@@ -59,6 +69,22 @@ def test_help_and_version_import_nothing_heavy(
     assert result.returncode == 0, result.stderr
     imported = result.stdout.splitlines()[-1]
     assert imported == "", f"{args} imported {imported}"
+
+
+def test_a_turn_against_a_server_imports_nothing_of_the_local_model(
+    cli_env: dict[str, str],
+) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE.format(heavy=LOCAL_MODEL), "run", "hello"],
+        input="",
+        capture_output=True,
+        text=True,
+        env=cli_env,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    imported = result.stdout.splitlines()[-1]
+    assert imported == "", f"a turn imported {imported}"
 
 
 def test_version(cli_env: dict[str, str]) -> None:

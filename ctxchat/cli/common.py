@@ -270,6 +270,10 @@ def close_services() -> None:
         save_token_counts()
     while _open_services:
         _open_services.pop().close()
+    if "ctxchat.services.local_model" in sys.modules:  # a local model was looked for
+        from ctxchat.services.local_model import stop_local_models
+
+        stop_local_models()
 
 
 def run_sync(coroutine: Coroutine[Any, Any, T]) -> T:

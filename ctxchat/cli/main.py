@@ -19,9 +19,11 @@ from ctxchat import __version__
 from ctxchat.cli import (
     config_cmd,
     memory_cmd,
+    models_cmd,
     recall_cmd,
     roles_cmd,
     run_cmd,
+    serve_cmd,
     sessions_cmd,
     tools_cmd,
 )
@@ -94,6 +96,8 @@ app.add_typer(memory_cmd.app, name="memory")
 app.add_typer(tools_cmd.app, name="tools")
 app.add_typer(recall_cmd.app, name="recall")
 app.add_typer(roles_cmd.app, name="roles")
+app.add_typer(models_cmd.app, name="models")
+app.command("serve", epilog=EXIT_CODES, cls=WordsCommand)(serve_cmd.serve)
 app.command("providers", epilog=EXIT_CODES, cls=WordsCommand)(config_cmd.providers)
 
 

@@ -274,12 +274,14 @@ def run(
     if temp and (session is not None or continue_):
         raise UsageError("--temp starts a chat that is never saved; it cannot resume a session")
     settings = load_config(config, model=model, base_url=base_url, system=system)
+    from ctxchat.cli.local_run import use_local_model
     from ctxchat.cli.role_run import choose_role, start_role
 
     base = settings
     settings, applied = choose_role(
         settings, role, arg, store=session_store(), session=session, latest=continue_
     )
+    settings, local_note = use_local_model(settings)  # a role's model may be a GGUF file too
     memory_off = no_memory or (applied is not None and not applied.memory)
     if not interactive and allow_shell:
         from ctxchat.cli.attach_input import shell_turns
@@ -295,7 +297,10 @@ def run(
     service = chat_service(settings, no_memory=memory_off, temporary=temp)
     conversation = open_conversation(service, session=session, latest=continue_, title=title)
     start_role(service, conversation, base, applied, no_memory=no_memory, temporary=temp)
-    settle_model(service, conversation, settings.model, interactive=interactive)
+    if local_note is None:
+        settle_model(service, conversation, settings.model, interactive=interactive)
+    else:  # the file's name is the model's: nothing to ask the server
+        _tell(local_note, "note", interactive=interactive)
     if temp:
         from ctxchat.cli.common import report
 

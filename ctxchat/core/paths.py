@@ -47,3 +47,8 @@ def input_history_path() -> Path:
 def model_lists_path() -> Path:
     """Which models each endpoint serves, as it last said (see `model_discovery`)."""
     return data_dir() / "models.json"
+
+
+def models_dir() -> Path:
+    """GGUF model files `ctxchat models pull` fetched (see `storage.model_files`)."""
+    return data_dir() / "models"

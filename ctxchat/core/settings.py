@@ -41,6 +41,11 @@ class ModelSettings:
     base_url: str | None = option(
         None, help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 for Ollama"
     )
+    path: str | None = option(
+        None,
+        help="a GGUF model file run on this machine by llama.cpp (the `local` extra); "
+        "`--model FILE.gguf` does the same",
+    )
     api_key: str | None = option(
         None,
         secret=True,
@@ -64,6 +69,8 @@ class ModelSettings:
             raise OptionValueError("model", "must name a model, e.g. gpt-4o-mini")
         if self.base_url is not None:
             check_base_url(self.base_url)
+        if self.path is not None and not self.path.strip():
+            raise OptionValueError("path", "must name a GGUF file, e.g. ./model.gguf")
         if not 0 < self.timeout < math.inf:  # nan fails this too
             raise ValueError("timeout must be a positive number of seconds")
         if not 0 < self.read_timeout < math.inf:

@@ -57,10 +57,13 @@ def _with_table_hints(exc: ConfigError, spec: ProviderSpec) -> ConfigError:
 def build_env(config: Config, progress: ProgressBars = no_bars) -> ProviderEnv:
     from ctxchat.services.embeddings import OpenAIEmbeddings
 
+    # A local GGUF's server never runs in embedding mode (chat requests fail with it on):
+    # with no [embeddings] endpoint of its own there is none, and `auto` ranks lexically.
+    local_only = config.origins.get("model") == "local" and config.embeddings.base_url is None
     return ProviderEnv(
         data_dir=data_dir(),
         storage_url=config.storage.url,
-        embeddings=OpenAIEmbeddings(config.embeddings, config.model),
+        embeddings=None if local_only else OpenAIEmbeddings(config.embeddings, config.model),
         progress=progress,
     )
 

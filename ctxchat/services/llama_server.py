@@ -223,6 +223,10 @@ class LlamaServer:
         last = next((line for line in reversed(lines) if line), "")
         return LOG_PREFIX.sub("", last)
 
+    def wait(self) -> int:
+        """Block until the child ends on its own (`ctxchat serve`); its exit status."""
+        return self._running().wait()
+
     def stop(self) -> int | None:
         """End the child however it is doing, and reap it; its exit status (None if none
         was running). Closing its stdin asks it to leave; SIGTERM tells it; SIGKILL after
