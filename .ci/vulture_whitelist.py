@@ -76,7 +76,6 @@ lexicon.Language.negation
 
 # The local model server: the options travel to the child as JSON (dataclasses.asdict),
 # and the child sets xllamacpp's CommonParams fields for llama.cpp to read.
-llama_server.LlamaServerOptions.threads
 llama_server.LlamaServerOptions.prompt_cache_mib
 llama_server.LlamaServerOptions.reply_cap
 llama_server.LlamaServerOptions.ignore_eos
