@@ -12,7 +12,7 @@ from ctxchat.core.errors import UsageError
 from ctxchat.core.messages import Message, ToolCallPart
 from ctxchat.core.session import Session
 from ctxchat.views.export import export_format, export_text, fence, write_export
-from ctxchat.views.transcript import group_turns, last_turns, last_user_text
+from ctxchat.views.transcript import group_turns, last_turns, last_user_message
 
 CONVERSATION = [
     Message.user("what is in a.py?"),
@@ -97,6 +97,8 @@ def test_turns_start_at_user_messages() -> None:
     assert [len(t) for t in turns] == [4, 2]
     assert last_turns(CONVERSATION, 1) == [CONVERSATION[4:]]
     assert last_turns(CONVERSATION, 0) == []
-    assert last_user_text(CONVERSATION) == "thanks"
+    last = last_user_message(CONVERSATION)
+    assert last is not None
+    assert last.text == "thanks"
     lead = [Message.assistant("context before any input"), *CONVERSATION]
     assert [len(t) for t in group_turns(lead)] == [1, 4, 2]

@@ -122,3 +122,27 @@ def test_bang_runs_a_command_whose_output_goes_with_the_next_message(
     )
     assert second.last_user_text == "!bang is a word"
     assert quit_(child) == 0
+
+
+def test_retry_sends_the_attachments_again_as_attachments(
+    repl: Repls, fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("milk, eggs\n")
+    picture = tmp_path / "pic.png"
+    picture.write_bytes(PNG_640x480)
+    child = repl()
+    child.send(f"/attach {notes} {picture}\r")
+    child.expect(r"\(image\s+640x480\)")
+    child.expect_exact(PROMPT)
+    turn(child, "what is on the list?")
+
+    child.send("/retry\r")
+    child.expect_exact("tokens ")
+    child.expect_exact(PROMPT)
+
+    first, retried = fake_openai.chat_requests()
+    sent = [[m for m in r.messages if m.get("role") == "user"][-1] for r in (first, retried)]
+    assert sent[1]["content"] == sent[0]["content"]
+    assert [p["type"] for p in sent[1]["content"]] == ["text", "text", "image_url"]
+    assert quit_(child) == 0

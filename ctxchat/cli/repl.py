@@ -288,6 +288,7 @@ class Repl:
             self.error(exc.message)
             return ""
         from ctxchat.cli.attach_input import typed_message
+        from ctxchat.cli.prompt import input_message
         from ctxchat.cli.tool_approval import ReplApprover
 
         conversation = self.conversation
@@ -314,6 +315,8 @@ class Repl:
                 self.error(failed.message)
                 if isinstance(failed.cause, TurnNotStored):
                     self.say("nothing of this turn was kept: /retry sends it again", "dim")
+            if len(message.parts) > len(input_message(text, self.pasted).parts):
+                return text  # its attachments stay waiting: only the words come back
             return failed.input_text or text
         except asyncio.CancelledError:  # cancelled before the turn began
             self.last_turn_failed = True

@@ -152,16 +152,19 @@ async def _retry(ctx: CommandContext, args: str) -> CommandResult:
     conversation = ctx.conversation
     text = conversation.last_input
     if not ctx.last_turn_failed and conversation.saved:
-        from ctxchat.views.transcript import last_user_text
+        from ctxchat.services.compose import split_attachments
+        from ctxchat.views.transcript import last_user_message
 
-        stored = last_user_text(await ctx.service.transcript(conversation.session))
+        stored = last_user_message(await ctx.service.transcript(conversation.session))
         if stored is None:
             raise UsageError("nothing to retry yet")
         previous = conversation.model.name
         removed = await ctx.service.undo(conversation)
         if model is not None:
             keep_alternative(ctx, removed, previous)
-        text = stored
+        # Its attachments go with it again as parts, as /attach gives them, not as words.
+        text, attached = split_attachments(stored)
+        ctx.attached.extend(attached)
     if not text:
         raise UsageError("nothing to retry yet")
     if model is None:

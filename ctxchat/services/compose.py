@@ -11,7 +11,7 @@ import dataclasses
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
-from ctxchat.core.messages import Message, Part, TextPart
+from ctxchat.core.messages import ImagePart, Message, Part, TextPart
 from ctxchat.core.settings import AttachmentSettings
 from ctxchat.services.attachments import read_attachments
 from ctxchat.services.mentions import find_mentions
@@ -48,3 +48,16 @@ def attach_to_first(turns: Iterable[Message], attached: Sequence[Part]) -> Itera
     for turn in turns:
         yield with_parts(turn, attached) if first else turn
         first = False
+
+
+def split_attachments(message: Message) -> tuple[str, tuple[Part, ...]]:
+    """A stored user message as what to send again: the text of its words, and its
+    attachments (documents and images) to go with it as parts, not as typed text."""
+    words: list[str] = []
+    attached: list[Part] = []
+    for part in message.parts:
+        if isinstance(part, TextPart) and part.origin != "document":
+            words.append(part.text)
+        elif isinstance(part, TextPart | ImagePart):
+            attached.append(part)
+    return "\n\n".join(words), tuple(attached)

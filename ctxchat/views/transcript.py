@@ -25,10 +25,10 @@ def last_turns(messages: Sequence[Message], count: int) -> list[list[Message]]:
     return group_turns(messages)[-count:]
 
 
-def last_user_text(messages: Sequence[Message]) -> str | None:
+def last_user_message(messages: Sequence[Message]) -> Message | None:
     for message in reversed(messages):
         if message.role == "user":
-            return message.text
+            return message
     return None
 
 
