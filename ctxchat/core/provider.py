@@ -46,7 +46,7 @@ SOURCE_ID_RULE = "may hold only letters, digits, '_', '.' and '-'"
 
 if TYPE_CHECKING:
     from ctxchat.core.context import RunContext
-    from ctxchat.core.model_types import Embeddings
+    from ctxchat.core.model_types import ChatModel, Embeddings
     from ctxchat.core.session import Session
     from ctxchat.core.settings import AgentSettings
 
@@ -79,6 +79,11 @@ class AgentView(Protocol):
         """The history that loads the conversation into this run, if any."""
         ...
 
+    @property
+    def model(self) -> ChatModel:
+        """The agent's model (a run may use another: `RunContext.model`)."""
+        ...
+
 
 @dataclass
 class ProviderEnv:
@@ -93,6 +98,10 @@ class ProviderEnv:
     # The embeddings endpoint, for providers that rank by meaning (the tool selector);
     # None: there is none, rank by words.
     embeddings: Embeddings | None = None
+    # The same endpoint when `[embeddings]` is set in the config, for stored messages
+    # (hybrid search and recall); None: by words only. Never implied, as the tool
+    # selector's is: on a paid endpoint every message embedded costs money.
+    message_embeddings: Embeddings | None = None
 
     @classmethod
     def standalone(cls) -> ProviderEnv:

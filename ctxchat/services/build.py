@@ -56,10 +56,12 @@ def _with_table_hints(exc: ConfigError, spec: ProviderSpec) -> ConfigError:
 def build_env(config: Config) -> ProviderEnv:
     from ctxchat.services.embeddings import OpenAIEmbeddings
 
+    embeddings = OpenAIEmbeddings(config.embeddings, config.model)
     return ProviderEnv(
         data_dir=data_dir(),
         storage_url=config.storage.url,
-        embeddings=OpenAIEmbeddings(config.embeddings, config.model),
+        embeddings=embeddings,
+        message_embeddings=embeddings if config.embeddings_origins else None,
     )
 
 
