@@ -13,9 +13,12 @@ learning step, never in the way of a reply; old history by `ctxchat recall index
 whose vector is of another model counts as not embedded.
 
 Without pgvector, a query's cosines are a matrix-vector product over the user's vectors,
-read once and kept per process (`_CACHE`), checked against a cheap fingerprint of the
-user's embedded rows (count, sum of sequence numbers, newest date) before every use: a
-delete, undo, prune, fork or new vector changes it and the matrix is read again.
+read once and kept per process (`_CACHE`), checked against a fingerprint of the user's
+embedded rows (their count and sum of sequence numbers, and of rowids on SQLite, all read
+from the index alone) before every use: a delete, undo, prune, fork or new vector changes
+it and the matrix is read again. (An undo followed by a new turn of the same size, both
+embedded, with no search between, would keep the undone turn's vectors for the new one until
+the next change: each turn's recall searches in between, so it does not arise in a chat.)
 """
 
 from __future__ import annotations
@@ -43,12 +46,12 @@ CACHED_USERS = 4
 
 def m5_vectors(conn: Connection) -> None:
     """Migration DDL: the vector and its model on every row (none yet), and an index to find
-    a user's rows of one model."""
+    a user's rows of one model that also answers `_fingerprint` by itself."""
     vector_type = "BLOB" if conn.dialect.name == "sqlite" else "REAL[]"
     conn.exec_driver_sql(f"ALTER TABLE ctxchat_history ADD COLUMN {VECTOR_COLUMN} {vector_type}")
     conn.exec_driver_sql(f"ALTER TABLE ctxchat_history ADD COLUMN {MODEL_COLUMN} TEXT")
     conn.exec_driver_sql(
-        f"CREATE INDEX ctxchat_history_embedded ON ctxchat_history (user_key, {MODEL_COLUMN})"
+        f"CREATE INDEX ctxchat_history_embedded ON ctxchat_history (user_key, {MODEL_COLUMN}, seq)"
     )
 
 
@@ -166,9 +169,12 @@ def _fingerprint(conn: Connection, user: str, model: str) -> tuple[Any, ...]:
     from ._history_schema import HISTORY
 
     table = HISTORY.tables
-    query = sa.select(
-        sa.func.count(), sa.func.sum(table.c.seq), sa.func.max(table.c.created_at)
-    ).where(table.c.user_key == user, table.c.embedding_model == model)
+    # Only what the index holds (on SQLite its rowids too), so no row is read: the rows
+    # are wide with their vectors, and reading them cost more than the search.
+    measures: list[Any] = [sa.func.count(), sa.func.sum(table.c.seq)]
+    if conn.dialect.name == "sqlite":
+        measures.append(sa.func.sum(sa.literal_column("rowid")))
+    query = sa.select(*measures).where(table.c.user_key == user, table.c.embedding_model == model)
     return tuple(conn.execute(query).one())
 
 
