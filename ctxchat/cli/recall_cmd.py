@@ -29,10 +29,10 @@ def index(
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask first.")] = False,
     config: ConfigOption = None,
 ) -> None:
-    """Embed the stored messages that have no vector yet ([embeddings] must be set).
+    """Embed stored messages for hybrid search.
 
-    Shows the count first and asks (on a paid endpoint each message costs money); a
-    progress bar on a terminal."""
+    Only those with no vector yet; [embeddings] must be set. Shows the count first and
+    asks (on a paid endpoint each message costs money); a progress bar on a terminal."""
     from ctxchat.cli.common import confirm
     from ctxchat.services.recall_index import VectorIndexer
 
