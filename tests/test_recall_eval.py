@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from cli_support import assert_clean_error, ctxchat
+from fakeopenai import FakeOpenAI
 
 from ctxchat.services.recall_eval import pronoun_form
 
@@ -148,3 +149,73 @@ def test_the_shared_dev_set_is_read(tmp_path: Path) -> None:
     questions = load_questions(SHARED / "questions-dev.jsonl")
 
     assert {q.conversation for q in questions} <= {c.ident for c in conversations}
+
+
+def test_recall_eval_hybrid_embeds_each_conversation(
+    sql_url: str, tmp_path: Path, cli_env: dict[str, str], fake_openai: FakeOpenAI
+) -> None:
+    conversations, questions = write_case(tmp_path)
+    config = tmp_path / "config.toml"
+    config.write_text(f'[storage]\nurl = "{sql_url}"\n\n[embeddings]\nmodel = "fake-embed"\n')
+
+    done = ctxchat(
+        "--config",
+        str(config),
+        "recall",
+        "eval",
+        "--conversations",
+        str(conversations),
+        "--questions",
+        str(questions),
+        "--ranker",
+        "hybrid",
+        "--json",
+        env=cli_env,
+    )
+
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["search"]["recall"]["10"] == 1.0
+    embedded = [t for r in fake_openai.embedding_requests() for t in r.body["input"]]
+    assert "I started a pottery class last week." in embedded  # the stored turns
+    assert "When did Ana start pottery" in embedded  # and the question, as its words
+
+
+def test_hybrid_without_embeddings_is_a_usage_error(
+    tmp_path: Path, cli_env: dict[str, str]
+) -> None:
+    conversations, questions = write_case(tmp_path)
+    done = ctxchat(
+        "recall",
+        "eval",
+        "--conversations",
+        str(conversations),
+        "--questions",
+        str(questions),
+        "--ranker",
+        "hybrid",
+        env=cli_env,
+    )
+    assert_clean_error(done, 2, "--ranker hybrid needs an [embeddings] table in the config")
+
+
+def test_recall_index_embeds_old_history_after_showing_the_count(
+    sql_url: str, tmp_path: Path, cli_env: dict[str, str], fake_openai: FakeOpenAI
+) -> None:
+    plain = tmp_path / "plain.toml"
+    plain.write_text(f'[storage]\nurl = "{sql_url}"\n')
+    assert ctxchat("--config", str(plain), "run", "my pottery class", env=cli_env).returncode == 0
+    assert fake_openai.embedding_requests() == []  # no [embeddings]: nothing embedded
+    config = tmp_path / "config.toml"
+    config.write_text(plain.read_text() + '\n[embeddings]\nmodel = "fake-embed"\n')
+
+    asked = ctxchat("--config", str(config), "recall", "index", env=cli_env)
+    assert_clean_error(asked, 2, "embed 2 stored messages with fake-embed: not confirmed")
+    assert fake_openai.embedding_requests() == []
+
+    done = ctxchat("--config", str(config), "recall", "index", "--yes", env=cli_env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "embedded 2 messages\n"
+    assert done.stderr == ""  # no bar on a pipe
+    again = ctxchat("--config", str(config), "recall", "index", env=cli_env)
+    assert again.stdout == "every stored message has a vector already\n"

@@ -233,7 +233,7 @@ def test_the_upgrade_indexes_the_history_already_stored(sql_url: str, tmp_path: 
     hits = search(provider, "kubernetes")
 
     assert [(h.key, h.seq) for h in hits] == [("old", 1)]
-    assert raw_query(sql_url, "SELECT max(version) FROM ctxchat_migrations") == [(4,)]
+    assert raw_query(sql_url, "SELECT max(version) FROM ctxchat_migrations") == [(5,)]
     store(provider, "new", "kubernetes again")  # and new turns are indexed as they come
     assert {h.key for h in search(provider, "kubernetes")} == {"old", "new"}
 

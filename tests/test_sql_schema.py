@@ -117,7 +117,13 @@ def test_a_version_1_database_is_upgraded_on_open(sql_url: str) -> None:
 
     # 0.1's version 1 is the history store's step 1 (its time kept); steps 2 to 4 are
     # applied now.
-    assert versions(sql_url) == [("history", 1), ("history", 2), ("history", 3), ("history", 4)]
+    assert versions(sql_url) == [
+        ("history", 1),
+        ("history", 2),
+        ("history", 3),
+        ("history", 4),
+        ("history", 5),
+    ]
     applied = raw_query(
         sql_url, "SELECT applied_at FROM ctxchat_migrations WHERE store = 'history' AND version = 1"
     )
@@ -151,6 +157,7 @@ def test_a_version_1_database_is_upgraded_on_open(sql_url: str) -> None:
         ("history", 2),
         ("history", 3),
         ("history", 4),
+        ("history", 5),
     ]
 
 
@@ -170,7 +177,13 @@ def test_an_upgrade_that_fails_leaves_the_old_version_whole(sql_url: str) -> Non
     raw_execute(sql_url, ["DROP TABLE ctxchat_history_turn"])
     again = asyncio.run(history.all_messages("s", state={"history_key": "legacy"}))
     assert [m.id for m in again] == [m.id for m in old]
-    assert versions(sql_url) == [("history", 1), ("history", 2), ("history", 3), ("history", 4)]
+    assert versions(sql_url) == [
+        ("history", 1),
+        ("history", 2),
+        ("history", 3),
+        ("history", 4),
+        ("history", 5),
+    ]
 
 
 def test_a_store_that_cannot_migrate_leaves_the_others_working(sql_url: str) -> None:
@@ -289,6 +302,7 @@ def test_a_new_store_brings_its_own_migrations_and_leaves_the_others_alone(
         ("history", 2),
         ("history", 3),
         ("history", 4),
+        ("history", 5),
         ("notes", 1),
         ("notes", 2),
     ]

@@ -13,11 +13,52 @@ import typer
 from ctxchat.cli.common import ConfigOption, load_config, run_sync
 from ctxchat.cli.help_words import WordsCommand
 
-app = typer.Typer(help="Recall across sessions: measure it.", no_args_is_help=True)
+app = typer.Typer(
+    help="Recall across sessions: embed the history, measure it.", no_args_is_help=True
+)
 
 
 class RecallRanker(StrEnum):
+    auto = "auto"
     lexical = "lexical"
+    hybrid = "hybrid"
+
+
+@app.command("index")
+def index(
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask first.")] = False,
+    config: ConfigOption = None,
+) -> None:
+    """Embed stored messages for hybrid search.
+
+    Only those with no vector yet; [embeddings] must be set. Shows the count first and
+    asks (on a paid endpoint each message costs money); a progress bar on a terminal."""
+    from ctxchat.cli.common import confirm
+    from ctxchat.services.recall_index import VectorIndexer
+
+    indexer = VectorIndexer(load_config(config))
+    count = run_sync(indexer.count())
+    if count == 0:
+        print("every stored message has a vector already")
+        indexer.provider.close()
+        return
+    question = f"Embed {count:,} stored messages with {indexer.model}?"
+    if not confirm(question, yes=yes):
+        indexer.provider.close()
+        raise typer.Exit(1)
+    if not sys.stderr.isatty():
+        done = run_sync(indexer.embed())
+    else:
+        from rich.progress import Progress
+
+        from ctxchat.cli.render import make_console
+
+        with Progress(console=make_console(stderr=True), transient=True) as bar:
+            task = bar.add_task("embedding messages", total=count)
+            done = run_sync(
+                indexer.embed(lambda n, total: bar.update(task, completed=n, total=total))
+            )
+    print(f"embedded {done:,} messages")
 
 
 @app.command("eval", cls=WordsCommand)
@@ -33,8 +74,12 @@ def evaluate(
         "1,5,10"
     ),
     ranker: Annotated[
-        RecallRanker, typer.Option(metavar="lexical", help="The ranker to measure.")
-    ] = RecallRanker.lexical,
+        RecallRanker,
+        typer.Option(
+            metavar="auto|lexical|hybrid",
+            help="The ranker to measure (auto: hybrid when [embeddings] is set).",
+        ),
+    ] = RecallRanker.auto,
     json_output: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
     config: ConfigOption = None,
 ) -> None:
@@ -43,23 +88,34 @@ def evaluate(
     Prints recall@k of search and the share of the evidence recall injects, overall, by
     category and with the question in the user's own words (I/you)."""
     from ctxchat.ranking.evaluate import parse_ks
-    from ctxchat.services.recall_eval import evaluate, load_conversations, load_questions
+    from ctxchat.services.recall_eval import (
+        eval_embeddings,
+        evaluate,
+        load_conversations,
+        load_questions,
+    )
 
     ks = parse_ks(k)
     settings = load_config(config)
+    embeddings = eval_embeddings(settings, ranker.value)
     found = load_conversations(conversations)
     asked = load_questions(questions)
     show_progress = sys.stderr.isatty()
 
     async def run() -> dict[str, Any]:
         if not show_progress:
-            return await evaluate(settings, found, asked, ks=ks)
+            return await evaluate(settings, found, asked, ks=ks, embeddings=embeddings)
         from ctxchat.cli.progress import ProgressDisplay
 
         display = ProgressDisplay()
         try:
             return await evaluate(
-                settings, found, asked, ks=ks, progress=display.bar("turns and questions")
+                settings,
+                found,
+                asked,
+                ks=ks,
+                embeddings=embeddings,
+                progress=display.bar("turns and questions"),
             )
         finally:
             display.close()

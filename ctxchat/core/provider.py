@@ -49,7 +49,7 @@ SOURCE_ID_RULE = "may hold only letters, digits, '_', '.' and '-'"
 
 if TYPE_CHECKING:
     from ctxchat.core.context import RunContext
-    from ctxchat.core.model_types import Embeddings
+    from ctxchat.core.model_types import ChatModel, Embeddings
     from ctxchat.core.session import Session
     from ctxchat.core.settings import AgentSettings
 
@@ -82,6 +82,11 @@ class AgentView(Protocol):
         """The history that loads the conversation into this run, if any."""
         ...
 
+    @property
+    def model(self) -> ChatModel:
+        """The agent's model (a run may use another: `RunContext.model`)."""
+        ...
+
 
 @dataclass
 class ProviderEnv:
@@ -99,6 +104,10 @@ class ProviderEnv:
     # Where long work outside a turn (a migration of the database) shows its progress: the
     # CLI lends its display; a provider never draws on the terminal itself.
     progress: ProgressBars = no_bars
+    # The same endpoint when `[embeddings]` is set in the config, for stored messages
+    # (hybrid search and recall); None: by words only. Never implied, as the tool
+    # selector's is: on a paid endpoint every message embedded costs money.
+    message_embeddings: Embeddings | None = None
 
     @classmethod
     def standalone(cls) -> ProviderEnv:

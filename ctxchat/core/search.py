@@ -95,12 +95,28 @@ class SearchableHistory(Protocol):
         limit: int,
         keys: Collection[str] | None = None,
         exclude: HitFilter | None = None,
+        warn: Callable[[str], None] | None = None,
     ) -> list[MessageHit]:
         """The best `limit` of this user's messages for the terms, best first; only those
-        under `keys` (history keys) when given; none that `exclude` refuses."""
+        under `keys` (history keys) when given; none that `exclude` refuses. `warn` is told
+        when the search ranks less well than configured (an embeddings endpoint failed)."""
         ...
 
     def session_keys(self, session: Any, state: dict[str, Any]) -> set[str]: ...
+
+
+@runtime_checkable
+class EmbeddableHistory(Protocol):
+    """A history whose stored messages can be given vectors (hybrid search)."""
+
+    async def count_unembedded(self, keys: Collection[str] | None = None) -> int: ...
+
+    async def embed_unembedded(
+        self,
+        keys: Collection[str] | None = None,
+        *,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> int: ...
 
 
 @runtime_checkable

@@ -16,7 +16,7 @@ from ctxchat.core.search import MessageHit
 
 # The recall provider's defaults, which `recall eval` measures the injected block at.
 DEFAULT_MAX_MESSAGES = 8
-DEFAULT_MAX_TOKENS = 512  # a sixteenth of an 8,192-token window
+WINDOW_SHARE = 16  # the block holds at most this fraction of the model's window
 DEFAULT_MIN_RELEVANCE = 0.25
 
 HEADER = (

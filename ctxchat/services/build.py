@@ -60,11 +60,13 @@ def build_env(config: Config, progress: ProgressBars = no_bars) -> ProviderEnv:
     # A local GGUF's server never runs in embedding mode (chat requests fail with it on):
     # with no [embeddings] endpoint of its own there is none, and `auto` ranks lexically.
     local_only = config.origins.get("model") == "local" and config.embeddings.base_url is None
+    embeddings = None if local_only else OpenAIEmbeddings(config.embeddings, config.model)
     return ProviderEnv(
         data_dir=data_dir(),
         storage_url=config.storage.url,
-        embeddings=None if local_only else OpenAIEmbeddings(config.embeddings, config.model),
+        embeddings=embeddings,
         progress=progress,
+        message_embeddings=embeddings if config.embeddings_origins else None,
     )
 
 

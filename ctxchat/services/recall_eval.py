@@ -13,6 +13,9 @@ becomes "When did I go" when Caroline is the user), each
   apart from it the share found with the neighbouring turns the hits show;
 - as the input the `recall` provider sees: the share of the evidence in the block it would
   inject with its default limits in an 8,192-token window.
+
+With `[embeddings]` set (or `--ranker hybrid`), each conversation's messages are embedded
+once stored, as `ctxchat recall index` would, and ranked by words and meaning.
 """
 
 from __future__ import annotations
@@ -31,9 +34,16 @@ from typing import Any
 from ctxchat.config.loading import Config, ProviderSpec
 from ctxchat.core.errors import UsageError
 from ctxchat.core.messages import Message
+from ctxchat.core.model_types import Embeddings
 from ctxchat.core.progress import Progress
 from ctxchat.core.provider import ProviderEnv
-from ctxchat.core.search import ImportableHistory, MessageHit, SearchableHistory, query_terms
+from ctxchat.core.search import (
+    EmbeddableHistory,
+    ImportableHistory,
+    MessageHit,
+    SearchableHistory,
+    query_terms,
+)
 from ctxchat.core.tokens import estimate_tokens
 
 DEFAULT_KS = (1, 5, 10)
@@ -225,6 +235,17 @@ def _share(evidence: frozenset[str], found: Sequence[str | None]) -> float:
     return len(evidence & {f for f in found if f is not None}) / len(evidence)
 
 
+def eval_embeddings(config: Config, ranker: str) -> Embeddings | None:
+    """The endpoint a `--ranker` measures with: `[embeddings]` for hybrid (and for auto
+    when it is set), none for lexical."""
+    from ctxchat.services.build import build_env
+
+    configured = build_env(config).message_embeddings
+    if ranker == "hybrid" and configured is None:
+        raise UsageError("--ranker hybrid needs an [embeddings] table in the config")
+    return None if ranker == "lexical" else configured
+
+
 def history_spec(config: Config) -> ProviderSpec:
     """The configured SQL history, else the default one."""
     for spec in config.providers:
@@ -241,11 +262,14 @@ async def evaluate(
     ks: Sequence[int] = DEFAULT_KS,
     recall_limits: dict[str, Any] | None = None,
     progress: Progress | None = None,
+    embeddings: Embeddings | None = None,
 ) -> dict[str, Any]:
-    """recall@k of search and the injected share, overall, by category and per form."""
+    """recall@k of search and the injected share, overall, by category and per form; with
+    `embeddings`, each conversation's messages embedded and ranked by words and meaning."""
     from ctxchat.ranking.recall_block import (
         DEFAULT_MAX_MESSAGES,
         DEFAULT_MIN_RELEVANCE,
+        WINDOW_SHARE,
         choose,
     )
     from ctxchat.services.build import build_provider
@@ -256,7 +280,7 @@ async def evaluate(
         raise RecallDataError(f"questions name conversations not given: {', '.join(missing)}")
     limits = {
         "max_messages": DEFAULT_MAX_MESSAGES,
-        "max_tokens": EVAL_WINDOW // 16,
+        "max_tokens": EVAL_WINDOW // WINDOW_SHARE,
         "min_relevance": DEFAULT_MIN_RELEVANCE,
         **(recall_limits or {}),
     }
@@ -276,7 +300,9 @@ async def evaluate(
             spec = history_spec(config)
             user = f"recall-eval-{conversation.ident}-{uuid.uuid4().hex[:8]}"
             spec = dataclasses.replace(spec, options={**spec.options, "user": user})
-            env = ProviderEnv(data_dir=Path(home), storage_url=config.storage.url)
+            env = ProviderEnv(
+                data_dir=Path(home), storage_url=config.storage.url, message_embeddings=embeddings
+            )
             history = build_provider(spec, env)
             if not isinstance(history, SearchableHistory) or not isinstance(
                 history, ImportableHistory
@@ -302,6 +328,8 @@ async def evaluate(
                     done += len(session.turns)
                     if progress is not None:
                         progress(done, total)
+                if isinstance(history, EmbeddableHistory):
+                    await history.embed_unembedded(keys)
                 for question in asked:
                     forms = (
                         (report.written, question.text),

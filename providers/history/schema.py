@@ -2,7 +2,8 @@
 
 Steps 1 and 2 are ctxchat 0.1's schema versions 1 and 2, unchanged, so a 0.1 database maps
 onto them (see `ctxchat.kit`). Step 3 makes the history searchable (see `history.search`);
-step 4 gives each row an owner, its home and user (see `ctxchat.kit`).
+step 4 gives each row an owner, its home and user (see `ctxchat.kit`); step 5 a place for
+its vector (see `history.vectors`).
 """
 
 from __future__ import annotations
@@ -115,9 +116,18 @@ def _m4_owners(conn: Connection) -> None:
     add_owner_columns(conn, HISTORY_TABLE, "history_key")
 
 
+def _m5_vectors(conn: Connection) -> None:
+    """A vector per row, for hybrid search (none yet: rows are embedded when asked)."""
+    from .vectors import m5_vectors
+
+    m5_vectors(conn)
+
+
 def _history_table() -> Table:
     """`ctxchat_history` as the migrations leave it, for queries."""
     import sqlalchemy as sa
+
+    from .vectors import vector_type
 
     return sa.Table(
         HISTORY_TABLE,
@@ -136,15 +146,18 @@ def _history_table() -> Table:
         # Whose the row is (step 4): None for a row from before owners no home adopted.
         sa.Column("home_id", sa.Text),
         sa.Column("user_key", sa.Text),
+        # The message's vector and what made it (step 5): None until embedded.
+        sa.Column("embedding", vector_type()),
+        sa.Column("embedding_model", sa.Text),
     )
 
 
 # Numbered steps, applied in order; append only, never edit a step that has shipped.
-# Reading the conversation needs step 2 at least (token counts); steps 3 and 4 only add
-# search and owners.
+# Reading the conversation needs step 2 at least (token counts); steps 3 to 5 only add
+# search, owners and vectors.
 HISTORY = Store(
     "history",
-    {1: _m1_history, 2: _m2_token_counts, 3: _m3_search_index, 4: _m4_owners},
+    {1: _m1_history, 2: _m2_token_counts, 3: _m3_search_index, 4: _m4_owners, 5: _m5_vectors},
     _history_table,
     readable_from=2,
 )

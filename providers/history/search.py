@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from ctxchat.kit import Database
     from ctxchat.storage.owner import Owner
 
+    from .hybrid import QueryVector
+
 MIN_CANDIDATES = 50  # ranked by the database, re-ranked here: enough that a good one is in
 NEIGHBOUR_CHARS = 400
 TOTAL_CAP = 20_000  # the user's messages counted, for idf
@@ -49,9 +51,12 @@ def search(
     keys: Collection[str] | None,
     owner: Owner,
     exclude: Callable[[MessageHit], bool] | None = None,
+    meaning: QueryVector | None = None,
 ) -> list[MessageHit]:
     """The user's best messages for `terms`, each with its neighbouring turn; none that
-    `exclude` refuses (read beyond the limit, so that refused ones leave room)."""
+    `exclude` refuses (read beyond the limit, so that refused ones leave room). With
+    `meaning` (the query's vector and its model), ranked by words and meaning together
+    (see `history.hybrid`)."""
     plan = query_plan(terms)
     if not plan or limit < 1 or (keys is not None and not keys):
         return []
@@ -60,15 +65,21 @@ def search(
     def read(conn: Connection) -> list[MessageHit]:
         params: dict[str, Any] = {"u": owner.user, "cap": DF_CAP, "c": wanted}
         where = _key_filter(keys, params)
+        columns = _COLUMNS if meaning is None else f"{_COLUMNS}, {VECTOR_COLUMNS}"
         if database.is_sqlite:
-            rows, df, total = _sqlite(conn, plan, where, params)
+            rows, df, total = _sqlite(conn, plan, where, params, columns)
         else:
-            rows, df, total = _postgres(conn, plan, where, params)
+            rows, df, total = _postgres(conn, plan, where, params, columns)
         by_id = dict(enumerate(rows))
         candidates = [Candidate(i, str(row.body)) for i, row in by_id.items()]
+        ranked_rows = [(by_id[r.ident], r) for r in rank(plan, candidates, df, total)]
+        if meaning is not None:
+            from .hybrid import hybrid_order
+
+            ranked_rows = hybrid_order(conn, database, owner, keys, meaning, ranked_rows, wanted)
         hits: list[MessageHit] = []
-        for ranked in rank(plan, candidates, df, total):
-            hit = _hit(by_id[ranked.ident], ranked, plan, owner.home)
+        for row, ranked in ranked_rows:
+            hit = _hit(row, ranked, plan, owner.home)
             if exclude is not None and exclude(hit):
                 continue
             hits.append(hit)
@@ -99,17 +110,18 @@ def _fts5_term(term: Term) -> str:
 _COLUMNS = (
     "h.rowid AS rid, h.history_key, h.seq, h.role, h.created_at, h.home_id, h.body, h.message"
 )
+VECTOR_COLUMNS = "h.embedding, h.embedding_model"  # read too when ranking by meaning
 
 
 def _sqlite(
-    conn: Connection, plan: Sequence[Term], where: str, params: dict[str, Any]
+    conn: Connection, plan: Sequence[Term], where: str, params: dict[str, Any], columns: str
 ) -> tuple[list[Any], dict[str, int], int]:
     import sqlalchemy as sa
 
     params["q"] = " OR ".join(_fts5_term(t) for t in plan)
     # The best rowids by FTS5's own rank (bm25, which it orders cheaply), then their rows.
     sql = (
-        f"SELECT {_COLUMNS} FROM (SELECT f.rowid AS rowid FROM {FTS_TABLE}(:q) AS f "
+        f"SELECT {columns} FROM (SELECT f.rowid AS rowid FROM {FTS_TABLE}(:q) AS f "
         f"JOIN ctxchat_history h ON h.rowid = f.rowid WHERE 1 = 1{where} "
         f"ORDER BY f.rank LIMIT :c) top JOIN ctxchat_history h ON h.rowid = top.rowid"
     )
@@ -146,7 +158,7 @@ def _tsquery(term: Term, name: str) -> str:
 
 
 def _postgres(
-    conn: Connection, plan: Sequence[Term], where: str, params: dict[str, Any]
+    conn: Connection, plan: Sequence[Term], where: str, params: dict[str, Any], columns: str
 ) -> tuple[list[Any], dict[str, int], int]:
     import sqlalchemy as sa
 
@@ -171,7 +183,7 @@ def _postgres(
         f"CASE WHEN h.{TSV_COLUMN} @@ {q} THEN :w{i} ELSE 0 END" for i, q in enumerate(queries)
     )
     sql = (
-        f"SELECT {_COLUMNS.replace('h.rowid AS rid, ', '')} FROM ctxchat_history h "
+        f"SELECT {columns.replace('h.rowid AS rid, ', '')} FROM ctxchat_history h "
         f"WHERE h.{TSV_COLUMN} @@ ({any_word}){where} "
         f"ORDER BY ({weighted}) DESC, ts_rank_cd(h.{TSV_COLUMN}, {any_word}, 1) DESC, "
         f"h.created_at DESC LIMIT :c"

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -48,6 +48,8 @@ if TYPE_CHECKING:
 
     from ctxchat.core.search import HitFilter, MessageHit
     from ctxchat.storage.owner import Owner
+
+    from .hybrid import QueryVector
 
 FIRST_BATCH = 64  # rows read first for a token-limited window; doubled until it is covered
 
@@ -325,12 +327,81 @@ class SqlHistoryProvider(
         limit: int,
         keys: Collection[str] | None = None,
         exclude: HitFilter | None = None,
+        warn: Callable[[str], None] | None = None,
     ) -> list[MessageHit]:
-        """This user's best stored messages for the terms (see `ctxchat.core.search`)."""
+        """This user's best stored messages for the terms (see `ctxchat.core.search`), by
+        words and meaning when `[embeddings]` is set; by words alone, with one `warn`,
+        when the endpoint fails."""
         from .search import search
 
         database = self.database()
-        return await asyncio.to_thread(search, database, terms, limit, keys, self.owner, exclude)
+        meaning = await self._query_vector(terms, warn)
+        return await asyncio.to_thread(
+            search, database, terms, limit, keys, self.owner, exclude, meaning
+        )
+
+    async def _query_vector(
+        self, terms: Sequence[str], warn: Callable[[str], None] | None
+    ) -> QueryVector | None:
+        embeddings = self.env.message_embeddings
+        if embeddings is None or not terms:
+            return None
+        from ctxchat.ranking.embedding import embed_texts
+
+        from .hybrid import QueryVector
+
+        try:
+            matrix = await embed_texts(embeddings.embed, [" ".join(terms)])
+        except Exception as exc:  # any failure of the endpoint: words still find things
+            if warn is not None:
+                warn(f"search by words only: {exc}")
+            return None
+        return QueryVector(matrix[0], embeddings.identity)
+
+    # -- vectors ------------------------------------------------------------------------------
+    async def count_unembedded(self, keys: Collection[str] | None = None) -> int:
+        """This home's rows of the user without a vector of the configured model (0 when
+        no `[embeddings]` is set)."""
+        embeddings = self.env.message_embeddings
+        if embeddings is None:
+            return 0
+        from .vectors import count_pending
+
+        return await asyncio.to_thread(
+            count_pending, self.database(), self.owner, embeddings.identity, keys
+        )
+
+    async def embed_unembedded(
+        self,
+        keys: Collection[str] | None = None,
+        *,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> int:
+        """Embed those rows (under `keys` only when given), a batch at a time, each batch
+        stored in its own transaction; returns how many were embedded."""
+        embeddings = self.env.message_embeddings
+        if embeddings is None:
+            return 0
+        from ctxchat.ranking.embedding import DEFAULT_BATCH, embed_texts
+
+        from .vectors import count_pending, pending, store
+
+        database, model = self.database(), embeddings.identity
+        total = await asyncio.to_thread(count_pending, database, self.owner, model, keys)
+        done = 0
+        # Bounded: a row rewritten meanwhile is read again, never forever.
+        for _ in range(total // DEFAULT_BATCH + 2):
+            rows = await asyncio.to_thread(
+                pending, database, self.owner, model, keys, limit=DEFAULT_BATCH
+            )
+            if not rows:
+                break
+            matrix = await embed_texts(embeddings.embed, [r.text for r in rows])
+            await asyncio.to_thread(store, database, rows, matrix, model)
+            done += len(rows)
+            if progress is not None:
+                progress(min(done, total), total)
+        return done
 
     def describe(self) -> str:
         return f"{super().describe()}, {mask_password(self.url)}"

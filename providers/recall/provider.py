@@ -8,8 +8,9 @@ query is the new input; an input of fewer than `MIN_OWN_TERMS` words that say so
 words would drown the input's). Of the hits, those whose
 relevance (the share of the query's weight they hold, the same scale in every query)
 reaches `min_relevance` are injected, each with its neighbouring turn, within
-`max_messages` and `max_tokens` (see `ctxchat.ranking.recall_block`): a turn with nothing
-relevant gets nothing and costs nothing. Over the model's window the block gives up its
+`max_messages` and `max_tokens` (by default a sixteenth of the window the model's endpoint
+reports, see `ctxchat.ranking.recall_block`): a turn with nothing relevant gets nothing and
+costs nothing. Over the model's window the block gives up its
 last message first, before memory facts do (a lower budget priority).
 
 Measured with `ctxchat recall eval` (see the README's recall section).
@@ -27,12 +28,18 @@ from ctxchat.core.errors import StorageError
 from ctxchat.core.messages import Message
 from ctxchat.core.options import OptionValueError, option
 from ctxchat.core.provider import AgentView, ContextProvider
-from ctxchat.core.search import HitFilter, MessageHit, SearchableHistory, query_terms
+from ctxchat.core.search import (
+    EmbeddableHistory,
+    HitFilter,
+    MessageHit,
+    SearchableHistory,
+    query_terms,
+)
 from ctxchat.core.session import Session
 from ctxchat.ranking.recall_block import (
     DEFAULT_MAX_MESSAGES,
-    DEFAULT_MAX_TOKENS,
     DEFAULT_MIN_RELEVANCE,
+    WINDOW_SHARE,
 )
 
 MIN_OWN_TERMS = 3
@@ -43,9 +50,10 @@ BUDGET_PRIORITY = 5  # below memory's 10: recalled messages go before remembered
 @dataclass(frozen=True)
 class RecallOptions:
     max_messages: int = option(DEFAULT_MAX_MESSAGES, help="most past messages injected into a turn")
-    max_tokens: int = option(
-        DEFAULT_MAX_TOKENS,
-        help="most tokens of the block (512: a sixteenth of an 8,192-token window)",
+    max_tokens: int | None = option(
+        None,
+        help="most tokens of the block (omitted = a sixteenth of the model's window, as "
+        "[model] context_window or the endpoint says)",
     )
     min_relevance: float = option(
         DEFAULT_MIN_RELEVANCE,
@@ -56,7 +64,7 @@ class RecallOptions:
     def __post_init__(self) -> None:
         if self.max_messages < 0:
             raise OptionValueError("max_messages", "must be 0 or more")
-        if self.max_tokens < 0:
+        if self.max_tokens is not None and self.max_tokens < 0:
             raise OptionValueError("max_tokens", "must be 0 or more")
         if not 0.0 <= self.min_relevance <= 1.0:
             raise OptionValueError("min_relevance", "must be between 0 and 1")
@@ -78,6 +86,9 @@ class RecallProvider(ContextProvider[RecallOptions]):
         terms = self.query(agent, context)
         if not terms:
             return
+        budget = self.options.max_tokens
+        if budget is None:
+            budget = (await (context.model or agent.model).limits()).window // WINDOW_SHARE
         from ctxchat.core.forgetting import forgotten_messages
 
         try:
@@ -97,7 +108,10 @@ class RecallProvider(ContextProvider[RecallOptions]):
             own = history.session_keys(session, session.provider_state(history.source_id))
             try:
                 hits += await history.search_messages(
-                    terms, limit=SEARCHED, exclude=self.excluded(own, forgotten, elsewhere)
+                    terms,
+                    limit=SEARCHED,
+                    exclude=self.excluded(own, forgotten, elsewhere),
+                    warn=lambda line: self._warn_once(context, line),
                 )
             except StorageError as exc:
                 # Its search unreadable (a full disk, a broken index) while the turn's own
@@ -108,7 +122,7 @@ class RecallProvider(ContextProvider[RecallOptions]):
         chosen = choose(
             hits,
             max_messages=self.options.max_messages,
-            max_tokens=self.options.max_tokens,
+            max_tokens=budget,
             min_relevance=self.options.min_relevance,
             tokens_of=count_text_tokens,
         )
@@ -129,6 +143,28 @@ class RecallProvider(ContextProvider[RecallOptions]):
             return True
 
         context.on_over_budget(self.source_id, shrink, priority=BUDGET_PRIORITY)
+
+    async def after_run(
+        self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
+    ) -> None:
+        """The session's new messages embedded, when `[embeddings]` is set: after the turn
+        is stored and shown (this is the learning stage), never in the way of a reply."""
+        if not context.stored:
+            return
+        for history in agent.run_providers():
+            if isinstance(history, EmbeddableHistory) and isinstance(history, SearchableHistory):
+                own = history.session_keys(session, session.provider_state(history.source_id))
+                try:
+                    await history.embed_unembedded(own)
+                except Exception as exc:  # left for the next turn, or `ctxchat recall index`
+                    self._warn_once(context, f"messages not embedded: {exc}")
+
+    def _warn_once(self, context: RunContext, line: str) -> None:
+        """One warning a turn about the embeddings endpoint, however often it failed."""
+        mine = context.metadata.setdefault(self.source_id, {})
+        if not mine.get("warned"):
+            mine["warned"] = True
+            context.warn(self.source_id, line)
 
     def query(self, agent: AgentView, context: RunContext) -> list[str]:
         """The words to search by: the input's, joined by the user's last message when the
