@@ -224,3 +224,28 @@ def test_nothing_of_one_project_reaches_anothers_requests_but_the_person_does(
     assert "quokka" in search(two)[0]
     assert "zebrafish" in search(one)[0]
     del here
+
+
+def test_the_models_search_tool_puts_the_projects_sessions_first(
+    cli_env: dict[str, str], tmp_path: Path, fake_openai: FakeOpenAI
+) -> None:
+    from fakeopenai import Text, ToolCalls
+
+    one = git_tree(tmp_path / "one", "https://example.com/acme/one.git")
+    two = git_tree(tmp_path / "two", "https://example.com/acme/two.git")
+    fake_openai.enqueue(Text("ok"), Text("ok"))
+    said_in_two = "we decided the database for this one is SQLite"
+    assert ctxchat("run", said_in_two, env=cli_env, cwd=two).returncode == 0
+    # Said later, so it is the newer match of the same words.
+    said_in_one = "we decided the database will be PostgreSQL, we decided it twice"
+    assert ctxchat("run", said_in_one, env=cli_env, cwd=one).returncode == 0
+    fake_openai.enqueue(
+        ToolCalls([("search_sessions", {"query": "database decided"})]), Text("SQLite.")
+    )
+
+    done = ctxchat("run", "what did we decide about the database?", env=cli_env, cwd=two)
+
+    assert done.returncode == 0, done.stderr
+    result = str(fake_openai.chat_requests()[-1].messages[-1]["content"])
+    assert "will be PostgreSQL" in result  # the other project's session is still found...
+    assert result.index("is SQLite") < result.index("will be PostgreSQL")  # ...after this one's

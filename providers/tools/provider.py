@@ -228,6 +228,7 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
 
         await self.load_tools(warn)
         self._search.agent = agent
+        self._search.project = session.project  # its sessions come first
         context.allow_tools(_names(state.get("always")))
         if self.options.advertise:
             context.extend_tools(self.source_id, self.catalogue())
@@ -323,6 +324,7 @@ class _SessionSearch:
 
         self.sessions_dir = sessions_dir(data_dir)
         self.agent: AgentView | None = None
+        self.project: str | None = None
 
     async def search_sessions(self, query: str, limit: int = 5) -> str:
         """Search the user's past conversations (every stored message of every session);
@@ -353,6 +355,7 @@ class _SessionSearch:
             query,
             limit=max(1, min(limit, MAX_SEARCH_HITS)),
             leave_out=await asyncio.to_thread(forgotten_messages, providers),
+            project=self.project,
         )
         return hits_text(hits) if hits else "no stored message holds those words"
 
