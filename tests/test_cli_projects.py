@@ -249,3 +249,26 @@ def test_the_models_search_tool_puts_the_projects_sessions_first(
     result = str(fake_openai.chat_requests()[-1].messages[-1]["content"])
     assert "will be PostgreSQL" in result  # the other project's session is still found...
     assert result.index("is SQLite") < result.index("will be PostgreSQL")  # ...after this one's
+
+
+def test_a_mistake_in_a_project_file_is_blamed_on_that_file(
+    cli_env: dict[str, str], tmp_path: Path, ctxchat_home: Path
+) -> None:
+    write_config(ctxchat_home, '[roles.mine]\ninstructionz = "mine"\n')
+    one = git_tree(tmp_path / "one")
+    (one / ".ctxchat.toml").write_text('[roles.lint]\ninstructionz = "Lint."\n')
+    assert ctxchat("config", "trust", env=cli_env, cwd=one).returncode == 0
+
+    done = ctxchat("config", "validate", env=cli_env, cwd=one)
+
+    assert done.returncode == 2
+    lines = sorted(done.stderr.splitlines())
+    project_file = (one / ".ctxchat.toml").resolve()
+    assert lines == sorted(
+        [
+            f"ctxchat: error: {project_file}: roles.lint.instructionz: unknown option "
+            "(did you mean 'instructions'?)",
+            f"ctxchat: error: {ctxchat_home / 'config.toml'}: roles.mine.instructionz: unknown "
+            "option (did you mean 'instructions'?)",
+        ]
+    )

@@ -179,7 +179,35 @@ def read_config(
         model_overrides=model_overrides or {},
         instructions=instructions,
     )
-    return _with_project(config, layer), problems
+    file = layer.project.file if layer.data and layer.project is not None else None
+    return _with_project(config, layer), [
+        _blamed(problem, source, file, layer.data) for problem in problems
+    ]
+
+
+def _blamed(
+    problem: str, source: Path | None, project_file: Path | None, layer: Mapping[str, Any]
+) -> str:
+    """A problem named after the file its key came from: the project's `.ctxchat.toml`
+    when that set the key, else the user's config file."""
+    prefix = f"{source}: " if source is not None else ""
+    if project_file is None or not problem.startswith(prefix):
+        return problem  # named its own source (a flag, an environment variable)
+    said = problem[len(prefix) :]
+    key = said.split(":", 1)[0]
+    if key.startswith("--") or re.fullmatch(r"[A-Z][A-Z0-9_]*", key) or not _sets(layer, key):
+        return problem
+    return f"{project_file}: {said}"
+
+
+def _sets(layer: Mapping[str, Any], key: str) -> bool:
+    """Whether the key path `key` ("roles.x.instructionz") is set in `layer`."""
+    node: Any = layer
+    for part in key.replace('"', "").split("."):
+        if not isinstance(node, Mapping) or part not in node:
+            return False
+        node = node[part]
+    return True
 
 
 def _with_project(config: Config, layer: ProjectLayer) -> Config:
