@@ -24,6 +24,7 @@ from ctxchat.cli import (
     run_cmd,
     sessions_cmd,
     tools_cmd,
+    usage_cmd,
 )
 from ctxchat.cli.common import (
     ConfigOption,
@@ -95,6 +96,7 @@ app.add_typer(tools_cmd.app, name="tools")
 app.add_typer(recall_cmd.app, name="recall")
 app.add_typer(roles_cmd.app, name="roles")
 app.command("providers", epilog=EXIT_CODES, cls=WordsCommand)(config_cmd.providers)
+app.command("usage", epilog=EXIT_CODES, cls=WordsCommand)(usage_cmd.usage)
 
 
 def _debug() -> bool:
