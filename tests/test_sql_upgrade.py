@@ -44,6 +44,7 @@ UPGRADED = [
     ("history", 2),
     ("history", 3),
     ("history", 4),
+    ("usage", 1),
 ]
 
 # ctxchat 0.1's schema 3 as its migrations built it on PostgreSQL.

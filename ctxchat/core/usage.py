@@ -49,3 +49,47 @@ class UsageLedger(Protocol):
         ...
 
     def session_keys(self, session: Any, state: dict[str, Any]) -> set[str]: ...
+
+
+@dataclass(frozen=True)
+class UsageLine:
+    """One group of the report (or the total, `key` "total")."""
+
+    key: str
+    turns: int
+    unknown: int
+    unrecorded: int
+    input_tokens: int
+    output_tokens: int
+    cost: float | None
+    cost_partial: bool
+    unpriced: tuple[str, ...]  # models of the group without a price
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "turns": self.turns,
+            "unknown_turns": self.unknown,
+            "unrecorded_turns": self.unrecorded,
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "cost": self.cost,
+            "cost_partial": self.cost_partial,
+            "unpriced_models": list(self.unpriced),
+        }
+
+
+@dataclass(frozen=True)
+class UsageReport:
+    by: Grouping
+    since: datetime | None
+    lines: tuple[UsageLine, ...]
+    total: UsageLine
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "by": self.by,
+            "since": self.since.isoformat() if self.since is not None else None,
+            "groups": [line.to_dict() for line in self.lines],
+            "total": self.total.to_dict(),
+        }

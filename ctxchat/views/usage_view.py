@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ctxchat.services.usage import UsageLine
+    from ctxchat.core.usage import UsageLine
 
 COLUMNS = ("turns", "tokens in", "tokens out", "cost", "not counted")
 

@@ -84,8 +84,8 @@ def usage_groups(
     known = table.c.recorded & table.c.input_tokens.is_not(None)
     query = (
         sa.select(
-            group.label("key"),
-            sa.func.coalesce(table.c.model, "").label("model"),
+            group.label("group_key"),
+            sa.func.coalesce(table.c.model, "").label("model_name"),
             sa.func.sum(sa.case((table.c.recorded, 1), else_=0)).label("turns"),
             sa.func.sum(sa.case((table.c.recorded & ~known, 1), else_=0)).label("unknown"),
             sa.func.sum(sa.case((table.c.recorded, 0), else_=1)).label("unrecorded"),
@@ -93,7 +93,9 @@ def usage_groups(
             sa.func.coalesce(sa.func.sum(table.c.output_tokens), 0).label("output"),
         )
         .where(table.c.user_key == user)
-        .group_by(group, sa.func.coalesce(table.c.model, ""))
+        # By the labels: PostgreSQL takes two copies of an expression with a bound value
+        # for two expressions.
+        .group_by(sa.literal_column("group_key"), sa.literal_column("model_name"))
     )
     if since is not None:
         query = query.where(table.c.created_at >= since)
@@ -102,8 +104,8 @@ def usage_groups(
     rows = database.read(lambda conn: conn.execute(query).all())
     return [
         UsageGroup(
-            str(r.key or ""),
-            str(r.model),
+            str(r.group_key or ""),
+            str(r.model_name),
             int(r.turns),
             int(r.unknown),
             int(r.unrecorded),
