@@ -133,3 +133,11 @@ def test_cost_in_the_repl_shows_this_session_only(
         repls.close()
     assert "1,234" in screen
     assert "9,000" not in screen
+
+
+def test_a_pipeline_without_a_sql_history_says_usage_needs_one(
+    cli_env: dict[str, str], ctxchat_home: Path
+) -> None:
+    write_config(ctxchat_home, '[[providers]]\ntype = "in_memory_history"\nsource_id = "s"\n')
+    done = ctxchat("usage", env=cli_env)
+    assert_clean_error(done, 1, "no history in this pipeline keeps a usage ledger", "sql_history")
