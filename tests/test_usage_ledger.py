@@ -216,6 +216,9 @@ def test_since_leaves_out_older_rows(sql_url: str, tmp_path: Path) -> None:
     future = datetime.now(UTC) + timedelta(hours=1)
     report = asyncio.run(usage_report(chat.agent.run_providers(), {}, "model", since=future))
     assert report.total.turns == 0
+    past = datetime.now(UTC) - timedelta(hours=1)
+    recent = asyncio.run(usage_report(chat.agent.run_providers(), {}, "model", since=past))
+    assert recent.total.turns == 1
     assert since_of("1d", future) == future - timedelta(days=1)
 
 
