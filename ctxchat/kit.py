@@ -14,6 +14,8 @@ built-in providers use, and nothing else of the engine's insides.
 - `OwnedRows`, `add_owner_columns`, `adopt_unowned`, `count_owned`, `owner_values`: rows
   that say whose they are (home and user), for a database several people share.
 - `as_json`, `utc`: a JSON column's text, a stored time as aware UTC.
+- `UsageGroup`, `Grouping`: what a history keeping a usage ledger reports (see
+  `ctxchat.core.usage`).
 
 Importing it costs nothing: each name is loaded when first used (SQLAlchemy only then).
 """
@@ -26,6 +28,7 @@ from ctxchat.core.lazy import load_export
 
 if TYPE_CHECKING:
     from ctxchat.core.progress import Progress, ProgressBars
+    from ctxchat.core.usage import Grouping, UsageGroup
     from ctxchat.storage.sql.ownership import (
         OwnedRows,
         add_owner_columns,
@@ -49,16 +52,20 @@ _EXPORTS = {
     "migration_progress": "ctxchat.storage.sql.schema",
     "utc": "ctxchat.storage.sql.schema",
     "Database": "ctxchat.storage.sql.store",
+    "Grouping": "ctxchat.core.usage",
+    "UsageGroup": "ctxchat.core.usage",
     "SqlBacked": "ctxchat.storage.sql.store",
 }
 
 __all__ = [
     "Database",
+    "Grouping",
     "OwnedRows",
     "Progress",
     "ProgressBars",
     "SqlBacked",
     "Store",
+    "UsageGroup",
     "add_owner_columns",
     "adopt_unowned",
     "as_json",

@@ -42,6 +42,7 @@ from ctxchat.providers.audit.provider import AuditProvider
 from ctxchat.providers.audit.schema import AUDIT
 from ctxchat.providers.history.schema import HISTORY
 from ctxchat.providers.history.sql import SqlHistoryProvider
+from ctxchat.providers.history.usage_schema import USAGE
 from ctxchat.services.build import build_agent
 from ctxchat.services.model_client import OpenAIChatModel
 from ctxchat.storage.sql.schema import (
@@ -123,6 +124,7 @@ def test_a_version_1_database_is_upgraded_on_open(sql_url: str) -> None:
         ("history", 3),
         ("history", 4),
         ("history", 5),
+        ("usage", 1),
     ]
     applied = raw_query(
         sql_url, "SELECT applied_at FROM ctxchat_migrations WHERE store = 'history' AND version = 1"
@@ -158,6 +160,7 @@ def test_a_version_1_database_is_upgraded_on_open(sql_url: str) -> None:
         ("history", 3),
         ("history", 4),
         ("history", 5),
+        ("usage", 1),
     ]
 
 
@@ -183,6 +186,7 @@ def test_an_upgrade_that_fails_leaves_the_old_version_whole(sql_url: str) -> Non
         ("history", 3),
         ("history", 4),
         ("history", 5),
+        ("usage", 1),
     ]
 
 
@@ -196,7 +200,10 @@ def test_a_store_that_cannot_migrate_leaves_the_others_working(sql_url: str) -> 
     history = SqlHistoryProvider("history", env=ENV, url=sql_url)
     asyncio.run(history.save_messages("s", exchange("kept"), state={}))
     assert len(asyncio.run(history.all_messages("s", state={}))) == 2
-    assert versions(sql_url) == [("history", v) for v in range(1, HISTORY.version + 1)]
+    assert versions(sql_url) == [
+        *[("history", v) for v in range(1, HISTORY.version + 1)],
+        *[("usage", v) for v in range(1, USAGE.version + 1)],
+    ]
     with pytest.raises(StorageError, match=r"ctxchat_audit"):
         audit.database()  # asked again, tried again
 
@@ -251,7 +258,10 @@ def test_a_second_process_creating_the_version_table_finds_it_done(sql_url: str)
 def test_a_fresh_database_gets_each_store_when_its_provider_opens_it(sql_url: str) -> None:
     history = SqlHistoryProvider("history", env=ENV, url=sql_url)
     asyncio.run(history.get_messages("s", state={}))
-    assert versions(sql_url) == [("history", v) for v in range(1, HISTORY.version + 1)]
+    assert versions(sql_url) == [
+        *[("history", v) for v in range(1, HISTORY.version + 1)],
+        *[("usage", v) for v in range(1, USAGE.version + 1)],
+    ]
     with pytest.raises(Exception, match=LEGACY_TABLE):
         legacy_versions(sql_url)  # a new database has no 0.1 table
 
@@ -259,6 +269,7 @@ def test_a_fresh_database_gets_each_store_when_its_provider_opens_it(sql_url: st
     assert versions(sql_url) == [
         *[("audit", v) for v in range(1, AUDIT.version + 1)],
         *[("history", v) for v in range(1, HISTORY.version + 1)],
+        *[("usage", v) for v in range(1, USAGE.version + 1)],
     ]
 
 
@@ -305,6 +316,7 @@ def test_a_new_store_brings_its_own_migrations_and_leaves_the_others_alone(
         ("history", 5),
         ("notes", 1),
         ("notes", 2),
+        ("usage", 1),
     ]
     assert raw_query(sql_url, "SELECT id, title, body FROM test_notes") == []
     assert raw_query(sql_url, "SELECT * FROM ctxchat_migrations WHERE store = 'history'") == before

@@ -45,6 +45,7 @@ UPGRADED = [
     ("history", 3),
     ("history", 4),
     ("history", 5),
+    ("usage", 1),
 ]
 
 # ctxchat 0.1's schema 3 as its migrations built it on PostgreSQL.

@@ -170,6 +170,7 @@ def chat_service(
     )
     service.on_lock_wait = announce_lock_wait  # the REPL puts its own console in its place
     service.project = config.project.id if config.project is not None else None
+    service.prices = config.prices
     _open_services.append(service)
     return service
 

@@ -26,6 +26,7 @@ from ctxchat.cli import (
     serve_cmd,
     sessions_cmd,
     tools_cmd,
+    usage_cmd,
 )
 from ctxchat.cli.common import (
     ConfigOption,
@@ -99,6 +100,7 @@ app.add_typer(roles_cmd.app, name="roles")
 app.add_typer(models_cmd.app, name="models")
 app.command("serve", epilog=EXIT_CODES, cls=WordsCommand)(serve_cmd.serve)
 app.command("providers", epilog=EXIT_CODES, cls=WordsCommand)(config_cmd.providers)
+app.command("usage", epilog=EXIT_CODES, cls=WordsCommand)(usage_cmd.usage)
 
 
 def _debug() -> bool:

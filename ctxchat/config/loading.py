@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ctxchat.config.defaults import DEFAULT_PIPELINE
+from ctxchat.config.prices import Price, parse_prices
 from ctxchat.config.projects import (
     TRUST_FILE,
     Project,
@@ -43,6 +44,7 @@ TOP_LEVEL_KEYS = [
     "providers",
     "roles",
     "projects",
+    "prices",
 ]
 MAX_CONFIG_BYTES = 1_000_000
 # Environment variable -> [model] key. They override the file; flags override them.
@@ -80,6 +82,7 @@ class Config:
     project: Project | None = None  # the project the command runs in (`config.projects`)
     project_file: Path | None = None  # its .ctxchat.toml, when laid over this config
     notices: tuple[str, ...] = ()  # for the user: a project file left unread, and why
+    prices: Mapping[str, Price] = field(default_factory=dict)  # [prices."MODEL"], by model
 
 
 def config_path(explicit: Path | None, environ: Mapping[str, str]) -> tuple[Path, bool]:
@@ -390,6 +393,7 @@ def _parse(
     problems.extend(project_settings_problems(data.get("projects", {})))
     source_ids = [spec.source_id for spec in specs]
     roles = parse_roles(data.get("roles", {}), source_ids, problems, str(path or "defaults"))
+    prices = parse_prices(data.get("prices", {}), problems)
     return Config(
         path,
         model,
@@ -403,6 +407,7 @@ def _parse(
         dict.fromkeys(embeddings_table, "file"),
         attachments,
         roles,
+        prices=prices,
     )
 
 

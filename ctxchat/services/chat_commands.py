@@ -29,6 +29,7 @@ from ctxchat.services.commands import (
     Table,
 )
 from ctxchat.services.copy_commands import COPY_COMMANDS
+from ctxchat.services.cost_command import COST_COMMAND
 from ctxchat.services.roles import ROLE_COMMAND
 
 if TYPE_CHECKING:
@@ -306,6 +307,7 @@ def chat_commands(providers: Sequence[ContextProvider[Any]] = ()) -> CommandRegi
     registry.add_all(COPY_COMMANDS)
     registry.add_all(BRANCH_COMMANDS)
     registry.add(ROLE_COMMAND)
+    registry.add(COST_COMMAND)
     for provider in providers:
         if isinstance(provider, CommandSource):
             registry.add_all(provider.commands(), provider.source_id)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,6 +37,7 @@ from ctxchat.storage.catalog import SessionCatalog
 from ctxchat.storage.store import SessionStore, SessionSummary
 
 if TYPE_CHECKING:
+    from ctxchat.config.prices import Price
     from ctxchat.services.roles import RoleSwitch
     from ctxchat.views.context_report import ContextReport
     from ctxchat.views.export import ExportFormat
@@ -104,6 +105,8 @@ class ChatService:
         self.roles: RoleSwitch | None = None
         # The project the chat runs in (`ctxchat.config.projects`): new sessions join it.
         self.project: str | None = None
+        # What each model costs (`[prices."MODEL"]`), for /cost.
+        self.prices: Mapping[str, Price] = {}
 
     def close(self) -> None:
         self.agent.close()

@@ -17,6 +17,7 @@ another's history never takes that history with it.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
@@ -42,11 +43,16 @@ from ctxchat.kit import (
 )
 
 from .schema import HISTORY, searchable_text
+from .usage import discard_usage, insert_usage, turn_tokens, usage_groups, usage_row
+from .usage_schema import USAGE
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
+    from ctxchat.core.context import RunContext
+    from ctxchat.core.provider import AgentView
     from ctxchat.core.search import HitFilter, MessageHit
+    from ctxchat.kit import Grouping, UsageGroup
     from ctxchat.storage.owner import Owner
 
     from .hybrid import QueryVector
@@ -99,13 +105,15 @@ class SqlHistoryProvider(
     SqlBacked[SqlHistoryOptions], OwnedRows, HistoryProvider[SqlHistoryOptions]
 ):
     """The conversation as rows of `ctxchat_history`, one transaction per turn, each row
-    owned by this home and user (see `ctxchat.storage.sql.ownership`)."""
+    owned by this home and user (see `ctxchat.storage.sql.ownership`); with each turn, in
+    the same transaction, its row of the usage ledger (`history.usage`)."""
 
-    stores = (HISTORY,)
+    stores = (HISTORY, USAGE)
 
     def database(self) -> Database:
         database = super().database()
         adopt_unowned(database, HISTORY.tables, "history_key", self)
+        adopt_unowned(database, USAGE.tables, "history_key", self)
         return database
 
     @staticmethod
@@ -194,6 +202,25 @@ class SqlHistoryProvider(
         return database.read(read)
 
     # -- writing ------------------------------------------------------------------------------
+    async def after_run(
+        self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
+    ) -> None:
+        """The turn's rows and its ledger row, in one transaction (see `HistoryProvider`)."""
+        if context.error is not None:
+            return
+        messages = self.messages_to_store(context)
+        if not messages:
+            return
+        key = self.history_key(session.id, state)
+        response = context.response
+        usage = {
+            "model": context.model.name if context.model is not None else session.model,
+            "role": session.role,
+            "tokens": turn_tokens(response.messages if response is not None else ()),
+        }
+        await asyncio.to_thread(self._append, key, messages, context.turn_id, None, usage)
+        state["history_key"] = key
+
     async def save_messages(
         self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any]
     ) -> None:
@@ -216,7 +243,12 @@ class SqlHistoryProvider(
     def _discard(self, key: str, turn_id: str) -> None:
         table = HISTORY.tables
         where = (table.c.history_key == key) & (table.c.turn_id == turn_id)
-        self.database().write(lambda conn: conn.execute(table.delete().where(where)))
+
+        def write(conn: Connection) -> None:
+            conn.execute(table.delete().where(where))
+            discard_usage(conn, key, turn_id)
+
+        self.database().write(write)
 
     async def import_turn(
         self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any], at: datetime
@@ -228,12 +260,23 @@ class SqlHistoryProvider(
         state["history_key"] = key
 
     def _append(
-        self, key: str, messages: list[Message], turn_id: str, at: datetime | None = None
+        self,
+        key: str,
+        messages: list[Message],
+        turn_id: str,
+        at: datetime | None = None,
+        usage: dict[str, Any] | None = None,
     ) -> None:
+        """Store the rows; with `usage` (a turn of a chat, not one imported), its ledger row
+        in the same transaction."""
         now = datetime.now(UTC) if at is None else at
         # Serialised before the transaction opens: the write lock is held for inserts only.
         rows = [message_row(key, turn_id, now, m, self.owner) for m in messages]
-        self.database().append(HISTORY.tables, "history_key", key, rows)
+        also = None
+        if usage is not None:
+            ledger = usage_row(key, turn_id, now, owner=self.owner, **usage)
+            also = functools.partial(insert_usage, row=ledger)
+        self.database().append(HISTORY.tables, "history_key", key, rows, also=also)
 
     async def remove_last_turn(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
         key = self.history_key(session_id, state)
@@ -318,6 +361,19 @@ class SqlHistoryProvider(
                 table.c.history_key.in_(keys), table.c.home_id == self.owner.home
             )
             self.database().write(lambda conn: conn.execute(delete))
+
+    # -- the usage ledger ---------------------------------------------------------------------
+    async def usage_groups(
+        self,
+        by: Grouping,
+        *,
+        since: datetime | None = None,
+        keys: Collection[str] | None = None,
+    ) -> list[UsageGroup]:
+        """This user's ledger summed (see `ctxchat.core.usage`)."""
+        database = self.database()
+        user = self.owner.user
+        return await asyncio.to_thread(usage_groups, database, user, by, since, keys)
 
     # -- search -------------------------------------------------------------------------------
     async def search_messages(

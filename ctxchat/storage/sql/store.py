@@ -91,10 +91,17 @@ class Database:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def append(
-        self, table: Table, key_column: str, key: str, rows: Sequence[Mapping[str, Any]]
+        self,
+        table: Table,
+        key_column: str,
+        key: str,
+        rows: Sequence[Mapping[str, Any]],
+        *,
+        also: Callable[[Connection], object] | None = None,
     ) -> None:
         """Store `rows` under `key` after the key's last row, their `seq` numbered on from
         the highest one, in one write transaction: the turn of a history, a turn's audit row.
+        `also` writes more in the same transaction (a history's usage ledger row).
 
         The highest number is read in the same transaction as the insert, which is what makes
         the numbering safe (see the module's docstring on write races)."""
@@ -107,6 +114,8 @@ class Database:
             first = int(last or 0) + 1
             numbered = [{**row, key_column: key, "seq": first + i} for i, row in enumerate(rows)]
             conn.execute(table.insert(), numbered)
+            if also is not None:
+                also(conn)
 
         if rows:
             self.write(insert)
