@@ -136,7 +136,7 @@ class RecordingModel:
 
 def first_token_seconds(base_url: str, request: Any) -> float:
     """The server's time to the first streamed token of `request`, its prompt cache off."""
-    import httpx
+    import urllib.request
 
     from ctxchat.core.openai_format import to_openai_messages
 
@@ -149,21 +149,19 @@ def first_token_seconds(base_url: str, request: Any) -> float:
     }
     if request.tools:
         body["tools"] = [tool.spec() for tool in request.tools]
+    asked = urllib.request.Request(
+        f"{base_url}/chat/completions",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
     started = time.perf_counter()
-    with (
-        httpx.Client(timeout=600) as client,
-        client.stream("POST", f"{base_url}/chat/completions", json=body) as response,
-    ):
-        response.raise_for_status()
-        for line in response.iter_lines():
+    with urllib.request.urlopen(asked, timeout=900) as response:
+        for raw in response:
+            line = raw.decode().strip()
             if line.startswith("data: ") and line != "data: [DONE]":
                 choices = json.loads(line[6:]).get("choices") or [{}]
                 delta = choices[0].get("delta") or {}
-                if (
-                    delta.get("content")
-                    or delta.get("reasoning_content")
-                    or delta.get("tool_calls")
-                ):
+                if any(delta.get(k) for k in ("content", "reasoning_content", "tool_calls")):
                     return time.perf_counter() - started
     return time.perf_counter() - started
 
@@ -212,9 +210,11 @@ async def run(args: argparse.Namespace, home: Path, base_url: str) -> None:
     url = f"sqlite:///{data_dir() / 'history.sqlite3'}"
     owner = Owner(home_id(data_dir()), USER)
     per_session = max(2, (args.history - 200) // len(others))
-    bulk_insert(
-        url, history_rows(owner, others, per_session) + history_rows(owner, [session.id], 200)
-    )
+    own = history_rows(owner, [session.id], 200)
+    bulk_insert(url, history_rows(owner, others, per_session) + own)
+    # The summary stands in for what fell out of the window (max_messages = 100): folded
+    # through the message before it, so a turn reads it and no turn folds again.
+    folded_through = json.loads(own[-101]["message"])["id"]
     memory = agent.provider("memory") if hasattr(agent, "provider") else None
     memory = memory or next(p for p in agent.run_providers() if p.source_id == "memory")
     start = datetime(2025, 1, 1, tzinfo=UTC)
@@ -228,7 +228,8 @@ async def run(args: argparse.Namespace, home: Path, base_url: str) -> None:
     session.state["summary"] = {
         "summary": "The user asked about sourdough, marathons and tax forms; "
         "they prefer short answers. " * 8,
-        "messages": 150,
+        "messages": 100,
+        "through": folded_through,
     }
 
     timed = Timed(model)
