@@ -238,7 +238,8 @@ class _Step:
     def forget(self, op: Op) -> list[Change]:
         selector = op.slot
         if selector == FORGET_ALL:
-            pool = [f for f in self.facts.all() if not _kept_aside(f, op.replaces)]
+            kept_aside = _kept_aside(op.replaces)
+            pool = [f for f in self.facts.all() if not kept_aside(f)]
         elif selector == NEWEST:
             pool = self.newest_before()
         elif selector is not None and selector.startswith(CATEGORY_PREFIX):
@@ -272,13 +273,19 @@ class _Step:
             self.facts.add(kept)
 
 
-def _kept_aside(fact: Fact, kept: str | None) -> bool:
-    """Whether a fact is what "keep …" names in a message that forgets the rest."""
+def _kept_aside(kept: str | None) -> Callable[[Fact], bool]:
+    """Which facts are what "keep …" names in a message that forgets the rest (its kind
+    found once, not once a fact)."""
     if not kept:
-        return False
+        return lambda fact: False
     kind = category_of(kept)
-    same_kind = kind is not None and slot_info(kind.slot).category == slot_info(fact.slot).category
-    return same_kind or contains_words(_describe(fact), kept)
+    category = slot_info(kind.slot).category if kind is not None else None
+
+    def named(fact: Fact) -> bool:
+        same_kind = category is not None and slot_info(fact.slot).category == category
+        return same_kind or contains_words(_describe(fact), kept)
+
+    return named
 
 
 def _describe(fact: Fact) -> str:
