@@ -185,7 +185,7 @@ PROBE = Path(__file__).parent / "data" / "memory_probe.jsonl"
 
 
 def test_the_probe_sentences_written_here_hold() -> None:
-    """240 cases written for ctxchat in registers of their own (terse, chatty, hedged,
+    """Cases written for ctxchat in registers of their own (terse, chatty, hedged,
     lowercase, facts inside requests, the seven languages, updates, and negatives of every
     kind the data README lists), used to find where the reader's general tests fall short.
     A regression guard: the thresholds are what the reader does today (0.950; 3 false

@@ -28,7 +28,7 @@ CLAUSE_BREAK = re.compile(
     re.IGNORECASE,
 )
 PASTE_INTRO = re.compile(
-    r":\s*['\"“‘«]|(?:says?|said|reads?|wrote|writes|following|below|this|text|email|message|note|"
+    r":\s*['\"“‘«]|\b(?:says?|said|reads?|wrote|writes|following|below|this|text|email|message|note|"
     r"paragraph|review|draft|letter|post|quote|lyrics?|poem|story)\s*:\s*\S",
     re.IGNORECASE,
 )
@@ -100,7 +100,7 @@ CHANGE_OF_STATE = re.compile(
     r"\b(?:moved|relocated|married|divorced|adopted|born|grew up|raised|started|joined|"
     r"switched|quit|retired|graduated|hired|became|converted|transferred|got an?|bought|"
     r"got married|got engaged|retrained|trained as|qualified as|promoted|upgraded|swapped|"
-    r"replaced|traded|exchanged|turned \d+|completed|"
+    r"replaced|traded|exchanged|turned \d+|completed|founded|(?:opened|set up) (?:my|our) own|"
     r"finished (?:my |a |the )?(?:\w+ )?(?:degree|course|training|apprenticeship|phd|masters?)|"
     r"(?:have|has|'ve|'s) been|since|for (?:\w+ )?(?:years|months|decades)|always|every|"
     r"usually|never)\b",
@@ -159,7 +159,10 @@ USER_SUBJECT = re.compile(
     r"cancell?ed|dropped|sold|gave up|stopped|ditched|upgraded|swapped|turned|traded|"
     r"finished|retired|transferred|relocated|became|work|live|love|hate|use)\b"
     r"|^[^,.;]{1,60}\b(?:is|are|was|'s|'re)\s+(?:\w+\s+)?(?:my|our|what i|where i|how i|"
-    r"who i|for me|mine)\b",
+    r"who i|for me|mine)\b"
+    # The user after a fronted time or place: "After ten years in finance I opened…".
+    r"|^(?:after|before|since|during|for|in|at|by|over|within|two|three|\d+)\b[^,.;!?]{1,50}?"
+    r",?\s+(?:i|we)\s+(?!(?:think|guess|mean|wonder|suppose)\b)",
     re.IGNORECASE,
 )
 ASIDES = re.compile(
@@ -359,7 +362,14 @@ CORRECTION = re.compile(
 FORGET_AROUND = re.compile(
     r"\b(?:take|leave|keep|cross)\s+(?P<target>.{1,50}?)\s+(?:off (?:the|your|my) "
     r"(?:list|memory|notes|file)|out of (?:this|it|your memory|memory|my file|your notes|"
-    r"there)|out)(?:,?\s*please)?\s*[.!]?$",
+    r"there)|out)(?:,?\s*please)?\s*[.!]?$"
+    # Whatever the verb, what is to leave the memory: "scratch where I live from your memory".
+    # A verb of fetching from the memory ("pull my address from your notes") is no removal.
+    r"|^(?:please\s+|can you\s+|could you\s+)?(?!(?:please|can|could|get|got|pull|fetch|"
+    r"retrieve|recall|grab|use|read|look|check|find|found|learn|know|copy|quote|take|bring|"
+    r"tell)\w*\b)"
+    r"(?![\w'’]*(?:ed|ing)\b)\w+\s+(?P<from>.{1,60}?)\s+(?:from|out of|off)\s+"
+    r"(?:your|the|ctxchat's)\s+(?:memory|memories|notes|records?|files?)\b",
     re.IGNORECASE,
 )
 THE_REST = re.compile(

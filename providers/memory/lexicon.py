@@ -262,8 +262,23 @@ def _markers() -> dict[str, frozenset[str]]:
         for name in names:
             fragment: str = getattr(lang, name)
             found.update(w for w in fragment.split("|") if re.fullmatch(r"[^\W\d_]+", w))
+        found.update(_FUNCTION_WORDS[lang.code].split())
         out[lang.code] = frozenset(found)
     return out
+
+
+# Each language's commonest articles, conjunctions and prepositions: a message of plain
+# content words ("I'll need help with grant applications") shows its language by these.
+# No word is in two lists: one that two languages share tells neither.
+_FUNCTION_WORDS = {
+    "en": "the and with for of to is are this that have has been from",
+    "de": "der die das und ist nicht mit ein eine zu für auf den dem",
+    "fr": "le les et est une des pour avec dans pas du",
+    "es": "el los las y es una para del",
+    "it": "il gli è per che non della",
+    "pt": "o os é um uma com do da não",
+    "nl": "het een en van met voor op niet dat ik",
+}
 
 
 def language_of(text: str) -> str:

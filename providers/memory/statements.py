@@ -150,6 +150,10 @@ def content_words(text: str) -> list[str]:
     return [w for w in WORD.findall(text) if len(w) > 2 and w.casefold() not in STOP]
 
 
+# The kinds of thing a person has that an occasion can change for good.
+STATE_SLOTS = frozenset({"health", "work", "home", "pets", "education", "allergy"})
+
+
 @dataclass(slots=True)
 class _Group:
     """Neighbouring clauses about one thing: kept as one statement."""
@@ -183,7 +187,7 @@ class _Reader:
 
     def read(self) -> list[Op]:
         text = self.text
-        if NOT_MEANT.search(text) or SHOUTED_PRAISE.search(text) or BRIEF_LABEL.search(text):
+        if NOT_MEANT.search(text) or SHOUTED_PRAISE.search(text) or self.brief(text):
             return []
         if self.form():
             return self.ops
@@ -222,6 +226,17 @@ class _Reader:
         ):
             self.unheard()
         return self.ops
+
+    def brief(self, text: str) -> bool:
+        """Whether the message holds a field of a brief for a piece of work; "Context: I'm
+        deaf in one ear" is the user's own context, not a brief's."""
+        return any(
+            not (
+                m.group().rstrip(":").strip(" .!?").casefold().endswith("context")
+                and self.first_person(text[m.end() : m.end() + 12])
+            )
+            for m in BRIEF_LABEL.finditer(text)
+        )
 
     def form(self) -> bool:
         """A message that is a form filled in about oneself ("Name: Beatriz. Based in: Porto.
@@ -415,7 +430,7 @@ class _Reader:
                 target = before or target
         else:
             assert around is not None
-            before, target = said[: around.start()], around.group("target")
+            before, target = said[: around.start()], around["target"] or around["from"]
         # "…; keep the name and the job": what is to stay is no part of what goes.
         target = re.sub(
             r"(?:[;,]\s*)?\b(?:but\s+)?(?:keep|behalte|garde|guarda|mantén)\b[^;]*;?",
@@ -430,6 +445,15 @@ class _Reader:
         if not words:
             # "Scrub that." / "Forget that last bit.": the newest fact.
             self.ops.append(Op("forget", NEWEST, "", said))
+            return True
+        person = MY_PEOPLE.search(target)
+        if person is not None:
+            # "Forget my daughter's name": what is said of her goes, not the user's own name
+            # nor every fact holding the word "name".
+            words = [w for w in self.target_words(person.group()) if w.casefold() != "my"]
+            words = [w.removesuffix("'s").removesuffix("’s") for w in words]
+            for word in words:
+                self.ops.append(Op("forget", None, word, said))
             return True
         category = category_of(target) or style_aspect_of(target)
         if category is not None and len(words) <= 3:
@@ -552,7 +576,7 @@ class _Reader:
         return self.has("first_person", clause) or self.has("first_person_verbs", clause)
 
     def about_user(self, clause: str) -> bool:
-        if SELF_INTRO.search(clause):
+        if SELF_INTRO.search(clause) or NAME_INTRO.search(clause):
             return True
         if OTHER_PEOPLE.match(clause) and not SELF_AS_PERSON.search(clause):
             return False
@@ -593,7 +617,7 @@ class _Reader:
         someone_else = SOMEONE_ELSE.match(clause) or OTHER_PEOPLE.match(clause)
         if someone_else and not SELF_AS_PERSON.search(clause):
             return None
-        intro = SELF_INTRO.search(clause) is not None
+        intro = SELF_INTRO.search(clause) is not None or NAME_INTRO.search(clause) is not None
         if not intro and self.opens("third_person", clause) and not USER_SUBJECT.match(clause):
             return None  # "it made me think…", "they've been there for me": not the user's
         aspect = style_aspect_of(clause)
@@ -659,7 +683,10 @@ class _Reader:
         episode = EPISODE.search(clause) or (
             DROPPED_I_PAST.match(clause) and self.slot_of(clause) is None
         )
-        return not (episode and not CHANGE_OF_STATE.search(clause))
+        # An occasion that changed something a person has for good ("got diagnosed with
+        # diabetes", "opened my own bakery") is told for what it left behind.
+        left_state = category is not None and category.slot in STATE_SLOTS
+        return not (episode and not CHANGE_OF_STATE.search(clause) and not left_state)
 
     def asks(self, clause: str) -> bool:
         """A question without its question mark: "how do i profile a slow function"."""

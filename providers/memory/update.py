@@ -25,7 +25,7 @@ from ctxchat.core.messages import new_id
 from .categories import category_of
 from .facts import Fact, PastValue, Provenance
 from .factset import FactSet
-from .normalize import contains_words, singular, value_key
+from .normalize import contains_words, shares_stem, singular, value_key
 from .ops import CATEGORY_PREFIX, FORGET_ALL, NEWEST, SPELLING, Op
 from .slots import slot_info
 from .statements import content_words
@@ -181,7 +181,7 @@ class _Step:
                 return []
             targets: Sequence[Fact] = [
                 f for f in self.facts.active() if contains_words(f.value, value)
-            ]
+            ] or [f for f in self.facts.active() if shares_stem(f.value, value)]
             # What the user retires is theirs: "sold the car" speaks of "my car".
             kind = (category_of(value) or category_of(f"my {value}")) if not targets else None
             if kind is not None:

@@ -1,0 +1,94 @@
+"""How the rules reader hears plain statements it used to miss: an occasion that left a
+lasting state, a name given as "This is …", the user's own context after a label, a message's
+language told by its function words, and forgetting what was said of someone else."""
+
+from __future__ import annotations
+
+import pytest
+from memorykit import learn, remembered
+
+from ctxchat.providers.memory.lexicon import language_of
+from ctxchat.providers.memory.statements import extract_rules
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("Got diagnosed with coeliac disease in the spring.", "coeliac"),
+        ("After years in sales I finally opened my own florist shop.", "florist"),
+        ("Adopted a border collie from the shelter last year.", "collie"),
+    ],
+)
+def test_an_occasion_that_left_a_lasting_state_is_kept(message: str, word: str) -> None:
+    assert word in remembered(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "We went to the beach last weekend and the kids loved it.",
+        "I went to the gym yesterday.",
+    ],
+)
+def test_an_outing_is_still_an_occasion(message: str) -> None:
+    assert [op for op in extract_rules(message).ops if op.kind == "add"] == []
+
+
+def test_a_name_given_as_this_is_is_kept_even_before_a_question() -> None:
+    assert "ingrid" in remembered("This is Ingrid. Quick question about spreadsheets.")
+
+
+def test_the_users_own_context_after_a_label_is_hers() -> None:
+    assert "epilepsy" in remembered("Some context: I have epilepsy, so no flashing visuals.")
+
+
+def test_a_brief_with_a_context_field_is_still_a_task() -> None:
+    assert remembered("Context: a bakery selling gluten-free bread. Tone: warm.") == ""
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        ("Hi, Dr. Ana Ruiz here. I'll need help with grant applications.", "en"),
+        ("Tengo diabetes tipo 2.", "es"),
+        ("Borra lo de mi diabetes, por favor.", "es"),
+        ("Sono Giulia, faccio la pasticcera a Verona.", "it"),
+    ],
+)
+def test_a_message_shows_its_language_by_its_function_words(message: str, code: str) -> None:
+    assert language_of(message) == code
+
+
+def test_a_doctors_name_is_heard_when_a_request_follows() -> None:
+    assert "ana" in remembered("Hi, Dr. Ana Ruiz here. I'll need help with grant applications.")
+
+
+def test_leaving_a_field_retires_the_job_named_by_another_form_of_its_word() -> None:
+    block = remembered("I work as a photographer.", "I quit photography and now drive a bus.")
+    assert "photographer" not in block
+    assert "bus" in block
+
+
+def test_forgetting_what_was_said_of_a_child_keeps_the_users_own_name() -> None:
+    facts = learn(
+        "My name is Rosa.",
+        "My son is called Teo.",
+        "Please forget my son's name, delete it.",
+    )
+    values = " ".join(f.value for f in facts.active())
+    assert "Rosa" in values
+    assert "Teo" not in values
+
+
+def test_whatever_the_verb_what_leaves_the_memory_is_forgotten() -> None:
+    facts = learn("I live in Gdansk.", "strike where I live from your memory")
+    assert [f.value for f in facts.active()] == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Pull my address from your notes, please.", "Learned a lot from your notes."],
+)
+def test_fetching_from_the_memory_forgets_nothing(message: str) -> None:
+    facts = learn("I live in Gdansk.", message)
+    assert [f.value for f in facts.active()] == ["I live in Gdansk."]
