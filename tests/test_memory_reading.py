@@ -92,3 +92,28 @@ def test_whatever_the_verb_what_leaves_the_memory_is_forgotten() -> None:
 def test_fetching_from_the_memory_forgets_nothing(message: str) -> None:
     facts = learn("I live in Gdansk.", message)
     assert [f.value for f in facts.active()] == ["I live in Gdansk."]
+
+
+def test_a_dated_end_is_kept_and_retires_what_it_ended() -> None:
+    block = remembered("I'm a smoker.", "Quit smoking two years ago!")
+    assert "quit smoking" in block
+    assert "i'm a smoker" not in block
+
+
+def test_what_holds_instead_after_a_change_is_kept() -> None:
+    assert "nursing" in remembered("I left med school and I'm doing nursing instead.")
+
+
+def test_a_request_after_a_remark_is_a_request_of_its_own() -> None:
+    block = remembered("I prefer short answers.", "Changed my mind, give me detailed answers.")
+    assert "detailed" in block
+    assert "short" not in block
+
+
+def test_a_standing_directive_opening_with_when_stays_one_directive() -> None:
+    assert "source" in remembered("When you state a fact, cite a source with a link.")
+
+
+def test_asking_not_to_have_remembered_something_forgets_it() -> None:
+    facts = learn("My son Leo plays chess.", "I'd rather you didn't remember that about Leo.")
+    assert [f.value for f in facts.active()] == []

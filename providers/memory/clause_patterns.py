@@ -427,6 +427,12 @@ SUBJECT_VERB = re.compile(
     re.IGNORECASE,
 )
 # How long or how often: what makes an ongoing activity a lasting one.
+SINCE_CHANGE = re.compile(r"\b(?:instead|these days|nowadays|full[- ]time)\b", re.IGNORECASE)
+DATED_END = re.compile(
+    r"\b(?:\w+|a|an|\d+) (?:years?|months?|weeks?|decades?) ago\b|\bin (?:19|20)\d\d\b|"
+    r"\bsince (?:19|20)\d\d\b",
+    re.IGNORECASE,
+)
 HOW_LONG = re.compile(
     r"\b(?:since|for (?:\w+ )?(?:years|months|decades|weeks)|every|always|usually|most days|"
     r"each (?:week|day|month|year))\b",

@@ -41,6 +41,7 @@ from .clause_patterns import (
     CHANGE_OF_STATE,
     CLAUSE_BREAK,
     CORRECTION,
+    DATED_END,
     DROPPED_I,
     DROPPED_I_PAST,
     ENDING,
@@ -83,6 +84,7 @@ from .clause_patterns import (
     SELF_INTRO,
     SENTENCE,
     SHOUTED_PRAISE,
+    SINCE_CHANGE,
     SOMEONE_ELSE,
     SPELT,
     STANDING_DISLIKE,
@@ -151,6 +153,10 @@ def content_words(text: str) -> list[str]:
 
 
 # The kinds of thing a person has that an occasion can change for good.
+OF_REPLIES = re.compile(
+    r"[\w-]+\s+(?:me\s+|us\s+)?(?:[\w-]+\s+){0,2}(?:answers|replies|responses|explanations)\b",
+    re.IGNORECASE,
+)
 STATE_SLOTS = frozenset({"health", "work", "home", "pets", "education", "allergy"})
 
 
@@ -346,6 +352,13 @@ class _Reader:
             re.IGNORECASE,
         ):
             return
+        turn = self.later_request(start, end)
+        if turn is not None and not self.opens("request_openers", said):
+            # "Changed my mind, give me detailed answers": a request after a remark is a
+            # request of its own.
+            self.sentence(start, turn)
+            self.sentence(turn, end)
+            return
         question = said.rstrip(" )\"'”»").endswith("?")
         conditional = re.match(
             r"(?:when|whenever|if|every time|each time)\s+(?:you|u)\b", said, re.I
@@ -403,6 +416,23 @@ class _Reader:
             # A change said outright ("I moved over to marketing") replaces what was said
             # last when nothing of its own kind was said before.
             self.ops.append(Op("add", group.slot, value, said, NEWEST if changed else None))
+
+    def later_request(self, start: int, end: int) -> int | None:
+        """Where a request opens after a comma inside the sentence, if one does."""
+        if re.match(
+            r"\s*(?:when|whenever|if|every time|each time|once|as soon as)\b",
+            self.text[start:end],
+            re.I,
+        ):
+            return None  # "When you state a fact, cite a source": one standing directive
+        for m in re.finditer(r"[,;]\s*", self.text[start:end]):
+            at = start + m.end()
+            rest = self.text[at:end]
+            if len(WORD.findall(rest)) >= 2 and (
+                self.opens("request_openers", rest) or TASK_VERB.match(rest)
+            ):
+                return at
+        return None
 
     def forget(self, said: str) -> bool:
         around = FORGET_AROUND.search(said)
@@ -492,7 +522,9 @@ class _Reader:
             re.I,
         )
         verb = said[polite.end() if polite else 0 :]
-        if TASK_VERB.match(verb) and not (standing or self.has("lasting", said)):
+        # "Give me detailed answers" asks for a kind of reply, not for one piece of work.
+        of_replies = OF_REPLIES.match(verb) is not None
+        if TASK_VERB.match(verb) and not (standing or of_replies or self.has("lasting", said)):
             self.indirect(start, end)  # "explain the key points step by step": this task's
             return
         opener = self.lang.opens["request_openers"]
@@ -644,9 +676,11 @@ class _Reader:
                     exchanged = True
                     continue
                 self.retire(ENDING.sub(" ", part))
-            if not (exchanged or self.still_tells(clause) or NOT_X.search(clause)):
+            # "Quit smoking two years ago": the end, dated, is itself what lasts.
+            dated = DATED_END.search(clause) is not None
+            if not (exchanged or dated or self.still_tells(clause) or NOT_X.search(clause)):
                 return None
-            clause = ", ".join(p for p in parts if p not in ending) or clause
+            clause = ", ".join(p for p in parts if dated or p not in ending) or clause
         for m in NOT_X.finditer(clause):
             self.retire(m.group("old"), bare_ok=False)
         value = NOT_X.sub("", clause).strip(" ,")
@@ -670,7 +704,10 @@ class _Reader:
         if TO_YOU.search(ASIDES.sub(" ", clause)) and (category is None or self.chatty):
             return False  # speaks to the listener: "your words mean a lot to me"
         if self.slot_of(clause) is None:
-            ongoing = ONGOING.match(clause) and not HOW_LONG.search(clause)
+            # "I'm doing nursing instead" is what holds since a change, not an activity.
+            ongoing = ONGOING.match(clause) and not (
+                HOW_LONG.search(clause) or SINCE_CHANGE.search(clause)
+            )
             if len(content_words(clause)) < 2 or ongoing:
                 # "Yeah", "Been a long road", "I'm staying positive" (but "been learning
                 # the cello since May" says how long: it lasts)
