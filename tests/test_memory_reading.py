@@ -117,3 +117,10 @@ def test_a_standing_directive_opening_with_when_stays_one_directive() -> None:
 def test_asking_not_to_have_remembered_something_forgets_it() -> None:
     facts = learn("My son Leo plays chess.", "I'd rather you didn't remember that about Leo.")
     assert [f.value for f in facts.active()] == []
+
+
+def test_forgetting_what_one_earns_keeps_the_job() -> None:
+    facts = learn(
+        "I work as a radiographer.", "I earn about 48k a year.", "Please erase my salary."
+    )
+    assert [f.value for f in facts.active()] == ["I work as a radiographer."]

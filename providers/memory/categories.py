@@ -75,6 +75,12 @@ CATEGORIES: tuple[Category, ...] = (
         r"time ?zone|timezone|\b(?:utc|gmt|cet|cest|bst|est|edt|pst|pdt|ist|jst|aest)\b|"
         r"(?:eastern|central|mountain|pacific|atlantic) time",
     ),
+    # Before work: what someone earns is its own fact, forgotten without the job.
+    Category(
+        "income",
+        r"salary|income|\bearn\b|\bearns\b|\bearning|\bwages?\b|paycheck|pay ?check|"
+        r"take-home|per annum|gehalt|verdiene|salaire|sueldo|salario|stipendio",
+    ),
     Category(
         "work",
         r"\bwork\b|\bworks\b|for a living|working (?:as|at|for|in)\b|\bjob\b|employ|employer|"

@@ -76,6 +76,7 @@ _TABLE: tuple[Slot, ...] = (
     # the statement, so the label only names what it is about.
     Slot("home", "single", "location", "home"),
     Slot("work", "single", "work", "work"),
+    Slot("income", "single", "money", "income"),
     Slot("education", "single", "education", "education"),
     Slot("allergy", "list", "health", "allergy"),
     Slot("language", "list", "languages", "languages"),
