@@ -124,3 +124,37 @@ def test_forgetting_what_one_earns_keeps_the_job() -> None:
         "I work as a radiographer.", "I earn about 48k a year.", "Please erase my salary."
     )
     assert [f.value for f in facts.active()] == ["I work as a radiographer."]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I'm diabetic and my doctor wants me to lose weight.",
+        "I need to drop 5 kilos before summer.",
+    ],
+)
+def test_getting_rid_of_something_in_life_forgets_nothing(message: str) -> None:
+    facts = learn("I live in Gdansk.", message)
+    assert "I live in Gdansk." in [f.value for f in facts.active()]
+    assert not any("kilos" in f.value and f.slot == "units" for f in facts.active())
+
+
+def test_a_doctors_word_on_the_users_health_is_the_users() -> None:
+    assert "anaemic" in remembered("My GP says I'm borderline anaemic.")
+
+
+def test_a_reason_given_before_a_question_is_kept() -> None:
+    text = "Given that I'm a single dad with two boys, what's a realistic grocery budget?"
+    assert "single dad" in remembered(text)
+
+
+def test_a_pet_named_inside_a_question_is_kept() -> None:
+    assert "ferrets" in remembered("Any tips for keeping my two ferrets entertained?")
+
+
+def test_fiction_is_nobodys_fact() -> None:
+    assert remembered("In my novel, the hero is a blind detective in Cairo.") == ""
+
+
+def test_greetings_from_a_place_say_where_the_user_is() -> None:
+    assert "bergen" in remembered("Greetings from rainy Bergen!")

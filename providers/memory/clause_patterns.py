@@ -187,9 +187,9 @@ TO_YOU = re.compile(r"\b(?:you|your|you're|ya|u)\b", re.IGNORECASE)
 # A statement is about the replies when it names them or the user's wish for them.
 STYLE_SAID = re.compile(
     r"\b(?:you|your|u|ur|please|pls|only|for me|from now on|instead|i'd rather|i prefer|"
-    r"i'd take|works best|work best|i like|i want|i need|(?:your|the|my) (?:answers?|repl\w*|"
-    r"responses?|explanations?|messages?|code|output)|when (?:you|u) (?:explain|answer|reply|"
-    r"write|give))\b",
+    r"i'd take|works best|work best|i (?:like|want|need)(?! to\b)|"
+    r"(?:your|the|my) (?:answers?|repl\w*|responses?|explanations?|messages?|code|output)|"
+    r"when (?:you|u) (?:explain|answer|reply|write|give))\b",
     re.IGNORECASE,
 )
 # Verbs that say how to answer; another verb with an object ("shorten the second paragraph")
@@ -239,7 +239,8 @@ STANDING_DISLIKE = re.compile(
     re.IGNORECASE,
 )
 NAME_INTRO = re.compile(
-    r"^(?i:(?:hi|hey|hello)[,!]?\s+)?(?i:i'm|i am|im|it's|this is|call me)\s+[A-Z][\w'-]+[.!]?$"
+    r"^(?i:(?:hi|hey|hello)[,!]?\s+)?(?i:i'm|i am|im|it's|this is|call me)\s+[A-Z][\w'-]+"
+    r"(?:\s+from\s+[^,.!?]{1,40}?)?(?i:\s+again)?[.!]?$"
     r"|^(?i:(?:it's|this is)\s+)?[A-Z][\w'-]+\s+(?:from\s+[^,.]{1,40}\s+)?here\b",
 )
 # Where the user is, said with a place's name: "I'm in Toronto", "now in Accra".
@@ -389,11 +390,14 @@ MY_PEOPLE = re.compile(
     r"\b(?i:my|our)\s+(?:\w+\s+)?(?:wife|husband|partner|spouse|girlfriend|boyfriend|son|"
     r"daughter|kids?|children|child|baby|mum|mom|mother|dad|father|parents|brother|sister|"
     r"twins|grandma|grandpa|toddler|newborn|teen|teenager|stepson|stepdaughter|grandson|"
-    r"granddaughter|fianc[ée]e?|dog|cat|puppy|kitten|parrot|rabbit|horse)(?![\w-])(?:'s)?"
+    r"granddaughter|fianc[ée]e?|dog|cat|puppy|kitten|parrot|rabbit|horse|ferrets?|"
+    r"hamsters?|guinea pigs?|tortoise|turtles?|snake|lizard|gecko|budgies?|goldfish|"
+    r"chickens|hens|goats?|pony|dogs|cats|rabbits|horses)(?![\w-])(?:'s)?"
     r"(?:,?\s+(?:named\s+|called\s+)?[A-Z][\w-]+(?:'s)?)?",
 )
 SELF_INTRO = re.compile(
-    r"^[\w .'’-]{2,40}\s(?:here|speaking|checking in)\b|^(?:name's|name is|call me|"
+    r"^[\w .'’-]{2,40}\s(?:here|speaking|checking in)\b|^(?:greetings|hello|hi|hey) from\s+"
+    r"(?:\w+\s+)?[A-Z]|^(?:name's|name is|call me|"
     r"names?:|pronouns:|lives:|job:|(?:quick |short )?bio:|about me:)|"
     r"^(?:some )?(?:background|context|profile|intro|about me)\b[^:]{0,40}:",
     re.IGNORECASE,

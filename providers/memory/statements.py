@@ -153,6 +153,29 @@ def content_words(text: str) -> list[str]:
 
 
 # The kinds of thing a person has that an occasion can change for good.
+IMAGINED = re.compile(
+    r"\b(?:pretend|imagine|hypothetically|role-?play|what if|let's say|in a world|"
+    r"picture (?:me|yourself|this|a world)|in (?:my|our|a|the) (?:novel|story|"
+    r"screenplay|script|game|campaign|fanfic|fic|book|comic|play|poem|song))\b",
+    re.IGNORECASE,
+)
+# Verbs of getting rid of things in everyday life as well as in the memory.
+EVERYDAY_RIDDANCE = re.compile(
+    r"lose|drop|clear|bin|toss|trash|ditch|scrap|remove|wipe|purge|erase|delete", re.I
+)
+# What may stand before a request: nothing, politeness, or the end of an earlier clause.
+ASKING = re.compile(
+    r"(?:.*[,;:.!?]\s*)?(?:(?:please|pls|can you|could you|would you|will you|just|and|also|"
+    r"oh|ok|okay|actually|so|then|now|you can|you may|feel free to)[\s,]*)*",
+    re.IGNORECASE,
+)
+# A carer's word on the user's health is the user's fact: "my GP says I'm anaemic".
+CARE_SAYS = re.compile(
+    r"\b(?:doctor|gp|dr|physio|physiotherapist|dentist|cardiologist|consultant|specialist|"
+    r"nurse|optician|allergist|dietitian|therapist|psychiatrist)\s+(?:says|said|thinks|"
+    r"reckons|told me)\s+(?:that\s+)?i\b",
+    re.IGNORECASE,
+)
 OF_REPLIES = re.compile(
     r"[\w-]+\s+(?:me\s+|us\s+)?(?:[\w-]+\s+){0,2}(?:answers|replies|responses|explanations)\b",
     re.IGNORECASE,
@@ -307,7 +330,7 @@ class _Reader:
         if (
             self.opens("request_openers", said)
             or self.opens("question_openers", said)
-            or self.opens("hypothetical", said)
+            or self.imagined(said)
             or WHEN_AHEAD.search(said)
             or TASK_VERB.match(said)
             or self.asks(said)
@@ -330,13 +353,19 @@ class _Reader:
         if label is not None:
             # A form filled in about oneself: "Job: paramedic", not "Error: refused".
             return mine or category_of(label.group(1)) is not None
-        if not mine and (SUBJECT_VERB.match(said) or not DROPPED_I.match(said)):
+        # "Been driving trucks for years": "been" opens no subject of its own.
+        subject = SUBJECT_VERB.match(said) and not re.match(r"been\b", said, re.I)
+        if not mine and (subject or not DROPPED_I.match(said)):
             # Without an "I", only a sentence whose "I" was dropped before its verb is the
             # user's: "Paris is the capital of France" is about Paris.
             return False
         if BARE_IMPERATIVE.match(said):
             return False  # "Pull the details out into JSON"
         return self.lasting(said)
+
+    def imagined(self, said: str) -> bool:
+        """Pretend, role-play or fiction: nothing in it is the user's."""
+        return self.opens("hypothetical", said) or IMAGINED.search(said) is not None
 
     # -- one sentence ----------------------------------------------------------------------
     def sentence(self, start: int, end: int) -> None:
@@ -345,12 +374,7 @@ class _Reader:
             return
         if self.forget(said):
             return
-        if self.opens("hypothetical", said) or re.search(
-            r"\b(?:pretend|imagine|hypothetically|role-?play|what if|let's say|in a world|"
-            r"picture (?:me|yourself|this|a world))\b",
-            said,
-            re.IGNORECASE,
-        ):
+        if self.imagined(said):
             return
         turn = self.later_request(start, end)
         if turn is not None and not self.opens("request_openers", said):
@@ -448,6 +472,11 @@ class _Reader:
             if not asks_memory and re.search(
                 r"\b(?:i|we|ich|je|yo)\b\s*(?:\w+\s+)?\w*\s*$", before, re.IGNORECASE
             ):
+                return False
+            everyday = EVERYDAY_RIDDANCE.fullmatch(m.group()) is not None
+            if everyday and not ASKING.fullmatch(said[: m.start()].strip()):
+                # "my doctor wants me to lose weight": a verb of getting rid of something
+                # asks the memory only when it is what the user asks for.
                 return False
             target = said[m.end() :].strip(" .!?")
             if THE_REST.match(target):
@@ -566,7 +595,9 @@ class _Reader:
                 self.ops.append(Op("add", self.slot_of(value), value, m.group()))
         for c_start, c_end in _clauses(self.text, start, end):
             clause = _trim(self.text[c_start:c_end], self.lang)
-            if causal_only and not re.match(r"(?:since|because|as)\b", clause, re.I):
+            if causal_only and not re.match(
+                r"(?:since|because|as|given(?: that)?|seeing as|considering)\b", clause, re.I
+            ):
                 continue
             if clause and not self.opens("request_openers", clause) and self.first_person(clause):
                 judged = self.clause(clause, sentence_about_user=True)
@@ -636,7 +667,8 @@ class _Reader:
             self.retire(m["old"], bare_ok=False)  # "not a barista any more", "no more bus"
         if negated and negated[0].start() == 0:
             return None  # the clause only says what no longer holds
-        if REPORTED.search(clause) or ADVICE.search(clause):
+        reported = REPORTED.search(clause) and not CARE_SAYS.search(clause)
+        if reported or ADVICE.search(clause):
             return None  # someone's words, or advice and mottos ("never give up on your dreams")
         if PLAN.search(clause) and self.slot_of(clause) in (None, "travel", "schedule", "goals"):
             return None  # "I'm going to a concert tomorrow" (but "I'm vegan and visiting…")
