@@ -158,3 +158,28 @@ def test_fiction_is_nobodys_fact() -> None:
 
 def test_greetings_from_a_place_say_where_the_user_is() -> None:
     assert "bergen" in remembered("Greetings from rainy Bergen!")
+
+
+def test_an_outing_in_the_neighbourhood_does_not_move_the_user() -> None:
+    block = remembered(
+        "I live in Malmo.",
+        "I was out walking in my neighborhood when I came across a mural. So vibrant!",
+    )
+    assert "malmo" in block
+
+
+def test_words_said_to_the_listener_by_name_are_no_fact() -> None:
+    text = (
+        "I'm always here for you, Mel! We had a blast last year at the fest. "
+        "Those friends make everything worth it, honestly, every single time we go there."
+    )
+    assert remembered(text) == ""
+
+
+def test_a_plan_for_next_month_is_passing_and_so_is_since_we_last_spoke() -> None:
+    assert remembered("We're putting together a talent show for the kids next month.") == ""
+    chat = (
+        "Since we last spoke I am still working on the pottery project and things are "
+        "looking up! It has been a slow few weeks, but we are getting there, bit by bit."
+    )
+    assert remembered(chat) == ""

@@ -438,8 +438,9 @@ DATED_END = re.compile(
     re.IGNORECASE,
 )
 HOW_LONG = re.compile(
-    r"\b(?:since|for (?:\w+ )?(?:years|months|decades|weeks)|every|always|usually|most days|"
-    r"each (?:week|day|month|year))\b",
+    # "Since we last spoke" dates a conversation, not a habit.
+    r"\b(?:since(?!\s+(?:we|you)\b|\s+\w+\s+last\b)|for (?:\w+ )?(?:years|months|decades|weeks)|"
+    r"every|always|usually|most days|each (?:week|day|month|year))\b",
     re.IGNORECASE,
 )
 NOT_YET = re.compile(

@@ -180,7 +180,10 @@ OF_REPLIES = re.compile(
     r"[\w-]+\s+(?:me\s+|us\s+)?(?:[\w-]+\s+){0,2}(?:answers|replies|responses|explanations)\b",
     re.IGNORECASE,
 )
-STATE_SLOTS = frozenset({"health", "work", "home", "pets", "education", "allergy"})
+# A plan's day does not make these passing: "I'm vegan and visiting Rome next week", "we're
+# moving to Leeds next month".
+LASTING_DESPITE_PLANS = frozenset({"diet", "allergy", "allergies", "health", "home", "work"})
+STATE_SLOTS = frozenset({"health", "allergy"})
 
 
 @dataclass(slots=True)
@@ -670,7 +673,7 @@ class _Reader:
         reported = REPORTED.search(clause) and not CARE_SAYS.search(clause)
         if reported or ADVICE.search(clause):
             return None  # someone's words, or advice and mottos ("never give up on your dreams")
-        if PLAN.search(clause) and self.slot_of(clause) in (None, "travel", "schedule", "goals"):
+        if PLAN.search(clause) and self.slot_of(clause) not in LASTING_DESPITE_PLANS:
             return None  # "I'm going to a concert tomorrow" (but "I'm vegan and visiting…")
         if (
             YOURS.search(clause)
@@ -732,6 +735,10 @@ class _Reader:
         if FEELING.search(clause) or REACTION.search(clause) or JUDGED_ACTIVITY.search(clause):
             return False
         if PLAN_AHEAD.search(clause) and (category is None or category.slot != "goals"):
+            return False
+        # "I'm always here for you, Mel!": said to the listener, by name.
+        vocative = re.search(r",\s*[A-Z][a-z]+[.!?]*$", clause) is not None
+        if vocative and self.chatty and category is None:
             return False
         if TO_YOU.search(ASIDES.sub(" ", clause)) and (category is None or self.chatty):
             return False  # speaks to the listener: "your words mean a lot to me"
