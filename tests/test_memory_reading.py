@@ -183,3 +183,21 @@ def test_a_plan_for_next_month_is_passing_and_so_is_since_we_last_spoke() -> Non
         "looking up! It has been a slow few weeks, but we are getting there, bit by bit."
     )
     assert remembered(chat) == ""
+
+
+def test_a_feeling_turned_around_retires_the_old_one_whatever_its_slot() -> None:
+    block = remembered("I hate running.", "Weirdly, I've come to love running.")
+    assert "love running" in block
+    assert "hate running" not in block
+
+
+def test_a_change_of_diet_said_without_an_i_supersedes_the_old_diet() -> None:
+    block = remembered("I'm pescatarian.", "Went fully vegan this year.")
+    assert "vegan" in block
+    assert "pescatarian" not in block
+
+
+def test_a_divorce_supersedes_the_marriage() -> None:
+    block = remembered("I'm married to Sam.", "Sam and I divorced last year.")
+    assert "divorced" in block
+    assert "married to sam" not in block

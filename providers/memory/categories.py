@@ -104,7 +104,8 @@ CATEGORIES: tuple[Category, ...] = (
     Category(
         "relationship",
         r"\b(?:i'm|i am|im)\s+(?:\w+\s+)?(?:single|married|divorced|engaged|widowed|separated)\b|"
-        r"got (?:married|engaged|divorced)|in a relationship|seeing someone|dating someone",
+        r"got (?:married|engaged|divorced)|in a relationship|seeing someone|dating someone|"
+        r"\b(?:and i|we) (?:divorced|separated|split up|broke up|got married|got engaged)\b",
     ),
     Category(
         "family",

@@ -471,8 +471,12 @@ EXCHANGE = re.compile(
     re.IGNORECASE,
 )
 YOURS = re.compile(r"\b(?:your|yours)\b", re.IGNORECASE)
-DROPPED_I = re.compile(r"(?:been|\w+ing|\w+ed)\b", re.IGNORECASE)
-DROPPED_I_PAST = re.compile(r"\w+ed\b", re.IGNORECASE)
+_PAST = (
+    r"\w+ed|went|became|began|bought|sold|quit|left|took|gave|made|found|grew|built|kept|"
+    r"lost|met|paid|spent|won|wrote|had"
+)
+DROPPED_I = re.compile(r"(?:been|\w+ing|" + _PAST + r")\b", re.IGNORECASE)
+DROPPED_I_PAST = re.compile(r"(?:" + _PAST + r")\b", re.IGNORECASE)
 BARE_IMPERATIVE = re.compile(
     r"[a-z]+\s+(?:the|this|that|these|those|it|them|me|us|out|up|a|an|some|all)\b",
     re.IGNORECASE,

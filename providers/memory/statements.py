@@ -183,7 +183,7 @@ OF_REPLIES = re.compile(
 # A plan's day does not make these passing: "I'm vegan and visiting Rome next week", "we're
 # moving to Leeds next month".
 LASTING_DESPITE_PLANS = frozenset({"diet", "allergy", "allergies", "health", "home", "work"})
-STATE_SLOTS = frozenset({"health", "allergy"})
+STATE_SLOTS = frozenset({"health", "allergy", "diet"})
 
 
 @dataclass(slots=True)
@@ -356,8 +356,12 @@ class _Reader:
         if label is not None:
             # A form filled in about oneself: "Job: paramedic", not "Error: refused".
             return mine or category_of(label.group(1)) is not None
-        # "Been driving trucks for years": "been" opens no subject of its own.
-        subject = SUBJECT_VERB.match(said) and not re.match(r"been\b", said, re.I)
+        # "Been driving trucks for years", "Went vegan": a past form opens no subject.
+        subject = (
+            SUBJECT_VERB.match(said)
+            and not re.match(r"been\b", said, re.I)
+            and not DROPPED_I_PAST.match(said)
+        )
         if not mine and (subject or not DROPPED_I.match(said)):
             # Without an "I", only a sentence whose "I" was dropped before its verb is the
             # user's: "Paris is the capital of France" is about Paris.

@@ -27,6 +27,7 @@ from .facts import Fact, PastValue, Provenance
 from .factset import FactSet
 from .normalize import contains_words, shares_stem, singular, value_key
 from .ops import CATEGORY_PREFIX, FORGET_ALL, NEWEST, SPELLING, Op
+from .polarity import polarity, topic_stems
 from .slots import slot_info
 from .statements import content_words
 
@@ -122,7 +123,23 @@ class _Step:
             self.facts.replace(back)
             return [*changes, Change("changed", back, same[-1].value)]
         changes.extend(self.retire(f) for f in self.said_of_the_same(in_slot, value))
+        changes.extend(self.retire(f) for f in self.turned_around(value) if f.active)
         return [*changes, Change("added", self.new_fact(slot, value))]
+
+    def turned_around(self, value: str) -> list[Fact]:
+        """Earlier facts, in any slot, whose feeling about the same thing the new one
+        reverses ("I hate running", then "I've come to love running")."""
+        feeling = polarity(value)
+        if feeling is None:
+            return []
+        topic = topic_stems(value)
+        return [
+            f
+            for f in self.facts.active()
+            if f.last_seen < self.now
+            and polarity(f.value) not in (None, feeling)
+            and topic & topic_stems(f.value)
+        ]
 
     def said_of_the_same(self, in_slot: Sequence[Fact], value: str) -> list[Fact]:
         """The earlier items of a list slot that a new one replaces: those about the same

@@ -1,0 +1,146 @@
+"""Which way a statement's feeling points, and what it is about: "I hate running" and
+"I've come to love running" speak of one thing with opposite feelings, whatever slot each
+was filed under."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from .normalize import stem, words
+
+Feeling = Literal["for", "against"]
+
+_AGAINST = re.compile(
+    r"\b(?:hate|hated|hates|dislike|dislikes|detest|loathe|can't stand|cannot stand|"
+    r"can't bear|not a fan|not into|not keen|don't like|do not like|don't enjoy|"
+    r"do not enjoy|never liked|sick of|fed up with|gone off|went off)\b",
+    re.IGNORECASE,
+)
+_FOR = re.compile(
+    r"\b(?:love|loved|loves|like|likes|enjoy|enjoys|adore|adores|into|fan of|big fan|"
+    r"passionate about|obsessed with|hooked on|crazy about|keen on)\b",
+    re.IGNORECASE,
+)
+# Words of feeling and of the telling itself carry no topic.
+_NOT_TOPIC = frozenset(
+    [
+        "i",
+        "i'm",
+        "i've",
+        "me",
+        "my",
+        "we",
+        "our",
+        "you",
+        "it",
+        "it's",
+        "that",
+        "this",
+        "these",
+        "those",
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "but",
+        "so",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "for",
+        "with",
+        "from",
+        "really",
+        "honestly",
+        "weirdly",
+        "actually",
+        "now",
+        "these",
+        "days",
+        "always",
+        "never",
+        "quite",
+        "very",
+        "much",
+        "more",
+        "most",
+        "lot",
+        "bit",
+        "just",
+        "still",
+        "again",
+        "come",
+        "came",
+        "have",
+        "has",
+        "had",
+        "been",
+        "being",
+        "am",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "do",
+        "does",
+        "did",
+        "don't",
+        "not",
+        "no",
+        "fan",
+        "big",
+        "keen",
+        "into",
+        "love",
+        "loved",
+        "loves",
+        "like",
+        "likes",
+        "enjoy",
+        "enjoys",
+        "adore",
+        "adores",
+        "hate",
+        "hated",
+        "hates",
+        "dislike",
+        "dislikes",
+        "detest",
+        "loathe",
+        "can't",
+        "cannot",
+        "stand",
+        "bear",
+        "passionate",
+        "about",
+        "obsessed",
+        "hooked",
+        "crazy",
+        "sick",
+        "fed",
+        "up",
+        "gone",
+        "off",
+        "went",
+        "thing",
+        "things",
+        "stuff",
+    ]
+)
+
+
+def polarity(value: str) -> Feeling | None:
+    if _AGAINST.search(value):
+        return "against"
+    if _FOR.search(value):
+        return "for"
+    return None
+
+
+def topic_stems(value: str) -> set[str]:
+    return {stem(w) for w in words(value) if w not in _NOT_TOPIC and len(w) > 2}
