@@ -201,3 +201,9 @@ def test_a_divorce_supersedes_the_marriage() -> None:
     block = remembered("I'm married to Sam.", "Sam and I divorced last year.")
     assert "divorced" in block
     assert "married to sam" not in block
+
+
+def test_opposite_feelings_about_two_kinds_of_one_thing_both_hold() -> None:
+    block = remembered("I like spicy food.", "I hate bland food.")
+    assert "spicy" in block
+    assert "bland" in block

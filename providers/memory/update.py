@@ -133,12 +133,18 @@ class _Step:
         if feeling is None:
             return []
         topic = topic_stems(value)
+
+        def same_thing(other: set[str]) -> bool:
+            # All of one's topic within the other's: "bland food" is no reversal of
+            # "spicy food", though both are food.
+            return bool(topic and other) and (topic <= other or other <= topic)
+
         return [
             f
             for f in self.facts.active()
             if f.last_seen < self.now
             and polarity(f.value) not in (None, feeling)
-            and topic & topic_stems(f.value)
+            and same_thing(topic_stems(f.value))
         ]
 
     def said_of_the_same(self, in_slot: Sequence[Fact], value: str) -> list[Fact]:
