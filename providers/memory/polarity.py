@@ -5,6 +5,7 @@ was filed under."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Literal
 
 from .normalize import stem, words
@@ -134,6 +135,7 @@ _NOT_TOPIC = frozenset(
 )
 
 
+@lru_cache(maxsize=65536)  # every fact of the store is asked on each add
 def polarity(value: str) -> Feeling | None:
     if _AGAINST.search(value):
         return "against"
@@ -142,5 +144,6 @@ def polarity(value: str) -> Feeling | None:
     return None
 
 
-def topic_stems(value: str) -> set[str]:
-    return {stem(w) for w in words(value) if w not in _NOT_TOPIC and len(w) > 2}
+@lru_cache(maxsize=65536)
+def topic_stems(value: str) -> frozenset[str]:
+    return frozenset({stem(w) for w in words(value) if w not in _NOT_TOPIC and len(w) > 2})

@@ -134,7 +134,7 @@ class _Step:
             return []
         topic = topic_stems(value)
 
-        def same_thing(other: set[str]) -> bool:
+        def same_thing(other: frozenset[str]) -> bool:
             # All of one's topic within the other's: "bland food" is no reversal of
             # "spicy food", though both are food.
             return bool(topic and other) and (topic <= other or other <= topic)
