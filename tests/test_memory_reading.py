@@ -207,3 +207,15 @@ def test_opposite_feelings_about_two_kinds_of_one_thing_both_hold() -> None:
     block = remembered("I like spicy food.", "I hate bland food.")
     assert "spicy" in block
     assert "bland" in block
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("Diabetic, so no sugary desserts please.", "diabetic"),
+        ("Home is a narrow boat moored near Oxford.", "oxford"),
+        ("Born and raised in Hull, never left.", "hull"),
+    ],
+)
+def test_self_descriptions_without_an_i(message: str, word: str) -> None:
+    assert word in remembered(message)

@@ -320,6 +320,7 @@ PASSING = re.compile(
 # Clauses whose verb ends or reverses something: they retire, they do not add.
 ENDING = re.compile(
     r"(?<!\bmy )(?<!\bthe )(?<!\bour )(?<!\bher )(?<!\bhis )(?<!\byour )"
+    r"(?<!\bnever )(?<!\bnot )(?<!n't )"  # "never left": what did not end
     r"\b(?:left|quit|stopped|gave up|given up|dropped|cancell?ed|sold|died|ended|"
     r"finished with|moved (?:away|out|on)|(?:migrated|moved|switched) (?:off|away from)|"
     r"(?:is|are|was|'s) (?:over|done|gone|finished|uninstalled|history)|done with|"
@@ -399,7 +400,8 @@ SELF_INTRO = re.compile(
     r"^[\w .'’-]{2,40}\s(?:here|speaking|checking in)\b|^(?:greetings|hello|hi|hey) from\s+"
     r"(?:\w+\s+)?[A-Z]|^(?:name's|name is|call me|"
     r"names?:|pronouns:|lives:|job:|(?:quick |short )?bio:|about me:)|"
-    r"^(?:some )?(?:background|context|profile|intro|about me)\b[^:]{0,40}:",
+    r"^(?:some )?(?:background|context|profile|intro|about me)\b[^:]{0,40}:|"
+    r"^home(?: for me)? is\b[^.!?]*\b(?:in|near|outside)\s+[A-Z]",
     re.IGNORECASE,
 )
 STOP = frozenset(
@@ -473,7 +475,7 @@ EXCHANGE = re.compile(
 YOURS = re.compile(r"\b(?:your|yours)\b", re.IGNORECASE)
 _PAST = (
     r"\w+ed|went|became|began|bought|sold|quit|left|took|gave|made|found|grew|built|kept|"
-    r"lost|met|paid|spent|won|wrote|had"
+    r"lost|met|paid|spent|won|wrote|had|born"
 )
 DROPPED_I = re.compile(r"(?:been|\w+ing|" + _PAST + r")\b", re.IGNORECASE)
 DROPPED_I_PAST = re.compile(r"(?:" + _PAST + r")\b", re.IGNORECASE)

@@ -784,7 +784,9 @@ class _Reader:
 
     def fragment(self, clause: str) -> bool:
         """A verbless self-description ("Pescatarian here", "gluten free") counts as the
-        user's only in a short message that is nothing but that."""
+        user's only in a short message that is nothing but that; its consequence may follow
+        ("Epileptic, so flashing lights are a no")."""
+        clause = re.split(r",\s*(?:so|which|hence|and so)\b", clause, maxsplit=1)[0]
         found = category_of(clause)
         slot = found.slot if found else self.slot_of(clause)
         return (
