@@ -219,3 +219,21 @@ def test_opposite_feelings_about_two_kinds_of_one_thing_both_hold() -> None:
 )
 def test_self_descriptions_without_an_i(message: str, word: str) -> None:
     assert word in remembered(message)
+
+
+def test_a_verdict_without_an_i_is_the_speakers_taste() -> None:
+    assert "stilton" in remembered("honestly nothing beats a ripe Stilton")
+
+
+def test_a_child_named_in_apposition_is_family_and_goes_with_the_family() -> None:
+    facts = learn(
+        "Mina, my nine-year-old, is obsessed with volcanoes.",
+        "I'm a bus driver.",
+        "Please keep my kid's details out of this.",
+    )
+    assert [f.value for f in facts.active()] == ["I'm a bus driver."]
+
+
+def test_not_wanting_a_kind_of_thing_saved_forgets_it_and_keeps_nothing_new() -> None:
+    facts = learn("I live in Calgary.", "Forget Calgary. I don't want location stuff saved.")
+    assert [f.value for f in facts.active()] == []

@@ -71,6 +71,7 @@ EN = Language(
     r"do not (?:keep|store|save|remember|hold on to|retain)|stop (?:storing|keeping|saving|"
     r"remembering)|(?:didn't|did not|wouldn't|would not) (?:keep|store|save|remember|retain)|"
     r"lose|(?:can you |please |could you )?not (?:keep|store|save|remember)|"
+    r"(?:don't|do not) want (?:my |any |the )?[\w' -]{1,30} (?:saved|stored|kept|remembered)|"
     r"(?:doesn't|don't|does not|do not) need to (?:stick around|be (?:remembered|kept|saved|"
     r"stored))|(?:isn't|is not|aren't) something i want (?:remembered|saved|kept|stored)|"
     r"(?:don't|do not) need you (?:to )?(?:remember|know)\w*|un-?learn|can go|"

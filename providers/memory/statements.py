@@ -159,6 +159,7 @@ IMAGINED = re.compile(
     r"screenplay|script|game|campaign|fanfic|fic|book|comic|play|poem|song))\b",
     re.IGNORECASE,
 )
+GENERIC_KIN = re.compile(r"\b(?:kids?|children|child|family|baby|toddler|teens?)\b", re.I)
 # Verbs of getting rid of things in everyday life as well as in the memory.
 EVERYDAY_RIDDANCE = re.compile(
     r"lose|drop|clear|bin|toss|trash|ditch|scrap|remove|wipe|purge|erase|delete", re.I
@@ -356,6 +357,11 @@ class _Reader:
         if label is not None:
             # A form filled in about oneself: "Job: paramedic", not "Error: refused".
             return mine or category_of(label.group(1)) is not None
+        taste = category_of(said)
+        if taste is not None and taste.slot in ("likes", "dislikes") and not mine:
+            # A verdict with no "I" names its judge by its words: "nothing beats a good
+            # Negroni" is the speaker's taste, whatever the grammatical subject.
+            return not self.opens("third_person", said) and self.lasting(said)
         # "Been driving trucks for years", "Went vegan": a past form opens no subject.
         subject = (
             SUBJECT_VERB.match(said)
@@ -513,6 +519,10 @@ class _Reader:
             self.ops.append(Op("forget", NEWEST, "", said))
             return True
         person = MY_PEOPLE.search(target)
+        if person is not None and GENERIC_KIN.search(person.group()):
+            # "Keep my kid's details out of this": whatever was said of the family goes,
+            # named or not ("Ezra, my seven-year-old…").
+            self.ops.append(Op("forget", "family", "", said))
         if person is not None:
             # "Forget my daughter's name": what is said of her goes, not the user's own name
             # nor every fact holding the word "name".
@@ -627,7 +637,9 @@ class _Reader:
             return "name"
         if IN_PLACE.search(value):
             return "home"
-        subject = MY_PEOPLE.match(value)
+        # "Ezra, my seven-year-old, is…": a name in apposition comes first.
+        apposed = re.match(r"[A-Z][\w'-]+,\s+", value)
+        subject = MY_PEOPLE.match(value, apposed.end() if apposed else 0)
         if subject is not None:
             # "My sister lives in Galway" is about the sister: it must not move the user.
             found = category_of(subject.group())
