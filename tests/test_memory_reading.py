@@ -237,3 +237,34 @@ def test_a_child_named_in_apposition_is_family_and_goes_with_the_family() -> Non
 def test_not_wanting_a_kind_of_thing_saved_forgets_it_and_keeps_nothing_new() -> None:
     facts = learn("I live in Calgary.", "Forget Calgary. I don't want location stuff saved.")
     assert [f.value for f in facts.active()] == []
+
+
+def test_a_move_said_outright_leaves_the_users_name_alone() -> None:
+    block = remembered("Astrid here.", "Moved to Leeds last month, so I'm on UK time now.")
+    assert "astrid" in block
+    assert "leeds" in block
+
+
+def test_what_ended_is_the_object_of_its_verb_not_every_word_beside_it() -> None:
+    facts = learn(
+        "Lufthansa is my airline of choice.",
+        "I'm a big fan of Rome.",
+        "After the trip to Rome I'm done with Lufthansa.",
+    )
+    assert [f.value for f in facts.active()] == ["I'm a big fan of Rome."]
+
+
+def test_leaving_a_job_for_another_keeps_the_new_one() -> None:
+    block = remembered(
+        "I work at the port authority.", "I've left the port job for one at the museum."
+    )
+    assert "museum" in block
+    assert "port authority" not in block
+
+
+def test_what_holds_beside_an_end_is_kept() -> None:
+    block = remembered(
+        "Our car is a Skoda Fabia.", "We sold the Fabia and our daily driver is a Nissan Leaf."
+    )
+    assert "leaf" in block
+    assert "skoda" not in block

@@ -162,7 +162,7 @@ USER_SUBJECT = re.compile(
     r"who i|for me|mine)\b"
     # The user after a fronted time or place: "After ten years in finance I opened…".
     r"|^(?:after|before|since|during|for|in|at|by|over|within|two|three|\d+)\b[^,.;!?]{1,50}?"
-    r",?\s+(?:i|we)\s+(?!(?:think|guess|mean|wonder|suppose)\b)",
+    r",?\s+(?:i|we)(?:['’](?:m|ve|d|re|ll))?\s+(?!(?:think|guess|mean|wonder|suppose)\b)",
     re.IGNORECASE,
 )
 ASIDES = re.compile(

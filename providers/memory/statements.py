@@ -147,6 +147,17 @@ def _trim(text: str, lang: Compiled) -> str:
     return text.strip(" \t,;-–—")
 
 
+def ended_thing(part: str) -> str:
+    """What a clause says has ended: the object of its verb ("done with British Airways"),
+    else its subject ("the Civic's gone"); what it was left for is no part of it."""
+    m = ENDING.search(part)
+    if m is None:
+        return part
+    after = part[m.end() :]
+    target = after if content_words(after) else part[: m.start()]
+    return LEFT_FOR.split(target, maxsplit=1)[0]
+
+
 def content_words(text: str) -> list[str]:
     """The words of a text that carry its meaning (function words and short words out)."""
     return [w for w in WORD.findall(text) if len(w) > 2 and w.casefold() not in STOP]
@@ -159,6 +170,10 @@ IMAGINED = re.compile(
     r"screenplay|script|game|campaign|fanfic|fic|book|comic|play|poem|song))\b",
     re.IGNORECASE,
 )
+# A form's label is a noun phrase; one with a subject pronoun is a sentence.
+SPOKEN_LABEL = re.compile(r"\b(?:i|we|you|he|she|they|it's|there's)\b", re.IGNORECASE)
+LEFT_FOR = re.compile(r"\s+for\s+(?:one|a|an|another|something)\b", re.IGNORECASE)
+PRONOUN = re.compile(r"(?:i|we|you|it|that|there)['’]\w+", re.IGNORECASE)
 GENERIC_KIN = re.compile(r"\b(?:kids?|children|child|family|baby|toddler|teens?)\b", re.I)
 # Verbs of getting rid of things in everyday life as well as in the memory.
 EVERYDAY_RIDDANCE = re.compile(
@@ -279,6 +294,8 @@ class _Reader:
         labels = [FIELD.match(f) for f in fields if f]
         if not labels or not all(labels) or self.code not in ("en",):
             return False
+        if any(m is not None and SPOKEN_LABEL.search(m["label"]) for m in labels):
+            return False  # "We went electric: the Civic's gone…" is a sentence, not a field
         if not any(category_of(m["label"]) or self.first_person(m["label"]) for m in labels if m):
             return False
         for m in labels:
@@ -718,7 +735,7 @@ class _Reader:
         if ENDING.search(clause):
             parts = [p for p in re.split(r",\s*|\s+and\s+|:\s+", clause) if p.strip()]
             ending = [p for p in parts if ENDING.search(p)]
-            for part in ending:
+            for part in list(ending):
                 exchange = EXCHANGE.search(part)
                 if exchange is not None:
                     # "Traded the Golf in for a Tesla": the Golf goes, the Tesla stays.
@@ -726,10 +743,20 @@ class _Reader:
                     ending.remove(part)
                     exchanged = True
                     continue
-                self.retire(ENDING.sub(" ", part))
+                self.retire(ended_thing(part))
+                if LEFT_FOR.search(part):
+                    # "left the terminal job for one at the university": the new one stays.
+                    ending.remove(part)
+                    exchanged = True
             # "Quit smoking two years ago": the end, dated, is itself what lasts.
             dated = DATED_END.search(clause) is not None
-            if not (exchanged or dated or self.still_tells(clause) or NOT_X.search(clause)):
+            # "the Civic's gone and there's a Kia in the drive": what is said beside the end
+            # is what holds now.
+            beside = any(
+                content_words(p) and not NO_LONGER.search(p) for p in parts if p not in ending
+            )
+            told = exchanged or dated or beside or self.still_tells(clause)
+            if not (told or NOT_X.search(clause)):
                 return None
             clause = ", ".join(p for p in parts if dated or p not in ending) or clause
         for m in NOT_X.finditer(clause):
@@ -846,7 +873,7 @@ class _Reader:
         )
 
     def retire(self, text: str, *, bare_ok: bool = True) -> None:
-        words = [w for w in content_words(text) if not w.isdigit()]
+        words = [w for w in content_words(text) if not w.isdigit() and not PRONOUN.fullmatch(w)]
         if not words:
             if bare_ok:
                 self.ops.append(Op("retract", NEWEST, "", self.message))

@@ -32,6 +32,7 @@ from .slots import slot_info
 from .statements import content_words
 
 NO_PROVENANCE = Provenance()
+_WHO = frozenset({"name", "age", "identity", "contact"})
 _WORDS = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 _PARTS = re.compile(r"[,;]\s*|\s+[-–—]\s+|\s+and\s+")
 ChangeKind: TypeAlias = Literal["added", "changed", "retired", "forgotten"]
@@ -168,7 +169,9 @@ class _Step:
         earlier = [f for f in self.facts.in_slot(slot) if f.active and f.last_seen < self.now]
         if slot is not None and earlier:
             return self.add(slot, value)
-        return [*(self.retire(f) for f in self.newest_before()), *self.add(slot, value)]
+        # A move changes no name: who the user is stays whatever else changes.
+        newest = [f for f in self.newest_before() if slot_info(f.slot).category not in _WHO]
+        return [*(self.retire(f) for f in newest), *self.add(slot, value)]
 
     def supersede_value(self, fact: Fact, value: str) -> Change:
         past = PastValue(fact.value, fact.first_seen, fact.last_seen, self.now, fact.provenance)
