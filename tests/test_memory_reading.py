@@ -268,3 +268,22 @@ def test_what_holds_beside_an_end_is_kept() -> None:
     )
     assert "leaf" in block
     assert "skoda" not in block
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Thanks, Dana! I won't quit, even when it's hard. I'm gonna make it!",
+        "Thanks! I'm gonna keep chasing after those dreams, no matter what.",
+        "We've put our hearts into our dreams and I'm sure we'll make it.",
+        "Just got back from the physio, my leg is so sore lol",
+        "Here's my bio: 'Keen cyclist, based in Ghent.' Make it punchier.",
+        "I'm so done with this bug, it's been four hours.",
+    ],
+)
+def test_resolve_mottos_stories_and_pasted_bios_keep_nothing(message: str) -> None:
+    assert remembered(message) == ""
+
+
+def test_a_dream_with_a_goal_named_is_still_a_goal() -> None:
+    assert "bakery" in remembered("My dream is to open a bakery by the sea.")

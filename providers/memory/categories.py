@@ -129,7 +129,8 @@ CATEGORIES: tuple[Category, ...] = (
         r"injur|surgery|recover|chronic|condition|disabilit|wheelchair|blind|deaf|hearing|"
         r"hard of hearing|knee|back pain|\bbad back\b|blood pressure|cholesterol|pregnan|"
         r"medication|\bmg\b|prescri|therapy|doctor says|diagnos|insomnia|sleep apnea|"
-        r"\bacl\b|cancer|heart|health|medical",
+        r"\bacl\b|cancer|heart (?:condition|disease|attack|surgery|problem|murmur|failure|rate)|"
+        r"cardiac|health\b|medical",
     ),
     Category(
         "dislikes",

@@ -171,8 +171,21 @@ IMAGINED = re.compile(
     re.IGNORECASE,
 )
 # A form's label is a noun phrase; one with a subject pronoun is a sentence.
-SPOKEN_LABEL = re.compile(r"\b(?:i|we|you|he|she|they|it's|there's)\b", re.IGNORECASE)
+SPOKEN_LABEL = re.compile(r"\b(?:i|we|you|he|she|they|it's|there's|here's)\b", re.IGNORECASE)
 LEFT_FOR = re.compile(r"\s+for\s+(?:one|a|an|another|something)\b", re.IGNORECASE)
+# "Just got back from the dentist": a moment ago, with the "I" dropped.
+JUST_DONE = re.compile(
+    r"(?:just|finally)\s+(?:got|had|came|went|did|made|took|saw|met|ate|heard)\b|"
+    r"(?:got|came|went) (?:back|home|in|out|up|off)\b",
+    re.IGNORECASE,
+)
+RESOLVE = re.compile(
+    r"\b(?:won't|will|gonna|i'll|we'll|(?:i'm|i am|we're|we are) going to)\b", re.IGNORECASE
+)
+DREAM_TALK = re.compile(
+    r"\bdreams?\b(?!\s+(?:is|was|of|to|job|house|home|car|trip|destination|school|role))",
+    re.IGNORECASE,
+)
 PRONOUN = re.compile(r"(?:i|we|you|it|that|there)['’]\w+", re.IGNORECASE)
 GENERIC_KIN = re.compile(r"\b(?:kids?|children|child|family|baby|toddler|teens?)\b", re.I)
 # Verbs of getting rid of things in everyday life as well as in the memory.
@@ -438,8 +451,18 @@ class _Reader:
         # Clauses about one thing stay one statement, in the user's words as written; a
         # clause about something else ("I'm vegetarian and I live in Ghent") is its own.
         groups: list[_Group] = []
+        first = _trim(self.text[spans[0][0] : spans[0][1]], self.lang) if spans else ""
+        # "Just got back from the dentist, my mouth is numb": what follows an occasion, of
+        # no kind a person has, is how the occasion went.
+        story = (
+            bool(first)
+            and self.episode(first)
+            and not (CHANGE_OF_STATE.search(first) or ENDING.search(first))
+        )
         for index, (c_start, c_end) in enumerate(spans):
             clause = _trim(self.text[c_start:c_end], self.lang)
+            if story and index > 0 and not (category_of(clause) or SWITCH.search(clause)):
+                continue
             judged = self.clause(clause, sentence_about_user=about_user)
             if judged is None:
                 continue
@@ -753,7 +776,9 @@ class _Reader:
             # "the Civic's gone and there's a Kia in the drive": what is said beside the end
             # is what holds now.
             beside = any(
-                content_words(p) and not NO_LONGER.search(p) for p in parts if p not in ending
+                content_words(p) and not NO_LONGER.search(p) and not self.opens("third_person", p)
+                for p in parts
+                if p not in ending
             )
             told = exchanged or dated or beside or self.still_tells(clause)
             if not (told or NOT_X.search(clause)):
@@ -779,6 +804,10 @@ class _Reader:
             return False
         if PLAN_AHEAD.search(clause) and (category is None or category.slot != "goals"):
             return False
+        if category is None and RESOLVE.search(clause):
+            return False  # "I won't quit", "I'm gonna make it": resolve, not fact
+        if category is not None and category.slot == "goals" and DREAM_TALK.search(clause):
+            return False  # "keep chasing those dreams": a motto, no goal named
         # "I'm always here for you, Mel!": said to the listener, by name.
         vocative = re.search(r",\s*[A-Z][a-z]+[.!?]*$", clause) is not None
         if vocative and self.chatty and category is None:
@@ -799,13 +828,19 @@ class _Reader:
                 # category) is talk, not something told to be kept.
                 return False
         # One occasion, with its "I" or without ("Finished the report at last").
-        episode = EPISODE.search(clause) or (
-            DROPPED_I_PAST.match(clause) and self.slot_of(clause) is None
-        )
+        episode = self.episode(clause)
         # An occasion that changed something a person has for good ("got diagnosed with
         # diabetes", "opened my own bakery") is told for what it left behind.
         left_state = category is not None and category.slot in STATE_SLOTS
         return not (episode and not CHANGE_OF_STATE.search(clause) and not left_state)
+
+    def episode(self, clause: str) -> bool:
+        """One occasion, with its "I" or without ("Finished the report at last")."""
+        return bool(
+            EPISODE.search(clause)
+            or JUST_DONE.match(clause)
+            or (DROPPED_I_PAST.match(clause) and self.slot_of(clause) is None)
+        )
 
     def asks(self, clause: str) -> bool:
         """A question without its question mark: "how do i profile a slow function"."""
