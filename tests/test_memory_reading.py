@@ -287,3 +287,17 @@ def test_resolve_mottos_stories_and_pasted_bios_keep_nothing(message: str) -> No
 
 def test_a_dream_with_a_goal_named_is_still_a_goal() -> None:
     assert "bakery" in remembered("My dream is to open a bakery by the sea.")
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("I'll be 50 next month, scary!", "50"),
+        ("I will always be a Celtic fan.", "celtic"),
+        ("I'll always prefer trains over planes.", "trains"),
+        ("I'd rather you didn't use exclamation marks, thanks.", "exclamation"),
+        ("Here's my situation: I'm a single dad working nights.", "single dad"),
+    ],
+)
+def test_what_is_said_ahead_or_politely_still_tells(message: str, word: str) -> None:
+    assert word in remembered(message)

@@ -54,7 +54,8 @@ CATEGORIES: tuple[Category, ...] = (
     Category(
         "age",
         r"years? old|years young|\bage\b|\baged\b|my birthday|born in (?:19|20)\d\d|"
-        r"turn(?:ed|ing)? \d|\bi'?m (?:\w+ )?\d\d\b|\bi am (?:\w+ )?\d\d\b|jahre alt|"
+        r"turn(?:ed|ing)? \d|\bi'?m (?:\w+ )?\d\d\b|\bi am (?:\w+ )?\d\d\b|\bi'll be \d\d\b|"
+        r"jahre alt|"
         r"\bans\b|\baños\b",
     ),
     Category(

@@ -29,8 +29,7 @@ CLAUSE_BREAK = re.compile(
 )
 PASTE_INTRO = re.compile(
     r":\s*['\"“‘«]|\b(?:says?|said|reads?|wrote|writes|following|below|this|text|email|message|note|"
-    r"paragraph|review|draft|letter|post|quote|lyrics?|poem|story)\s*:\s*\S|"
-    r"\bhere(?:'s| is| are)\s+(?:my|the|a|an|this|some|our)\b[^:.!?]{0,40}:",
+    r"paragraph|review|draft|letter|post|quote|lyrics?|poem|story)\s*:\s*\S",
     re.IGNORECASE,
 )
 WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")

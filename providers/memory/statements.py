@@ -179,6 +179,11 @@ JUST_DONE = re.compile(
     r"(?:got|came|went) (?:back|home|in|out|up|off)\b",
     re.IGNORECASE,
 )
+# "I'll always prefer tea": a disposition said in the future tense is no plan.
+DISPOSITION = re.compile(r"\b(?:always|never|forever|permanently|for good)\b", re.IGNORECASE)
+# What is said ahead of time and still worth keeping: "I'll be 40 next month".
+TOLD_AHEAD = frozenset({"goals", "age"})
+THANKS = re.compile(r"[,;.!]?\s*(?:thanks|thank you|thx|cheers|ta)\W*$", re.IGNORECASE)
 RESOLVE = re.compile(
     r"\b(?:won't|will|gonna|i'll|we'll|(?:i'm|i am|we're|we are) going to)\b", re.IGNORECASE
 )
@@ -211,7 +216,7 @@ OF_REPLIES = re.compile(
 )
 # A plan's day does not make these passing: "I'm vegan and visiting Rome next week", "we're
 # moving to Leeds next month".
-LASTING_DESPITE_PLANS = frozenset({"diet", "allergy", "allergies", "health", "home", "work"})
+LASTING_DESPITE_PLANS = frozenset({"diet", "allergy", "allergies", "health", "home", "work", "age"})
 STATE_SLOTS = frozenset({"health", "allergy", "diet"})
 
 
@@ -749,7 +754,7 @@ class _Reader:
         style = (
             aspect is not None
             and not self.chatty
-            and not REACTION.search(clause)
+            and not REACTION.search(THANKS.sub("", clause))  # "…, thanks" is politeness
             and STYLE_SAID.search(clause) is not None
         )
         if not (sentence_about_user or style or self.fragment(clause)):
@@ -802,9 +807,10 @@ class _Reader:
         category = category_of(clause)
         if FEELING.search(clause) or REACTION.search(clause) or JUDGED_ACTIVITY.search(clause):
             return False
-        if PLAN_AHEAD.search(clause) and (category is None or category.slot != "goals"):
+        ahead = PLAN_AHEAD.search(clause) and not DISPOSITION.search(clause)
+        if ahead and (category is None or category.slot not in TOLD_AHEAD):
             return False
-        if category is None and RESOLVE.search(clause):
+        if category is None and RESOLVE.search(clause) and not DISPOSITION.search(clause):
             return False  # "I won't quit", "I'm gonna make it": resolve, not fact
         if category is not None and category.slot == "goals" and DREAM_TALK.search(clause):
             return False  # "keep chasing those dreams": a motto, no goal named
