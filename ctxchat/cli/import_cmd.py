@@ -98,17 +98,19 @@ def import_sessions(
 
 
 def _learn(teacher: Any, items: list[Any], *, yes: bool, json_output: bool) -> None:
-    proposed: list[str] = run_sync(teacher.preview_learning(items))
-    if not proposed:
-        _say("memory: nothing to learn from your imported messages", json_output)
-        return
-    for line in proposed:
-        _say(f"  {line}", json_output)
-    if not confirm(f"Remember these {len(proposed)}?", yes=yes):
-        _say("memory: nothing remembered", json_output)
-        return
+    """What memory would keep, then, once agreed (`--yes`: agreed already), keeping it."""
+    if not yes:
+        proposed: list[str] = run_sync(teacher.preview_learning(items))
+        if not proposed:
+            _say("memory: nothing to learn from your imported messages", json_output)
+            return
+        for line in proposed:
+            _say(f"  would {line}", json_output)
+        if not confirm(f"Remember these {len(proposed)}?", yes=yes):
+            _say("memory: nothing remembered", json_output)
+            return
     learnt: list[str] = run_sync(teacher.learn_from(items))
-    for line in learnt:
+    for line in learnt or ["memory: nothing to learn from your imported messages"]:
         _say(line, json_output)
 
 
@@ -140,4 +142,4 @@ def _render(report: dict[str, Any], plan: ImportPlan, json_output: bool) -> None
     if "embedded" in report:
         print(f"embedded {report['embedded']:,} messages")
     for line in report.get("would_learn", ()):
-        print(f"  would remember: {line}")
+        print(f"  would {line}")

@@ -5,9 +5,10 @@ Learning from an import is narrower than learning from a turn, since the words a
 only `add` ops are taken (a "forget ..." or "not anymore" said to another tool long ago is
 about that tool's memory, not this one), and none for a single-valued slot the memory
 already holds (what the memory holds now was said more recently than anything imported,
-or says the same). Within the import, later messages replace earlier ones as in a chat.
-The rules extractor reads them: offline and free, whatever `extractor` the provider has,
-since an import may hold thousands of messages.
+or says the same), nor from a clause whose secret the screen masked. Within the import,
+later messages replace earlier ones as in a chat. The rules extractor reads them: offline
+and free, whatever `extractor` the provider has, since an import may hold thousands of
+messages.
 """
 
 from __future__ import annotations
@@ -39,11 +40,12 @@ def importable_ops(item: LearnItem, held: Callable[[str], bool]) -> list[Op]:
     """The ops of `item` an import may apply; `held(slot)`: the memory already holds that
     single-valued slot."""
     from . import extract_rules, slot_info
+    from .secrets import WITHHELD
 
     kept = []
     for op in extract_rules(item.text).ops:
-        if op.kind != "add":
-            continue
+        if op.kind != "add" or WITHHELD in op.value or WITHHELD in op.evidence:
+            continue  # a masked secret is no fact about the user
         if op.slot is not None and slot_info(op.slot).kind == "single" and held(op.slot):
             continue
         kept.append(op)
