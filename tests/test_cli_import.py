@@ -216,3 +216,34 @@ def _facts(env: dict[str, str]) -> list[dict[str, Any]]:
     found = json.loads(listed.stdout)
     assert isinstance(found, list)
     return found
+
+
+def test_imported_rows_are_the_importing_users_own(
+    cli_env: dict[str, str], ctxchat_home: Path, tmp_path: Path, sql_url: str
+) -> None:
+    configure(ctxchat_home, sql_url)
+    ann = {**cli_env, "CTXCHAT_USER": "ann"}
+    sample = write_sample("codex", tmp_path / "in")
+    assert import_json(ann, "codex", str(sample))["sessions"] == 1
+
+    def found(env: dict[str, str]) -> list[str]:
+        hits = ctxchat("sessions", "search", "reverse", "list", "--json", env=env)
+        assert hits.returncode == 0, hits.stderr
+        return [h["session"] for h in json.loads(hits.stdout)]
+
+    assert len(found(ann)) >= 1
+    assert found({**cli_env, "CTXCHAT_USER": "bob"}) == []  # search reads only your rows
+
+
+def test_a_history_kept_in_the_session_file_takes_an_import_too(
+    cli_env: dict[str, str], ctxchat_home: Path, tmp_path: Path
+) -> None:
+    # No memory in this pipeline: the screen is still memory's, found by its provider type.
+    write_config(ctxchat_home, '[[providers]]\ntype = "in_memory_history"\n')
+    sample = write_sample("chatgpt", tmp_path / "in")
+    done = import_json(cli_env, "chatgpt", str(sample))
+    assert (done["sessions"], done["secrets_masked"]) == (1, 1)
+    [document] = session_documents(ctxchat_home)
+    assert SECRET not in json.dumps(document)
+    assert stored_texts(cli_env, document["id"])[:2] == [("user", QUESTION), ("assistant", ANSWER)]
+    assert import_json(cli_env, "chatgpt", str(sample))["already_imported"] == 1
