@@ -56,6 +56,7 @@ def test_each_format_imports_once_with_its_date_title_and_source_and_no_secret(
     [document] = session_documents(ctxchat_home)
     assert document["state"]["import"]["source"] == fmt
     assert document["state"]["import"]["key"]
+    assert document["model"] is None  # the source's model is said, the session uses yours
     if fmt != "jsonl":  # a JSONL export has no dates: the file's own time stands for them
         assert document["created_at"].startswith("2024-06-01")
         assert document["updated_at"].startswith("2024-06-01")
@@ -247,3 +248,40 @@ def test_a_history_kept_in_the_session_file_takes_an_import_too(
     assert SECRET not in json.dumps(document)
     assert stored_texts(cli_env, document["id"])[:2] == [("user", QUESTION), ("assistant", ANSWER)]
     assert import_json(cli_env, "chatgpt", str(sample))["already_imported"] == 1
+
+
+def test_an_imported_session_goes_on_with_your_model_and_its_whole_history(
+    cli_env: dict[str, str],
+    ctxchat_home: Path,
+    tmp_path: Path,
+    sql_url: str,
+    fake_openai: FakeOpenAI,
+) -> None:
+    configure(ctxchat_home, sql_url)
+    sample = write_sample("claude-code", tmp_path / "in")
+    [conversation] = import_json(cli_env, "claude-code", str(sample))["conversations"]
+    session = conversation["session"]
+    shown = ctxchat("sessions", "show", session, env=cli_env)
+    assert shown.returncode == 0, shown.stderr
+    assert "imported from claude-code (9f1c2d3e-" in shown.stdout
+    assert "claude-sonnet-4-20250514" in shown.stdout
+
+    fake_openai.enqueue(Text("Sorted too: sorted(xs, reverse=True)."))
+    done = ctxchat("run", "--session", session, "and sorted descending?", env=cli_env)
+    assert done.returncode == 0, done.stderr
+    [request] = fake_openai.chat_requests()
+    assert request.model == "fake-model"
+    sent = request.messages
+    assert [m["role"] for m in sent[1:]] == [
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+        "user",
+        "user",
+    ]
+    assert sent[1]["content"] == QUESTION
+    assert sent[2]["tool_calls"][0]["function"]["name"] == "Bash"
+    assert sent[3]["tool_call_id"] == sent[2]["tool_calls"][0]["id"]
+    assert SECRET not in json.dumps(sent)
+    assert sent[-1]["content"] == "and sorted descending?"

@@ -88,13 +88,28 @@ def import_sessions(
             report["would_learn"] = run_sync(teacher.preview_learning(items))
         _render(report, plan, json_output)
         return
-    stored = run_sync(importing.store_plan(plan, service))
+    stored = _store(plan, service)
     report["sessions"] = len(stored)
     if embed:
         report["embedded"] = run_sync(importing.embed_imported(service, stored))
     _render(report, plan, json_output)
     if teacher is not None:
         _learn(teacher, importing.learn_items(stored, plan), yes=yes, json_output=json_output)
+
+
+def _store(plan: ImportPlan, service: Any) -> list[Any]:
+    """The plan stored, with a bar on a terminal's stderr."""
+    from ctxchat.services.import_sessions import store_plan
+
+    if not sys.stderr.isatty():
+        return run_sync(store_plan(plan, service))
+    from ctxchat.cli.progress import ProgressDisplay
+
+    display = ProgressDisplay()
+    try:
+        return run_sync(store_plan(plan, service, progress=display.bar("importing sessions")))
+    finally:
+        display.close()
 
 
 def _learn(teacher: Any, items: list[Any], *, yes: bool, json_output: bool) -> None:

@@ -96,6 +96,16 @@ class ImportPlan:
         }
 
 
+def import_origin(session: Session) -> str | None:
+    """Where an imported session came from, for `sessions show`; None for any other."""
+    found = session.state.get(IMPORT_STATE)
+    if not isinstance(found, dict) or not found.get("source"):
+        return None
+    model = f", {found['model']}" if found.get("model") else ""
+    when = str(found.get("imported_at", ""))[:10]
+    return f"imported from {found['source']} ({found.get('key')}{model}) on {when}"
+
+
 def secret_screen(providers: Sequence[ContextProvider[Any]]) -> SecretScreen:
     """Memory's secret screen: the pipeline's memory provider's, else that of the
     `user_memory` provider type, found through the registry like any provider type (an
@@ -139,6 +149,7 @@ def plan_import(
     now: datetime | None = None,
 ) -> ImportPlan:
     """What importing `conversations` would make; nothing is written."""
+    from ctxchat.core.sanitize import one_line
     from ctxchat.core.tokens import count_text_tokens
     from ctxchat.services.titles import title_from
 
@@ -150,8 +161,8 @@ def plan_import(
         if not turns:
             continue
         session_id = import_session_id(*owner, source, conversation.key)
-        title = masker(conversation.title) if conversation.title else None
-        if title is None:
+        title = one_line(masker(conversation.title)) if conversation.title else None
+        if not title:
             first = next((m for t in turns for m in t.messages if m.role == "user"), None)
             title = title_from(first.text) if first is not None and first.text else None
         started = conversation.created_at or turns[0].at
@@ -160,13 +171,15 @@ def plan_import(
             title=title or None,
             created_at=started,
             updated_at=conversation.updated_at or turns[-1].at,
-            model=conversation.model,
             turns=len(turns),
         )
+        # The source's model is said, not taken: a session goes on with its own model
+        # (`conversation_model`), and another tool's is seldom one this endpoint serves.
         session.state[IMPORT_STATE] = {
             "source": source,
             "key": conversation.key,
             "path": str(path),
+            "model": conversation.model,
             "imported_at": when.isoformat(),
         }
         session.provider_state(history_source)
