@@ -147,7 +147,7 @@ def _render(report: dict[str, Any], plan: ImportPlan, json_output: bool) -> None
         f"{verb} {plural(sessions, 'session')}, {plural(report['messages'], 'message')}; "
         f"{plural(report['secrets_masked'], 'secret')} masked; "
         f"{report['tokens_to_embed']:,} tokens to embed"
-        + (f"; {report['already_imported']} already imported" if report["already_imported"] else "")
+        + (f"; {seen:,} already imported" if (seen := report["already_imported"]) else "")
     )
     for planned in plan.sessions:
         mark = "=" if planned.exists else ("·" if report["dry_run"] else "+")
