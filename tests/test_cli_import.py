@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pexpect
 import pytest
 from cli_support import (
     assert_clean_error,
@@ -18,6 +19,7 @@ from cli_support import (
 )
 from fakeopenai import FakeOpenAI, Text
 from import_samples import ANSWER, HOME_TOWN, QUESTION, SAMPLES, SECRET, write_sample
+from repl_support import Repls
 
 pytest_plugins = ["sqlfixtures"]
 
@@ -285,3 +287,42 @@ def test_an_imported_session_goes_on_with_your_model_and_its_whole_history(
     assert sent[3]["tool_call_id"] == sent[2]["tool_calls"][0]["id"]
     assert SECRET not in json.dumps(sent)
     assert sent[-1]["content"] == "and sorted descending?"
+
+
+def test_learn_on_a_terminal_asks_and_can_be_asked_again(
+    cli_env: dict[str, str], ctxchat_home: Path, tmp_path: Path, sqlite_url: str
+) -> None:
+    configure(ctxchat_home, sqlite_url)
+    sample = str(write_sample("chatgpt", tmp_path / "in"))
+    repls = Repls(cli_env)
+    try:
+        child = repls.spawn("import", "chatgpt", sample, "--learn")
+        child.expect_exact("would remember: home: I live in Ghent.")
+        child.expect_exact("Remember these 1?")
+        child.send("n\r")
+        child.expect_exact("memory: nothing remembered")
+        child.expect(pexpect.EOF)
+        assert _facts(cli_env) == []
+
+        # Imported already, the conversation can still be learnt from.
+        child = repls.spawn("import", "chatgpt", sample, "--learn")
+        child.expect_exact("1 already imported")
+        child.expect_exact("Remember these 1?")
+        child.send("y\r")
+        child.expect_exact("remembered: home: I live in Ghent.")
+        child.expect(pexpect.EOF)
+    finally:
+        repls.close()
+    [fact] = _facts(cli_env)
+    [document] = session_documents(ctxchat_home)
+    assert fact["provenance"]["session_id"] == document["id"]
+    stored_ids = {m["id"] for m in _session_messages(cli_env, document["id"])}
+    assert fact["provenance"]["message_id"] in stored_ids  # the message as stored
+
+
+def _session_messages(env: dict[str, str], session_id: str) -> list[dict[str, Any]]:
+    shown = ctxchat("sessions", "export", session_id, "--format", "json", env=env)
+    assert shown.returncode == 0, shown.stderr
+    messages = json.loads(shown.stdout)["messages"]
+    assert isinstance(messages, list)
+    return messages

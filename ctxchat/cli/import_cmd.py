@@ -82,9 +82,8 @@ def import_sessions(
     report.update(plan.counts())
     report["conversations"] = [s.to_dict() for s in plan.sessions]
     if dry_run:
-        sessions = [p.session for p in plan.new]
         if teacher is not None:
-            items = importing.learn_items(sessions, plan)
+            items = importing.planned_items(plan)
             report["would_learn"] = run_sync(teacher.preview_learning(items))
         _render(report, plan, json_output)
         return
@@ -94,7 +93,8 @@ def import_sessions(
         report["embedded"] = run_sync(importing.embed_imported(service, stored))
     _render(report, plan, json_output)
     if teacher is not None:
-        _learn(teacher, importing.learn_items(stored, plan), yes=yes, json_output=json_output)
+        items = run_sync(importing.stored_items(plan, service))
+        _learn(teacher, items, yes=yes, json_output=json_output)
 
 
 def _store(plan: ImportPlan, service: Any) -> list[Any]:
@@ -120,7 +120,7 @@ def _learn(teacher: Any, items: list[Any], *, yes: bool, json_output: bool) -> N
             _say("memory: nothing to learn from your imported messages", json_output)
             return
         for line in proposed:
-            _say(f"  would {line}", json_output)
+            _say(f"  {_would(line)}", json_output)
         if not confirm(f"Remember these {len(proposed)}?", yes=yes):
             _say("memory: nothing remembered", json_output)
             return
@@ -157,4 +157,11 @@ def _render(report: dict[str, Any], plan: ImportPlan, json_output: bool) -> None
     if "embedded" in report:
         print(f"embedded {report['embedded']:,} messages")
     for line in report.get("would_learn", ()):
-        print(f"  would {line}")
+        print(f"  {_would(line)}")
+
+
+def _would(line: str) -> str:
+    """A change memory would make, said as one: "remembered: X" as "would remember: X"."""
+    done, _, rest = line.partition(": ")
+    verbs = {"remembered": "would remember", "forgot": "would forget"}
+    return f"{verbs[done]}: {rest}" if done in verbs else f"would make: {line}"

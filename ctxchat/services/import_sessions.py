@@ -344,15 +344,30 @@ def learner(providers: Sequence[ContextProvider[Any]]) -> ImportLearner:
     )
 
 
-def learn_items(sessions: Sequence[Session], plan: ImportPlan) -> list[LearnItem]:
-    """The user's own imported messages, oldest first, with where each is kept."""
-    ids = {s.id for s in sessions}
+def planned_items(plan: ImportPlan) -> list[LearnItem]:
+    """The user's own messages of every conversation of the plan, oldest first, as the plan
+    made them (for `--dry-run`: nothing is stored yet)."""
     items = []
     for planned in sorted(plan.sessions, key=lambda p: p.session.created_at):
-        if planned.session.id not in ids:
-            continue
         for turn in planned.turns:
-            for message in turn.messages:
-                if message.role == "user" and message.text.strip():
-                    items.append(LearnItem(planned.session.id, message.id, message.text))
+            items.extend(_own(planned.session.id, turn.messages))
     return items
+
+
+async def stored_items(plan: ImportPlan, service: ChatService) -> list[LearnItem]:
+    """The user's own messages of every conversation of the plan now kept, this import's
+    and an earlier one's alike (learning declined then may be asked for again), read back
+    from the history: the provenance names the messages as stored."""
+    items = []
+    for planned in sorted(plan.sessions, key=lambda p: p.session.created_at):
+        if not service.store.exists(planned.session.id):
+            continue
+        session = service.store.load(planned.session.id)
+        items.extend(_own(session.id, await service.transcript(session)))
+    return items
+
+
+def _own(session_id: str, messages: Sequence[Message]) -> list[LearnItem]:
+    return [
+        LearnItem(session_id, m.id, m.text) for m in messages if m.role == "user" and m.text.strip()
+    ]
