@@ -73,6 +73,7 @@ def service_in(home: Path, url: str | None) -> Any:
 
 
 def run(backend: str, url: str | None, count: int, turns: int) -> None:
+    from ctxchat.services import import_plan as planning
     from ctxchat.services import import_sessions as importing
 
     found = conversations(count, turns)
@@ -81,12 +82,12 @@ def run(backend: str, url: str | None, count: int, turns: int) -> None:
         service = service_in(Path(one), url)
         history = service.history()
         began = time.perf_counter()
-        plan = importing.plan_import(
+        plan = planning.plan_import(
             "chatgpt",
             Path("bench.json"),
             found,
-            screen=importing.secret_screen([]),
-            owner=importing.import_owner(history),
+            screen=planning.secret_screen([]),
+            owner=planning.import_owner(history),
             exists=service.store.exists,
             history_source=history.source_id,
         )

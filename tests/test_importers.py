@@ -12,7 +12,7 @@ from import_samples import ANSWER, HOME_TOWN, QUESTION, SAMPLES, SECRET, write_s
 
 from ctxchat.core.errors import UsageError
 from ctxchat.core.messages import Message
-from ctxchat.services.import_sessions import (
+from ctxchat.services.import_plan import (
     import_session_id,
     plan_import,
     secret_screen,

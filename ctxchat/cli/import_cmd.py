@@ -12,7 +12,7 @@ import typer
 from ctxchat.cli.common import ConfigOption, chat_service, confirm, load_config, run_sync
 
 if TYPE_CHECKING:
-    from ctxchat.services.import_sessions import ImportPlan
+    from ctxchat.services.import_plan import ImportPlan
 
 FORMATS_HELP = (
     "llm (simonw/llm's logs.db), chatgpt (conversations.json of a ChatGPT export), "
@@ -51,6 +51,7 @@ def import_sessions(
     Every message goes through memory's secret screen: what it catches is masked and
     counted. Nothing is stored when any conversation of the file cannot be read."""
     from ctxchat.core.errors import UsageError
+    from ctxchat.services import import_plan as planning
     from ctxchat.services import import_sessions as importing
     from ctxchat.services.importers import reader
 
@@ -69,12 +70,12 @@ def import_sessions(
     if embed and not dry_run and env is not None and env.message_embeddings is None:
         raise UsageError("--embed needs an [embeddings] table in the config")
     teacher = importing.learner(providers) if learn else None
-    plan = importing.plan_import(
+    plan = planning.plan_import(
         format,
         path,
         conversations,
-        screen=importing.secret_screen(providers),
-        owner=importing.import_owner(history),
+        screen=planning.secret_screen(providers),
+        owner=planning.import_owner(history),
         exists=service.store.exists,
         history_source=history.source_id,
     )

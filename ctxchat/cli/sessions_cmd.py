@@ -214,7 +214,7 @@ def show(
     if session.forked_from is not None:
         point = session.forked_from
         console.print(Text(f"forked from {point.session} at turn {point.turn}", style="dim"))
-    from ctxchat.services.import_sessions import import_origin
+    from ctxchat.services.import_plan import import_origin
 
     origin = import_origin(session)
     if origin is not None:
