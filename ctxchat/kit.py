@@ -16,6 +16,8 @@ built-in providers use, and nothing else of the engine's insides.
 - `as_json`, `utc`: a JSON column's text, a stored time as aware UTC.
 - `UsageGroup`, `Grouping`: what a history keeping a usage ledger reports (see
   `ctxchat.core.usage`).
+- `ImportedTurn`, `LearnItem`: what `ctxchat import` hands a history that stores a whole
+  conversation and a memory that learns from one (see `ctxchat.core.importing`).
 
 Importing it costs nothing: each name is loaded when first used (SQLAlchemy only then).
 """
@@ -27,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from ctxchat.core.lazy import load_export
 
 if TYPE_CHECKING:
+    from ctxchat.core.importing import ImportedTurn, LearnItem
     from ctxchat.core.progress import Progress, ProgressBars
     from ctxchat.core.usage import Grouping, UsageGroup
     from ctxchat.storage.sql.ownership import (
@@ -55,11 +58,15 @@ _EXPORTS = {
     "Grouping": "ctxchat.core.usage",
     "UsageGroup": "ctxchat.core.usage",
     "SqlBacked": "ctxchat.storage.sql.store",
+    "ImportedTurn": "ctxchat.core.importing",
+    "LearnItem": "ctxchat.core.importing",
 }
 
 __all__ = [
     "Database",
     "Grouping",
+    "ImportedTurn",
+    "LearnItem",
     "OwnedRows",
     "Progress",
     "ProgressBars",

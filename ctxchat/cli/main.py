@@ -18,6 +18,7 @@ import typer
 from ctxchat import __version__
 from ctxchat.cli import (
     config_cmd,
+    import_cmd,
     memory_cmd,
     models_cmd,
     recall_cmd,
@@ -101,6 +102,7 @@ app.add_typer(models_cmd.app, name="models")
 app.command("serve", epilog=EXIT_CODES, cls=WordsCommand)(serve_cmd.serve)
 app.command("providers", epilog=EXIT_CODES, cls=WordsCommand)(config_cmd.providers)
 app.command("usage", epilog=EXIT_CODES, cls=WordsCommand)(usage_cmd.usage)
+app.command("import", epilog=EXIT_CODES, cls=WordsCommand)(import_cmd.import_sessions)
 
 
 def _debug() -> bool:

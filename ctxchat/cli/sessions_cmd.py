@@ -214,6 +214,11 @@ def show(
     if session.forked_from is not None:
         point = session.forked_from
         console.print(Text(f"forked from {point.session} at turn {point.turn}", style="dim"))
+    from ctxchat.services.import_plan import import_origin
+
+    origin = import_origin(session)
+    if origin is not None:
+        console.print(Text(one_line(origin), style="dim"))
     console.print()
     print_turns(console, group_turns(messages), markdown=not plain and console.is_terminal)
 

@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from ctxchat.core.context import RunContext
     from ctxchat.core.provider import AgentView
     from ctxchat.core.search import HitFilter, MessageHit
-    from ctxchat.kit import Grouping, UsageGroup
+    from ctxchat.kit import Grouping, ImportedTurn, UsageGroup
     from ctxchat.storage.owner import Owner
 
     from .hybrid import QueryVector
@@ -257,6 +257,17 @@ class SqlHistoryProvider(
         through the same rows and index as a turn of a chat."""
         key = self.history_key(session_id, state)
         await asyncio.to_thread(self._append, key, list(messages), new_id(), at)
+        state["history_key"] = key
+
+    async def import_conversation(
+        self, session_id: str, turns: Sequence[ImportedTurn], *, state: dict[str, Any]
+    ) -> None:
+        """Store a whole imported conversation, each turn at its own time, in one
+        transaction (see `history.importing`); no ledger rows: it was not this chat's."""
+        from .importing import store_conversation
+
+        key = self.history_key(session_id, state)
+        await asyncio.to_thread(store_conversation, self.database(), key, turns, self.owner)
         state["history_key"] = key
 
     def _append(

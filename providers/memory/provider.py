@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from ctxchat.core.forgetting import Forgetting
     from ctxchat.core.model_types import ChatModel
     from ctxchat.core.progress import Progress
+    from ctxchat.kit import LearnItem
     from ctxchat.services.commands import Command
 
     from . import Change, Extraction, Fact, FactSet
@@ -308,6 +309,43 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
                 ModelRequest(messages, options=request_options(schema=False)), ignore_events
             )
         return parse_reply(reply.message.text, text)
+
+    # -- imports (`ctxchat import`, see `.import_learning`) -----------------------------------
+    @staticmethod
+    def mask_secrets(text: str) -> tuple[str, int]:
+        from .import_learning import mask_secrets
+
+        return mask_secrets(text)
+
+    async def preview_learning(self, items: Sequence[LearnItem]) -> list[str]:
+        """What `learn_from` would remember, as change lines; nothing is stored."""
+        from . import InMemoryFactSet
+        from .import_learning import held_slots, learn
+
+        self._refuse_session_scope()
+        stored, _ = await asyncio.to_thread(self._sql.facts)
+        copy = InMemoryFactSet(stored.all())
+        return [change_line(c) for c in learn(copy, items, held_slots(stored))]
+
+    async def learn_from(self, items: Sequence[LearnItem]) -> list[str]:
+        """Remember what the user's imported words say about them, in one transaction."""
+        from .import_learning import held_slots, learn
+
+        self._refuse_session_scope()
+
+        def work(facts: FactSet) -> list[Change]:
+            return learn(facts, items, held_slots(facts))
+
+        changes = await asyncio.to_thread(self._sql.change, work)
+        return [change_line(c) for c in changes]
+
+    def _refuse_session_scope(self) -> None:
+        if self.options.scope == "session":
+            from ctxchat.core.errors import UsageError
+
+            raise UsageError(
+                f'{self.source_id}: scope = "session" keeps no memory an import can learn into'
+            )
 
     # -- the user's control over it -----------------------------------------------------------
     def commands(self) -> Sequence[Command]:
