@@ -301,3 +301,21 @@ def test_a_dream_with_a_goal_named_is_still_a_goal() -> None:
 )
 def test_what_is_said_ahead_or_politely_still_tells(message: str, word: str) -> None:
     assert word in remembered(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "My build passes locally but the deploy fails on staging.",
+        "My phone keeps dropping the wifi, so annoying.",
+        "I think the answer is 12 but I'm not sure.",
+        "I read somewhere that sloths can hold their breath for 40 minutes.",
+    ],
+)
+def test_the_moments_trouble_and_hearsay_are_no_facts(message: str) -> None:
+    assert remembered(message) == ""
+
+
+def test_a_thing_of_the_users_that_is_named_is_still_kept() -> None:
+    assert "pickle" in remembered("My cat is called Pickle.")
+    assert "boutique" in remembered("My preference is for boutique hotels over big chains.")

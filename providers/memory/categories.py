@@ -126,7 +126,7 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "health",
-        r"diabet|asthma|epilep|migrain|arthrit|adhd|autis|dyslex|anxiety|depress|bipolar|"
+        r"diabet|asthma|epilep|\bocd\b|migrain|arthrit|adhd|autis|dyslex|anxiety|depress|bipolar|"
         r"injur|surgery|recover|chronic|condition|disabilit|wheelchair|blind|deaf|hearing|"
         r"hard of hearing|knee|back pain|\bbad back\b|blood pressure|cholesterol|pregnan|"
         r"medication|\bmg\b|prescri|therapy|doctor says|diagnos|insomnia|sleep apnea|"
@@ -169,7 +169,9 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "possessions",
-        r"\bi (?:own|have|got|bought|drive)\b|\bi've got\b|my car|our car|"
+        # "I have an hour to plan" is time, not a thing owned.
+        r"\bi (?:own|have|got|bought|drive)\b(?! (?:an? |no |some |the )?(?:hour|minute|moment|"
+        r"second|day|week|time|chance|question|meeting|call|idea)s?\b)|\bi've got\b|my car|our car|"
         r"drive a|daily "
         r"driver|\bbike\b|motorbike|vespa|printer|piano|guitar",
     ),

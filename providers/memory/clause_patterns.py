@@ -79,7 +79,8 @@ REPORTED = re.compile(
     r"(?:i|we)\b|"
     r"\b(?:used to say|always says?|always said|would say|says that|said that|told (?:me|us) "
     r"(?:that|to)|likes to say|as they say|the saying goes|i wonder|i'm wondering|"
-    r"i was wondering|not sure (?:if|whether)|curious (?:if|whether))\b",
+    r"i was wondering|not sure (?:if|whether)|curious (?:if|whether)|not sure(?=\W*$)|"
+    r"i (?:read|heard|saw) (?:somewhere |online |once )?that|apparently)\b",
     re.IGNORECASE,
 )
 # Time. A story of one occasion ("I went to a workshop last Friday") and a feeling ("I'm so
@@ -188,7 +189,8 @@ TO_YOU = re.compile(r"\b(?:you|your|you're|ya|u)\b", re.IGNORECASE)
 STYLE_SAID = re.compile(
     r"\b(?:you|your|u|ur|please|pls|only|for me|from now on|instead|i'd rather|i prefer|"
     r"i'd take|works best|work best|i (?:like|want|need)(?! to\b)|"
-    r"(?:your|the|my) (?:answers?|repl\w*|responses?|explanations?|messages?|code|output)|"
+    r"(?:your|the|my) (?:answers?(?!\s+(?:is|was|to)\b)|repl\w*|responses?|explanations?|"
+    r"messages?|code|output)|"
     r"when (?:you|u) (?:explain|answer|reply|write|give))\b",
     re.IGNORECASE,
 )

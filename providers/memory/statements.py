@@ -184,6 +184,11 @@ DISPOSITION = re.compile(r"\b(?:always|never|forever|permanently|for good)\b", r
 # What is said ahead of time and still worth keeping: "I'll be 40 next month".
 TOLD_AHEAD = frozenset({"goals", "age"})
 THANKS = re.compile(r"[,;.!]?\s*(?:thanks|thank you|thx|cheers|ta)\W*$", re.IGNORECASE)
+THINGS_OF_MINE = re.compile(
+    r"(?:my|our)\s+[\w-]+(?:\s+(?!(?:is|are|was|were|has|have|'s)\b)[\w-]+)?\s+"
+    r"(?!(?:is|are|was|were|has|have|had|'s|does)\b)\w+s\b",
+    re.IGNORECASE,
+)
 RESOLVE = re.compile(
     r"\b(?:won't|will|gonna|i'll|we'll|(?:i'm|i am|we're|we are) going to)\b", re.IGNORECASE
 )
@@ -820,6 +825,11 @@ class _Reader:
             return False
         if TO_YOU.search(ASIDES.sub(" ", clause)) and (category is None or self.chatty):
             return False  # speaks to the listener: "your words mean a lot to me"
+        if self.slot_of(clause) is None and THINGS_OF_MINE.match(clause):
+            # "My code compiles but the tests hang", "my phone keeps autocorrecting": a
+            # thing of the user's doing something, of no kind a person has, is the
+            # moment's trouble, not who the user is.
+            return False
         if self.slot_of(clause) is None:
             # "I'm doing nursing instead" is what holds since a change, not an activity.
             ongoing = ONGOING.match(clause) and not (
