@@ -306,7 +306,7 @@ def test_what_is_said_ahead_or_politely_still_tells(message: str, word: str) -> 
 @pytest.mark.parametrize(
     "message",
     [
-        "My build passes locally but the deploy fails on staging.",
+        "My build fails on staging but passes locally.",
         "My phone keeps dropping the wifi, so annoying.",
         "I think the answer is 12 but I'm not sure.",
         "I read somewhere that sloths can hold their breath for 40 minutes.",

@@ -184,9 +184,12 @@ DISPOSITION = re.compile(r"\b(?:always|never|forever|permanently|for good)\b", r
 # What is said ahead of time and still worth keeping: "I'll be 40 next month".
 TOLD_AHEAD = frozenset({"goals", "age"})
 THANKS = re.compile(r"[,;.!]?\s*(?:thanks|thank you|thx|cheers|ta)\W*$", re.IGNORECASE)
+# A thing of the user's in trouble: "my code compiles but the tests hang", "my phone keeps
+# dropping the wifi" ("our build uses Bazel" describes, and is kept).
 THINGS_OF_MINE = re.compile(
     r"(?:my|our)\s+[\w-]+(?:\s+(?!(?:is|are|was|were|has|have|'s)\b)[\w-]+)?\s+"
-    r"(?!(?:is|are|was|were|has|have|had|'s|does)\b)\w+s\b",
+    r"(?:keeps|kept|fails|failed|crashes|crashed|hangs|breaks|broke|freezes|froze|compiles|"
+    r"throws|returns|won't|doesn't|isn't|stopped|died|refuses|errors|times out|lags)\b",
     re.IGNORECASE,
 )
 RESOLVE = re.compile(
