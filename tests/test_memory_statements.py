@@ -186,14 +186,16 @@ PROBE = Path(__file__).parent / "data" / "memory_probe.jsonl"
 
 def test_the_probe_sentences_written_here_hold() -> None:
     """Cases written for ctxchat in registers of their own (terse, chatty, hedged,
-    lowercase, facts inside requests, the seven languages, updates, and negatives of every
-    kind the data README lists), used to find where the reader's general tests fall short.
-    A regression guard: the thresholds are what the reader does today (0.950; 3 false
-    memories, each a "my teenager" kind of mention inside a question), less a few cases."""
+    lowercase, facts inside requests, the seven languages, updates, forgets, and negatives of
+    every kind the data README lists, and of everyday work and chat), used to find where the
+    reader's general tests fall short. A regression guard: the thresholds are what the reader
+    does today (0.953 of 787; 6 false memories of 120 negatives: a manager's request for
+    tomorrow, the kids asleep, a new kettle, and three "my teenager" mentions inside a
+    question), less a few cases."""
     result = evaluate_file(PROBE)
     negatives = [r for r in result.results if "negative" in r.case.tags]
-    assert result.pass_rate >= 0.9, result.failed
-    assert sum(not r.passed for r in negatives) <= 4, [r.case.id for r in negatives if not r.passed]
+    assert result.pass_rate >= 0.93, result.failed
+    assert sum(not r.passed for r in negatives) <= 7, [r.case.id for r in negatives if not r.passed]
 
 
 def test_a_document_sized_message_is_read_only_as_far_as_a_person_tells() -> None:
