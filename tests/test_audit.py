@@ -13,7 +13,8 @@ from historykit import LOOKUP, Contributor, make_agent, raw_query, scratch_home,
 
 from ctxchat.config.loading import config_from_dict
 from ctxchat.core.agent import Agent, TurnFailed
-from ctxchat.core.audit import AuditRecord, AuditSource
+from ctxchat.core.audit import AuditRecord
+from ctxchat.core.capabilities import AuditSource
 from ctxchat.core.errors import ConfigError
 from ctxchat.core.paths import sessions_dir
 from ctxchat.core.provider import ContextProvider, ProviderEnv

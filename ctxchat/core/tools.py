@@ -11,7 +11,7 @@ import re
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from ctxchat.core.errors import ConfigError
 from ctxchat.core.messages import ToolCallPart, ToolResultPart
@@ -100,31 +100,6 @@ class ToolRegistry:
 
     def __len__(self) -> int:
         return len(self._tools)
-
-
-@runtime_checkable
-class ToolSource(Protocol):
-    """A provider that fills the shared catalogue (`ProviderEnv.tools`) from sources that
-    are slow to reach (MCP servers start as processes). `load_tools` is called when the
-    catalogue is first needed (a turn, `/tools`, `ctxchat tools list`) and never before;
-    each source that cannot be reached is reported through `warn`, one line each, and left
-    out."""
-
-    source_id: str
-
-    async def load_tools(self, warn: Callable[[str], None]) -> None: ...
-
-
-@runtime_checkable
-class ToolChooser(Protocol):
-    """A provider that chooses which tools of the catalogue to advertise (the selector):
-    `/tools` shows the scores it gave on the session's last turn."""
-
-    source_id: str
-
-    def last_scores(self, state: dict[str, Any]) -> Mapping[str, float | None]:
-        """Tool name -> its score on the last stored turn (None: offered unranked)."""
-        ...
 
 
 def schema_problem(schema: Mapping[str, Any], arguments: Any) -> str:

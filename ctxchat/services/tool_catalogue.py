@@ -11,7 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ctxchat.core.agent import Agent
-from ctxchat.core.tools import Tool, ToolRegistry, ToolSource
+from ctxchat.core.capabilities import ToolSource
+from ctxchat.core.tools import Tool, ToolRegistry
 
 
 async def load_catalogue(agent: Agent, warn: Callable[[str], None]) -> list[Tool]:

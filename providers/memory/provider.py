@@ -41,10 +41,10 @@ from .schema import MEMORY
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
+    from ctxchat import Command, CommandView
     from ctxchat.core.forgetting import Forgetting
     from ctxchat.core.model_types import ChatModel
     from ctxchat.core.progress import Progress
-    from ctxchat.services.commands import Command
 
     from . import Change, Extraction, Fact, FactSet
     from .ops import Op
@@ -310,7 +310,7 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
         return parse_reply(reply.message.text, text)
 
     # -- the user's control over it -----------------------------------------------------------
-    def commands(self) -> Sequence[Command]:
+    def commands(self) -> Sequence[Command[CommandView]]:
         from .commands import memory_commands
 
         return memory_commands(self)

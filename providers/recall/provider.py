@@ -23,18 +23,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ctxchat import EmbeddableHistory, SearchableHistory
 from ctxchat.core.context import RunContext
 from ctxchat.core.errors import StorageError
 from ctxchat.core.messages import Message
 from ctxchat.core.options import OptionValueError, option
 from ctxchat.core.provider import AgentView, ContextProvider
-from ctxchat.core.search import (
-    EmbeddableHistory,
-    HitFilter,
-    MessageHit,
-    SearchableHistory,
-    query_terms,
-)
+from ctxchat.core.search import HitFilter, MessageHit, query_terms
 from ctxchat.core.session import Session
 from ctxchat.ranking.recall_block import (
     DEFAULT_MAX_MESSAGES,

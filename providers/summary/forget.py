@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from ctxchat.core.forgetting import ForgetSource, Forgetting, forgotten_in, mark_forgotten
+from ctxchat import ForgetSource
+from ctxchat.core.forgetting import Forgetting, forgotten_in, mark_forgotten
 from ctxchat.core.messages import Message
 from ctxchat.core.model_types import ModelRequest, ignore_events
 

@@ -50,9 +50,9 @@ from .later import (
 )
 
 if TYPE_CHECKING:
+    from ctxchat import Command, CommandView
     from ctxchat.core.limits import ContextLimits
     from ctxchat.core.model_types import ChatModel
-    from ctxchat.services.commands import Command
 
 # Gives up its block last when a request does not fit the model's window (memory facts go
 # at 10): the summary stands for many turns at once.
@@ -378,7 +378,7 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
         if turns < source.turns:
             state.clear()
 
-    def commands(self) -> Sequence[Command]:
+    def commands(self) -> Sequence[Command[CommandView]]:
         from .commands import summary_commands
 
         return summary_commands(self)

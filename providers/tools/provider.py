@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ctxchat import Cell, Command, CommandResult, CommandView, Note, Table, ToolChooser, ToolSource
 from ctxchat.core.context import RunContext
 from ctxchat.core.errors import ConfigError, CtxchatError
 from ctxchat.core.messages import ToolCallPart, ToolResultPart
@@ -39,8 +40,7 @@ from ctxchat.core.model_types import Middleware, ToolCall
 from ctxchat.core.options import build_options, did_you_mean, option
 from ctxchat.core.provider import AgentView, ContextProvider
 from ctxchat.core.session import Session
-from ctxchat.core.tools import Tool, ToolChooser, ToolSource
-from ctxchat.services.commands import Cell, Command, CommandContext, CommandResult, Note, Table
+from ctxchat.core.tools import Tool
 from ctxchat.services.tool_catalogue import summary
 
 from .calc import calculate
@@ -255,14 +255,14 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
         state["advertised"] = [t.name for t in context.all_tools()]
 
     # -- /tools -------------------------------------------------------------------------------
-    def commands(self) -> list[Command]:
+    def commands(self) -> list[Command[CommandView]]:
         return [
             Command("tools", "list the tools, marking those offered on the last turn", self._list)
         ]
 
-    async def _list(self, ctx: CommandContext, args: str) -> CommandResult:
+    async def _list(self, ctx: CommandView, args: str) -> CommandResult:
         problems: list[str] = []
-        sources = [p for p in ctx.service.agent.run_providers() if isinstance(p, ToolSource)]
+        sources = [p for p in ctx.agent.run_providers() if isinstance(p, ToolSource)]
         for provider in sources:
             await provider.load_tools(problems.append)
         tools = list(self.env.tools)
@@ -271,9 +271,9 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
         advertised = set(_names(ctx.state.get("advertised")))
         always = set(_names(ctx.state.get("always")))
         scores: dict[str, float | None] = {}
-        for chooser in ctx.service.agent.run_providers():
+        for chooser in ctx.agent.run_providers():
             if isinstance(chooser, ToolChooser):
-                state = ctx.conversation.session.provider_state(chooser.source_id)
+                state = ctx.session.provider_state(chooser.source_id)
                 scores.update(chooser.last_scores(state))
         if scores:  # a selector chose: the last turn's scores explain its choice
             tools.sort(key=lambda t: (t.name not in scores, -(scores.get(t.name) or 0.0)))
