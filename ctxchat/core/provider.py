@@ -35,10 +35,19 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, get_args, get_origin
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Generic,
+    Protocol,
+    TypeVar,
+    get_args,
+    get_origin,
+)
 
 from ctxchat.core.errors import ConfigError, CtxchatError
-from ctxchat.core.messages import Message
+from ctxchat.core.messages import Message, new_id
 from ctxchat.core.options import NoOptions, build_options, option
 from ctxchat.core.progress import ProgressBars, no_bars
 from ctxchat.core.tools import ToolRegistry
@@ -291,14 +300,15 @@ class HistoryUnsupported(CtxchatError):
 class HistoryProvider(ContextProvider[HistoryOptionsT]):
     """A provider that loads and stores the conversation.
 
-    One call to `save_messages` holds a whole turn and must store all of it or none of it.
-    A failed turn stores nothing; a history whose store fails makes the turn failed.
+    A backend implements `get_messages` and `store_turn`: one call holds a whole turn,
+    under its id, and must store all of it or none of it. A failed turn stores nothing; a
+    history whose store fails makes the turn failed. (`save_messages` is the same store
+    under a new id, for a caller with no turn id; a backend never implements it.)
 
     A history kept outside the session file (`stores_in_session` False) stores a turn
     before the session file counts it, so it must be able to take the turn back by its id
-    (`store_turn`, `discard_turn`): when the session file cannot be saved, or a process
-    ended between the two, the turn is removed again and the two agree (see
-    `ctxchat.services.journal`).
+    (`discard_turn`): when the session file cannot be saved, or a process ended between
+    the two, the turn is removed again and the two agree (see `ctxchat.services.journal`).
     """
 
     # True for a history kept in the session's own state: saved with the session file,
@@ -326,11 +336,23 @@ class HistoryProvider(ContextProvider[HistoryOptionsT]):
         """The messages to show the model (the provider's window over the history)."""
         raise NotImplementedError
 
+    async def store_turn(
+        self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any], turn_id: str
+    ) -> None:
+        """Store one turn's messages under `turn_id`, atomically."""
+        if type(self).save_messages is not HistoryProvider.save_messages:
+            # A backend written before `store_turn` was the one to implement: it forgets
+            # the id, so it cannot take a turn back (`discard_turn` is False for it).
+            await self.save_messages(session_id, messages, state=state)
+            return
+        raise NotImplementedError(f"{type(self).__name__} does not implement store_turn")
+
     async def save_messages(
         self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any]
     ) -> None:
-        """Store one turn's messages, atomically."""
-        raise NotImplementedError
+        """Store one turn's messages under a new turn id: `store_turn`, for a caller that
+        has none. Never overridden, but by a backend of the old API."""
+        await self.store_turn(session_id, messages, state=state, turn_id=new_id())
 
     async def all_messages(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
         """The whole stored history, for export and display."""
@@ -361,13 +383,6 @@ class HistoryProvider(ContextProvider[HistoryOptionsT]):
     async def remove_last_turn(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
         """Drop the most recent stored turn; returns what was removed."""
         raise HistoryUnsupported(f"history provider '{self.source_id}' cannot undo a turn")
-
-    async def store_turn(
-        self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any], turn_id: str
-    ) -> None:
-        """Store one turn's messages under `turn_id`, atomically. A backend that can find a
-        turn by its id overrides this (and `discard_turn`); the default forgets the id."""
-        await self.save_messages(session_id, messages, state=state)
 
     async def discard_turn(self, session_id: str, turn_id: str, *, state: dict[str, Any]) -> bool:
         """Remove the turn stored under `turn_id`, if it is there; False when this history

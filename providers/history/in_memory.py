@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ctxchat.core.messages import Message, new_id
+from ctxchat.core.messages import Message
 from ctxchat.core.provider import HistoryProvider
 from ctxchat.core.session import Session
 from ctxchat.core.tokens import count_message_tokens
@@ -42,11 +42,6 @@ class InMemoryHistoryProvider(HistoryProvider[WindowedHistoryOptions]):
             max_messages=self.options.message_limit,
             max_tokens=self.options.token_limit,
         )
-
-    async def save_messages(
-        self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any]
-    ) -> None:
-        await self.store_turn(session_id, messages, state=state, turn_id=new_id())
 
     async def store_turn(
         self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any], turn_id: str

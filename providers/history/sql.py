@@ -221,11 +221,6 @@ class SqlHistoryProvider(
         await asyncio.to_thread(self._append, key, messages, context.turn_id, None, usage)
         state["history_key"] = key
 
-    async def save_messages(
-        self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any]
-    ) -> None:
-        await self.store_turn(session_id, messages, state=state, turn_id=new_id())
-
     async def store_turn(
         self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any], turn_id: str
     ) -> None:
