@@ -16,6 +16,9 @@ built-in providers use, and nothing else of the engine's insides.
 - `as_json`, `utc`: a JSON column's text, a stored time as aware UTC.
 - `UsageGroup`, `Grouping`: what a history keeping a usage ledger reports (see
   `ctxchat.core.usage`).
+- `ToolRun`, `search_past_sessions`: for a tool: the turn it is called in (a `Tool` with
+  `takes_run` gets it as its first argument), and the search of the user's past sessions
+  the built-in `search_sessions` tool does, as text for the model.
 
 Importing it costs nothing: each name is loaded when first used (SQLAlchemy only then).
 """
@@ -28,7 +31,9 @@ from ctxchat.core.lazy import load_export
 
 if TYPE_CHECKING:
     from ctxchat.core.progress import Progress, ProgressBars
+    from ctxchat.core.tools import ToolRun
     from ctxchat.core.usage import Grouping, UsageGroup
+    from ctxchat.services.tool_search import search_past_sessions
     from ctxchat.storage.sql.ownership import (
         OwnedRows,
         add_owner_columns,
@@ -55,6 +60,8 @@ _EXPORTS = {
     "Grouping": "ctxchat.core.usage",
     "UsageGroup": "ctxchat.core.usage",
     "SqlBacked": "ctxchat.storage.sql.store",
+    "ToolRun": "ctxchat.core.tools",
+    "search_past_sessions": "ctxchat.services.tool_search",
 }
 
 __all__ = [
@@ -65,6 +72,7 @@ __all__ = [
     "ProgressBars",
     "SqlBacked",
     "Store",
+    "ToolRun",
     "UsageGroup",
     "add_owner_columns",
     "adopt_unowned",
@@ -72,6 +80,7 @@ __all__ = [
     "count_owned",
     "migration_progress",
     "owner_values",
+    "search_past_sessions",
     "utc",
 ]
 

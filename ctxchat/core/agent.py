@@ -72,7 +72,7 @@ from ctxchat.core.session import Session
 from ctxchat.core.settings import AgentSettings
 from ctxchat.core.storable import storable, storable_message
 from ctxchat.core.tool_limit import cap_arguments, fit_result
-from ctxchat.core.tools import Tool, invoke_tool
+from ctxchat.core.tools import Tool, ToolRun, invoke_tool
 
 T = TypeVar("T")
 AnyProvider = ContextProvider[Any]
@@ -212,6 +212,7 @@ class Agent:
             approve=approve,
             turn_id=turn_id,
         )
+        context.tool_run = ToolRun(self, session)
         if defer:
             context.deferred = []
         providers = self.run_providers()
@@ -285,7 +286,8 @@ class Agent:
                 return ToolResultPart(call.id, refusal_text(tool.name), is_error=True)
             started = time.monotonic()
             try:
-                return await invoke_tool(tool, call, default_timeout=self.settings.tool_timeout)
+                timeout = self.settings.tool_timeout
+                return await invoke_tool(tool, call, default_timeout=timeout, run=context.tool_run)
             finally:
                 ran[call.id] = time.monotonic() - started
 

@@ -41,6 +41,7 @@ from ctxchat.core.options import build_options, did_you_mean, option
 from ctxchat.core.provider import AgentView, ContextProvider
 from ctxchat.core.session import Session
 from ctxchat.core.tools import Tool
+from ctxchat.kit import ToolRun, search_past_sessions
 from ctxchat.services.tool_catalogue import summary
 
 from .calc import calculate
@@ -51,7 +52,8 @@ from .python_functions import in_a_loop_of_its_own, load_reference, tool_from_fu
 
 FILE_TOOLS = ("read_file", "list_directory")
 BUILTINS = ("current_time", "convert_time", "calculate", "search_sessions", *FILE_TOOLS)
-MAX_SEARCH_HITS = 20
+# Built-ins that read the turn they are called in (`Tool.takes_run`).
+TAKE_THE_RUN = {"search_sessions"}
 # Built-ins that run in a worker process (`Tool.worker_ref`): the calculator's arguments
 # come from the model, and a document it read may hold a calculation that never ends.
 IN_WORKER = {"calculate": f"{calculate.__module__}:{calculate.__qualname__}"}
@@ -113,7 +115,6 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
     def setup(self) -> None:
         super().setup()
         options = self.options
-        self._search = _SessionSearch(self.env.data_dir)
         self._own: list[str] = []  # names this provider put in the catalogue, in order
         for tool in [*self._builtin_tools(), *self._python_tools()]:
             self._register(tool)
@@ -143,7 +144,7 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
             "current_time": current_time,
             "convert_time": convert_time,
             "calculate": calculate,
-            "search_sessions": self._search.search_sessions,
+            "search_sessions": _SessionSearch(self.env.data_dir).search_sessions,
         }
         roots = check_roots(options.roots)
         if roots:  # the file tools are off until a root is configured
@@ -151,7 +152,12 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
             functions["read_file"] = files.read_file
             functions["list_directory"] = files.list_directory
         return [
-            tool_from_function(functions[name], source="builtin", worker_ref=IN_WORKER.get(name))
+            tool_from_function(
+                functions[name],
+                source="builtin",
+                worker_ref=IN_WORKER.get(name),
+                takes_run=name in TAKE_THE_RUN,
+            )
             for name in dict.fromkeys(options.builtins)
             if name in functions
         ]
@@ -208,7 +214,6 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
 
     def check(self) -> None:
         """`config validate`: start the MCP servers, and fail naming each that does not."""
-        import asyncio
 
         problems: list[str] = []
         asyncio.run(self.load_tools(problems.append))
@@ -227,8 +232,6 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
             context.warn(self.source_id, text)
 
         await self.load_tools(warn)
-        self._search.agent = agent
-        self._search.project = session.project  # its sessions come first
         context.allow_tools(_names(state.get("always")))
         if self.options.advertise:
             context.extend_tools(self.source_id, self.catalogue())
@@ -316,17 +319,14 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
 
 
 class _SessionSearch:
-    """The search_sessions tool: it reads the pipeline's histories, known once a turn has
-    started (the provider is built before the agent is). Read-only: no side effects."""
+    """The search_sessions tool: it reads the histories of the turn it is called in (its
+    `ToolRun`: the pipeline, and the session whose project comes first), so nothing of a
+    turn is kept here. Read-only: no side effects."""
 
     def __init__(self, data_dir: Path) -> None:
-        from ctxchat.core.paths import sessions_dir
+        self.data_dir = data_dir
 
-        self.sessions_dir = sessions_dir(data_dir)
-        self.agent: AgentView | None = None
-        self.project: str | None = None
-
-    async def search_sessions(self, query: str, limit: int = 5) -> str:
+    async def search_sessions(self, run: ToolRun, query: str, limit: int = 5) -> str:
         """Search the user's past conversations (every stored message of every session);
         returns the best matches, each with its session id, date, role and title, a snippet
         with the matched words between **, and the turn beside it (the reply, or what was
@@ -341,23 +341,7 @@ class _SessionSearch:
                 (synonyms, a related thing) if the first search misses.
             limit: how many matches to return, 1 to 20
         """
-        from ctxchat.core.forgetting import forgotten_messages
-        from ctxchat.services.session_search import search_sessions
-        from ctxchat.storage.store import SessionStore
-        from ctxchat.views.search_hits import hits_text
-
-        if self.agent is None:
-            raise CtxchatError("search_sessions runs during a turn only")
-        providers = self.agent.run_providers()
-        hits = await search_sessions(
-            providers,
-            SessionStore(self.sessions_dir),
-            query,
-            limit=max(1, min(limit, MAX_SEARCH_HITS)),
-            leave_out=await asyncio.to_thread(forgotten_messages, providers),
-            project=self.project,
-        )
-        return hits_text(hits) if hits else "no stored message holds those words"
+        return await search_past_sessions(run, query, data_dir=self.data_dir, limit=limit)
 
 
 class _ReportFailures(Middleware):
