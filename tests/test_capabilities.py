@@ -44,3 +44,24 @@ def test_every_capability_is_exported_from_ctxchat() -> None:
     for name in declared:
         assert getattr(ctxchat, name) is getattr(capabilities, name), name
         assert name in ctxchat.__all__, name
+
+
+def test_the_provider_base_is_the_turn_and_nothing_more() -> None:
+    from ctxchat import ContextProvider
+
+    members = {n for n in vars(ContextProvider) if not n.startswith("_")}
+    assert members == {
+        "Options",
+        "setup",
+        "stores_turn",
+        "before_run",
+        "after_run",
+        "record_turn",
+        "after_stored_turn",
+    }
+    provider = ContextProvider("plain")
+    assert {n for n in vars(provider) if not n.startswith("_")} == {"source_id", "options", "env"}
+    # A provider with no capability is asked for none: nothing optional is on the base.
+    assert not isinstance(provider, capabilities.KeepsSessionData)
+    assert not isinstance(provider, capabilities.Closes)
+    assert not isinstance(provider, capabilities.ChecksReach)

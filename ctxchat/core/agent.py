@@ -38,6 +38,7 @@ from typing import Any, Literal, TypeVar
 from ctxchat.core.approval import Approver, refusal_text, refuse_unasked
 from ctxchat.core.blocks import context_block
 from ctxchat.core.budget import fit, measure
+from ctxchat.core.capabilities import Closes
 from ctxchat.core.context import RunContext, RunResponse
 from ctxchat.core.errors import (
     ContextOverflow,
@@ -164,6 +165,8 @@ class Agent:
         """Close every provider, each even when another fails."""
         failures: list[str] = []
         for provider in self.run_providers():
+            if not isinstance(provider, Closes):
+                continue
             try:
                 provider.close()
             except Exception as exc:

@@ -7,14 +7,16 @@ reached exactly as a built-in is. A capability is a few methods with one job: im
 the whole protocol or none of it.
 
 The provider's data outside the session file:
-- `ChecksReach`: `ctxchat config validate` reaches what it depends on.
-- `KeepsSessionData`: it keeps a session's data outside its file (deleted with the
-  session, listed and pruned by `sessions prune --orphans`).
+- `StoresOutsideSession`: it keeps something outside the session file, so a chat that
+  must leave nothing behind (`run --temp`) runs without it.
+- `ForgetsSessions`: it drops what it keeps of a session being deleted.
+- `KeepsSessionData`: it keeps data under keys a session claims (listed and pruned by
+  `sessions prune --orphans`).
 - `ForksSessions`: it copies or trims what it keeps when a session is forked.
 - `RecordsMissedTurns`: it records every kept turn, one a killed process left unrecorded
   too (the audit).
+- `ChecksReach`: `ctxchat config validate` reaches what it depends on.
 - `Closes`: it holds clients or processes to release when the process ends.
-- `Describes`: one line of its own for `ctxchat config show`.
 - `InDatabase`: it keeps its data in a SQL database (`config show` names which).
 
 What the CLI and the engine may ask of it:
@@ -41,9 +43,11 @@ if TYPE_CHECKING:
     from ctxchat.core.audit import AuditRecord
     from ctxchat.core.commands import Command, CommandView
     from ctxchat.core.forgetting import Forgetting
+    from ctxchat.core.messages import Message
     from ctxchat.core.model_types import ChatModel
     from ctxchat.core.progress import Progress
     from ctxchat.core.search import HitFilter, MessageHit
+    from ctxchat.core.session import Session
     from ctxchat.core.usage import Grouping, UsageGroup
 
 
@@ -156,6 +160,8 @@ class EmbeddableHistory(Protocol):
         progress: Callable[[int, int], None] | None = None,
     ) -> int: ...
 
+    def close(self) -> None: ...
+
 
 @runtime_checkable
 class ImportableHistory(Protocol):
@@ -215,6 +221,93 @@ class ValueForgetter(Protocol):
 
 
 # -- where it keeps its data ------------------------------------------------------------------
+@runtime_checkable
+class StoresOutsideSession(Protocol):
+    @property
+    def stores_outside_session(self) -> bool:
+        """Whether it keeps anything outside the session file (rows in a database): a chat
+        that must leave nothing behind (`ctxchat run --temp`) runs without it."""
+        ...
+
+
+@runtime_checkable
+class ForgetsSessions(Protocol):
+    async def forget_session(self, session: Session, state: dict[str, Any]) -> None:
+        """The session is being deleted: drop whatever this provider keeps outside it."""
+        ...
+
+
+@runtime_checkable
+class KeepsSessionData(Protocol):
+    """What is kept outside session files, for `sessions prune --orphans`."""
+
+    def session_keys(self, session: Session, state: dict[str, Any]) -> set[str]:
+        """The keys under which this provider keeps the session's data outside its file
+        (a SQL history's key, the audit's session id). Rows under a key no session on disk
+        claims are orphans: their session was deleted by hand, or moved aside unreadable."""
+        ...
+
+    async def stored_keys(self) -> dict[str, int]:
+        """Every key this provider keeps data under outside session files, with how many
+        records (rows) each holds."""
+        ...
+
+    async def forget_keys(self, keys: Collection[str]) -> None:
+        """Drop everything kept under `keys`: no session claims them any more."""
+        ...
+
+
+@runtime_checkable
+class ForksSessions(Protocol):
+    async def fork_session(
+        self, source: Session, fork: Session, state: dict[str, Any], *, turns: int
+    ) -> None:
+        """`fork` is being made from `source`'s first `turns` turns (all of them, or fewer).
+        `state` is this provider's state in the fork: a deep copy of its state in `source`.
+        Copy what this provider keeps outside the session file under the fork's own keys
+        (so that the two never share it), and drop from `state` what belongs to the turns
+        left out. A provider without it keeps the copy as it is; if this raises, the fork
+        is not made and `forget_session` is called on the providers that forked already."""
+        ...
+
+
+@runtime_checkable
+class RecordsMissedTurns(Protocol):
+    source_id: str
+
+    async def record_missed_turn(
+        self,
+        *,
+        session: Session,
+        turn_id: str,
+        messages: Sequence[Message],
+        state: dict[str, Any],
+    ) -> None:
+        """A kept turn whose `record_turn` may never have run: its process was killed
+        between the save that counted it and the record stage. The next process to hold
+        the session's lock calls this with what the history kept of the turn (`messages`:
+        its input, then what the model produced). Record it unless it is recorded already
+        (the process may have died later, while providers learnt). A failure is retried
+        by the next process."""
+        ...
+
+
+@runtime_checkable
+class ChecksReach(Protocol):
+    def check(self) -> None:
+        """Reach what the provider depends on (open its database, say) and raise a
+        `CtxchatError` if it cannot: `ctxchat config validate` calls this. Unlike `setup`,
+        it may be slow or touch the outside world; a normal run never calls it."""
+        ...
+
+
+@runtime_checkable
+class Closes(Protocol):
+    def close(self) -> None:
+        """Release clients and connections; the process is about to end."""
+        ...
+
+
 @runtime_checkable
 class InDatabase(Protocol):
     """A provider that keeps its data in a SQL database (`SqlBacked`), by structure, so the

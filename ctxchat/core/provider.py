@@ -20,7 +20,8 @@ A turn, as providers see it:
      process killed while providers learn has recorded the turn already: this is where
      an audit writes its row. A process killed after the session file counted the turn
      and before this stage leaves a mark in the file; the next process to hold the
-     session's lock hands what the history kept of the turn to `record_missed_turn`.
+     session's lock hands what the history kept of the turn to `record_missed_turn` (a
+     provider implementing `RecordsMissedTurns`, see `ctxchat.core.capabilities`).
    - *learn*: `after_run` of every other provider, in reverse config order, so that a
      provider that learns from the turn (memory, a summary) knows whether it was kept.
      It runs for every turn too: the default calls `after_stored_turn` only for a stored
@@ -32,7 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import (
@@ -131,6 +132,11 @@ class ContextProvider(Generic[OptionsT]):
     Parametrise it with the dataclass of the provider's TOML options
     (`class Motto(ContextProvider[MottoOptions])`, see `ctxchat.core.options`): the options are
     checked against it when the config loads and `self.options` is an instance of it.
+
+    This is the turn and nothing more: setup, the hooks, the state they are handed, the
+    source id. What else a provider can do (keep data outside the session file, fork it,
+    record a turn a killed process missed, offer commands or tools, be checked or closed)
+    it says by implementing a protocol of `ctxchat.core.capabilities`.
     """
 
     Options: ClassVar[type[Any]] = NoOptions
@@ -175,21 +181,10 @@ class ContextProvider(Generic[OptionsT]):
         """Derive what the provider needs from `self.options` and `self.env`, once, at
         config time (so `config validate` catches it). Overrides call `super().setup()`."""
 
-    def check(self) -> None:
-        """Reach what the provider depends on (open its database, say) and raise a
-        `CtxchatError` if it cannot: `ctxchat config validate` calls this. Unlike `setup`,
-        it may be slow or touch the outside world; a normal run never calls it."""
-
     @property
     def stores_turn(self) -> bool:
         """Whether this provider keeps the conversation: its `after_run` runs in the first
         stage, and the turn counts as stored only if it succeeds."""
-        return False
-
-    @property
-    def stores_outside_session(self) -> bool:
-        """Whether it keeps anything outside the session file (rows in a database): a chat
-        that must leave nothing behind (`ctxchat run --temp`) runs without it."""
         return False
 
     async def before_run(
@@ -213,61 +208,11 @@ class ContextProvider(Generic[OptionsT]):
         `context.error` are final), in config order, before any provider learns from it.
         Keep it to one short write: Ctrl-C waits for it. A failure is a warning."""
 
-    async def record_missed_turn(
-        self,
-        *,
-        session: Session,
-        turn_id: str,
-        messages: Sequence[Message],
-        state: dict[str, Any],
-    ) -> None:
-        """A kept turn whose `record_turn` may never have run: its process was killed
-        between the save that counted it and the record stage. The next process to hold
-        the session's lock calls this with what the history kept of the turn (`messages`:
-        its input, then what the model produced). Record it unless it is recorded already
-        (the process may have died later, while providers learnt). A failure is retried
-        by the next process."""
-
     async def after_stored_turn(
         self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
     ) -> None:
         """Learn from a turn that completed and was stored: its input is
         `context.input_messages`, everything the model produced `context.response`."""
-
-    async def forget_session(self, session: Session, state: dict[str, Any]) -> None:
-        """The session is being deleted: drop whatever this provider keeps outside it."""
-
-    async def fork_session(
-        self, source: Session, fork: Session, state: dict[str, Any], *, turns: int
-    ) -> None:
-        """`fork` is being made from `source`'s first `turns` turns (all of them, or fewer).
-        `state` is this provider's state in the fork: a deep copy of its state in `source`.
-        Copy what this provider keeps outside the session file under the fork's own keys
-        (so that the two never share it), and drop from `state` what belongs to the turns
-        left out. The default keeps the copy as it is; if this raises, the fork is not
-        made and `forget_session` is called on the providers that forked already."""
-
-    # -- what is kept outside session files, for `sessions prune --orphans` -------------------
-    def session_keys(self, session: Session, state: dict[str, Any]) -> set[str]:
-        """The keys under which this provider keeps the session's data outside its file
-        (a SQL history's key, the audit's session id). Rows under a key no session on disk
-        claims are orphans: their session was deleted by hand, or moved aside unreadable."""
-        return {session.id}
-
-    async def stored_keys(self) -> dict[str, int]:
-        """Every key this provider keeps data under outside session files, with how many
-        records (rows) each holds; none for a provider that keeps nothing outside them."""
-        return {}
-
-    async def forget_keys(self, keys: Collection[str]) -> None:
-        """Drop everything kept under `keys`: no session claims them any more."""
-
-    def close(self) -> None:
-        """Release clients and connections; the process is about to end."""
-
-    def describe(self) -> str:
-        """One line for `config show`."""
-        return type(self).__name__
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.source_id!r})"
@@ -421,7 +366,3 @@ class HistoryProvider(ContextProvider[HistoryOptionsT]):
         if self.store_outputs and context.response is not None:
             selected.extend(context.response.messages)
         return selected
-
-    def describe(self) -> str:
-        flags = "loads history" if self.load_messages else "does not load history"
-        return f"{type(self).__name__} ({flags})"

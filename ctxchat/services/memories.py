@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from ctxchat.core.capabilities import ForgetSource, MemorySource
+from ctxchat.core.capabilities import ForgetSource, MemorySource, StoresOutsideSession
 from ctxchat.core.errors import UsageError
 from ctxchat.core.forgetting import Forgetting
 from ctxchat.core.options import NoOptions
@@ -80,7 +80,11 @@ def without(
                 # must not send a forgotten value because memory is off.
                 kept.append(ForgetMarks(provider))
             continue
-        if outside and provider.stores_outside_session:
+        if (
+            outside
+            and isinstance(provider, StoresOutsideSession)
+            and provider.stores_outside_session
+        ):
             continue
         kept.append(provider)
     return kept

@@ -50,7 +50,7 @@ from ctxchat.core.forgetting import Forgetting, forgotten_this_run, mark_forgott
 from ctxchat.core.messages import Message, MessageFormatError, TextPart
 from ctxchat.core.options import option
 from ctxchat.core.provider import AgentView, ContextProvider
-from ctxchat.core.redact import mask_password, scrub_secrets
+from ctxchat.core.redact import scrub_secrets
 from ctxchat.core.session import Session
 from ctxchat.kit import (
     Database,
@@ -217,6 +217,9 @@ class AuditProvider(SqlBacked[AuditOptions], OwnedRows, ContextProvider[AuditOpt
     def _forget(self, session_id: str) -> None:
         self._forget_keys([session_id])
 
+    def session_keys(self, session: Session, state: dict[str, Any]) -> set[str]:
+        return {session.id}  # its rows are keyed by the session's id
+
     async def stored_keys(self) -> dict[str, int]:
         return await asyncio.to_thread(
             count_owned, self.database(), AUDIT.tables, "session_key", self.owner.home
@@ -274,9 +277,6 @@ class AuditProvider(SqlBacked[AuditOptions], OwnedRows, ContextProvider[AuditOpt
             return changed
 
         return database.write(rewrite)
-
-    def describe(self) -> str:
-        return f"{type(self).__name__} (records every turn), {mask_password(self.url)}"
 
 
 def _error_text(error: BaseException) -> str:

@@ -28,7 +28,6 @@ from ctxchat.core.errors import StorageError
 from ctxchat.core.messages import Message, MessageFormatError, new_id
 from ctxchat.core.options import option
 from ctxchat.core.provider import HistoryProvider
-from ctxchat.core.redact import mask_password
 from ctxchat.core.session import Session
 from ctxchat.core.tokens import count_message_tokens
 from ctxchat.core.window import WindowedHistoryOptions, select_window
@@ -453,9 +452,6 @@ class SqlHistoryProvider(
             if progress is not None:
                 progress(min(done, total), total)
         return done
-
-    def describe(self) -> str:
-        return f"{super().describe()}, {mask_password(self.url)}"
 
 
 def _select() -> Any:

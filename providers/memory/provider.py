@@ -384,7 +384,3 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
         from .eval_command import evaluate_cases
 
         return await evaluate_cases(self, path, extractor=extractor, model=model, progress=progress)
-
-    def describe(self) -> str:
-        where = "each session" if self.options.scope == "session" else f"user '{self.user_key}'"
-        return f"{type(self).__name__} ({where}, {self.options.extractor} extractor)"

@@ -224,6 +224,3 @@ class ToolSelectorProvider(ContextProvider[ToolSelectorOptions]):
         self._rankers = {k: v for k, v in self._rankers.items() if k[1] == documents}
         self._rankers[key] = ranker
         return ranker
-
-    def describe(self) -> str:
-        return f"{type(self).__name__} (top {self.options.max_tools}, {self.options.ranker})"

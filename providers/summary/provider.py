@@ -383,10 +383,6 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
 
         return summary_commands(self)
 
-    def describe(self) -> str:
-        by = self.options.model or "the chat model"
-        return f"{type(self).__name__} (up to {self.options.max_words} words, by {by})"
-
 
 def _count(state: dict[str, Any]) -> int:
     count = state.get("messages")

@@ -311,12 +311,6 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
             server.wait_closed(max(0.0, deadline - time.monotonic()))
         self._hub.stop()
 
-    def describe(self) -> str:
-        servers = (
-            f", MCP servers: {', '.join(s.name for s in self._servers)}" if self._servers else ""
-        )
-        return f"{type(self).__name__} ({len(self._own)} tools{servers})"
-
 
 class _SessionSearch:
     """The search_sessions tool: it reads the histories of the turn it is called in (its
