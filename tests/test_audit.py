@@ -36,10 +36,10 @@ ENV = ProviderEnv(data_dir=scratch_home())
 def pipeline(url: str, settings: ModelSettings, **audit_options: object) -> Agent:
     return make_agent(
         settings,
-        SqlHistoryProvider("history", env=ENV, url=url),
+        SqlHistoryProvider("history", SqlHistoryProvider.Options(url=url), env=ENV),
         Contributor("notes", messages=["remember: cats"], instructions=["Be brief."]),
         Contributor("tools", tools=[LOOKUP], instructions=["Use lookup."]),
-        AuditProvider("audit", env=ENV, url=url, **audit_options),
+        AuditProvider("audit", AuditProvider.Options(url=url, **audit_options), env=ENV),
     )
 
 
@@ -163,7 +163,7 @@ def test_the_audit_never_feeds_the_model_and_records_what_it_saw_in_order(
     sql_url: str, model_settings: ModelSettings, fake_openai: FakeOpenAI
 ) -> None:
     # The notes come before the history in the config; the model reads the history first.
-    audit = AuditProvider("audit", env=ENV, url=sql_url)
+    audit = AuditProvider("audit", AuditProvider.Options(url=sql_url), env=ENV)
     history = InMemoryHistoryProvider("history")
     agent = make_agent(model_settings, Contributor("notes", messages=["n"]), history, audit)
     session = Session()
@@ -250,8 +250,8 @@ def test_ctrl_c_while_a_learner_learns_still_leaves_the_turn_audited(sql_url: st
     ran first and an interrupted one left the turn without its row."""
     from ctxchat.testing import ScriptedModel
 
-    audit = AuditProvider("audit", env=ENV, url=sql_url)
-    history = SqlHistoryProvider("history", env=ENV, url=sql_url)
+    audit = AuditProvider("audit", AuditProvider.Options(url=sql_url), env=ENV)
+    history = SqlHistoryProvider("history", SqlHistoryProvider.Options(url=sql_url), env=ENV)
     agent = Agent(model=ScriptedModel("ok"), providers=[history, audit, _EndlessLearner("mem")])
     session = Session()
 

@@ -65,3 +65,26 @@ def test_the_provider_base_is_the_turn_and_nothing_more() -> None:
     assert not isinstance(provider, capabilities.KeepsSessionData)
     assert not isinstance(provider, capabilities.Closes)
     assert not isinstance(provider, capabilities.ChecksReach)
+
+
+def test_a_provider_is_built_from_an_options_instance_not_from_keywords() -> None:
+    import inspect
+    from dataclasses import dataclass
+
+    import pytest
+
+    from ctxchat import ContextProvider, option
+
+    @dataclass(frozen=True)
+    class MottoOptions:
+        motto: str = option("be kind", help="what to remind the model of")
+
+    class Motto(ContextProvider[MottoOptions]):
+        pass
+
+    parameters = inspect.signature(ContextProvider.__init__).parameters.values()
+    assert not [p for p in parameters if p.kind is inspect.Parameter.VAR_KEYWORD]
+    assert Motto("motto", MottoOptions(motto="measure twice")).options.motto == "measure twice"
+    assert Motto("motto").options == MottoOptions()
+    with pytest.raises(TypeError):
+        Motto("motto", motto="measure twice")  # type: ignore[call-arg]

@@ -31,7 +31,6 @@ A turn, as providers see it:
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -159,20 +158,14 @@ class ContextProvider(Generic[OptionsT]):
                 return
 
     def __init__(
-        self,
-        source_id: str,
-        options: OptionsT | None = None,
-        *,
-        env: ProviderEnv | None = None,
-        **overrides: Any,
+        self, source_id: str, options: OptionsT | None = None, *, env: ProviderEnv | None = None
     ) -> None:
+        """`options` is an instance of `Options` (its defaults when left out): built from
+        TOML by the config loader (`ctxchat.core.options.build_options`), or written in
+        Python as `Motto("motto", MottoOptions(every=5))`, checked by the type checker."""
         self.source_id = check_source_id(source_id)
-        where = f"provider '{source_id}'"
         if options is None:
-            options = build_options(self.Options, overrides, where)
-        elif overrides:
-            merged = {**_fields_of(options), **overrides}
-            options = build_options(self.Options, merged, where)
+            options = build_options(self.Options, {}, f"provider '{source_id}'")
         self.options = options
         self.env = env if env is not None else ProviderEnv.standalone()
         self.setup()
@@ -216,10 +209,6 @@ class ContextProvider(Generic[OptionsT]):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.source_id!r})"
-
-
-def _fields_of(options: Any) -> dict[str, Any]:
-    return dataclasses.asdict(options)
 
 
 @dataclass(frozen=True)
