@@ -49,9 +49,11 @@ if TYPE_CHECKING:
         Table,
     )
     from ctxchat.core.context import RunContext, RunResponse
-    from ctxchat.core.errors import ConfigError, CtxchatError, StorageError
+    from ctxchat.core.errors import ConfigError, CtxchatError, ModelError, StorageError, UsageError
+    from ctxchat.core.limits import ContextLimits
     from ctxchat.core.messages import (
         Message,
+        MessageFormatError,
         ReasoningPart,
         TextPart,
         ToolCallPart,
@@ -61,6 +63,7 @@ if TYPE_CHECKING:
     from ctxchat.core.model_types import (
         ChatModel,
         Event,
+        EventSink,
         Middleware,
         ModelReply,
         ModelRequest,
@@ -68,8 +71,9 @@ if TYPE_CHECKING:
         ProviderWarning,
         ReasoningDelta,
         TextDelta,
+        ToolCall,
     )
-    from ctxchat.core.options import NoOptions, option
+    from ctxchat.core.options import NoOptions, OptionValueError, option
     from ctxchat.core.provider import (
         AgentView,
         ContextProvider,
@@ -82,6 +86,13 @@ if TYPE_CHECKING:
     from ctxchat.services.model_client import OpenAIChatModel
 
 _EXPORTS = {
+    "ContextLimits": "ctxchat.core.limits",
+    "EventSink": "ctxchat.core.model_types",
+    "MessageFormatError": "ctxchat.core.messages",
+    "ModelError": "ctxchat.core.errors",
+    "OptionValueError": "ctxchat.core.options",
+    "ToolCall": "ctxchat.core.model_types",
+    "UsageError": "ctxchat.core.errors",
     "Agent": "ctxchat.core.agent",
     "TurnFailed": "ctxchat.core.agent",
     "Cell": "ctxchat.core.commands",
@@ -158,10 +169,12 @@ __all__ = [
     "CommandSource",
     "CommandView",
     "ConfigError",
+    "ContextLimits",
     "ContextProvider",
     "CtxchatError",
     "EmbeddableHistory",
     "Event",
+    "EventSink",
     "ForgetSource",
     "ForgetsSessions",
     "ForgottenSources",
@@ -175,12 +188,15 @@ __all__ = [
     "Marked",
     "MemorySource",
     "Message",
+    "MessageFormatError",
     "Middleware",
+    "ModelError",
     "ModelReply",
     "ModelRequest",
     "NoOptions",
     "Note",
     "OpenAIChatModel",
+    "OptionValueError",
     "ProviderEnv",
     "ProviderNotice",
     "ProviderWarning",
@@ -197,12 +213,14 @@ __all__ = [
     "TextDelta",
     "TextPart",
     "Tool",
+    "ToolCall",
     "ToolCallPart",
     "ToolChooser",
     "ToolResultPart",
     "ToolSource",
     "TurnFailed",
     "Usage",
+    "UsageError",
     "UsageLedger",
     "ValueForgetter",
     "__version__",

@@ -36,7 +36,7 @@ def catalogue_entry(tool: Tool) -> dict[str, Any]:
     }
 
 
-def summary(description: str, width: int = 80) -> str:
+def first_sentence(description: str, width: int = 80) -> str:
     """A description's first sentence, for one line of a table."""
     from ctxchat.core.text import preview
 

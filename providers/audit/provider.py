@@ -43,23 +43,31 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from ctxchat.core.audit import AuditRecord
-from ctxchat.core.context import RunContext
-from ctxchat.core.errors import CtxchatError, StorageError
-from ctxchat.core.forgetting import Forgetting, forgotten_this_run, mark_forgotten
-from ctxchat.core.messages import Message, MessageFormatError, TextPart
-from ctxchat.core.options import option
-from ctxchat.core.provider import AgentView, ContextProvider
-from ctxchat.core.redact import scrub_secrets
-from ctxchat.core.session import Session
+from ctxchat import (
+    AgentView,
+    ContextProvider,
+    CtxchatError,
+    Message,
+    MessageFormatError,
+    RunContext,
+    Session,
+    StorageError,
+    TextPart,
+    option,
+)
 from ctxchat.kit import (
+    AuditRecord,
     Database,
+    Forgetting,
     OwnedRows,
     SqlBacked,
     adopt_unowned,
     as_json,
     count_owned,
+    forgotten_this_run,
+    mark_forgotten,
     owner_values,
+    scrub_secrets,
     utc,
 )
 

@@ -24,21 +24,19 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ctxchat.core.errors import StorageError
-from ctxchat.core.messages import Message, MessageFormatError, new_id
-from ctxchat.core.options import option
-from ctxchat.core.provider import HistoryProvider
-from ctxchat.core.session import Session
-from ctxchat.core.tokens import count_message_tokens
-from ctxchat.core.window import WindowedHistoryOptions, select_window
+from ctxchat import HistoryProvider, Message, MessageFormatError, Session, StorageError, option
 from ctxchat.kit import (
     Database,
     OwnedRows,
     SqlBacked,
+    WindowedHistoryOptions,
     adopt_unowned,
     as_json,
+    count_message_tokens,
     count_owned,
+    new_id,
     owner_values,
+    select_window,
 )
 
 from .schema import HISTORY, searchable_text
@@ -48,11 +46,8 @@ from .usage_schema import USAGE
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
-    from ctxchat.core.context import RunContext
-    from ctxchat.core.provider import AgentView
-    from ctxchat.core.search import HitFilter, MessageHit
-    from ctxchat.kit import Grouping, UsageGroup
-    from ctxchat.storage.owner import Owner
+    from ctxchat import AgentView, RunContext
+    from ctxchat.kit import Grouping, HitFilter, MessageHit, Owner, UsageGroup
 
     from .hybrid import QueryVector
 

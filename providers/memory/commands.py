@@ -14,8 +14,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from ctxchat import Command, CommandResult, CommandView, Note, Table
-from ctxchat.core.errors import UsageError
+from ctxchat import Command, CommandResult, CommandView, Note, Table, UsageError
 
 from . import Change, Fact, FactSet, Provenance, apply_ops, extract_rules, slot_info
 from .ops import Op
@@ -102,7 +101,7 @@ async def listing(ctx: CommandView, memory: Any) -> CommandResult:
 
 async def chosen(ctx: CommandView, memory: Any, text: str) -> Fact:
     """The fact `text` names: a number of the last listing, else an id or id prefix."""
-    from ctxchat.core.idprefix import matching
+    from ctxchat.kit import matching
 
     facts, _ = await asyncio.to_thread(memory.facts)
     by_id: dict[str, Fact] = {f.id: f for f in facts.all() if f.active}

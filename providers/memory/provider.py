@@ -26,25 +26,26 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from ctxchat.core.context import RunContext
-from ctxchat.core.errors import StorageError
-from ctxchat.core.messages import OWN_WORDS, Message
-from ctxchat.core.model_types import ModelRequest, ignore_events
-from ctxchat.core.options import OptionValueError, option
-from ctxchat.core.provider import AgentView, ContextProvider
-from ctxchat.core.session import Session
-from ctxchat.kit import SqlBacked
-from ctxchat.storage.owner import user_key
+from ctxchat import (
+    AgentView,
+    ContextProvider,
+    Message,
+    ModelRequest,
+    OptionValueError,
+    RunContext,
+    Session,
+    StorageError,
+    option,
+)
+from ctxchat.kit import OWN_WORDS, SqlBacked, ignore_events, user_key
 
 from .schema import MEMORY
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-    from ctxchat import Command, CommandView
-    from ctxchat.core.forgetting import Forgetting
-    from ctxchat.core.model_types import ChatModel
-    from ctxchat.core.progress import Progress
+    from ctxchat import ChatModel, Command, CommandView
+    from ctxchat.kit import Forgetting, Progress
 
     from . import Change, Extraction, Fact, FactSet
     from .ops import Op
@@ -288,7 +289,7 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
         return merge(found, asked) if kind == "both" else asked
 
     async def ask_model(self, model: ChatModel, text: str, known: Sequence[Fact]) -> Extraction:
-        from ctxchat.core.errors import ModelError
+        from ctxchat import ModelError
 
         from .llm import build_prompt, parse_reply, request_options
 
@@ -349,7 +350,7 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
     ) -> None:
         """Take the values of facts just forgotten out of the copies other providers keep
         (the audit's rows); summaries are cleaned before their next use instead."""
-        from ctxchat.core.forgetting import forget_elsewhere
+        from ctxchat.kit import forget_elsewhere
 
         from .forgotten import values_of
 

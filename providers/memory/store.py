@@ -39,8 +39,7 @@ from .secrets import refuse_secret_facts
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
-    from ctxchat.core.forgetting import Forgetting
-    from ctxchat.kit import Database
+    from ctxchat.kit import Database, Forgetting
     from ctxchat.ranking.live import LiveLexicalIndex
 
 FactsWork = Callable[[FactSet], Any]

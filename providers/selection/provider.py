@@ -32,12 +32,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from ctxchat.core.context import RunContext
-from ctxchat.core.errors import ConfigError
-from ctxchat.core.options import OptionValueError, option
-from ctxchat.core.provider import AgentView, ContextProvider
-from ctxchat.core.session import Session
-from ctxchat.core.tools import Tool
+from ctxchat import (
+    AgentView,
+    ConfigError,
+    ContextProvider,
+    OptionValueError,
+    RunContext,
+    Session,
+    Tool,
+    option,
+)
 
 from ..tools.python_functions import load_reference
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ctxchat import Command, CommandResult, CommandView, Note
-from ctxchat.core.errors import UsageError
-from ctxchat.core.text import plural
+from ctxchat import Command, CommandResult, CommandView, Note, UsageError
+from ctxchat.kit import plural
 
 if TYPE_CHECKING:
     from .provider import SummaryProvider

@@ -32,17 +32,29 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ctxchat import Cell, Command, CommandResult, CommandView, Note, Table, ToolChooser, ToolSource
-from ctxchat.core.context import RunContext
-from ctxchat.core.errors import ConfigError, CtxchatError
-from ctxchat.core.messages import ToolCallPart, ToolResultPart
-from ctxchat.core.model_types import Middleware, ToolCall
-from ctxchat.core.options import build_options, did_you_mean, option
-from ctxchat.core.provider import AgentView, ContextProvider
-from ctxchat.core.session import Session
-from ctxchat.core.tools import Tool
-from ctxchat.kit import ToolRun, search_past_sessions
-from ctxchat.services.tool_catalogue import summary
+from ctxchat import (
+    AgentView,
+    Cell,
+    Command,
+    CommandResult,
+    CommandView,
+    ConfigError,
+    ContextProvider,
+    CtxchatError,
+    Middleware,
+    Note,
+    RunContext,
+    Session,
+    Table,
+    Tool,
+    ToolCall,
+    ToolCallPart,
+    ToolChooser,
+    ToolResultPart,
+    ToolSource,
+    option,
+)
+from ctxchat.kit import ToolRun, build_options, did_you_mean, first_sentence, search_past_sessions
 
 from .calc import calculate
 from .clock import convert_time, current_time
@@ -291,7 +303,7 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
                     tool.name,
                     tool.source or "-",
                     _effects(tool, always),
-                    summary(tool.description, 50),
+                    first_sentence(tool.description, 50),
                 )
                 for tool in tools
             )

@@ -22,8 +22,8 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
-from ctxchat.core.errors import ConfigError
-from ctxchat.core.tools import TOOL_NAME_PATTERN, TOOL_NAME_RULE, Tool
+from ctxchat import ConfigError, Tool
+from ctxchat.kit import TOOL_NAME_PATTERN, TOOL_NAME_RULE
 
 _SCALARS: dict[Any, dict[str, Any]] = {
     str: {"type": "string"},
