@@ -36,6 +36,10 @@ Tools: `ToolRun` (the turn a `Tool` with `takes_run` is called in, its first arg
 `first_sentence` (a description on one line), `dying_with_us` (a child process that ends
 with ctxchat).
 
+Ranking: `build_ranker`, `rank_turn`, `tool_documents`, `missing_embeddings`, `Ranker`,
+`Scored`, `RankerKind` (tools ranked for a turn, as the selector does); `LiveLexicalIndex`,
+`rank_texts` (texts ranked by words, kept current as they change, as memory does).
+
 Options and the rest: `build_options`, `did_you_mean` (a nested table checked as the
 config's are), `matching` (an id prefix), `plural`, `sessions_dir`, `OWN_WORDS` (the
 input origins that are the user's own words), `load_export` (the lazy `__init__` of a
@@ -82,6 +86,15 @@ if TYPE_CHECKING:
     from ctxchat.core.tools import TOOL_NAME_PATTERN, TOOL_NAME_RULE, ToolRun
     from ctxchat.core.usage import Grouping, UsageGroup
     from ctxchat.core.window import WindowedHistoryOptions, select_window, window_messages
+    from ctxchat.ranking.base import Ranker, Scored
+    from ctxchat.ranking.live import LiveLexicalIndex, rank_texts
+    from ctxchat.ranking.selection import (
+        RankerKind,
+        build_ranker,
+        missing_embeddings,
+        rank_turn,
+        tool_documents,
+    )
     from ctxchat.services.tool_catalogue import first_sentence
     from ctxchat.services.tool_search import search_past_sessions
     from ctxchat.storage.owner import Owner, user_key
@@ -96,6 +109,15 @@ if TYPE_CHECKING:
     from ctxchat.storage.sql.store import Database, SqlBacked
 
 _EXPORTS = {
+    "LiveLexicalIndex": "ctxchat.ranking.live",
+    "Ranker": "ctxchat.ranking.base",
+    "RankerKind": "ctxchat.ranking.selection",
+    "Scored": "ctxchat.ranking.base",
+    "build_ranker": "ctxchat.ranking.selection",
+    "missing_embeddings": "ctxchat.ranking.selection",
+    "rank_texts": "ctxchat.ranking.live",
+    "rank_turn": "ctxchat.ranking.selection",
+    "tool_documents": "ctxchat.ranking.selection",
     "AuditRecord": "ctxchat.core.audit",
     "Forgetting": "ctxchat.core.forgetting",
     "HitFilter": "ctxchat.core.search",
@@ -162,12 +184,16 @@ __all__ = [
     "Forgetting",
     "Grouping",
     "HitFilter",
+    "LiveLexicalIndex",
     "MessageHit",
     "Neighbour",
     "OwnedRows",
     "Owner",
     "Progress",
     "ProgressBars",
+    "Ranker",
+    "RankerKind",
+    "Scored",
     "SqlBacked",
     "Store",
     "ToolRun",
@@ -177,6 +203,7 @@ __all__ = [
     "adopt_unowned",
     "as_json",
     "build_options",
+    "build_ranker",
     "count_message_tokens",
     "count_owned",
     "count_text_tokens",
@@ -193,14 +220,18 @@ __all__ = [
     "mark_forgotten",
     "matching",
     "migration_progress",
+    "missing_embeddings",
     "new_id",
     "owner_values",
     "plural",
     "query_terms",
+    "rank_texts",
+    "rank_turn",
     "scrub_secrets",
     "search_past_sessions",
     "select_window",
     "sessions_dir",
+    "tool_documents",
     "turns",
     "user_key",
     "utc",

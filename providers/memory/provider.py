@@ -184,7 +184,7 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
         active = [fact for facts, _ in read for fact in facts.active()]
         if not active:
             return  # nothing remembered: nothing to rank or render
-        from ctxchat.ranking.live import rank_texts
+        from ctxchat.kit import rank_texts
 
         from . import render_recall
         from .project import joint_relevance

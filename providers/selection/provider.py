@@ -46,8 +46,7 @@ from ctxchat import (
 from ..tools.python_functions import load_reference
 
 if TYPE_CHECKING:
-    from ctxchat.ranking.base import Ranker, Scored
-    from ctxchat.ranking.selection import RankerKind
+    from ctxchat.kit import Ranker, RankerKind, Scored
 
 RankerChoice = Literal["auto", "lexical", "embedding", "hybrid"]
 STATE_SCORES = "scores"  # tool name -> score of the last stored turn (None: not ranked)
@@ -152,7 +151,7 @@ class ToolSelectorProvider(ContextProvider[ToolSelectorOptions]):
 
     # -- ranking ------------------------------------------------------------------------------
     async def _rank(self, context: RunContext, catalogue: Sequence[Tool]) -> list[Scored]:
-        from ctxchat.ranking.selection import rank_turn
+        from ctxchat.kit import rank_turn
 
         window = [
             (m.role, m.text)
@@ -202,7 +201,7 @@ class ToolSelectorProvider(ContextProvider[ToolSelectorOptions]):
     async def _ranker(
         self, kind: RankerKind, catalogue: Sequence[Tool], context: RunContext
     ) -> Ranker:
-        from ctxchat.ranking.selection import build_ranker, missing_embeddings, tool_documents
+        from ctxchat.kit import build_ranker, missing_embeddings, tool_documents
 
         documents = tuple(tool_documents(catalogue, self.tool_text))
         key = (kind, documents)
