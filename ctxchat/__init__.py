@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         StoresOutsideSession,
         ToolChooser,
         ToolSource,
+        UndoesTurns,
         UsageLedger,
         ValueForgetter,
     )
@@ -106,6 +107,7 @@ _EXPORTS = {
     "Table": "ctxchat.core.commands",
     "CommandSource": "ctxchat.core.capabilities",
     "AuditSource": "ctxchat.core.capabilities",
+    "UndoesTurns": "ctxchat.core.capabilities",
     "ChecksReach": "ctxchat.core.capabilities",
     "Closes": "ctxchat.core.capabilities",
     "ForgetsSessions": "ctxchat.core.capabilities",
@@ -219,6 +221,7 @@ __all__ = [
     "ToolResultPart",
     "ToolSource",
     "TurnFailed",
+    "UndoesTurns",
     "Usage",
     "UsageError",
     "UsageLedger",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -85,3 +86,20 @@ def test_a_backend_with_no_store_fails_the_turn_naming_itself() -> None:
 def test_the_built_in_histories_implement_store_turn_only(backend: type[Any]) -> None:
     assert "store_turn" in vars(backend)
     assert "save_messages" not in vars(backend)
+
+
+def test_undo_on_a_history_that_cannot_take_a_turn_back_says_so(tmp_path: Path) -> None:
+    """Undo is a capability (`UndoesTurns`), not a base method raising by default."""
+    from ctxchat.core.provider import HistoryUnsupported
+    from ctxchat.services.conversations import ChatService
+    from ctxchat.storage.store import SessionStore
+
+    history = TurnsById("history")
+    service = ChatService(
+        Agent(model=ScriptedModel("Hi."), providers=[history]), SessionStore(tmp_path)
+    )
+    conversation = service.new()
+    asyncio.run(service.send(conversation, "hello"))
+    with pytest.raises(HistoryUnsupported, match="history provider 'history' cannot undo a turn"):
+        asyncio.run(service.undo(conversation))
+    assert "remove_last_turn" not in vars(HistoryProvider)

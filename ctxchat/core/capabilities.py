@@ -24,8 +24,8 @@ What the CLI and the engine may ask of it:
 - `MemorySource`: facts about the user (`ctxchat memory ...`, `--no-memory`).
 - `CommandSource`: slash commands of its own (handlers get a `CommandView`).
 - `ToolSource`, `ToolChooser`: tools it loads into the catalogue; tools it chose.
-- `SearchableHistory`, `EmbeddableHistory`, `ImportableHistory`, `UsageLedger`: what a
-  history offers beyond loading and storing a turn.
+- `UndoesTurns`, `SearchableHistory`, `EmbeddableHistory`, `ImportableHistory`,
+  `UsageLedger`: what a history offers beyond loading and storing a turn.
 - `ForgetSource`, `ForgottenSources`, `ValueForgetter`: forgetting everywhere (see
   `ctxchat.core.forgetting`).
 
@@ -145,6 +145,15 @@ class SearchableHistory(Protocol):
         ...
 
     def session_keys(self, session: Any, state: dict[str, Any]) -> set[str]: ...
+
+
+@runtime_checkable
+class UndoesTurns(Protocol):
+    """A history that can take its last stored turn back (`/undo`)."""
+
+    async def remove_last_turn(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
+        """Drop the most recent stored turn; returns what was removed."""
+        ...
 
 
 @runtime_checkable

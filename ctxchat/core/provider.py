@@ -314,10 +314,6 @@ class HistoryProvider(ContextProvider[HistoryOptionsT]):
             return None
         return messages[ids.index(after) + 1 : end]
 
-    async def remove_last_turn(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
-        """Drop the most recent stored turn; returns what was removed."""
-        raise HistoryUnsupported(f"history provider '{self.source_id}' cannot undo a turn")
-
     async def discard_turn(self, session_id: str, turn_id: str, *, state: dict[str, Any]) -> bool:
         """Remove the turn stored under `turn_id`, if it is there; False when this history
         cannot find turns by id (it may keep a turn its session never counted)."""
