@@ -32,7 +32,8 @@ provider keeps); `scrub_secrets`.
 
 Tools: `ToolRun` (the turn a `Tool` with `takes_run` is called in, its first argument),
 `search_past_sessions` (the search of the user's past sessions the built-in
-`search_sessions` tool does, as text for the model), `TOOL_NAME_PATTERN`/`TOOL_NAME_RULE`,
+`search_sessions` tool does, as text for the model), `in_another_project` (what recall
+across sessions leaves out of another project), `TOOL_NAME_PATTERN`/`TOOL_NAME_RULE`,
 `first_sentence` (a description on one line), `dying_with_us` (a child process that ends
 with ctxchat).
 
@@ -95,6 +96,7 @@ if TYPE_CHECKING:
         rank_turn,
         tool_documents,
     )
+    from ctxchat.services.project_scope import in_another_project
     from ctxchat.services.tool_catalogue import first_sentence
     from ctxchat.services.tool_search import search_past_sessions
     from ctxchat.storage.owner import Owner, user_key
@@ -109,6 +111,7 @@ if TYPE_CHECKING:
     from ctxchat.storage.sql.store import Database, SqlBacked
 
 _EXPORTS = {
+    "in_another_project": "ctxchat.services.project_scope",
     "LiveLexicalIndex": "ctxchat.ranking.live",
     "Ranker": "ctxchat.ranking.base",
     "RankerKind": "ctxchat.ranking.selection",
@@ -216,6 +219,7 @@ __all__ = [
     "forgotten_messages",
     "forgotten_this_run",
     "ignore_events",
+    "in_another_project",
     "load_export",
     "mark_forgotten",
     "matching",

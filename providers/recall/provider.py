@@ -96,11 +96,9 @@ class RecallProvider(ContextProvider[RecallOptions]):
         except Exception as exc:  # the marks unread: recalling could bring a forgotten fact back
             context.warn(self.source_id, f"recall skipped: forgotten marks unreadable ({exc})")
             return
-        from ctxchat.kit import sessions_dir
-        from ctxchat.services.project_scope import in_other_project
-        from ctxchat.storage.store import SessionStore
+        from ctxchat.kit import in_another_project
 
-        elsewhere = in_other_project(SessionStore(sessions_dir(self.env.data_dir)), session.project)
+        elsewhere = in_another_project(self.env.data_dir, session.project)
         hits: list[MessageHit] = []
         for history in agent.run_providers():
             if not isinstance(history, SearchableHistory):
