@@ -120,7 +120,9 @@ async def measure(
         for label, options in WINDOWS.items():
             model = TimedModel(OpenAIChatModel(settings))
             env = ProviderEnv(data_dir=Path(tempfile.gettempdir()))
-            history = SqlHistoryProvider("history", env=env, url=url, **options)
+            history = SqlHistoryProvider(
+                "history", SqlHistoryProvider.Options(url=url, **options), env=env
+            )
             cases.append(((size, label), Agent(model=model, providers=[history]), model, session))
     gc.collect()  # the bulk rows' garbage, not the turns, would pay for it otherwise
     samples: dict[tuple[int, str], list[float]] = {case[0]: [] for case in cases}

@@ -73,7 +73,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         env = ProviderEnv(data_dir=Path(folder))
-        memory = UserMemoryProvider("memory", env=env, user="bench")
+        memory = UserMemoryProvider("memory", UserMemoryProvider.Options(user="bench"), env=env)
         fill(memory, args.facts)
         with_memory = Agent(model=ScriptedModel(), providers=[InMemoryHistoryProvider("h"), memory])
         without = Agent(model=ScriptedModel(), providers=[InMemoryHistoryProvider("h")])

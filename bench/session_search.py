@@ -144,7 +144,7 @@ def with_vectors(table_rows: list[dict[str, Any]], sqlite: bool) -> list[dict[st
 
 def history_at(url: str, home: Path, *, hybrid: bool = False) -> SqlHistoryProvider:
     env = ProviderEnv(data_dir=home, message_embeddings=RandomEmbeddings() if hybrid else None)
-    return SqlHistoryProvider("history", env=env, url=url, user=USER)
+    return SqlHistoryProvider("history", SqlHistoryProvider.Options(url=url, user=USER), env=env)
 
 
 def measure(

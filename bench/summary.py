@@ -64,7 +64,9 @@ def main() -> None:
 
         def history(name: str) -> SqlHistoryProvider:
             url = f"sqlite:///{Path(folder) / name}"
-            return SqlHistoryProvider("history", env=env, url=url, max_messages=args.window)
+            return SqlHistoryProvider(
+                "history", SqlHistoryProvider.Options(url=url, max_messages=args.window), env=env
+            )
 
         plain_model = ScriptedModel(*[reply] * (args.turns * 2))
         summed_model = ScriptedModel(*[reply] * (args.turns * 3))

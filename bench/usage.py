@@ -88,7 +88,9 @@ def plain_scan(url: str) -> int:
 
 
 def measure(label: str, url: str, home: Path, turns: int, sessions: int, repeat: int) -> None:
-    history = SqlHistoryProvider("history", env=ProviderEnv(data_dir=home), url=url, user=USER)
+    history = SqlHistoryProvider(
+        "history", SqlHistoryProvider.Options(url=url, user=USER), env=ProviderEnv(data_dir=home)
+    )
     database = history.database()  # the stores made, as a chat would make them
     rows = ledger_rows(turns, sessions, history.owner.home)
     table = USAGE.tables

@@ -19,7 +19,9 @@ from ctxchat.providers.history.sql import SqlHistoryProvider
 
 
 async def write(url: str, key: str, turns: int, tag: str) -> None:
-    history = SqlHistoryProvider("history", env=ProviderEnv(data_dir=Path.cwd()), url=url)
+    history = SqlHistoryProvider(
+        "history", SqlHistoryProvider.Options(url=url), env=ProviderEnv(data_dir=Path.cwd())
+    )
     state = {"history_key": key}
     for i in range(turns):
         messages = [

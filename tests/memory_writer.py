@@ -39,7 +39,9 @@ def move_to(city: str) -> object:
 
 def main() -> None:
     url, data_dir, ready, go, city = sys.argv[1:6]
-    provider = UserMemoryProvider("memory", env=ProviderEnv(Path(data_dir)), url=url, user="ada")
+    provider = UserMemoryProvider(
+        "memory", UserMemoryProvider.Options(url=url, user="ada"), env=ProviderEnv(Path(data_dir))
+    )
     memory = provider.memory({})
     memory.facts()  # connected and cached before the start, as in a running chat
     Path(ready).write_text("ready")

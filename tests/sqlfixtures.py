@@ -83,8 +83,12 @@ def make_history(request: pytest.FixtureRequest, tmp_path: Path) -> HistoryFacto
     """Builds the history provider under test with the given options (source id 'history')."""
     env = ProviderEnv(data_dir=tmp_path / "data")
     if request.param == "in_memory":
-        return lambda **options: InMemoryHistoryProvider("history", env=env, **options)
+        return lambda **options: InMemoryHistoryProvider(
+            "history", InMemoryHistoryProvider.Options(**options), env=env
+        )
     url = str(
         request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "postgres_url")
     )
-    return lambda **options: SqlHistoryProvider("history", env=env, url=url, **options)
+    return lambda **options: SqlHistoryProvider(
+        "history", SqlHistoryProvider.Options(url=url, **options), env=env
+    )

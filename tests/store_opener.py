@@ -23,7 +23,10 @@ PROVIDERS = {"history": SqlHistoryProvider, "audit": AuditProvider}
 def main() -> None:
     url, order, go = sys.argv[1:4]
     env = ProviderEnv(data_dir=Path.cwd())
-    providers = [PROVIDERS[name](name, env=env, url=url) for name in order.split(",")]
+    providers = [
+        PROVIDERS[name](name, PROVIDERS[name].Options(url=url), env=env)
+        for name in order.split(",")
+    ]
     # Paid before the start line, so no process gets a head start from importing it.
     import sqlalchemy  # noqa: F401
 

@@ -13,7 +13,8 @@ from historykit import LOOKUP, Contributor, make_agent, raw_query, scratch_home,
 
 from ctxchat.config.loading import config_from_dict
 from ctxchat.core.agent import Agent, TurnFailed
-from ctxchat.core.audit import AuditRecord, AuditSource
+from ctxchat.core.audit import AuditRecord
+from ctxchat.core.capabilities import AuditSource
 from ctxchat.core.errors import ConfigError
 from ctxchat.core.paths import sessions_dir
 from ctxchat.core.provider import ContextProvider, ProviderEnv
@@ -35,10 +36,10 @@ ENV = ProviderEnv(data_dir=scratch_home())
 def pipeline(url: str, settings: ModelSettings, **audit_options: object) -> Agent:
     return make_agent(
         settings,
-        SqlHistoryProvider("history", env=ENV, url=url),
+        SqlHistoryProvider("history", SqlHistoryProvider.Options(url=url), env=ENV),
         Contributor("notes", messages=["remember: cats"], instructions=["Be brief."]),
         Contributor("tools", tools=[LOOKUP], instructions=["Use lookup."]),
-        AuditProvider("audit", env=ENV, url=url, **audit_options),
+        AuditProvider("audit", AuditProvider.Options(url=url, **audit_options), env=ENV),
     )
 
 
@@ -162,7 +163,7 @@ def test_the_audit_never_feeds_the_model_and_records_what_it_saw_in_order(
     sql_url: str, model_settings: ModelSettings, fake_openai: FakeOpenAI
 ) -> None:
     # The notes come before the history in the config; the model reads the history first.
-    audit = AuditProvider("audit", env=ENV, url=sql_url)
+    audit = AuditProvider("audit", AuditProvider.Options(url=sql_url), env=ENV)
     history = InMemoryHistoryProvider("history")
     agent = make_agent(model_settings, Contributor("notes", messages=["n"]), history, audit)
     session = Session()
@@ -249,8 +250,8 @@ def test_ctrl_c_while_a_learner_learns_still_leaves_the_turn_audited(sql_url: st
     ran first and an interrupted one left the turn without its row."""
     from ctxchat.testing import ScriptedModel
 
-    audit = AuditProvider("audit", env=ENV, url=sql_url)
-    history = SqlHistoryProvider("history", env=ENV, url=sql_url)
+    audit = AuditProvider("audit", AuditProvider.Options(url=sql_url), env=ENV)
+    history = SqlHistoryProvider("history", SqlHistoryProvider.Options(url=sql_url), env=ENV)
     agent = Agent(model=ScriptedModel("ok"), providers=[history, audit, _EndlessLearner("mem")])
     session = Session()
 

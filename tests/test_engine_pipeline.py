@@ -419,7 +419,10 @@ def test_two_loading_histories_are_rejected(model_settings: ModelSettings) -> No
         model_settings,
         [
             InMemoryHistoryProvider("h1"),
-            InMemoryHistoryProvider("audit", load_messages=False, store_context_messages=True),
+            InMemoryHistoryProvider(
+                "audit",
+                InMemoryHistoryProvider.Options(load_messages=False, store_context_messages=True),
+            ),
         ],
     )
 
@@ -449,7 +452,10 @@ def test_audit_style_history_stores_context_from_other_providers(
     model_settings: ModelSettings,
 ) -> None:
     audit = InMemoryHistoryProvider(
-        "audit", load_messages=False, store_context_messages=True, store_context_from=["rag"]
+        "audit",
+        InMemoryHistoryProvider.Options(
+            load_messages=False, store_context_messages=True, store_context_from=["rag"]
+        ),
     )
     agent = make_agent(
         model_settings,

@@ -117,7 +117,9 @@ def test_every_internal_model_call_has_a_cap_of_its_own() -> None:
     assert 250 < fold.options["max_tokens"] <= 1024
 
     model = ScriptedModel("[]")
-    memory = UserMemoryProvider("user_memory", extractor="llm", scope="session")
+    memory = UserMemoryProvider(
+        "user_memory", UserMemoryProvider.Options(extractor="llm", scope="session")
+    )
     asyncio.run(memory.ask_model(model, "I live in Berlin.", []))
     (asked,) = model.requests
     assert 0 < asked.options["max_tokens"] <= 1024

@@ -32,8 +32,10 @@ OLD_SUMMARY = f"The user works at {SECRET_PLACE} in Leeds and wants short answer
 class Pipeline:
     def __init__(self, url: str, tmp_path: Path, model: ScriptedModel, user: str = "ada") -> None:
         env = ProviderEnv(data_dir=tmp_path / "data")
-        self.memory = UserMemoryProvider("memory", env=env, url=url, user=user)
-        self.audit = AuditProvider("audit", env=env, url=url, user=user)
+        self.memory = UserMemoryProvider(
+            "memory", UserMemoryProvider.Options(url=url, user=user), env=env
+        )
+        self.audit = AuditProvider("audit", AuditProvider.Options(url=url, user=user), env=env)
         # The default pipeline's order: the audit records before the memory learns.
         providers = [
             InMemoryHistoryProvider("history"),
@@ -221,7 +223,9 @@ def test_a_memory_store_from_before_forget_records_upgrades_keeping_its_facts(
 def test_a_session_scoped_forget_cleans_that_sessions_summary(sql_url: str, tmp_path: Path) -> None:
     model = ScriptedModel(*["ok"] * 8)
     pipeline = Pipeline(sql_url, tmp_path, model)
-    pipeline.memory = UserMemoryProvider("memory", scope="session", env=pipeline.memory.env)
+    pipeline.memory = UserMemoryProvider(
+        "memory", UserMemoryProvider.Options(scope="session"), env=pipeline.memory.env
+    )
     pipeline.agent = Agent(model=model, providers=[*pipeline.agent.providers[:-1], pipeline.memory])
     pipeline.say(f"I work at {SECRET_PLACE}.")
     pipeline.session.state["summary"] = {"summary": OLD_SUMMARY, "messages": 4}

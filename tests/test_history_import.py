@@ -10,7 +10,8 @@ from pathlib import Path
 
 from historykit import exchange, raw_query
 
-from ctxchat.core.importing import ConversationImporter, ImportedTurn
+from ctxchat.core.capabilities import ConversationImporter
+from ctxchat.core.importing import ImportedTurn
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.providers.history.sql import SqlHistoryProvider
 
@@ -24,7 +25,9 @@ def test_a_conversation_is_stored_whole_at_its_dates_and_again_not_twice(
     sql_url: str, tmp_path: Path
 ) -> None:
     history = SqlHistoryProvider(
-        "history", env=ProviderEnv(data_dir=tmp_path / "data"), url=sql_url, user="ann"
+        "history",
+        SqlHistoryProvider.Options(url=sql_url, user="ann"),
+        env=ProviderEnv(data_dir=tmp_path / "data"),
     )
     assert isinstance(history, ConversationImporter)
     turns = [ImportedTurn(MAY, exchange("first question")), ImportedTurn(JUNE, exchange("second"))]

@@ -84,46 +84,15 @@ def test_relative_imports_are_seen() -> None:
 
 # The public names a built-in may use: what a third party's provider gets.
 PUBLIC = {"ctxchat", "ctxchat.kit", "ctxchat.testing"}
-# Engine modules the built-ins still reach past the kit (issue 24, item 1: not done yet).
-# The list may only shrink: a built-in that needs something new gets it through the kit.
+# Engine modules the built-ins still reach past the kit (issue 24, item 1: 37 at first). The
+# list may only shrink: a built-in that needs something new gets it through the kit. What is
+# left is the ranking the SQL search and recall are built on (its internals, under change by
+# the recall work, not yet an API to promise).
 STILL_INTERNAL = {
-    "ctxchat.core.agent",
-    "ctxchat.core.audit",
-    "ctxchat.core.budget",
-    "ctxchat.core.context",
-    "ctxchat.core.errors",
-    "ctxchat.core.exec_with_parent",
-    "ctxchat.core.forgetting",
-    "ctxchat.core.idprefix",
-    "ctxchat.core.lazy",
-    "ctxchat.core.limits",
-    "ctxchat.core.messages",
-    "ctxchat.core.model_types",
-    "ctxchat.core.options",
-    "ctxchat.core.paths",
-    "ctxchat.core.progress",
-    "ctxchat.core.provider",
-    "ctxchat.core.redact",
-    "ctxchat.core.search",
-    "ctxchat.core.session",
-    "ctxchat.core.text",
-    "ctxchat.core.tokens",
-    "ctxchat.core.tools",
-    "ctxchat.core.window",
-    "ctxchat.ranking.base",
     "ctxchat.ranking.embedding",
-    "ctxchat.ranking.live",
     "ctxchat.ranking.message_hybrid",
     "ctxchat.ranking.message_rank",
     "ctxchat.ranking.recall_block",
-    "ctxchat.ranking.selection",
-    "ctxchat.services.commands",
-    "ctxchat.services.project_scope",
-    "ctxchat.services.session_search",
-    "ctxchat.services.tool_catalogue",
-    "ctxchat.storage.owner",
-    "ctxchat.storage.store",
-    "ctxchat.views.search_hits",
 }
 
 
@@ -152,3 +121,8 @@ def test_built_ins_reach_no_engine_module_beyond_the_kit_and_the_known_rest() ->
         if name not in PUBLIC | STILL_INTERNAL
     }
     assert beyond == {}
+
+
+def test_the_known_rest_names_only_modules_still_reached() -> None:
+    """An entry no built-in needs any more leaves the list, so it cannot hide a new one."""
+    assert STILL_INTERNAL - set(engine_imports_of_built_ins()) == set()

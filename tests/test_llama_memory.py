@@ -42,9 +42,9 @@ def check_the_extraction_path(llama_server: LlamaServer, tmp_path: Path) -> None
     env = ProviderEnv(data_dir=tmp_path)
     provider = UserMemoryProvider(
         "user_memory",
-        extractor="llm",
-        scope="session",
-        url=f"sqlite:///{tmp_path / 'm.db'}",
+        UserMemoryProvider.Options(
+            extractor="llm", scope="session", url=f"sqlite:///{tmp_path / 'm.db'}"
+        ),
         env=env,
     )
     model = OpenAIChatModel(

@@ -27,7 +27,9 @@ def _seed(url: str, data_dir: Path) -> None:
     from ctxchat.core.provider import ProviderEnv
     from ctxchat.providers.memory.provider import UserMemoryProvider
 
-    provider = UserMemoryProvider("memory", env=ProviderEnv(data_dir), url=url, user="ada")
+    provider = UserMemoryProvider(
+        "memory", UserMemoryProvider.Options(url=url, user="ada"), env=ProviderEnv(data_dir)
+    )
     provider.memory({}).change(memory_writer.move_to("Paris"))
     provider.close()
 

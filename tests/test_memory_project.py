@@ -28,7 +28,9 @@ def test_work_facts_stay_in_their_project_and_listing_names_the_scope(
 ) -> None:
     model = ScriptedModel()
     provider = UserMemoryProvider(
-        "memory", env=ProviderEnv(data_dir=tmp_path), url=sql_url, user="ada", scope="project"
+        "memory",
+        UserMemoryProvider.Options(url=sql_url, user="ada", scope="project"),
+        env=ProviderEnv(data_dir=tmp_path),
     )
     agent = Agent(model=model, providers=[InMemoryHistoryProvider("history"), provider])
 
@@ -69,7 +71,9 @@ def test_work_facts_stay_in_their_project_and_listing_names_the_scope(
 def test_the_user_scope_is_unchanged(sql_url: str, tmp_path: Path, text: str) -> None:
     model = ScriptedModel()
     provider = UserMemoryProvider(
-        "memory", env=ProviderEnv(data_dir=tmp_path), url=sql_url, user="ada"
+        "memory",
+        UserMemoryProvider.Options(url=sql_url, user="ada"),
+        env=ProviderEnv(data_dir=tmp_path),
     )
     agent = Agent(model=model, providers=[InMemoryHistoryProvider("history"), provider])
     asyncio.run(agent.run(Session(project="path:/one"), [Message.user(text, origin="typed")]))

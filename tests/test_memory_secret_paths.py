@@ -47,7 +47,9 @@ TOLD = [
 
 def provider_on(url: str, tmp_path: Path, **options: Any) -> UserMemoryProvider:
     env = ProviderEnv(data_dir=tmp_path / "data")
-    return UserMemoryProvider("memory", env=env, url=url, user="ada", **options)
+    return UserMemoryProvider(
+        "memory", UserMemoryProvider.Options(url=url, user="ada", **options), env=env
+    )
 
 
 def stored(url: str) -> str:

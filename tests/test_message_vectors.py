@@ -33,7 +33,7 @@ def embedding_env(tmp_path: Path, settings: ModelSettings) -> ProviderEnv:
 def pipeline(
     url: str, env: ProviderEnv, model: ScriptedModel, user: str = "alice"
 ) -> tuple[Agent, SqlHistoryProvider]:
-    history = SqlHistoryProvider("history", env=env, url=url, user=user)
+    history = SqlHistoryProvider("history", SqlHistoryProvider.Options(url=url, user=user), env=env)
     return Agent(model=model, providers=[history, RecallProvider("recall", env=env)]), history
 
 
@@ -103,7 +103,9 @@ def test_hybrid_search_finds_what_shares_no_word_that_counts(
     asyncio.run(agent.run(Session(), "zebras graze"))
 
     words = ProviderEnv(data_dir=tmp_path)
-    words_only = SqlHistoryProvider("words", env=words, url=sql_url, user="alice")
+    words_only = SqlHistoryProvider(
+        "words", SqlHistoryProvider.Options(url=sql_url, user="alice"), env=words
+    )
     query = "what did you and I do there then, zebras?"
     assert [h.text for h in search(words_only, query)] == ["zebras graze"]
     assert "what did you and I do there then" in [h.text for h in search(history, query)]

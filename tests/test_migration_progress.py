@@ -27,7 +27,7 @@ def test_indexing_an_old_history_reports_through_the_lent_display(
         return lambda done, total: reports.append((label, done, total))
 
     env = ProviderEnv(data_dir=tmp_path, progress=bars)
-    provider = SqlHistoryProvider("history", env=env, url=sql_url)
+    provider = SqlHistoryProvider("history", SqlHistoryProvider.Options(url=sql_url), env=env)
     search(provider, "lunch")  # the first use migrates
     total = PROGRESS_FROM + 1  # and the unreadable row
     assert {label for label, _, _ in reports} == {"indexing the history for search"}
@@ -41,7 +41,7 @@ def test_a_short_migration_shows_nothing(sql_url: str, tmp_path: Path) -> None:
     write_version_2(sql_url, ["an old remark about lunch"])
     reports: list[object] = []
     env = ProviderEnv(data_dir=tmp_path, progress=lambda label: lambda *a: reports.append(a))
-    search(SqlHistoryProvider("history", env=env, url=sql_url), "lunch")
+    search(SqlHistoryProvider("history", SqlHistoryProvider.Options(url=sql_url), env=env), "lunch")
     assert reports == []
 
 

@@ -33,7 +33,11 @@ def home(tmp_path: Path, name: str) -> Path:
 
 
 def history(url: str, data_dir: Path, user: str) -> SqlHistoryProvider:
-    return SqlHistoryProvider("history", env=ProviderEnv(data_dir=data_dir), url=url, user=user)
+    return SqlHistoryProvider(
+        "history",
+        SqlHistoryProvider.Options(url=url, user=user),
+        env=ProviderEnv(data_dir=data_dir),
+    )
 
 
 def store(provider: SqlHistoryProvider, key: str, text: str) -> None:
@@ -80,8 +84,12 @@ def test_one_user_on_two_homes_finds_both(sql_url: str, tmp_path: Path) -> None:
 def test_delete_and_orphans_touch_only_this_homes_rows(sql_url: str, tmp_path: Path) -> None:
     a, b = home(tmp_path, "a"), home(tmp_path, "b")
     alice, bob = history(sql_url, a, "alice"), history(sql_url, b, "bob")
-    audit_a = AuditProvider("audit", env=ProviderEnv(data_dir=a), url=sql_url, user="alice")
-    audit_b = AuditProvider("audit", env=ProviderEnv(data_dir=b), url=sql_url, user="bob")
+    audit_a = AuditProvider(
+        "audit", AuditProvider.Options(url=sql_url, user="alice"), env=ProviderEnv(data_dir=a)
+    )
+    audit_b = AuditProvider(
+        "audit", AuditProvider.Options(url=sql_url, user="bob"), env=ProviderEnv(data_dir=b)
+    )
     store(alice, "mine", "a memo")
     store(bob, "theirs", "a memo")
     # The same key in both homes (a history key named by hand): each home's rows apart.

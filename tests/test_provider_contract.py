@@ -104,7 +104,9 @@ def test_non_json_state_is_blamed_on_its_provider() -> None:
     )
 
     # In after_run: the turn stands, the provider's changes are undone, the user is told.
-    agent = Agent(model=ScriptedModel(), providers=[LeavesASet("sets", where="after")])
+    agent = Agent(
+        model=ScriptedModel(), providers=[LeavesASet("sets", LeavesASet.Options(where="after"))]
+    )
     session = Session()
     events: list[Event] = []
     run(agent, session, "hi", events)
@@ -135,7 +137,9 @@ class Document(ContextProvider):
 def test_an_audit_style_history_stores_what_the_model_saw_in_its_order() -> None:
     # The seed's audit pattern, with the document provider before the history in config.
     model = ScriptedModel("reply 1", "reply 2")
-    audit = InMemoryHistoryProvider("audit", load_messages=False, store_context_messages=True)
+    audit = InMemoryHistoryProvider(
+        "audit", InMemoryHistoryProvider.Options(load_messages=False, store_context_messages=True)
+    )
     history = InMemoryHistoryProvider("history")
     agent = Agent(model=model, providers=[Document("doc"), history, audit])
     session = Session()

@@ -20,7 +20,9 @@ pytest_plugins = ["sqlfixtures"]
 
 def pipeline(url: str, tmp_path: Path, model: ScriptedModel) -> Agent:
     env = ProviderEnv(data_dir=tmp_path)
-    history = SqlHistoryProvider("history", env=env, url=url, user="alice")
+    history = SqlHistoryProvider(
+        "history", SqlHistoryProvider.Options(url=url, user="alice"), env=env
+    )
     return Agent(model=model, providers=[history, RecallProvider("recall", env=env)])
 
 
@@ -79,12 +81,14 @@ def test_the_audit_records_the_recalled_block(sql_url: str, tmp_path: Path) -> N
     from ctxchat.providers.audit.provider import AuditProvider
 
     env = ProviderEnv(data_dir=tmp_path)
-    audit = AuditProvider("audit", env=env, url=sql_url, user="alice")
+    audit = AuditProvider("audit", AuditProvider.Options(url=sql_url, user="alice"), env=env)
     model = ScriptedModel("Noted.", "Sure.", "Fine.")
     agent = Agent(
         model=model,
         providers=[
-            SqlHistoryProvider("history", env=env, url=sql_url, user="alice"),
+            SqlHistoryProvider(
+                "history", SqlHistoryProvider.Options(url=sql_url, user="alice"), env=env
+            ),
             RecallProvider("recall", env=env),
             audit,
         ],
@@ -126,8 +130,12 @@ def test_the_message_a_forgotten_fact_came_from_is_neither_recalled_nor_found_by
     from ctxchat.storage.store import SessionStore
 
     env = ProviderEnv(data_dir=tmp_path)
-    history = SqlHistoryProvider("history", env=env, url=sql_url, user="alice")
-    memory = UserMemoryProvider("memory", env=env, url=sql_url, user="alice")
+    history = SqlHistoryProvider(
+        "history", SqlHistoryProvider.Options(url=sql_url, user="alice"), env=env
+    )
+    memory = UserMemoryProvider(
+        "memory", UserMemoryProvider.Options(url=sql_url, user="alice"), env=env
+    )
     tools = ToolsProvider("tools", env=env)
     model = ScriptedModel("Noted.", "Noted.", "Done.", "Sure.")
     agent = Agent(

@@ -22,7 +22,9 @@ pytest_plugins = ["sqlfixtures"]
 
 @pytest.fixture
 def chat(model_settings: ModelSettings, tmp_path: Path, sql_url: str) -> Chat:
-    history = SqlHistoryProvider("history", env=ProviderEnv(data_dir=tmp_path), url=sql_url)
+    history = SqlHistoryProvider(
+        "history", SqlHistoryProvider.Options(url=sql_url), env=ProviderEnv(data_dir=tmp_path)
+    )
     agent = Agent(model=OpenAIChatModel(model_settings), providers=[history])
     service = ChatService(agent, SessionStore(tmp_path / "sessions"), context_window=1000)
     return Chat(service, tmp_path)

@@ -24,7 +24,9 @@ pytest_plugins = ["sqlfixtures"]
 
 
 def history(url: str, tmp_path: Path) -> SqlHistoryProvider:
-    return SqlHistoryProvider("history", env=ProviderEnv(data_dir=tmp_path), url=url)
+    return SqlHistoryProvider(
+        "history", SqlHistoryProvider.Options(url=url), env=ProviderEnv(data_dir=tmp_path)
+    )
 
 
 def store(provider: SqlHistoryProvider, key: str, *texts: str) -> None:

@@ -41,7 +41,9 @@ WRITER = Path(__file__).with_name("history_writer.py")
 
 def sql_history(url: str, **options: object) -> SqlHistoryProvider:
     return SqlHistoryProvider(
-        "history", env=ProviderEnv(data_dir=scratch_home()), url=url, **options
+        "history",
+        SqlHistoryProvider.Options(url=url, **options),
+        env=ProviderEnv(data_dir=scratch_home()),
     )
 
 

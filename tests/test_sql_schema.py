@@ -111,7 +111,9 @@ def legacy_versions(url: str) -> list[int]:
 
 def test_a_version_1_database_is_upgraded_on_open(sql_url: str) -> None:
     old = write_v1(sql_url)
-    history = SqlHistoryProvider("history", env=ENV, url=sql_url, max_messages=0, max_tokens=60)
+    history = SqlHistoryProvider(
+        "history", SqlHistoryProvider.Options(url=sql_url, max_messages=0, max_tokens=60), env=ENV
+    )
     state = {"history_key": "legacy"}
 
     got = asyncio.run(history.get_messages("s", state=state))
@@ -148,7 +150,7 @@ def test_a_version_1_database_is_upgraded_on_open(sql_url: str) -> None:
     removed = asyncio.run(history.remove_last_turn("s", state=state))
     assert [m.text for m in removed] == ["new", "re: new"]
     # The audit store, which 0.1's version 1 did not have, comes with the audit provider.
-    audit = AuditProvider("audit", env=ENV, url=sql_url)
+    audit = AuditProvider("audit", AuditProvider.Options(url=sql_url), env=ENV)
     asked = exchange("audited")[:1]
     audit._append("s", AuditRecord("t", datetime.now(UTC), True, None, tuple(asked)))
     assert len(asyncio.run(audit.audit_records("s", state={}))) == 1
@@ -167,7 +169,7 @@ def test_a_version_1_database_is_upgraded_on_open(sql_url: str) -> None:
 def test_an_upgrade_that_fails_leaves_the_old_version_whole(sql_url: str) -> None:
     # Something else already took the name of the index step 2 creates, after its ALTER TABLE.
     old = write_v1(sql_url, extra=["CREATE TABLE ctxchat_history_turn (x INTEGER)"])
-    history = SqlHistoryProvider("history", env=ENV, url=sql_url)
+    history = SqlHistoryProvider("history", SqlHistoryProvider.Options(url=sql_url), env=ENV)
 
     with pytest.raises(StorageError, match=r"^database .*ctxchat_history_turn"):
         asyncio.run(history.get_messages("s", state={"history_key": "legacy"}))
@@ -193,11 +195,11 @@ def test_an_upgrade_that_fails_leaves_the_old_version_whole(sql_url: str) -> Non
 def test_a_store_that_cannot_migrate_leaves_the_others_working(sql_url: str) -> None:
     # Something else already took the audit table's name: the audit store cannot be built.
     raw_execute(sql_url, ["CREATE TABLE ctxchat_audit (x INTEGER)"])
-    audit = AuditProvider("audit", env=ENV, url=sql_url)
+    audit = AuditProvider("audit", AuditProvider.Options(url=sql_url), env=ENV)
     with pytest.raises(StorageError, match=r"^database .*ctxchat_audit"):
         audit.database()
 
-    history = SqlHistoryProvider("history", env=ENV, url=sql_url)
+    history = SqlHistoryProvider("history", SqlHistoryProvider.Options(url=sql_url), env=ENV)
     asyncio.run(history.save_messages("s", exchange("kept"), state={}))
     assert len(asyncio.run(history.all_messages("s", state={}))) == 2
     assert versions(sql_url) == [
@@ -211,7 +213,7 @@ def test_a_store_that_cannot_migrate_leaves_the_others_working(sql_url: str) -> 
 def test_a_store_from_a_newer_ctxchat_is_refused_and_the_others_still_open(
     sql_url: str,
 ) -> None:
-    history = SqlHistoryProvider("history", env=ENV, url=sql_url)
+    history = SqlHistoryProvider("history", SqlHistoryProvider.Options(url=sql_url), env=ENV)
     asyncio.run(history.save_messages("s", exchange("kept"), state={}))
     close_all()  # as a later process would open it
     raw_execute(sql_url, ["INSERT INTO ctxchat_migrations VALUES ('history', 99, '2030-01-01')"])
@@ -226,13 +228,13 @@ def test_a_store_from_a_newer_ctxchat_is_refused_and_the_others_still_open(
     assert "\n" not in message
     assert raw_query(sql_url, "SELECT COUNT(*) FROM ctxchat_history") == [(2,)]
     # Another provider's store in the same database is not held back by it.
-    AuditProvider("audit", env=ENV, url=sql_url).database()
+    AuditProvider("audit", AuditProvider.Options(url=sql_url), env=ENV).database()
     assert ("audit", 1) in versions(sql_url)
 
 
 def test_a_0_1_database_newer_than_0_1_is_refused(sql_url: str) -> None:
     write_v1(sql_url, extra=["INSERT INTO ctxchat_schema_version VALUES (4, '2025-01-01')"])
-    history = SqlHistoryProvider("history", env=ENV, url=sql_url)
+    history = SqlHistoryProvider("history", SqlHistoryProvider.Options(url=sql_url), env=ENV)
     with pytest.raises(StorageError) as caught:
         history.database()
     assert str(caught.value) == (
@@ -256,7 +258,7 @@ def test_a_second_process_creating_the_version_table_finds_it_done(sql_url: str)
 
 
 def test_a_fresh_database_gets_each_store_when_its_provider_opens_it(sql_url: str) -> None:
-    history = SqlHistoryProvider("history", env=ENV, url=sql_url)
+    history = SqlHistoryProvider("history", SqlHistoryProvider.Options(url=sql_url), env=ENV)
     asyncio.run(history.get_messages("s", state={}))
     assert versions(sql_url) == [
         *[("history", v) for v in range(1, HISTORY.version + 1)],
@@ -265,7 +267,7 @@ def test_a_fresh_database_gets_each_store_when_its_provider_opens_it(sql_url: st
     with pytest.raises(Exception, match=LEGACY_TABLE):
         legacy_versions(sql_url)  # a new database has no 0.1 table
 
-    AuditProvider("audit", env=ENV, url=sql_url).database()
+    AuditProvider("audit", AuditProvider.Options(url=sql_url), env=ENV).database()
     assert versions(sql_url) == [
         *[("audit", v) for v in range(1, AUDIT.version + 1)],
         *[("history", v) for v in range(1, HISTORY.version + 1)],
@@ -296,17 +298,22 @@ def notes_provider(*steps: Callable[[Connection], None]) -> type[ContextProvider
     return Notes
 
 
+def notes(url: str, *steps: Callable[[Connection], None]) -> ContextProvider[NotesOptions]:
+    provider = notes_provider(*steps)
+    return provider("notes", NotesOptions(url=url), env=ENV)
+
+
 def test_a_new_store_brings_its_own_migrations_and_leaves_the_others_alone(
     sql_url: str,
 ) -> None:
-    history = SqlHistoryProvider("history", env=ENV, url=sql_url)
+    history = SqlHistoryProvider("history", SqlHistoryProvider.Options(url=sql_url), env=ENV)
     asyncio.run(history.save_messages("s", exchange("kept"), state={}))
     before = raw_query(sql_url, "SELECT * FROM ctxchat_migrations WHERE store = 'history'")
 
-    notes_provider(_notes_1)("notes", env=ENV, url=sql_url).database()
+    notes(sql_url, _notes_1).database()
     assert ("notes", 1) in versions(sql_url)
     close_all()  # a later ctxchat, whose notes store has a second step
-    notes_provider(_notes_1, _notes_2)("notes", env=ENV, url=sql_url).database()
+    notes(sql_url, _notes_1, _notes_2).database()
 
     assert versions(sql_url) == [
         ("history", 1),
@@ -325,7 +332,7 @@ def test_a_new_store_brings_its_own_migrations_and_leaves_the_others_alone(
 
 # -- failures ----------------------------------------------------------------------------------
 def storage_failure(url: str) -> str:
-    history = SqlHistoryProvider("history", env=ENV, url=url)
+    history = SqlHistoryProvider("history", SqlHistoryProvider.Options(url=url), env=ENV)
     with pytest.raises(StorageError) as caught:
         asyncio.run(history.get_messages("s", state={}))
     message = str(caught.value)
@@ -352,7 +359,7 @@ def test_a_wrong_password_is_reported_without_it(postgres_url: str) -> None:
 def config_failure(url: str) -> str:
     """What opening `url` reports when the URL itself is wrong: a config error (exit 2),
     one line, since no retry can fix it."""
-    history = SqlHistoryProvider("history", env=ENV, url=url)
+    history = SqlHistoryProvider("history", SqlHistoryProvider.Options(url=url), env=ENV)
     with pytest.raises(ConfigError) as caught:
         asyncio.run(history.get_messages("s", state={}))
     message = str(caught.value)
@@ -393,7 +400,9 @@ def test_a_turn_against_a_dead_database_fails_with_one_clear_line(
     model_settings: ModelSettings, fake_openai: FakeOpenAI
 ) -> None:
     history = SqlHistoryProvider(
-        "history", env=ENV, url="postgresql+psycopg://me:hunter2@127.0.0.1:1/chat"
+        "history",
+        SqlHistoryProvider.Options(url="postgresql+psycopg://me:hunter2@127.0.0.1:1/chat"),
+        env=ENV,
     )
     with pytest.raises(TurnFailed) as caught:
         turn(make_agent(model_settings, history), Session(), "hello")
@@ -407,7 +416,9 @@ def test_a_turn_against_a_dead_database_fails_with_one_clear_line(
 
 def test_a_relative_sqlite_path_is_taken_from_the_data_dir(tmp_path: Path) -> None:
     history = SqlHistoryProvider(
-        "history", env=ProviderEnv(data_dir=tmp_path), url="sqlite:///sub/h.db"
+        "history",
+        SqlHistoryProvider.Options(url="sqlite:///sub/h.db"),
+        env=ProviderEnv(data_dir=tmp_path),
     )
     asyncio.run(history.save_messages("s", exchange("x"), state={}))
     assert (tmp_path / "sub" / "h.db").is_file()
@@ -449,7 +460,9 @@ def test_ctxchat_version_does_not_import_sqlalchemy() -> None:
 
 def test_a_postgresql_url_without_a_driver_uses_psycopg() -> None:
     for scheme in ("postgresql", "postgres"):
-        history = SqlHistoryProvider("history", env=ENV, url=f"{scheme}://me:pw@127.0.0.1:1/chat")
+        history = SqlHistoryProvider(
+            "history", SqlHistoryProvider.Options(url=f"{scheme}://me:pw@127.0.0.1:1/chat"), env=ENV
+        )
         assert history.url == "postgresql+psycopg://me:pw@127.0.0.1:1/chat"
     # Reached the connection attempt: no complaint about a missing psycopg2.
     assert "refused" in storage_failure("postgresql://me:pw@127.0.0.1:1/chat").lower()

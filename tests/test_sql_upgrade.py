@@ -114,8 +114,8 @@ def test_a_0_1_database_upgrades_in_place_and_loses_nothing(
     write_0_1(sql_url)
     old_history = raw_query(sql_url, "SELECT * FROM ctxchat_history ORDER BY seq")
     old_audit = raw_query(sql_url, "SELECT * FROM ctxchat_audit ORDER BY seq")
-    history = SqlHistoryProvider("history", env=ENV, url=sql_url)
-    audit = AuditProvider("audit", env=ENV, url=sql_url)
+    history = SqlHistoryProvider("history", SqlHistoryProvider.Options(url=sql_url), env=ENV)
+    audit = AuditProvider("audit", AuditProvider.Options(url=sql_url), env=ENV)
     session = fixture_session()
     state = session.provider_state("history")
 

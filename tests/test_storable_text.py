@@ -38,10 +38,10 @@ def test_a_nul_or_a_lone_surrogate_is_kept_as_a_replacement_character(
     sql_url: str, tmp_path: Path, message: str, reply: str, kept_message: str, kept_reply: str
 ) -> None:
     env = ProviderEnv(data_dir=tmp_path / "data")
-    history = SqlHistoryProvider("history", env=env, url=sql_url)
+    history = SqlHistoryProvider("history", SqlHistoryProvider.Options(url=sql_url), env=env)
     agent = Agent(
         model=ScriptedModel(reply),
-        providers=[history, AuditProvider("audit", env=env, url=sql_url)],
+        providers=[history, AuditProvider("audit", AuditProvider.Options(url=sql_url), env=env)],
     )
     session = Session()
     store = SessionStore(tmp_path / "sessions")

@@ -74,7 +74,7 @@ def run(agent: Agent, session: Session, text: str) -> tuple[RunContext, list[Eve
 def pipeline(
     settings: ModelSettings, history: HistoryProvider[Any], **options: Any
 ) -> tuple[Agent, SummaryProvider]:
-    summary = SummaryProvider("summary", env=history.env, **options)
+    summary = SummaryProvider("summary", SummaryProvider.Options(**options), env=history.env)
     agent = Agent(model=OpenAIChatModel(settings), providers=[history, summary])
     return agent, summary
 
@@ -127,7 +127,9 @@ def test_a_failing_fold_leaves_the_turn_standing_and_is_retried(
 ) -> None:
     summariser = Summariser(fake_openai)
     agent, _ = pipeline(
-        model_settings, InMemoryHistoryProvider("history", max_messages=4), keep_turns=1
+        model_settings,
+        InMemoryHistoryProvider("history", InMemoryHistoryProvider.Options(max_messages=4)),
+        keep_turns=1,
     )
     session = Session()
     run(agent, session, "q1")
@@ -202,8 +204,11 @@ def test_turns_the_budget_trimmed_are_folded_and_the_request_fits() -> None:
 
     model = ScriptedModel(*[reply] * 100, window=700)
     # An unlimited history window: only the budget drops anything.
-    history = InMemoryHistoryProvider("history", max_messages=0)
-    agent = Agent(model=model, providers=[history, SummaryProvider("summary", keep_turns=1)])
+    history = InMemoryHistoryProvider("history", InMemoryHistoryProvider.Options(max_messages=0))
+    agent = Agent(
+        model=model,
+        providers=[history, SummaryProvider("summary", SummaryProvider.Options(keep_turns=1))],
+    )
     session = Session()
     for n in range(8):
         run(agent, session, f"q{n} {words}")

@@ -56,8 +56,11 @@ def user_words(request: ModelRequest) -> list[str]:
 
 def test_a_deferred_fold_is_left_to_the_caller_and_folds_when_run() -> None:
     model = ScriptedModel(*[Summariser()] * 100)
-    history = InMemoryHistoryProvider("history", max_messages=4)
-    agent = Agent(model=model, providers=[history, SummaryProvider("summary", keep_turns=1)])
+    history = InMemoryHistoryProvider("history", InMemoryHistoryProvider.Options(max_messages=4))
+    agent = Agent(
+        model=model,
+        providers=[history, SummaryProvider("summary", SummaryProvider.Options(keep_turns=1))],
+    )
     session = Session()
     for n in (1, 2):
         run(agent, session, f"q{n}", defer=True)
@@ -83,8 +86,11 @@ def test_a_deferred_fold_is_left_to_the_caller_and_folds_when_run() -> None:
 
 def test_a_skipped_fold_is_caught_up_first_with_only_what_fell_out() -> None:
     model = ScriptedModel(*[Summariser()] * 100)
-    history = InMemoryHistoryProvider("history", max_messages=4)
-    agent = Agent(model=model, providers=[history, SummaryProvider("summary", keep_turns=1)])
+    history = InMemoryHistoryProvider("history", InMemoryHistoryProvider.Options(max_messages=4))
+    agent = Agent(
+        model=model,
+        providers=[history, SummaryProvider("summary", SummaryProvider.Options(keep_turns=1))],
+    )
     session = Session()
     for n in (1, 2, 3):
         run(agent, session, f"q{n}", defer=True)  # the deferred fold is never run
@@ -103,8 +109,13 @@ def test_a_skipped_fold_is_caught_up_first_with_only_what_fell_out() -> None:
 def test_the_request_after_a_trim_whose_fold_failed_still_shows_every_earlier_turn() -> None:
     summariser = Summariser()
     model = ScriptedModel(*[summariser] * 100, window=700)
-    history = InMemoryHistoryProvider("history", max_messages=0)  # only the budget drops
-    agent = Agent(model=model, providers=[history, SummaryProvider("summary", keep_turns=1)])
+    history = InMemoryHistoryProvider(
+        "history", InMemoryHistoryProvider.Options(max_messages=0)
+    )  # only the budget drops
+    agent = Agent(
+        model=model,
+        providers=[history, SummaryProvider("summary", SummaryProvider.Options(keep_turns=1))],
+    )
     session = Session()
     summariser.down = True
     n = 0

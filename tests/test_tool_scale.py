@@ -82,7 +82,9 @@ def test_a_directory_of_500_entries_is_listed_within_the_window(tmp_path: Path) 
     for number in range(500):
         (root / f"quarterly-report-{number:04d}-final-revised-for-the-board.txt").write_text("x")
     env = ProviderEnv(data_dir=tmp_path / "data")
-    tools = ToolsProvider("tools", env=env, builtins=["list_directory"], roots=[str(root)])
+    tools = ToolsProvider(
+        "tools", ToolsProvider.Options(builtins=["list_directory"], roots=[str(root)]), env=env
+    )
     model = ScriptedModel(
         ScriptedModel.calls(("list_directory", {"path": "."})), "Listed.", window=WINDOW
     )

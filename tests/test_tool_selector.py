@@ -60,7 +60,7 @@ def env(tmp_path: Path) -> ProviderEnv:
 
 def selector(env: ProviderEnv, **options: Any) -> Agent:
     options.setdefault("ranker", "lexical")
-    chooser = ToolSelectorProvider("selector", env=env, **options)
+    chooser = ToolSelectorProvider("selector", ToolSelectorProvider.Options(**options), env=env)
     return Agent(model=ScriptedModel(), providers=[InMemoryHistoryProvider("history"), chooser])
 
 

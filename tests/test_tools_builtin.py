@@ -18,7 +18,9 @@ from ctxchat.providers.tools.provider import ToolsProvider
 
 
 def provider(tmp_path: Path, **options: Any) -> ToolsProvider:
-    return ToolsProvider("tools", env=ProviderEnv(data_dir=tmp_path / "data"), **options)
+    return ToolsProvider(
+        "tools", ToolsProvider.Options(**options), env=ProviderEnv(data_dir=tmp_path / "data")
+    )
 
 
 def call(tools: ToolsProvider, name: str, **arguments: Any) -> ToolResultPart:

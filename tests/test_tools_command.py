@@ -35,7 +35,7 @@ def write_down(text: str) -> str:
 class Chat:
     def __init__(self, model_settings: ModelSettings, tmp_path: Path, **options: Any) -> None:
         env = ProviderEnv(data_dir=tmp_path / "data")
-        self.tools = ToolsProvider("tools", env=env, **options)
+        self.tools = ToolsProvider("tools", ToolsProvider.Options(**options), env=env)
         agent = Agent(
             model=OpenAIChatModel(model_settings),
             providers=[InMemoryHistoryProvider("history", env=env), self.tools],
@@ -153,7 +153,7 @@ def test_a_selector_after_it_chooses_from_the_shared_catalogue(
             context.extend_tools(self.source_id, chosen)
 
     env = ProviderEnv(data_dir=tmp_path / "data")
-    tools = ToolsProvider("tools", env=env, advertise=False)
+    tools = ToolsProvider("tools", ToolsProvider.Options(advertise=False), env=env)
     agent = Agent(
         model=OpenAIChatModel(model_settings), providers=[tools, PicksCalculator("picks", env=env)]
     )

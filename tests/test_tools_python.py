@@ -83,7 +83,7 @@ def almanac(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
 
 def tools_with(tmp_path: Path, *python: object) -> ToolsProvider:
     env = ProviderEnv(data_dir=tmp_path / "data")
-    return ToolsProvider("tools", env=env, builtins=[], python=list(python))
+    return ToolsProvider("tools", ToolsProvider.Options(builtins=[], python=list(python)), env=env)
 
 
 def test_a_function_by_reference_gets_its_schema_from_hints_and_docstring(

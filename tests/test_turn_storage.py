@@ -348,7 +348,9 @@ def leave_half_a_turn(home: Path, session_id: str) -> str:
     """What a process killed after the history stored its turn, before the session file
     counted it, leaves: the turn's rows, and the journal's mark in the file."""
     turn_id = new_id()
-    history = SqlHistoryProvider("history", env=ProviderEnv(data_dir=home), url=sqlite_url(home))
+    history = SqlHistoryProvider(
+        "history", SqlHistoryProvider.Options(url=sqlite_url(home)), env=ProviderEnv(data_dir=home)
+    )
     ghost = [Message.user("ghost question"), Message.assistant("ghost answer")]
     asyncio.run(history.store_turn(session_id, ghost, state={}, turn_id=turn_id))
     history.close()

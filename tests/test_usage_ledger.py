@@ -45,7 +45,9 @@ def reported(text: str, tokens_in: int, tokens_out: int) -> ModelReply:
 class Chat:
     def __init__(self, url: str, tmp_path: Path, model: ScriptedModel, user: str = "ada") -> None:
         env = ProviderEnv(data_dir=tmp_path / "data")
-        self.history = SqlHistoryProvider("history", env=env, url=url, user=user)
+        self.history = SqlHistoryProvider(
+            "history", SqlHistoryProvider.Options(url=url, user=user), env=env
+        )
         self.agent = Agent(model=model, providers=[self.history])
         self.session = Session()
 
@@ -152,7 +154,11 @@ def test_the_ledger_row_is_in_the_turns_transaction(sql_url: str, tmp_path: Path
 def test_turns_stored_before_the_ledger_are_unrecorded(sql_url: str, tmp_path: Path) -> None:
     # A database whose history was written by a ctxchat without the ledger.
     old = open_database(sql_url, [HISTORY])
-    owner = SqlHistoryProvider("history", env=ProviderEnv(data_dir=tmp_path / "data"), user="ada")
+    owner = SqlHistoryProvider(
+        "history",
+        SqlHistoryProvider.Options(user="ada"),
+        env=ProviderEnv(data_dir=tmp_path / "data"),
+    )
     now = datetime.now(UTC)
     for turn in ("t1", "t2"):
         rows = [

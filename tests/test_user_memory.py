@@ -34,7 +34,9 @@ def env(tmp_path: Path) -> ProviderEnv:
 
 def memory(env: ProviderEnv, url: str, **options: Any) -> UserMemoryProvider:
     return UserMemoryProvider(
-        "memory", env=env, url=url, user=options.pop("user", "ada"), **options
+        "memory",
+        UserMemoryProvider.Options(url=url, user=options.pop("user", "ada"), **options),
+        env=env,
     )
 
 

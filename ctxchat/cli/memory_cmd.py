@@ -14,7 +14,7 @@ from ctxchat.cli.common import ConfigOption, chat_service, load_config, output_w
 from ctxchat.cli.help_words import WordsCommand
 
 if TYPE_CHECKING:
-    from ctxchat.services.memories import MemorySource
+    from ctxchat.core.capabilities import MemorySource
 
 app = typer.Typer(help="What ctxchat remembers about you.", no_args_is_help=True)
 

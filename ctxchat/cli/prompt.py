@@ -89,7 +89,7 @@ class SlashCompleter(Completer):
         words: Sequence[str] = command.completions
         if command.complete is not None:
             try:
-                words = command.complete(self.context(name), rest)
+                words = self.registry.complete(name, self.context(name), rest)
             except Exception:  # completion must never break the line being typed
                 return
         elif " " in rest:

@@ -40,7 +40,7 @@ def list_tools(
     list theirs."""
     from ctxchat.cli.command_view import table_lines
     from ctxchat.services.commands import Table
-    from ctxchat.services.tool_catalogue import catalogue_entry, load_catalogue, summary
+    from ctxchat.services.tool_catalogue import catalogue_entry, first_sentence, load_catalogue
 
     service = chat_service(load_config(config))
     tools = run_sync(load_catalogue(service.agent, warn))
@@ -53,7 +53,12 @@ def list_tools(
         return
     columns = ("NAME", "SOURCE", "SIDE EFFECTS", "DESCRIPTION")
     rows = tuple(
-        (t.name, t.source or "-", "yes (asks)" if t.side_effects else "no", summary(t.description))
+        (
+            t.name,
+            t.source or "-",
+            "yes (asks)" if t.side_effects else "no",
+            first_sentence(t.description),
+        )
         for t in tools
     )
     table = Table(columns, (columns, *rows))

@@ -38,6 +38,7 @@ from typing import Any, Literal, TypeVar
 from ctxchat.core.approval import Approver, refusal_text, refuse_unasked
 from ctxchat.core.blocks import context_block
 from ctxchat.core.budget import fit, measure
+from ctxchat.core.capabilities import Closes
 from ctxchat.core.context import RunContext, RunResponse
 from ctxchat.core.errors import (
     ContextOverflow,
@@ -72,7 +73,7 @@ from ctxchat.core.session import Session
 from ctxchat.core.settings import AgentSettings
 from ctxchat.core.storable import storable, storable_message
 from ctxchat.core.tool_limit import cap_arguments, fit_result
-from ctxchat.core.tools import Tool, invoke_tool
+from ctxchat.core.tools import Tool, ToolRun, invoke_tool
 
 T = TypeVar("T")
 AnyProvider = ContextProvider[Any]
@@ -164,6 +165,8 @@ class Agent:
         """Close every provider, each even when another fails."""
         failures: list[str] = []
         for provider in self.run_providers():
+            if not isinstance(provider, Closes):
+                continue
             try:
                 provider.close()
             except Exception as exc:
@@ -212,6 +215,7 @@ class Agent:
             approve=approve,
             turn_id=turn_id,
         )
+        context.tool_run = ToolRun(self, session)
         if defer:
             context.deferred = []
         providers = self.run_providers()
@@ -285,7 +289,8 @@ class Agent:
                 return ToolResultPart(call.id, refusal_text(tool.name), is_error=True)
             started = time.monotonic()
             try:
-                return await invoke_tool(tool, call, default_timeout=self.settings.tool_timeout)
+                timeout = self.settings.tool_timeout
+                return await invoke_tool(tool, call, default_timeout=timeout, run=context.tool_run)
             finally:
                 ran[call.id] = time.monotonic() - started
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from ctxchat.core.messages import Message, MessageFormatError, Usage
 
@@ -106,14 +106,3 @@ def _messages(items: Iterable[Any]) -> tuple[Message, ...]:
 
 
 AuditTrail = list[tuple[str, list[AuditRecord]]]  # (source_id, records oldest first)
-
-
-@runtime_checkable
-class AuditSource(Protocol):
-    source_id: str
-
-    async def audit_records(
-        self, session_id: str, *, state: dict[str, Any], limit: int | None = None
-    ) -> list[AuditRecord]:
-        """Recorded turns, oldest first (the last `limit` when given)."""
-        ...

@@ -19,7 +19,7 @@ from ctxchat.core.model_types import (
     ProviderWarning,
     ignore_events,
 )
-from ctxchat.core.tools import Tool
+from ctxchat.core.tools import Tool, ToolRun
 
 if TYPE_CHECKING:
     from ctxchat.core.budget import BudgetReport, Shrink
@@ -115,6 +115,8 @@ class RunContext:
         self._approve = approve
         self._allowed: set[str] = set()
         self._granted: list[str] = []
+        # What a tool that takes the run is called with (`Tool.takes_run`), set by the engine.
+        self.tool_run: ToolRun | None = None
 
     # -- extending ---------------------------------------------------------------------------
     def extend_messages(

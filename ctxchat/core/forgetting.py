@@ -8,7 +8,7 @@ holds, for each forgotten value, only its length in words and a digest of those 
 digest, and those runs told to a model as values that must not appear, or replaced by the
 visible `[forgotten DATE]` marker, so that a reader sees something was taken out and when.
 
-Two capabilities, any provider may implement them (see `ctxchat.core.provider`):
+Two capabilities, any provider may implement them (see `ctxchat.core.capabilities`):
 `ForgetSource` (the memory: the forgettings since a time) and `ValueForgetter` (a store of
 copies, such as the audit: replace these values in what you keep, told the values by
 `forget_elsewhere` in the moment of the forget, never afterwards).
@@ -21,7 +21,9 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
+
+from ctxchat.core.capabilities import ForgottenSources, ValueForgetter
 
 _WORD = re.compile(r"\w+")
 
@@ -94,21 +96,6 @@ def mark_forgotten(text: str, forgettings: Sequence[Forgetting]) -> tuple[str, i
     return text, len(spans)
 
 
-@runtime_checkable
-class ForgetSource(Protocol):
-    """A provider that forgets (the user's memory): what it forgot after `since`."""
-
-    def forgettings_since(self, since: datetime | None) -> list[Forgetting]: ...
-
-
-@runtime_checkable
-class ForgottenSources(Protocol):
-    """A provider that knows which stored messages a forgotten fact was learnt from: what
-    recall and the model's `search_sessions` must leave out."""
-
-    def forgotten_message_ids(self) -> set[str]: ...
-
-
 def forgotten_messages(providers: Iterable[object]) -> set[str]:
     """The ids of every message a forgotten fact came from, over `providers`."""
     found: set[str] = set()
@@ -116,14 +103,6 @@ def forgotten_messages(providers: Iterable[object]) -> set[str]:
         if isinstance(provider, ForgottenSources):
             found |= provider.forgotten_message_ids()
     return found
-
-
-@runtime_checkable
-class ValueForgetter(Protocol):
-    """A provider keeping copies of what was sent (the audit): replace the values of
-    `forgetting` in its copies; returns how many it replaced."""
-
-    async def forget_values(self, values: Sequence[str], forgetting: Forgetting) -> int: ...
 
 
 # In `RunContext.metadata`: the forgets made during this run, for a provider that records

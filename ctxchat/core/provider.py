@@ -20,7 +20,8 @@ A turn, as providers see it:
      process killed while providers learn has recorded the turn already: this is where
      an audit writes its row. A process killed after the session file counted the turn
      and before this stage leaves a mark in the file; the next process to hold the
-     session's lock hands what the history kept of the turn to `record_missed_turn`.
+     session's lock hands what the history kept of the turn to `record_missed_turn` (a
+     provider implementing `RecordsMissedTurns`, see `ctxchat.core.capabilities`).
    - *learn*: `after_run` of every other provider, in reverse config order, so that a
      provider that learns from the turn (memory, a summary) knows whether it was kept.
      It runs for every turn too: the default calls `after_stored_turn` only for a stored
@@ -30,15 +31,23 @@ A turn, as providers see it:
 
 from __future__ import annotations
 
-import dataclasses
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, get_args, get_origin
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Generic,
+    Protocol,
+    TypeVar,
+    get_args,
+    get_origin,
+)
 
 from ctxchat.core.errors import ConfigError, CtxchatError
-from ctxchat.core.messages import Message
+from ctxchat.core.messages import Message, new_id
 from ctxchat.core.options import NoOptions, build_options, option
 from ctxchat.core.progress import ProgressBars, no_bars
 from ctxchat.core.tools import ToolRegistry
@@ -122,6 +131,11 @@ class ContextProvider(Generic[OptionsT]):
     Parametrise it with the dataclass of the provider's TOML options
     (`class Motto(ContextProvider[MottoOptions])`, see `ctxchat.core.options`): the options are
     checked against it when the config loads and `self.options` is an instance of it.
+
+    This is the turn and nothing more: setup, the hooks, the state they are handed, the
+    source id. What else a provider can do (keep data outside the session file, fork it,
+    record a turn a killed process missed, offer commands or tools, be checked or closed)
+    it says by implementing a protocol of `ctxchat.core.capabilities`.
     """
 
     Options: ClassVar[type[Any]] = NoOptions
@@ -144,20 +158,14 @@ class ContextProvider(Generic[OptionsT]):
                 return
 
     def __init__(
-        self,
-        source_id: str,
-        options: OptionsT | None = None,
-        *,
-        env: ProviderEnv | None = None,
-        **overrides: Any,
+        self, source_id: str, options: OptionsT | None = None, *, env: ProviderEnv | None = None
     ) -> None:
+        """`options` is an instance of `Options` (its defaults when left out): built from
+        TOML by the config loader (`ctxchat.core.options.build_options`), or written in
+        Python as `Motto("motto", MottoOptions(every=5))`, checked by the type checker."""
         self.source_id = check_source_id(source_id)
-        where = f"provider '{source_id}'"
         if options is None:
-            options = build_options(self.Options, overrides, where)
-        elif overrides:
-            merged = {**_fields_of(options), **overrides}
-            options = build_options(self.Options, merged, where)
+            options = build_options(self.Options, {}, f"provider '{source_id}'")
         self.options = options
         self.env = env if env is not None else ProviderEnv.standalone()
         self.setup()
@@ -166,21 +174,10 @@ class ContextProvider(Generic[OptionsT]):
         """Derive what the provider needs from `self.options` and `self.env`, once, at
         config time (so `config validate` catches it). Overrides call `super().setup()`."""
 
-    def check(self) -> None:
-        """Reach what the provider depends on (open its database, say) and raise a
-        `CtxchatError` if it cannot: `ctxchat config validate` calls this. Unlike `setup`,
-        it may be slow or touch the outside world; a normal run never calls it."""
-
     @property
     def stores_turn(self) -> bool:
         """Whether this provider keeps the conversation: its `after_run` runs in the first
         stage, and the turn counts as stored only if it succeeds."""
-        return False
-
-    @property
-    def stores_outside_session(self) -> bool:
-        """Whether it keeps anything outside the session file (rows in a database): a chat
-        that must leave nothing behind (`ctxchat run --temp`) runs without it."""
         return False
 
     async def before_run(
@@ -204,68 +201,14 @@ class ContextProvider(Generic[OptionsT]):
         `context.error` are final), in config order, before any provider learns from it.
         Keep it to one short write: Ctrl-C waits for it. A failure is a warning."""
 
-    async def record_missed_turn(
-        self,
-        *,
-        session: Session,
-        turn_id: str,
-        messages: Sequence[Message],
-        state: dict[str, Any],
-    ) -> None:
-        """A kept turn whose `record_turn` may never have run: its process was killed
-        between the save that counted it and the record stage. The next process to hold
-        the session's lock calls this with what the history kept of the turn (`messages`:
-        its input, then what the model produced). Record it unless it is recorded already
-        (the process may have died later, while providers learnt). A failure is retried
-        by the next process."""
-
     async def after_stored_turn(
         self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
     ) -> None:
         """Learn from a turn that completed and was stored: its input is
         `context.input_messages`, everything the model produced `context.response`."""
 
-    async def forget_session(self, session: Session, state: dict[str, Any]) -> None:
-        """The session is being deleted: drop whatever this provider keeps outside it."""
-
-    async def fork_session(
-        self, source: Session, fork: Session, state: dict[str, Any], *, turns: int
-    ) -> None:
-        """`fork` is being made from `source`'s first `turns` turns (all of them, or fewer).
-        `state` is this provider's state in the fork: a deep copy of its state in `source`.
-        Copy what this provider keeps outside the session file under the fork's own keys
-        (so that the two never share it), and drop from `state` what belongs to the turns
-        left out. The default keeps the copy as it is; if this raises, the fork is not
-        made and `forget_session` is called on the providers that forked already."""
-
-    # -- what is kept outside session files, for `sessions prune --orphans` -------------------
-    def session_keys(self, session: Session, state: dict[str, Any]) -> set[str]:
-        """The keys under which this provider keeps the session's data outside its file
-        (a SQL history's key, the audit's session id). Rows under a key no session on disk
-        claims are orphans: their session was deleted by hand, or moved aside unreadable."""
-        return {session.id}
-
-    async def stored_keys(self) -> dict[str, int]:
-        """Every key this provider keeps data under outside session files, with how many
-        records (rows) each holds; none for a provider that keeps nothing outside them."""
-        return {}
-
-    async def forget_keys(self, keys: Collection[str]) -> None:
-        """Drop everything kept under `keys`: no session claims them any more."""
-
-    def close(self) -> None:
-        """Release clients and connections; the process is about to end."""
-
-    def describe(self) -> str:
-        """One line for `config show`."""
-        return type(self).__name__
-
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.source_id!r})"
-
-
-def _fields_of(options: Any) -> dict[str, Any]:
-    return dataclasses.asdict(options)
 
 
 @dataclass(frozen=True)
@@ -291,14 +234,15 @@ class HistoryUnsupported(CtxchatError):
 class HistoryProvider(ContextProvider[HistoryOptionsT]):
     """A provider that loads and stores the conversation.
 
-    One call to `save_messages` holds a whole turn and must store all of it or none of it.
-    A failed turn stores nothing; a history whose store fails makes the turn failed.
+    A backend implements `get_messages` and `store_turn`: one call holds a whole turn,
+    under its id, and must store all of it or none of it. A failed turn stores nothing; a
+    history whose store fails makes the turn failed. (`save_messages` is the same store
+    under a new id, for a caller with no turn id; a backend never implements it.)
 
     A history kept outside the session file (`stores_in_session` False) stores a turn
     before the session file counts it, so it must be able to take the turn back by its id
-    (`store_turn`, `discard_turn`): when the session file cannot be saved, or a process
-    ended between the two, the turn is removed again and the two agree (see
-    `ctxchat.services.journal`).
+    (`discard_turn`): when the session file cannot be saved, or a process ended between
+    the two, the turn is removed again and the two agree (see `ctxchat.services.journal`).
     """
 
     # True for a history kept in the session's own state: saved with the session file,
@@ -326,11 +270,23 @@ class HistoryProvider(ContextProvider[HistoryOptionsT]):
         """The messages to show the model (the provider's window over the history)."""
         raise NotImplementedError
 
+    async def store_turn(
+        self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any], turn_id: str
+    ) -> None:
+        """Store one turn's messages under `turn_id`, atomically."""
+        if type(self).save_messages is not HistoryProvider.save_messages:
+            # A backend written before `store_turn` was the one to implement: it forgets
+            # the id, so it cannot take a turn back (`discard_turn` is False for it).
+            await self.save_messages(session_id, messages, state=state)
+            return
+        raise NotImplementedError(f"{type(self).__name__} does not implement store_turn")
+
     async def save_messages(
         self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any]
     ) -> None:
-        """Store one turn's messages, atomically."""
-        raise NotImplementedError
+        """Store one turn's messages under a new turn id: `store_turn`, for a caller that
+        has none. Never overridden, but by a backend of the old API."""
+        await self.store_turn(session_id, messages, state=state, turn_id=new_id())
 
     async def all_messages(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
         """The whole stored history, for export and display."""
@@ -357,17 +313,6 @@ class HistoryProvider(ContextProvider[HistoryOptionsT]):
         if after not in ids:
             return None
         return messages[ids.index(after) + 1 : end]
-
-    async def remove_last_turn(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
-        """Drop the most recent stored turn; returns what was removed."""
-        raise HistoryUnsupported(f"history provider '{self.source_id}' cannot undo a turn")
-
-    async def store_turn(
-        self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any], turn_id: str
-    ) -> None:
-        """Store one turn's messages under `turn_id`, atomically. A backend that can find a
-        turn by its id overrides this (and `discard_turn`); the default forgets the id."""
-        await self.save_messages(session_id, messages, state=state)
 
     async def discard_turn(self, session_id: str, turn_id: str, *, state: dict[str, Any]) -> bool:
         """Remove the turn stored under `turn_id`, if it is there; False when this history
@@ -406,7 +351,3 @@ class HistoryProvider(ContextProvider[HistoryOptionsT]):
         if self.store_outputs and context.response is not None:
             selected.extend(context.response.messages)
         return selected
-
-    def describe(self) -> str:
-        flags = "loads history" if self.load_messages else "does not load history"
-        return f"{type(self).__name__} ({flags})"

@@ -11,10 +11,10 @@ SQL error or mean something other than its words.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 # Where a snippet's matched words start and end, as the databases mark them; taken out of
 # the stored text first (see `history.index.searchable_text`), so they never occur in it.
@@ -80,56 +80,6 @@ def snippet_spans(snippet: str) -> tuple[tuple[str, bool], ...]:
         if piece:
             spans.append((piece, i % 2 == 1))
     return tuple(spans)
-
-
-@runtime_checkable
-class SearchableHistory(Protocol):
-    """A history provider whose stored messages can be searched by words."""
-
-    source_id: str
-
-    async def search_messages(
-        self,
-        terms: Sequence[str],
-        *,
-        limit: int,
-        keys: Collection[str] | None = None,
-        exclude: HitFilter | None = None,
-        warn: Callable[[str], None] | None = None,
-    ) -> list[MessageHit]:
-        """The best `limit` of this user's messages for the terms, best first; only those
-        under `keys` (history keys) when given; none that `exclude` refuses. `warn` is told
-        when the search ranks less well than configured (an embeddings endpoint failed)."""
-        ...
-
-    def session_keys(self, session: Any, state: dict[str, Any]) -> set[str]: ...
-
-
-@runtime_checkable
-class EmbeddableHistory(Protocol):
-    """A history whose stored messages can be given vectors (hybrid search)."""
-
-    async def count_unembedded(self, keys: Collection[str] | None = None) -> int: ...
-
-    async def embed_unembedded(
-        self,
-        keys: Collection[str] | None = None,
-        *,
-        progress: Callable[[int, int], None] | None = None,
-    ) -> int: ...
-
-
-@runtime_checkable
-class ImportableHistory(Protocol):
-    """A history that can store a turn said at a given time (an imported conversation)."""
-
-    async def import_turn(
-        self, session_id: str, messages: Sequence[Any], *, state: dict[str, Any], at: datetime
-    ) -> None: ...
-
-    async def forget_keys(self, keys: Collection[str]) -> None: ...
-
-    def close(self) -> None: ...
 
 
 @dataclass(frozen=True)

@@ -5,18 +5,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import functools
 import inspect
 import json
 import re
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any
 
 from ctxchat.core.errors import ConfigError
 from ctxchat.core.messages import ToolCallPart, ToolResultPart
 from ctxchat.core.tool_process import POOL, ToolProcessFailed, exit_text
 from ctxchat.core.tool_worker import render_result
+
+if TYPE_CHECKING:
+    from ctxchat.core.provider import AgentView
+    from ctxchat.core.session import Session
 
 # What the model APIs accept as a tool name (OpenAI's rule; the strictest in use).
 TOOL_NAME_PATTERN = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -51,6 +56,14 @@ class Tool:
     # reference, where the timeout can stop it (`ctxchat.core.tool_process`); None runs
     # `function` in a thread of this process (a tool that needs this process's state).
     worker_ref: str | None = None
+    # The function's first argument is the turn's `ToolRun` (what a tool may read of the
+    # run it is called in), given by the engine and never shown to the model: a tool that
+    # reads the conversation gets it per call instead of from a provider shared by all.
+    takes_run: bool = False
+
+    def __post_init__(self) -> None:
+        if self.takes_run and self.worker_ref is not None:
+            raise ConfigError(f"tool '{self.name}' takes the run: it cannot run in a worker")
 
     def spec(self) -> dict[str, Any]:
         """The tool as advertised in an OpenAI Chat Completions request."""
@@ -62,6 +75,15 @@ class Tool:
                 "parameters": dict(self.parameters),
             },
         }
+
+
+@dataclass(frozen=True)
+class ToolRun:
+    """The run a tool is called in, for a tool with `takes_run`: the pipeline and the
+    session of the turn (its project, its state), read-only by convention."""
+
+    agent: AgentView
+    session: Session
 
 
 class ToolRegistry:
@@ -100,31 +122,6 @@ class ToolRegistry:
 
     def __len__(self) -> int:
         return len(self._tools)
-
-
-@runtime_checkable
-class ToolSource(Protocol):
-    """A provider that fills the shared catalogue (`ProviderEnv.tools`) from sources that
-    are slow to reach (MCP servers start as processes). `load_tools` is called when the
-    catalogue is first needed (a turn, `/tools`, `ctxchat tools list`) and never before;
-    each source that cannot be reached is reported through `warn`, one line each, and left
-    out."""
-
-    source_id: str
-
-    async def load_tools(self, warn: Callable[[str], None]) -> None: ...
-
-
-@runtime_checkable
-class ToolChooser(Protocol):
-    """A provider that chooses which tools of the catalogue to advertise (the selector):
-    `/tools` shows the scores it gave on the session's last turn."""
-
-    source_id: str
-
-    def last_scores(self, state: dict[str, Any]) -> Mapping[str, float | None]:
-        """Tool name -> its score on the last stored turn (None: offered unranked)."""
-        ...
 
 
 def schema_problem(schema: Mapping[str, Any], arguments: Any) -> str:
@@ -217,9 +214,10 @@ async def run_in_daemon_thread(function: Callable[..., Any], arguments: Mapping[
 
 
 async def invoke_tool(
-    tool: Tool | None, call: ToolCallPart, *, default_timeout: float
+    tool: Tool | None, call: ToolCallPart, *, default_timeout: float, run: ToolRun | None = None
 ) -> ToolResultPart:
-    """Run one tool call; every failure becomes an error result the model can read."""
+    """Run one tool call (in `run`, for a tool that takes it); every failure becomes an
+    error result the model can read."""
 
     def failed(text: str) -> ToolResultPart:
         return ToolResultPart(call.id, text, is_error=True)
@@ -233,16 +231,21 @@ async def invoke_tool(
     problem = await _check_arguments(tool, arguments)
     if problem:
         return failed(f"invalid arguments for '{tool.name}': {problem}")
+    function = tool.function
+    if tool.takes_run:
+        if run is None:
+            return failed(f"tool '{tool.name}' runs during a turn only")
+        function = functools.partial(function, run)
     timeout = tool.timeout if tool.timeout is not None else default_timeout
     deadline = asyncio.timeout(timeout)
     try:
         async with deadline:
             if tool.worker_ref is not None:
                 value = await POOL.call(tool.worker_ref, arguments)
-            elif inspect.iscoroutinefunction(tool.function):
-                value = await tool.function(**arguments)
+            elif inspect.iscoroutinefunction(function):
+                value = await function(**arguments)
             else:
-                value = await run_in_daemon_thread(tool.function, arguments)
+                value = await run_in_daemon_thread(function, arguments)
                 if inspect.isawaitable(value):
                     value = await value
     except TimeoutError as exc:

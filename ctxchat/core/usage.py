@@ -8,10 +8,9 @@ stored before the ledger existed has a row that says so (`recorded` False).
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal
 
 Grouping = Literal["model", "session", "day", "role"]
 GROUPINGS: tuple[Grouping, ...] = ("model", "session", "day", "role")
@@ -29,26 +28,6 @@ class UsageGroup:
     unrecorded: int  # turns stored before the ledger existed
     input_tokens: int  # of the turns whose usage is known
     output_tokens: int
-
-
-@runtime_checkable
-class UsageLedger(Protocol):
-    """A history that writes a ledger row with each stored turn."""
-
-    source_id: str
-
-    async def usage_groups(
-        self,
-        by: Grouping,
-        *,
-        since: datetime | None = None,
-        keys: Collection[str] | None = None,
-    ) -> list[UsageGroup]:
-        """This user's ledger summed by `by` and model; only rows written at or after
-        `since`, and only under the history `keys`, when given."""
-        ...
-
-    def session_keys(self, session: Any, state: dict[str, Any]) -> set[str]: ...
 
 
 @dataclass(frozen=True)

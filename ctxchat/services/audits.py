@@ -6,7 +6,8 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
-from ctxchat.core.audit import AuditRecord, AuditSource, AuditTrail
+from ctxchat.core.audit import AuditRecord, AuditTrail
+from ctxchat.core.capabilities import AuditSource
 from ctxchat.core.errors import UsageError
 from ctxchat.core.redact import scrub_secrets
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from ctxchat.config.loading import Config, ProviderSpec
 from ctxchat.core.agent import Agent
+from ctxchat.core.capabilities import ChecksReach, Closes
 from ctxchat.core.errors import EXIT_USAGE, ConfigError, CtxchatError, ProblemGroup
 from ctxchat.core.model_types import ChatModel
 from ctxchat.core.options import build_options
@@ -138,6 +139,8 @@ def _check_providers(config: Config, agent: Agent) -> list[CtxchatError]:
     prefix = f"{config.path}: " if config.path is not None else ""
     failures: list[CtxchatError] = []
     for provider in agent.run_providers():
+        if not isinstance(provider, ChecksReach):
+            continue
         try:
             provider.check()
         except CtxchatError as exc:
@@ -163,8 +166,9 @@ def _build_providers(
 
 def _close_quietly(providers: Sequence[ContextProvider[Any]]) -> None:
     for provider in providers:
-        with contextlib.suppress(Exception):
-            provider.close()
+        if isinstance(provider, Closes):
+            with contextlib.suppress(Exception):
+                provider.close()
 
 
 def _build(

@@ -18,6 +18,7 @@ from ctxchat.services.attach_commands import ATTACH_COMMANDS
 from ctxchat.services.branch_commands import BRANCH_COMMANDS
 from ctxchat.services.commands import (
     Block,
+    ChatCommandResult,
     Command,
     CommandContext,
     CommandRegistry,
@@ -55,7 +56,9 @@ async def _exit(ctx: CommandContext, args: str) -> CommandResult:
 async def _new(ctx: CommandContext, args: str) -> CommandResult:
     conversation = ctx.service.new(title=args or None)
     said = "new session" + (f" '{conversation.session.title}'" if args else "")
-    return CommandResult((Note(said + " (saved on its first reply)"),), conversation=conversation)
+    return ChatCommandResult(
+        (Note(said + " (saved on its first reply)"),), conversation=conversation
+    )
 
 
 async def _sessions(ctx: CommandContext, args: str) -> CommandResult:
@@ -114,7 +117,7 @@ async def _fork(ctx: CommandContext, args: str) -> CommandResult:
         raise UsageError("nothing to fork yet: this session has no saved turn")
     made = await fork_session(ctx.service, ctx.conversation.session.id, at)
     said = f"forked at turn {made.turns}: now in {made.id}; the original is untouched"
-    return CommandResult((Note(said),), conversation=ctx.service.open(made.id))
+    return ChatCommandResult((Note(said),), conversation=ctx.service.open(made.id))
 
 
 def _session_references(ctx: CommandContext, typed: str) -> Sequence[str]:
@@ -134,7 +137,7 @@ async def _switch(ctx: CommandContext, args: str) -> CommandResult:
     conversation = ctx.service.open(args)
     session = conversation.session
     said = f"switched to {session.id} '{session.display_title()}' ({plural(session.turns, 'turn')})"
-    return CommandResult((Note(said),), conversation=conversation)
+    return ChatCommandResult((Note(said),), conversation=conversation)
 
 
 async def _title(ctx: CommandContext, args: str) -> CommandResult:
@@ -255,7 +258,7 @@ async def _model(ctx: CommandContext, args: str) -> CommandResult:
     return CommandResult(tuple(said))
 
 
-BUILTIN_COMMANDS: tuple[Command, ...] = (
+BUILTIN_COMMANDS: tuple[Command[CommandContext], ...] = (
     Command("help", "list commands and keys", _help, aliases=("?",)),
     Command("exit", "leave the chat (Ctrl-D does too)", _exit, aliases=("quit",)),
     Command("new", "start a new session", _new, usage="[TITLE]"),

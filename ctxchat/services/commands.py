@@ -1,11 +1,12 @@
-"""Slash commands for the chat: what a command is, what it may touch, what it returns.
+"""Slash commands in the chat: the registry, and the context a built-in command touches.
 
-A command is declared on the engine side (built-ins in `ctxchat.services.chat_commands`; a provider
-adds its own by implementing `CommandSource`), is handed a `CommandContext`, and returns
-a `CommandResult`: data for the user (text and tables, never terminal formatting) and what
-the chat should do next (exit, send a text, go on with another conversation). The REPL
-renders the one and carries out the other; /help and completion are built from the
-registry alone.
+What a command is and returns lives in `ctxchat.core.commands` (a provider's commands are
+declared there too). A built-in (`ctxchat.services.chat_commands`) is handed the whole
+`CommandContext`; a provider's command (`CommandSource`) only its `CommandView`. Either
+returns a `CommandResult`: data for the user (text and tables, never terminal formatting)
+and what the chat should do next (exit, send a text; a built-in may also go on with another
+conversation, `ChatCommandResult`). The REPL renders the one and carries out the other;
+/help and completion are built from the registry alone.
 """
 
 from __future__ import annotations
@@ -13,87 +14,34 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, runtime_checkable
+from typing import TYPE_CHECKING, Any
 
-from ctxchat.core.errors import UsageError
+from ctxchat.core.capabilities import CommandSource as CommandSource
+from ctxchat.core.commands import Block as Block
+from ctxchat.core.commands import Cell as Cell
+from ctxchat.core.commands import Command as Command
+from ctxchat.core.commands import CommandResult as CommandResult
+from ctxchat.core.commands import CommandView
+from ctxchat.core.commands import Gauge as Gauge
+from ctxchat.core.commands import Marked as Marked
+from ctxchat.core.commands import Note as Note
+from ctxchat.core.commands import Table as Table
+from ctxchat.core.commands import Tone as Tone
+from ctxchat.core.errors import SessionNotFound, UsageError
 from ctxchat.core.options import nearest
 from ctxchat.core.settings import AttachmentSettings
 
 if TYPE_CHECKING:
-    from ctxchat.core.messages import Part
-    from ctxchat.core.session import ForkPoint
+    from ctxchat.core.messages import Message, Part
+    from ctxchat.core.model_types import ChatModel
+    from ctxchat.core.provider import AgentView
+    from ctxchat.core.session import Session
     from ctxchat.services.conversations import ChatService, Conversation
 
 # The name runs to the first whitespace of any kind: a pasted "/etc/hosts" and its lines.
 _COMMAND_LINE = re.compile(r"/(\S*)\s*(.*)", re.DOTALL)
-
-Tone: TypeAlias = Literal["normal", "quiet", "warning"]
-
-
-@dataclass(frozen=True)
-class Marked:
-    """Text with some of its words marked (a search's matches), as (text, matched) pieces:
-    the renderer shows them bold where it can, between ** where it cannot."""
-
-    pieces: tuple[tuple[str, bool], ...]
-
-
-Cell: TypeAlias = str | int | float | datetime | Marked | None
-
-
-@dataclass(frozen=True)
-class Note:
-    """Text for the user, one or more lines; `quiet` for an aside, `warning` to stand out."""
-
-    text: str
-    tone: Tone = "normal"
-
-
-@dataclass(frozen=True)
-class Table:
-    """Rows of values under column names. Times are `datetime`s, counts `int`s: the
-    renderer formats them (one date format everywhere). `marked` rows are highlighted
-    (the current session, say)."""
-
-    columns: tuple[str, ...]
-    rows: tuple[tuple[Cell, ...], ...]
-    marked: frozenset[int] = frozenset()
-    title: str | None = None
-
-
-@dataclass(frozen=True)
-class Gauge:
-    """A whole split into named parts: how the model's window is filled, by source. The
-    renderer draws one bar; `total` includes what is free."""
-
-    total: int
-    parts: tuple[tuple[str, int], ...]
-    title: str | None = None
-
-
-Block: TypeAlias = Note | Table | Gauge
-
-
-@dataclass(frozen=True)
-class CommandResult:
-    """What a command shows, and what the chat does next."""
-
-    blocks: tuple[Block, ...] = ()
-    exit: bool = False  # leave the chat
-    send: str | None = None  # send this as the user's next message
-    conversation: Conversation | None = None  # go on with this conversation instead
-    edit_draft: bool = False  # open the draft in the user's editor (/edit-draft)
-    draft: str | None = None  # with edit_draft: open this instead of the current draft
-    branch_from: ForkPoint | None = None  # with edit_draft: send the edit in a branch (/edit)
-    copy: str | None = None  # put this on the clipboard (/copy), described as `copy_what`
-    copy_what: str = ""
-
-    @classmethod
-    def say(cls, *texts: str, tone: Tone = "normal") -> CommandResult:
-        return cls(tuple(Note(t, tone) for t in texts))
 
 
 @dataclass
@@ -112,30 +60,43 @@ class CommandContext:
     attached: list[Part] = field(default_factory=list)
     attachment_limits: AttachmentSettings = field(default_factory=AttachmentSettings)
 
+    def view(self) -> CommandView:
+        """What a provider's command gets of this: its state, the session, the model, the
+        pipeline and a read of another session; never the service."""
+        service = self.service
 
-CommandHandler = Callable[[CommandContext, str], Awaitable[CommandResult | None]]
+        async def stored_session(session_id: str) -> tuple[Session, list[Message]] | None:
+            try:
+                opened = service.open(session_id)
+            except SessionNotFound:
+                return None
+            return opened.session, await service.transcript(opened.session)
+
+        conversation = self.conversation
+        return ProviderCommandView(
+            self.state, conversation.session, conversation.model, service.agent, stored_session
+        )
 
 
 @dataclass(frozen=True)
-class Command:
-    name: str  # without the leading slash
-    help: str
-    handler: CommandHandler
-    usage: str = ""
-    aliases: tuple[str, ...] = ()
-    completions: tuple[str, ...] = ()  # words offered after the command name
-    # Offers completions computed when asked (session titles for /switch, say).
-    complete: Callable[[CommandContext, str], Sequence[str]] | None = None
+class ProviderCommandView:
+    """The `CommandView` a provider's command runs in."""
+
+    state: dict[str, Any]
+    session: Session
+    model: ChatModel
+    agent: AgentView
+    read_session: Callable[[str], Awaitable[tuple[Session, list[Message]] | None]]
+
+    async def stored_session(self, session_id: str) -> tuple[Session, list[Message]] | None:
+        return await self.read_session(session_id)
 
 
-@runtime_checkable
-class CommandSource(Protocol):
-    """A provider that adds slash commands (for example /memory): its handlers get its own
-    session state as `CommandContext.state`."""
+@dataclass(frozen=True)
+class ChatCommandResult(CommandResult):
+    """A built-in command's result: it may also hand the chat another conversation."""
 
-    source_id: str
-
-    def commands(self) -> Sequence[Command]: ...
+    conversation: Conversation | None = None  # go on with this conversation instead
 
 
 class UnknownCommand(UsageError):
@@ -162,17 +123,19 @@ def split_command(line: str) -> tuple[str, str]:
 
 class CommandRegistry:
     def __init__(self) -> None:
-        self._commands: dict[str, Command] = {}
+        # A built-in's command takes a `CommandContext`, a provider's (it has an owner) a
+        # `CommandView`: `dispatch` and `complete` hand each its own.
+        self._commands: dict[str, Command[Any]] = {}
         self._owners: dict[str, str | None] = {}
 
-    def add(self, command: Command, owner: str | None = None) -> None:
+    def add(self, command: Command[Any], owner: str | None = None) -> None:
         for name in (command.name, *command.aliases):
             if name in self._commands:
                 raise UsageError(f"two commands are named '/{name}'")
             self._commands[name] = command
             self._owners[name] = owner
 
-    def add_all(self, commands: Iterable[Command], owner: str | None = None) -> None:
+    def add_all(self, commands: Iterable[Command[Any]], owner: str | None = None) -> None:
         for command in commands:
             self.add(command, owner)
 
@@ -181,14 +144,14 @@ class CommandRegistry:
         self._commands = dict(other._commands)
         self._owners = dict(other._owners)
 
-    def get(self, name: str) -> Command | None:
+    def get(self, name: str) -> Command[Any] | None:
         return self._commands.get(name)
 
     def owner(self, name: str) -> str | None:
         return self._owners.get(name)
 
-    def unique(self) -> list[Command]:
-        seen: dict[str, Command] = {}
+    def unique(self) -> list[Command[Any]]:
+        seen: dict[str, Command[Any]] = {}
         for command in self._commands.values():
             seen.setdefault(command.name, command)
         return sorted(seen.values(), key=lambda c: c.name)
@@ -204,7 +167,20 @@ class CommandRegistry:
         state = conversation.session.provider_state(owner) if owner else {}
         return CommandContext(service, conversation, self, state)
 
-    async def dispatch(self, line: str, context: CommandContext) -> CommandResult:
+    def handed(self, name: str, context: CommandContext) -> CommandContext | CommandView:
+        """What `name`'s handler gets: a provider's command the narrow view of `context`."""
+        return context if self.owner(name) is None else context.view()
+
+    def complete(self, name: str, context: CommandContext, rest: str) -> Sequence[str]:
+        """The words `name` offers after `rest` was typed."""
+        command = self.get(name)
+        if command is None:
+            return ()
+        if command.complete is None:
+            return command.completions
+        return command.complete(self.handed(name, context), rest)
+
+    async def dispatch(self, line: str, context: CommandContext) -> ChatCommandResult:
         """Run one `/command args` line in `context` (from `self.context`)."""
         name, args = split_command(line)
         command = self.get(name)
@@ -212,12 +188,15 @@ class CommandRegistry:
             raise UnknownCommand(name, self.names())
         owner = self.owner(name)
         before = _snapshot(context.state)
-        result = await command.handler(context, args) or CommandResult()
+        result = await command.handler(self.handed(name, context), args)
         # The engine reloads a saved session before each turn: a provider command's change
         # to its state is written now or it would be lost.
         if owner is not None and _snapshot(context.state) != before:
             context.service.save_provider_state(context.conversation, owner)
-        return result
+        if isinstance(result, ChatCommandResult):
+            return result
+        plain = {f.name: getattr(result, f.name) for f in fields(CommandResult)} if result else {}
+        return ChatCommandResult(**plain)
 
 
 def _snapshot(state: dict[str, object]) -> str:

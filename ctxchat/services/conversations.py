@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ctxchat.core.agent import Agent, TurnFailed
 from ctxchat.core.approval import Approver, refuse_unasked
+from ctxchat.core.capabilities import UndoesTurns
 from ctxchat.core.context import RunContext
 from ctxchat.core.deferred import DeferredWork
 from ctxchat.core.errors import (
@@ -366,6 +367,10 @@ class ChatService:
         async with self._locked_async(conversation.session.id):
             session = self._fresh(conversation)
             await journal.recover(self.writer, session, self.agent)
+            if not isinstance(provider, UndoesTurns):
+                raise HistoryUnsupported(
+                    f"history provider '{provider.source_id}' cannot undo a turn"
+                )
             removed = await provider.remove_last_turn(
                 session.id, state=session.provider_state(provider.source_id)
             )

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from ctxchat.core.capabilities import ForgetsSessions
 from ctxchat.core.errors import CtxchatError, ProblemGroup
 
 if TYPE_CHECKING:
@@ -67,6 +68,8 @@ async def delete(
         if unless_used_since is not None and session.updated_at >= unless_used_since:
             return False
         for provider in service.agent.run_providers():
-            await provider.forget_session(session, session.provider_state(provider.source_id))
+            if isinstance(provider, ForgetsSessions):
+                state = session.provider_state(provider.source_id)
+                await provider.forget_session(session, state)
         service.store.delete(session_id)
     return True

@@ -13,6 +13,7 @@ import contextlib
 import copy
 from typing import TYPE_CHECKING
 
+from ctxchat.core.capabilities import ForgetsSessions, ForksSessions
 from ctxchat.core.errors import CtxchatError, UsageError
 from ctxchat.core.session import ForkPoint, Session
 from ctxchat.core.text import plural
@@ -51,7 +52,8 @@ async def fork_session(service: ChatService, session_id: str, at: int | None = N
         try:
             for provider in service.agent.run_providers():
                 state = fork.provider_state(provider.source_id)
-                await provider.fork_session(source, fork, state, turns=turns)
+                if isinstance(provider, ForksSessions):
+                    await provider.fork_session(source, fork, state, turns=turns)
                 done.append(provider)
             service.store.save(fork)
         except BaseException:
@@ -63,5 +65,7 @@ async def fork_session(service: ChatService, session_id: str, at: int | None = N
 async def _undo(providers: list[ContextProvider[object]], fork: Session) -> None:
     """Take back what the providers copied for a fork that could not be made."""
     for provider in providers:
+        if not isinstance(provider, ForgetsSessions):
+            continue
         with contextlib.suppress(CtxchatError):
             await provider.forget_session(fork, fork.provider_state(provider.source_id))

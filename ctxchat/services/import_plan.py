@@ -19,8 +19,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ctxchat.core.capabilities import SecretScreen
 from ctxchat.core.errors import UsageError
-from ctxchat.core.importing import ImportedTurn, SecretScreen
+from ctxchat.core.importing import ImportedTurn
 from ctxchat.core.messages import Message, TextPart, ToolCallPart, ToolResultPart
 from ctxchat.core.session import Session
 

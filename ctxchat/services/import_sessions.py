@@ -19,8 +19,9 @@ import contextlib
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ctxchat.core.capabilities import ConversationImporter, ForgetsSessions, ImportLearner
 from ctxchat.core.errors import CtxchatError, UsageError
-from ctxchat.core.importing import ConversationImporter, ImportLearner, LearnItem
+from ctxchat.core.importing import LearnItem
 
 if TYPE_CHECKING:
     from ctxchat.core.messages import Message
@@ -70,7 +71,7 @@ async def _store_one(
     try:
         service.store.save(session)
     except BaseException:
-        if not history.stores_in_session:
+        if not history.stores_in_session and isinstance(history, ForgetsSessions):
             with contextlib.suppress(CtxchatError):
                 await history.forget_session(session, state)
         raise
@@ -82,7 +83,7 @@ async def embed_imported(
     progress: Callable[[int, int], None] | None = None,
 ) -> int:
     """Vectors for the imported sessions' messages (`--embed`); how many were made."""
-    from ctxchat.core.search import EmbeddableHistory, SearchableHistory
+    from ctxchat.core.capabilities import EmbeddableHistory, SearchableHistory
 
     history = service.history()
     if not isinstance(history, EmbeddableHistory) or not isinstance(history, SearchableHistory):

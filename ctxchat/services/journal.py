@@ -40,9 +40,10 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from ctxchat.core.agent import Agent, TurnFailed
+from ctxchat.core.capabilities import RecordsMissedTurns
 from ctxchat.core.errors import CtxchatError, StorageError, TurnNotStored
 from ctxchat.core.messages import Message
-from ctxchat.core.provider import ContextProvider, HistoryProvider
+from ctxchat.core.provider import HistoryProvider
 from ctxchat.core.session import Session
 from ctxchat.services.titles import entitle
 
@@ -81,13 +82,9 @@ def begin(store: SessionWriter, session: Session, turn_id: str, agent: Agent) ->
     return True
 
 
-def recording(agent: Agent) -> list[ContextProvider[Any]]:
+def recording(agent: Agent) -> list[RecordsMissedTurns]:
     """The providers that record kept turns a killed process left unrecorded."""
-    return [
-        p
-        for p in agent.run_providers()
-        if type(p).record_missed_turn is not ContextProvider.record_missed_turn
-    ]
+    return [p for p in agent.run_providers() if isinstance(p, RecordsMissedTurns)]
 
 
 def commit(

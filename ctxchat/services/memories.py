@@ -10,39 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any
 
+from ctxchat.core.capabilities import ForgetSource, MemorySource, StoresOutsideSession
 from ctxchat.core.errors import UsageError
-from ctxchat.core.forgetting import ForgetSource, Forgetting
+from ctxchat.core.forgetting import Forgetting
 from ctxchat.core.options import NoOptions
-from ctxchat.core.progress import Progress
 from ctxchat.core.provider import ContextProvider
 
 if TYPE_CHECKING:
     from ctxchat.core.agent import Agent
-    from ctxchat.core.model_types import ChatModel
-
-
-@runtime_checkable
-class MemorySource(Protocol):
-    source_id: str
-
-    def remembered(self) -> list[dict[str, Any]]:
-        """Every active fact of the configured user: id, slot, label, value, first_seen,
-        last_seen, provenance {session_id, message_id}, history [...]."""
-        ...
-
-    def forget_fact(self, fact_id: str) -> bool:
-        """Delete the fact and its history for real; False when there is no such fact."""
-        ...
-
-    async def evaluate_cases(
-        self, path: Path, *, extractor: str | None, model: ChatModel, progress: Progress | None
-    ) -> dict[str, Any]:
-        """Run a case file through the provider, each case in a fresh isolated store:
-        `{"pass_rate", "by_tag", "failed"}`."""
-        ...
 
 
 def memory_sources(agent: Agent) -> list[MemorySource]:
@@ -103,7 +80,11 @@ def without(
                 # must not send a forgotten value because memory is off.
                 kept.append(ForgetMarks(provider))
             continue
-        if outside and provider.stores_outside_session:
+        if (
+            outside
+            and isinstance(provider, StoresOutsideSession)
+            and provider.stores_outside_session
+        ):
             continue
         kept.append(provider)
     return kept

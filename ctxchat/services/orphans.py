@@ -18,6 +18,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ctxchat.core.capabilities import KeepsSessionData
+
 if TYPE_CHECKING:
     from ctxchat.services.conversations import ChatService
 
@@ -34,15 +36,17 @@ async def find_orphans(service: ChatService) -> list[Orphan]:
     """Every orphaned key, in key order."""
     store = service.store
     claimed = store.ids()
-    providers = service.agent.run_providers()
+    keepers = [
+        (p.source_id, p) for p in service.agent.run_providers() if isinstance(p, KeepsSessionData)
+    ]
     for session in store.every_session():
-        for provider in providers:
-            claimed |= provider.session_keys(session, session.provider_state(provider.source_id))
+        for source_id, provider in keepers:
+            claimed |= provider.session_keys(session, session.provider_state(source_id))
     found: dict[str, dict[str, int]] = {}
-    for provider in providers:
+    for source_id, provider in keepers:
         for key, count in (await provider.stored_keys()).items():
             if key not in claimed:
-                found.setdefault(key, {})[provider.source_id] = count
+                found.setdefault(key, {})[source_id] = count
     return [Orphan(key, found[key]) for key in sorted(found)]
 
 
@@ -73,6 +77,6 @@ async def _remove(service: ChatService, orphan: Orphan) -> bool:
                 return False
         for source_id in orphan.records:
             provider = service.agent.provider(source_id)
-            if provider is not None:
+            if isinstance(provider, KeepsSessionData):
                 await provider.forget_keys([orphan.key])
     return True

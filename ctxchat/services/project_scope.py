@@ -9,6 +9,7 @@ everything but puts the project's sessions first.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -41,3 +42,12 @@ def in_other_project(store: SessionStore, project: str | None) -> Callable[[str]
         return found is not None and found != project
 
     return other
+
+
+def in_another_project(data_dir: Path, project: str | None) -> Callable[[str], bool]:
+    """`in_other_project` over the sessions kept in `data_dir` (a provider's
+    `env.data_dir`): what a provider recalling across sessions leaves out, in the kit."""
+    from ctxchat.core.paths import sessions_dir
+    from ctxchat.storage.store import SessionStore
+
+    return in_other_project(SessionStore(sessions_dir(data_dir)), project)

@@ -32,18 +32,13 @@ from pathlib import Path
 from typing import Any
 
 from ctxchat.config.loading import Config, ProviderSpec
+from ctxchat.core.capabilities import EmbeddableHistory, ImportableHistory, SearchableHistory
 from ctxchat.core.errors import UsageError
 from ctxchat.core.messages import Message
 from ctxchat.core.model_types import Embeddings
 from ctxchat.core.progress import Progress
 from ctxchat.core.provider import ProviderEnv
-from ctxchat.core.search import (
-    EmbeddableHistory,
-    ImportableHistory,
-    MessageHit,
-    SearchableHistory,
-    query_terms,
-)
+from ctxchat.core.search import MessageHit, query_terms
 from ctxchat.core.tokens import estimate_tokens
 
 DEFAULT_KS = (1, 5, 10)

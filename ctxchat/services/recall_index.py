@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ctxchat.config.loading import Config
+from ctxchat.core.capabilities import EmbeddableHistory
 from ctxchat.core.errors import UsageError
-from ctxchat.core.search import EmbeddableHistory
 
 
 class VectorIndexer:

@@ -14,15 +14,10 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from typing import TYPE_CHECKING, Any
 
+from ctxchat.core.capabilities import SearchableHistory
 from ctxchat.core.errors import UsageError
 from ctxchat.core.provider import HistoryUnsupported
-from ctxchat.core.search import (
-    MessageHit,
-    SearchableHistory,
-    SessionHit,
-    query_terms,
-    snippet_spans,
-)
+from ctxchat.core.search import MessageHit, SessionHit, query_terms, snippet_spans
 from ctxchat.core.session import Session
 
 if TYPE_CHECKING:

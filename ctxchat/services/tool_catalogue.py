@@ -11,7 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ctxchat.core.agent import Agent
-from ctxchat.core.tools import Tool, ToolRegistry, ToolSource
+from ctxchat.core.capabilities import ToolSource
+from ctxchat.core.tools import Tool, ToolRegistry
 
 
 async def load_catalogue(agent: Agent, warn: Callable[[str], None]) -> list[Tool]:
@@ -35,7 +36,7 @@ def catalogue_entry(tool: Tool) -> dict[str, Any]:
     }
 
 
-def summary(description: str, width: int = 80) -> str:
+def first_sentence(description: str, width: int = 80) -> str:
     """A description's first sentence, for one line of a table."""
     from ctxchat.core.text import preview
 

@@ -13,16 +13,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from ctxchat.core.capabilities import UsageLedger
 from ctxchat.core.errors import UsageError
 from ctxchat.core.provider import HistoryUnsupported
-from ctxchat.core.usage import (
-    GROUPINGS,
-    Grouping,
-    UsageGroup,
-    UsageLedger,
-    UsageLine,
-    UsageReport,
-)
+from ctxchat.core.usage import GROUPINGS, Grouping, UsageGroup, UsageLine, UsageReport
 
 if TYPE_CHECKING:
     from ctxchat.config.prices import Price

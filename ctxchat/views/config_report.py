@@ -8,24 +8,17 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any
 
 from ctxchat.config.loading import Config, ProviderSpec
 from ctxchat.config.toml_values import toml_value
+from ctxchat.core.capabilities import InDatabase
 from ctxchat.core.redact import is_secret_name, is_url_name, mask_password, mask_url
 from ctxchat.core.settings import mask_secret
 
 if TYPE_CHECKING:
     from ctxchat.core.agent import Agent
     from ctxchat.core.limits import ContextLimits
-
-
-@runtime_checkable
-class InDatabase(Protocol):
-    """A provider that keeps its data in a SQL database (`SqlBacked`), by structure, so this
-    report needs no import of the providers."""
-
-    def database_url(self) -> str: ...
 
 
 def masked(name: str, value: Any) -> Any:

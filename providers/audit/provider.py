@@ -43,23 +43,31 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from ctxchat.core.audit import AuditRecord
-from ctxchat.core.context import RunContext
-from ctxchat.core.errors import CtxchatError, StorageError
-from ctxchat.core.forgetting import Forgetting, forgotten_this_run, mark_forgotten
-from ctxchat.core.messages import Message, MessageFormatError, TextPart
-from ctxchat.core.options import option
-from ctxchat.core.provider import AgentView, ContextProvider
-from ctxchat.core.redact import mask_password, scrub_secrets
-from ctxchat.core.session import Session
+from ctxchat import (
+    AgentView,
+    ContextProvider,
+    CtxchatError,
+    Message,
+    MessageFormatError,
+    RunContext,
+    Session,
+    StorageError,
+    TextPart,
+    option,
+)
 from ctxchat.kit import (
+    AuditRecord,
     Database,
+    Forgetting,
     OwnedRows,
     SqlBacked,
     adopt_unowned,
     as_json,
     count_owned,
+    forgotten_this_run,
+    mark_forgotten,
     owner_values,
+    scrub_secrets,
     utc,
 )
 
@@ -217,6 +225,9 @@ class AuditProvider(SqlBacked[AuditOptions], OwnedRows, ContextProvider[AuditOpt
     def _forget(self, session_id: str) -> None:
         self._forget_keys([session_id])
 
+    def session_keys(self, session: Session, state: dict[str, Any]) -> set[str]:
+        return {session.id}  # its rows are keyed by the session's id
+
     async def stored_keys(self) -> dict[str, int]:
         return await asyncio.to_thread(
             count_owned, self.database(), AUDIT.tables, "session_key", self.owner.home
@@ -274,9 +285,6 @@ class AuditProvider(SqlBacked[AuditOptions], OwnedRows, ContextProvider[AuditOpt
             return changed
 
         return database.write(rewrite)
-
-    def describe(self) -> str:
-        return f"{type(self).__name__} (records every turn), {mask_password(self.url)}"
 
 
 def _error_text(error: BaseException) -> str:

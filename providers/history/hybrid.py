@@ -14,9 +14,8 @@ from ctxchat.ranking.message_rank import Ranked
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
-    from ctxchat.kit import Database
+    from ctxchat.kit import Database, Owner
     from ctxchat.ranking.embedding import Matrix
-    from ctxchat.storage.owner import Owner
 
 
 @dataclass(frozen=True)

@@ -12,13 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ctxchat.core.messages import new_id
+from ctxchat.kit import new_id
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
-    from ctxchat.kit import Database, ImportedTurn
-    from ctxchat.storage.owner import Owner
+    from ctxchat.kit import Database, ImportedTurn, Owner
 
 
 def store_conversation(

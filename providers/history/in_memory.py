@@ -5,11 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ctxchat.core.messages import Message, new_id
-from ctxchat.core.provider import HistoryProvider
-from ctxchat.core.session import Session
-from ctxchat.core.tokens import count_message_tokens
-from ctxchat.core.window import WindowedHistoryOptions, window_messages
+from ctxchat import HistoryProvider, Message, Session
+from ctxchat.kit import WindowedHistoryOptions, count_message_tokens, window_messages
 
 TURN_KEY = "turn"  # extra key on each stored message dict: the id of the turn it belongs to
 
@@ -42,11 +39,6 @@ class InMemoryHistoryProvider(HistoryProvider[WindowedHistoryOptions]):
             max_messages=self.options.message_limit,
             max_tokens=self.options.token_limit,
         )
-
-    async def save_messages(
-        self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any]
-    ) -> None:
-        await self.store_turn(session_id, messages, state=state, turn_id=new_id())
 
     async def store_turn(
         self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any], turn_id: str

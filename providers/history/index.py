@@ -26,8 +26,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from ctxchat.core.errors import StorageError
-from ctxchat.core.messages import Message, MessageFormatError
+from ctxchat import Message, MessageFormatError, StorageError
 
 from .schema import searchable_text
 

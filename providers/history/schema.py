@@ -11,9 +11,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from ctxchat.core.messages import Message, MessageFormatError, TextPart, ToolResultPart
-from ctxchat.core.tokens import count_message_tokens, estimate_tokens
-from ctxchat.kit import Store
+from ctxchat import Message, MessageFormatError, TextPart, ToolResultPart
+from ctxchat.kit import Store, count_message_tokens, estimate_tokens
 
 if TYPE_CHECKING:
     from sqlalchemy import Table

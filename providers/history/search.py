@@ -17,8 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ctxchat.core.search import MATCH_END, MATCH_START, MessageHit, Neighbour
-from ctxchat.kit import utc
+from ctxchat.kit import MATCH_END, MATCH_START, MessageHit, Neighbour, utc
 from ctxchat.ranking.message_rank import (
     DF_CAP,
     Candidate,
@@ -34,8 +33,7 @@ from .index import FTS_TABLE, TS_CONFIG, TSV_COLUMN
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
-    from ctxchat.kit import Database
-    from ctxchat.storage.owner import Owner
+    from ctxchat.kit import Database, Owner
 
     from .hybrid import QueryVector
 

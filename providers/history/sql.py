@@ -24,22 +24,19 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ctxchat.core.errors import StorageError
-from ctxchat.core.messages import Message, MessageFormatError, new_id
-from ctxchat.core.options import option
-from ctxchat.core.provider import HistoryProvider
-from ctxchat.core.redact import mask_password
-from ctxchat.core.session import Session
-from ctxchat.core.tokens import count_message_tokens
-from ctxchat.core.window import WindowedHistoryOptions, select_window
+from ctxchat import HistoryProvider, Message, MessageFormatError, Session, StorageError, option
 from ctxchat.kit import (
     Database,
     OwnedRows,
     SqlBacked,
+    WindowedHistoryOptions,
     adopt_unowned,
     as_json,
+    count_message_tokens,
     count_owned,
+    new_id,
     owner_values,
+    select_window,
 )
 
 from .schema import HISTORY, searchable_text
@@ -49,11 +46,8 @@ from .usage_schema import USAGE
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
-    from ctxchat.core.context import RunContext
-    from ctxchat.core.provider import AgentView
-    from ctxchat.core.search import HitFilter, MessageHit
-    from ctxchat.kit import Grouping, ImportedTurn, UsageGroup
-    from ctxchat.storage.owner import Owner
+    from ctxchat import AgentView, RunContext
+    from ctxchat.kit import Grouping, HitFilter, ImportedTurn, MessageHit, Owner, UsageGroup
 
     from .hybrid import QueryVector
 
@@ -220,11 +214,6 @@ class SqlHistoryProvider(
         }
         await asyncio.to_thread(self._append, key, messages, context.turn_id, None, usage)
         state["history_key"] = key
-
-    async def save_messages(
-        self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any]
-    ) -> None:
-        await self.store_turn(session_id, messages, state=state, turn_id=new_id())
 
     async def store_turn(
         self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any], turn_id: str
@@ -469,9 +458,6 @@ class SqlHistoryProvider(
             if progress is not None:
                 progress(min(done, total), total)
         return done
-
-    def describe(self) -> str:
-        return f"{super().describe()}, {mask_password(self.url)}"
 
 
 def _select() -> Any:

@@ -13,7 +13,7 @@ from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from ctxchat.core.messages import Message
+from ctxchat import Message
 from ctxchat.kit import Database, Grouping, UsageGroup, owner_values
 
 from .usage_schema import USAGE
@@ -21,7 +21,7 @@ from .usage_schema import USAGE
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
-    from ctxchat.storage.owner import Owner
+    from ctxchat.kit import Owner
 
 
 def turn_tokens(produced: Sequence[Message]) -> tuple[int | None, int | None]:

@@ -32,9 +32,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
-    from ctxchat.kit import Database
+    from ctxchat.kit import Database, Owner
     from ctxchat.ranking.embedding import Matrix
-    from ctxchat.storage.owner import Owner
 
 VECTOR_COLUMN = "embedding"
 MODEL_COLUMN = "embedding_model"

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ctxchat.core.lazy import load_export
+from ctxchat.kit import load_export
 
 # Names load on first use: a turn with nothing to remember imports only what it uses (the
 # gate, the store), not the rules, the LLM prompt or the evaluation.

@@ -14,8 +14,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from ctxchat.core.errors import SessionNotFound, UsageError
-from ctxchat.services.commands import Command, CommandContext, CommandResult, Note, Table
+from ctxchat import Command, CommandResult, CommandView, Note, Table, UsageError
 
 from . import Change, Fact, FactSet, Provenance, apply_ops, extract_rules, slot_info
 from .ops import Op
@@ -38,12 +37,12 @@ def numbered(facts: Sequence[Fact]) -> list[Fact]:
     return sorted(active, key=lambda f: (f.slot not in STYLE_SLOTS, f.first_seen, f.id))
 
 
-def memory_commands(provider: UserMemoryProvider) -> Sequence[Command]:
-    async def handle(ctx: CommandContext, args: str) -> CommandResult:
+def memory_commands(provider: UserMemoryProvider) -> Sequence[Command[CommandView]]:
+    async def handle(ctx: CommandView, args: str) -> CommandResult:
         word, _, rest = args.strip().partition(" ")
         rest = rest.strip()
         memory: Any = provider.memory(ctx.state)
-        project = provider.project_memory(ctx.conversation.session)
+        project = provider.project_memory(ctx.session)
         if project is not None:
             from .project import JointMemory
 
@@ -62,7 +61,7 @@ def memory_commands(provider: UserMemoryProvider) -> Sequence[Command]:
                 return await why(ctx, fact)
             holder = memory.holder(fact.id) if project is not None else memory
             await asyncio.to_thread(holder.change, lambda facts: facts.delete(fact.id))
-            await provider.forget_elsewhere(ctx.service.agent.run_providers(), [fact])
+            await provider.forget_elsewhere(ctx.agent.run_providers(), [fact])
             return CommandResult.say(f"forgot: {slot_info(fact.slot).label}: {fact.value}")
         if word == "clear":
             return await clear(ctx, provider, memory, confirmed=rest == "yes")
@@ -79,7 +78,7 @@ def memory_commands(provider: UserMemoryProvider) -> Sequence[Command]:
     ]
 
 
-async def listing(ctx: CommandContext, memory: Any) -> CommandResult:
+async def listing(ctx: CommandView, memory: Any) -> CommandResult:
     facts, _ = await asyncio.to_thread(memory.facts)
     shown = numbered(facts.all())
     ctx.state["listed"] = [f.id for f in shown]  # what the numbers mean until the next listing
@@ -100,9 +99,9 @@ async def listing(ctx: CommandContext, memory: Any) -> CommandResult:
     return CommandResult((Table(("#", "what", "remembered", "last said"), rows),))
 
 
-async def chosen(ctx: CommandContext, memory: Any, text: str) -> Fact:
+async def chosen(ctx: CommandView, memory: Any, text: str) -> Fact:
     """The fact `text` names: a number of the last listing, else an id or id prefix."""
-    from ctxchat.core.idprefix import matching
+    from ctxchat.kit import matching
 
     facts, _ = await asyncio.to_thread(memory.facts)
     by_id: dict[str, Fact] = {f.id: f for f in facts.all() if f.active}
@@ -126,7 +125,7 @@ async def chosen(ctx: CommandContext, memory: Any, text: str) -> Fact:
     raise UsageError(f"{text!r} is ambiguous: {len(found)} facts match: {shown}")
 
 
-async def add(ctx: CommandContext, memory: Any, text: str) -> CommandResult:
+async def add(ctx: CommandView, memory: Any, text: str) -> CommandResult:
     """What the user asks to be remembered, in their words: what the extractor finds in it,
     else the sentence as a free-text fact."""
     extraction = extract_rules(text)
@@ -135,7 +134,7 @@ async def add(ctx: CommandContext, memory: Any, text: str) -> CommandResult:
     ops = screen(extraction.ops or fallback).ops
     if not ops:
         raise UsageError("that looks like a password, key or account number: not remembered")
-    provenance = Provenance(ctx.conversation.session.id, None)
+    provenance = Provenance(ctx.session.id, None)
     now = datetime.now(UTC)
 
     def update(facts: FactSet) -> list[Change]:
@@ -149,21 +148,20 @@ async def add(ctx: CommandContext, memory: Any, text: str) -> CommandResult:
     return CommandResult(tuple(Note(change_line(c)) for c in changes))
 
 
-async def why(ctx: CommandContext, fact: Fact) -> CommandResult:
+async def why(ctx: CommandView, fact: Fact) -> CommandResult:
     """Where a fact came from: the session and the message, read back when they still exist."""
     origin = fact.provenance
     label = f"{slot_info(fact.slot).label}: {fact.value}"
     if origin.session_id is None:
         return CommandResult.say(f"{label}: added by hand, first on {fact.first_seen:%Y-%m-%d}")
     lines = [f"{label}: said in session {origin.session_id}"]
-    try:
-        conversation = ctx.service.open(origin.session_id)
-    except SessionNotFound:
+    stored = await ctx.stored_session(origin.session_id)
+    if stored is None:
         lines.append("(that session has been deleted since)")
         return CommandResult.say(*lines)
-    lines[0] += f" '{conversation.session.display_title()}'"
+    session, messages = stored
+    lines[0] += f" '{session.display_title()}'"
     if origin.message_id is not None:
-        messages = await ctx.service.transcript(conversation.session)
         said = next((m for m in messages if m.id == origin.message_id), None)
         if said is not None:
             lines.append(f"you said: {said.text}")
@@ -171,7 +169,7 @@ async def why(ctx: CommandContext, fact: Fact) -> CommandResult:
 
 
 async def clear(
-    ctx: CommandContext, provider: UserMemoryProvider, memory: Any, *, confirmed: bool
+    ctx: CommandView, provider: UserMemoryProvider, memory: Any, *, confirmed: bool
 ) -> CommandResult:
     facts, _ = await asyncio.to_thread(memory.facts)
     count = len(facts.all())
@@ -191,5 +189,5 @@ async def clear(
 
     everything = facts.all()
     gone = await asyncio.to_thread(memory.change, forget_all)
-    await provider.forget_elsewhere(ctx.service.agent.run_providers(), everything)
+    await provider.forget_elsewhere(ctx.agent.run_providers(), everything)
     return CommandResult.say(f"forgot everything ({gone} facts)")

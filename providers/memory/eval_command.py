@@ -8,17 +8,13 @@ import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ctxchat.core.agent import Agent
-from ctxchat.core.context import RunContext
-from ctxchat.core.errors import UsageError
-from ctxchat.core.messages import Message
-from ctxchat.core.session import Session
+from ctxchat import Agent, Message, RunContext, Session, UsageError
 
 from .evaluate import Case, CaseFileError, CaseResult, load_cases, score_case, summarize
 
 if TYPE_CHECKING:
-    from ctxchat.core.model_types import ChatModel
-    from ctxchat.core.progress import Progress
+    from ctxchat import ChatModel
+    from ctxchat.kit import Progress
 
     from .provider import Extractor, UserMemoryProvider
 

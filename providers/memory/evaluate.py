@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from ctxchat.core.progress import Progress
+from ctxchat.kit import Progress
 
 from .facts import Provenance
 from .factset import InMemoryFactSet

@@ -14,9 +14,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from ctxchat.core.forgetting import Forgetting
-from ctxchat.core.messages import new_id
-from ctxchat.kit import utc
+from ctxchat.kit import Forgetting, new_id, utc
 
 from .schema import MEMORY
 

@@ -20,8 +20,7 @@ from .slots import slot_info
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
-    from ctxchat.kit import Database
-    from ctxchat.ranking.live import LiveLexicalIndex
+    from ctxchat.kit import Database, LiveLexicalIndex
 
     from .facts import Fact
     from .factset import FactSet, InMemoryFactSet

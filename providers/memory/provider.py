@@ -26,26 +26,26 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from ctxchat.core.context import RunContext
-from ctxchat.core.errors import StorageError
-from ctxchat.core.messages import OWN_WORDS, Message
-from ctxchat.core.model_types import ModelRequest, ignore_events
-from ctxchat.core.options import OptionValueError, option
-from ctxchat.core.provider import AgentView, ContextProvider
-from ctxchat.core.session import Session
-from ctxchat.kit import SqlBacked
-from ctxchat.storage.owner import user_key
+from ctxchat import (
+    AgentView,
+    ContextProvider,
+    Message,
+    ModelRequest,
+    OptionValueError,
+    RunContext,
+    Session,
+    StorageError,
+    option,
+)
+from ctxchat.kit import OWN_WORDS, SqlBacked, ignore_events, user_key
 
 from .schema import MEMORY
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-    from ctxchat.core.forgetting import Forgetting
-    from ctxchat.core.model_types import ChatModel
-    from ctxchat.core.progress import Progress
-    from ctxchat.kit import LearnItem
-    from ctxchat.services.commands import Command
+    from ctxchat import ChatModel, Command, CommandView
+    from ctxchat.kit import Forgetting, LearnItem, Progress
 
     from . import Change, Extraction, Fact, FactSet
     from .ops import Op
@@ -184,7 +184,7 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
         active = [fact for facts, _ in read for fact in facts.active()]
         if not active:
             return  # nothing remembered: nothing to rank or render
-        from ctxchat.ranking.live import rank_texts
+        from ctxchat.kit import rank_texts
 
         from . import render_recall
         from .project import joint_relevance
@@ -289,7 +289,7 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
         return merge(found, asked) if kind == "both" else asked
 
     async def ask_model(self, model: ChatModel, text: str, known: Sequence[Fact]) -> Extraction:
-        from ctxchat.core.errors import ModelError
+        from ctxchat import ModelError
 
         from .llm import build_prompt, parse_reply, request_options
 
@@ -341,14 +341,14 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
 
     def _refuse_session_scope(self) -> None:
         if self.options.scope == "session":
-            from ctxchat.core.errors import UsageError
+            from ctxchat import UsageError
 
             raise UsageError(
                 f'{self.source_id}: scope = "session" keeps no memory an import can learn into'
             )
 
     # -- the user's control over it -----------------------------------------------------------
-    def commands(self) -> Sequence[Command]:
+    def commands(self) -> Sequence[Command[CommandView]]:
         from .commands import memory_commands
 
         return memory_commands(self)
@@ -387,7 +387,7 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
     ) -> None:
         """Take the values of facts just forgotten out of the copies other providers keep
         (the audit's rows); summaries are cleaned before their next use instead."""
-        from ctxchat.core.forgetting import forget_elsewhere
+        from ctxchat.kit import forget_elsewhere
 
         from .forgotten import values_of
 
@@ -422,7 +422,3 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
         from .eval_command import evaluate_cases
 
         return await evaluate_cases(self, path, extractor=extractor, model=model, progress=progress)
-
-    def describe(self) -> str:
-        where = "each session" if self.options.scope == "session" else f"user '{self.user_key}'"
-        return f"{type(self).__name__} ({where}, {self.options.extractor} extractor)"

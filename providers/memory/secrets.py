@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ctxchat.core.errors import UsageError
+from ctxchat import UsageError
 
 from .facts import Fact
 from .ops import Extraction, Op

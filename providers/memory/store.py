@@ -39,9 +39,7 @@ from .secrets import refuse_secret_facts
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
-    from ctxchat.core.forgetting import Forgetting
-    from ctxchat.kit import Database
-    from ctxchat.ranking.live import LiveLexicalIndex
+    from ctxchat.kit import Database, Forgetting, LiveLexicalIndex
 
 FactsWork = Callable[[FactSet], Any]
 
@@ -95,7 +93,7 @@ class TrackedFacts:
 
 
 def build_index(facts: Iterable[Fact]) -> LiveLexicalIndex:
-    from ctxchat.ranking.live import LiveLexicalIndex
+    from ctxchat.kit import LiveLexicalIndex
 
     index = LiveLexicalIndex()
     for fact in facts:

@@ -20,7 +20,7 @@ from datetime import datetime
 from difflib import SequenceMatcher
 from typing import Literal, TypeAlias
 
-from ctxchat.core.messages import new_id
+from ctxchat.kit import new_id
 
 from .categories import category_of
 from .facts import Fact, PastValue, Provenance

@@ -23,19 +23,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ctxchat.core.context import RunContext
-from ctxchat.core.errors import StorageError
-from ctxchat.core.messages import Message
-from ctxchat.core.options import OptionValueError, option
-from ctxchat.core.provider import AgentView, ContextProvider
-from ctxchat.core.search import (
+from ctxchat import (
+    AgentView,
+    ContextProvider,
     EmbeddableHistory,
-    HitFilter,
-    MessageHit,
+    Message,
+    OptionValueError,
+    RunContext,
     SearchableHistory,
-    query_terms,
+    Session,
+    StorageError,
+    option,
 )
-from ctxchat.core.session import Session
+from ctxchat.kit import HitFilter, MessageHit, query_terms
 from ctxchat.ranking.recall_block import (
     DEFAULT_MAX_MESSAGES,
     DEFAULT_MIN_RELEVANCE,
@@ -80,7 +80,7 @@ class RecallProvider(ContextProvider[RecallOptions]):
     ) -> None:
         if self.options.max_messages == 0 or self.options.max_tokens == 0:
             return
-        from ctxchat.core.tokens import count_text_tokens
+        from ctxchat.kit import count_text_tokens
         from ctxchat.ranking.recall_block import block_text, choose
 
         terms = self.query(agent, context)
@@ -89,18 +89,16 @@ class RecallProvider(ContextProvider[RecallOptions]):
         budget = self.options.max_tokens
         if budget is None:
             budget = (await (context.model or agent.model).limits()).window // WINDOW_SHARE
-        from ctxchat.core.forgetting import forgotten_messages
+        from ctxchat.kit import forgotten_messages
 
         try:
             forgotten = await asyncio.to_thread(forgotten_messages, agent.run_providers())
         except Exception as exc:  # the marks unread: recalling could bring a forgotten fact back
             context.warn(self.source_id, f"recall skipped: forgotten marks unreadable ({exc})")
             return
-        from ctxchat.core.paths import sessions_dir
-        from ctxchat.services.project_scope import in_other_project
-        from ctxchat.storage.store import SessionStore
+        from ctxchat.kit import in_another_project
 
-        elsewhere = in_other_project(SessionStore(sessions_dir(self.env.data_dir)), session.project)
+        elsewhere = in_another_project(self.env.data_dir, session.project)
         hits: list[MessageHit] = []
         for history in agent.run_providers():
             if not isinstance(history, SearchableHistory):

@@ -32,18 +32,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from ctxchat.core.context import RunContext
-from ctxchat.core.errors import ConfigError
-from ctxchat.core.options import OptionValueError, option
-from ctxchat.core.provider import AgentView, ContextProvider
-from ctxchat.core.session import Session
-from ctxchat.core.tools import Tool
+from ctxchat import (
+    AgentView,
+    ConfigError,
+    ContextProvider,
+    OptionValueError,
+    RunContext,
+    Session,
+    Tool,
+    option,
+)
 
 from ..tools.python_functions import load_reference
 
 if TYPE_CHECKING:
-    from ctxchat.ranking.base import Ranker, Scored
-    from ctxchat.ranking.selection import RankerKind
+    from ctxchat.kit import Ranker, RankerKind, Scored
 
 RankerChoice = Literal["auto", "lexical", "embedding", "hybrid"]
 STATE_SCORES = "scores"  # tool name -> score of the last stored turn (None: not ranked)
@@ -148,7 +151,7 @@ class ToolSelectorProvider(ContextProvider[ToolSelectorOptions]):
 
     # -- ranking ------------------------------------------------------------------------------
     async def _rank(self, context: RunContext, catalogue: Sequence[Tool]) -> list[Scored]:
-        from ctxchat.ranking.selection import rank_turn
+        from ctxchat.kit import rank_turn
 
         window = [
             (m.role, m.text)
@@ -198,7 +201,7 @@ class ToolSelectorProvider(ContextProvider[ToolSelectorOptions]):
     async def _ranker(
         self, kind: RankerKind, catalogue: Sequence[Tool], context: RunContext
     ) -> Ranker:
-        from ctxchat.ranking.selection import build_ranker, missing_embeddings, tool_documents
+        from ctxchat.kit import build_ranker, missing_embeddings, tool_documents
 
         documents = tuple(tool_documents(catalogue, self.tool_text))
         key = (kind, documents)
@@ -224,6 +227,3 @@ class ToolSelectorProvider(ContextProvider[ToolSelectorOptions]):
         self._rankers = {k: v for k, v in self._rankers.items() if k[1] == documents}
         self._rankers[key] = ranker
         return ranker
-
-    def describe(self) -> str:
-        return f"{type(self).__name__} (top {self.options.max_tools}, {self.options.ranker})"

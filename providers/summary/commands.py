@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ctxchat.core.errors import UsageError
-from ctxchat.core.text import plural
-from ctxchat.services.commands import Command, CommandContext, CommandResult, Note
+from ctxchat import Command, CommandResult, CommandView, Note, UsageError
+from ctxchat.kit import plural
 
 if TYPE_CHECKING:
     from .provider import SummaryProvider
@@ -16,13 +15,10 @@ USAGE = "usage: /compact [N]  (N: the newest turns kept in full, 2 if left out)"
 DEFAULT_KEEP = 2
 
 
-def summary_commands(provider: SummaryProvider) -> Sequence[Command]:
-    async def compact(ctx: CommandContext, args: str) -> CommandResult:
+def summary_commands(provider: SummaryProvider) -> Sequence[Command[CommandView]]:
+    async def compact(ctx: CommandView, args: str) -> CommandResult:
         keep = _keep_turns(args)
-        conversation = ctx.conversation
-        fold = await provider.compact(
-            ctx.service.agent, conversation.session, ctx.state, conversation.model, keep
-        )
+        fold = await provider.compact(ctx.agent, ctx.session, ctx.state, ctx.model, keep)
         summary = ctx.state.get("summary")
         if not fold.messages:
             said = "nothing to compact: everything before the newest "

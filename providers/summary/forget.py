@@ -14,13 +14,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from ctxchat.core.forgetting import ForgetSource, Forgetting, forgotten_in, mark_forgotten
-from ctxchat.core.messages import Message
-from ctxchat.core.model_types import ModelRequest, ignore_events
+from ctxchat import ForgetSource, Message, ModelRequest
+from ctxchat.kit import Forgetting, forgotten_in, ignore_events, mark_forgotten
 
 if TYPE_CHECKING:
-    from ctxchat.core.model_types import ChatModel
-    from ctxchat.core.provider import AgentView
+    from ctxchat import AgentView, ChatModel
 
 CHECKED = "forget_checked"  # in the summary's state: the newest forget it was cleaned of
 # In the summary's state: the forgets said in its session's runs, kept for every later use
@@ -51,7 +49,7 @@ async def forgettings(agent: AgentView, since: datetime | None = None) -> list[F
 
 
 def keep_forgets_of_this_run(run_metadata: dict[str, Any], state: dict[str, Any]) -> None:
-    from ctxchat.core.forgetting import forgotten_this_run
+    from ctxchat.kit import forgotten_this_run
 
     said = forgotten_this_run(run_metadata)
     if said:

@@ -13,16 +13,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ctxchat.core.budget import turns
-from ctxchat.core.context import RunContext
-from ctxchat.core.errors import CtxchatError
-from ctxchat.core.messages import Message
-from ctxchat.core.model_types import EventSink, ProviderNotice, ProviderWarning
-from ctxchat.core.provider import AgentView, HistoryProvider
-from ctxchat.core.session import Session
+from ctxchat import (
+    AgentView,
+    CtxchatError,
+    EventSink,
+    HistoryProvider,
+    Message,
+    ProviderNotice,
+    ProviderWarning,
+    RunContext,
+    Session,
+)
+from ctxchat.kit import turns
 
 if TYPE_CHECKING:
-    from ctxchat.core.model_types import ChatModel
+    from ctxchat import ChatModel
 
     from .provider import SummaryProvider
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ctxchat.core.messages import Message
-from ctxchat.core.model_types import ModelRequest
+from ctxchat import Message, ModelRequest
 
 # One message's text in a fold is cut to this many characters: a pasted document or a long
 # tool result would otherwise crowd out the rest of the batch.

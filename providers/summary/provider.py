@@ -27,16 +27,27 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from ctxchat.core.budget import turns
-from ctxchat.core.context import RunContext
-from ctxchat.core.errors import ConfigError, CtxchatError
-from ctxchat.core.forgetting import Forgetting, forgotten_in, mark_forgotten
-from ctxchat.core.messages import Message
-from ctxchat.core.model_types import EventSink, ignore_events
-from ctxchat.core.options import OptionValueError, option
-from ctxchat.core.provider import AgentView, ContextProvider, HistoryProvider
-from ctxchat.core.session import Session
-from ctxchat.core.tokens import count_message_tokens
+from ctxchat import (
+    AgentView,
+    ConfigError,
+    ContextProvider,
+    CtxchatError,
+    EventSink,
+    HistoryProvider,
+    Message,
+    OptionValueError,
+    RunContext,
+    Session,
+    option,
+)
+from ctxchat.kit import (
+    Forgetting,
+    count_message_tokens,
+    forgotten_in,
+    ignore_events,
+    mark_forgotten,
+    turns,
+)
 
 from .later import (
     FAILED_BEFORE_RUN,
@@ -50,9 +61,7 @@ from .later import (
 )
 
 if TYPE_CHECKING:
-    from ctxchat.core.limits import ContextLimits
-    from ctxchat.core.model_types import ChatModel
-    from ctxchat.services.commands import Command
+    from ctxchat import ChatModel, Command, CommandView, ContextLimits
 
 # Gives up its block last when a request does not fit the model's window (memory facts go
 # at 10): the summary stands for many turns at once.
@@ -378,14 +387,10 @@ class SummaryProvider(ContextProvider[SummaryOptions]):
         if turns < source.turns:
             state.clear()
 
-    def commands(self) -> Sequence[Command]:
+    def commands(self) -> Sequence[Command[CommandView]]:
         from .commands import summary_commands
 
         return summary_commands(self)
-
-    def describe(self) -> str:
-        by = self.options.model or "the chat model"
-        return f"{type(self).__name__} (up to {self.options.max_words} words, by {by})"
 
 
 def _count(state: dict[str, Any]) -> int:

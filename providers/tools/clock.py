@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
-from ctxchat.core.errors import CtxchatError
+from ctxchat import CtxchatError
 
 
 class UnknownTimeZone(CtxchatError):

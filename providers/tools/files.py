@@ -16,7 +16,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from ctxchat.core.errors import ConfigError, CtxchatError
+from ctxchat import ConfigError, CtxchatError
 
 MAX_ENTRIES = 500
 

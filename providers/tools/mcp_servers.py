@@ -35,10 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ctxchat.core.errors import ConfigError, CtxchatError
-from ctxchat.core.exec_with_parent import dying_with_us
-from ctxchat.core.options import build_options, option
-from ctxchat.core.tools import TOOL_NAME_PATTERN, Tool
+from ctxchat import ConfigError, CtxchatError, Tool, option
+from ctxchat.kit import TOOL_NAME_PATTERN, build_options, dying_with_us
 
 from .mcp_log import capped_log
 from .mcp_noise import CURRENT, NOTE_MARK, SdkRecords, quiet_sdk_logger

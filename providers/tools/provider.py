@@ -32,16 +32,29 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ctxchat.core.context import RunContext
-from ctxchat.core.errors import ConfigError, CtxchatError
-from ctxchat.core.messages import ToolCallPart, ToolResultPart
-from ctxchat.core.model_types import Middleware, ToolCall
-from ctxchat.core.options import build_options, did_you_mean, option
-from ctxchat.core.provider import AgentView, ContextProvider
-from ctxchat.core.session import Session
-from ctxchat.core.tools import Tool, ToolChooser, ToolSource
-from ctxchat.services.commands import Cell, Command, CommandContext, CommandResult, Note, Table
-from ctxchat.services.tool_catalogue import summary
+from ctxchat import (
+    AgentView,
+    Cell,
+    Command,
+    CommandResult,
+    CommandView,
+    ConfigError,
+    ContextProvider,
+    CtxchatError,
+    Middleware,
+    Note,
+    RunContext,
+    Session,
+    Table,
+    Tool,
+    ToolCall,
+    ToolCallPart,
+    ToolChooser,
+    ToolResultPart,
+    ToolSource,
+    option,
+)
+from ctxchat.kit import ToolRun, build_options, did_you_mean, first_sentence, search_past_sessions
 
 from .calc import calculate
 from .clock import convert_time, current_time
@@ -51,7 +64,8 @@ from .python_functions import in_a_loop_of_its_own, load_reference, tool_from_fu
 
 FILE_TOOLS = ("read_file", "list_directory")
 BUILTINS = ("current_time", "convert_time", "calculate", "search_sessions", *FILE_TOOLS)
-MAX_SEARCH_HITS = 20
+# Built-ins that read the turn they are called in (`Tool.takes_run`).
+TAKE_THE_RUN = {"search_sessions"}
 # Built-ins that run in a worker process (`Tool.worker_ref`): the calculator's arguments
 # come from the model, and a document it read may hold a calculation that never ends.
 IN_WORKER = {"calculate": f"{calculate.__module__}:{calculate.__qualname__}"}
@@ -113,7 +127,6 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
     def setup(self) -> None:
         super().setup()
         options = self.options
-        self._search = _SessionSearch(self.env.data_dir)
         self._own: list[str] = []  # names this provider put in the catalogue, in order
         for tool in [*self._builtin_tools(), *self._python_tools()]:
             self._register(tool)
@@ -143,7 +156,7 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
             "current_time": current_time,
             "convert_time": convert_time,
             "calculate": calculate,
-            "search_sessions": self._search.search_sessions,
+            "search_sessions": _SessionSearch(self.env.data_dir).search_sessions,
         }
         roots = check_roots(options.roots)
         if roots:  # the file tools are off until a root is configured
@@ -151,7 +164,12 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
             functions["read_file"] = files.read_file
             functions["list_directory"] = files.list_directory
         return [
-            tool_from_function(functions[name], source="builtin", worker_ref=IN_WORKER.get(name))
+            tool_from_function(
+                functions[name],
+                source="builtin",
+                worker_ref=IN_WORKER.get(name),
+                takes_run=name in TAKE_THE_RUN,
+            )
             for name in dict.fromkeys(options.builtins)
             if name in functions
         ]
@@ -208,7 +226,6 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
 
     def check(self) -> None:
         """`config validate`: start the MCP servers, and fail naming each that does not."""
-        import asyncio
 
         problems: list[str] = []
         asyncio.run(self.load_tools(problems.append))
@@ -227,8 +244,6 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
             context.warn(self.source_id, text)
 
         await self.load_tools(warn)
-        self._search.agent = agent
-        self._search.project = session.project  # its sessions come first
         context.allow_tools(_names(state.get("always")))
         if self.options.advertise:
             context.extend_tools(self.source_id, self.catalogue())
@@ -255,14 +270,14 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
         state["advertised"] = [t.name for t in context.all_tools()]
 
     # -- /tools -------------------------------------------------------------------------------
-    def commands(self) -> list[Command]:
+    def commands(self) -> list[Command[CommandView]]:
         return [
             Command("tools", "list the tools, marking those offered on the last turn", self._list)
         ]
 
-    async def _list(self, ctx: CommandContext, args: str) -> CommandResult:
+    async def _list(self, ctx: CommandView, args: str) -> CommandResult:
         problems: list[str] = []
-        sources = [p for p in ctx.service.agent.run_providers() if isinstance(p, ToolSource)]
+        sources = [p for p in ctx.agent.run_providers() if isinstance(p, ToolSource)]
         for provider in sources:
             await provider.load_tools(problems.append)
         tools = list(self.env.tools)
@@ -271,9 +286,9 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
         advertised = set(_names(ctx.state.get("advertised")))
         always = set(_names(ctx.state.get("always")))
         scores: dict[str, float | None] = {}
-        for chooser in ctx.service.agent.run_providers():
+        for chooser in ctx.agent.run_providers():
             if isinstance(chooser, ToolChooser):
-                state = ctx.conversation.session.provider_state(chooser.source_id)
+                state = ctx.session.provider_state(chooser.source_id)
                 scores.update(chooser.last_scores(state))
         if scores:  # a selector chose: the last turn's scores explain its choice
             tools.sort(key=lambda t: (t.name not in scores, -(scores.get(t.name) or 0.0)))
@@ -288,7 +303,7 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
                     tool.name,
                     tool.source or "-",
                     _effects(tool, always),
-                    summary(tool.description, 50),
+                    first_sentence(tool.description, 50),
                 )
                 for tool in tools
             )
@@ -308,25 +323,16 @@ class ToolsProvider(ContextProvider[ToolsOptions]):
             server.wait_closed(max(0.0, deadline - time.monotonic()))
         self._hub.stop()
 
-    def describe(self) -> str:
-        servers = (
-            f", MCP servers: {', '.join(s.name for s in self._servers)}" if self._servers else ""
-        )
-        return f"{type(self).__name__} ({len(self._own)} tools{servers})"
-
 
 class _SessionSearch:
-    """The search_sessions tool: it reads the pipeline's histories, known once a turn has
-    started (the provider is built before the agent is). Read-only: no side effects."""
+    """The search_sessions tool: it reads the histories of the turn it is called in (its
+    `ToolRun`: the pipeline, and the session whose project comes first), so nothing of a
+    turn is kept here. Read-only: no side effects."""
 
     def __init__(self, data_dir: Path) -> None:
-        from ctxchat.core.paths import sessions_dir
+        self.data_dir = data_dir
 
-        self.sessions_dir = sessions_dir(data_dir)
-        self.agent: AgentView | None = None
-        self.project: str | None = None
-
-    async def search_sessions(self, query: str, limit: int = 5) -> str:
+    async def search_sessions(self, run: ToolRun, query: str, limit: int = 5) -> str:
         """Search the user's past conversations (every stored message of every session);
         returns the best matches, each with its session id, date, role and title, a snippet
         with the matched words between **, and the turn beside it (the reply, or what was
@@ -341,23 +347,7 @@ class _SessionSearch:
                 (synonyms, a related thing) if the first search misses.
             limit: how many matches to return, 1 to 20
         """
-        from ctxchat.core.forgetting import forgotten_messages
-        from ctxchat.services.session_search import search_sessions
-        from ctxchat.storage.store import SessionStore
-        from ctxchat.views.search_hits import hits_text
-
-        if self.agent is None:
-            raise CtxchatError("search_sessions runs during a turn only")
-        providers = self.agent.run_providers()
-        hits = await search_sessions(
-            providers,
-            SessionStore(self.sessions_dir),
-            query,
-            limit=max(1, min(limit, MAX_SEARCH_HITS)),
-            leave_out=await asyncio.to_thread(forgotten_messages, providers),
-            project=self.project,
-        )
-        return hits_text(hits) if hits else "no stored message holds those words"
+        return await search_past_sessions(run, query, data_dir=self.data_dir, limit=limit)
 
 
 class _ReportFailures(Middleware):

@@ -22,8 +22,8 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
-from ctxchat.core.errors import ConfigError
-from ctxchat.core.tools import TOOL_NAME_PATTERN, TOOL_NAME_RULE, Tool
+from ctxchat import ConfigError, Tool
+from ctxchat.kit import TOOL_NAME_PATTERN, TOOL_NAME_RULE
 
 _SCALARS: dict[Any, dict[str, Any]] = {
     str: {"type": "string"},
@@ -90,17 +90,19 @@ def tool_from_function(
     timeout: float | None = None,
     where: str | None = None,
     worker_ref: str | None = None,
+    takes_run: bool = False,
 ) -> Tool:
     """A `Tool` for `function`: its name, docstring and type hints as the model sees them.
     `where` names it in errors (the reference as configured); `worker_ref` runs its calls
-    in a worker process (see `Tool.worker_ref`)."""
+    in a worker process (see `Tool.worker_ref`); with `takes_run` its first parameter is
+    the turn's `ToolRun`, left out of the schema (see `Tool.takes_run`)."""
     label = where or getattr(function, "__qualname__", repr(function))
     tool_name = name or str(getattr(function, "__name__", ""))
     if not TOOL_NAME_PATTERN.match(tool_name):
         raise ConfigError(f"python tool {label!r}: tool name {tool_name!r} {TOOL_NAME_RULE}")
     summary, argument_help = parse_docstring(inspect.getdoc(function) or "")
     try:
-        parameters = _schema(function, argument_help)
+        parameters = _schema(function, argument_help, skip_first=takes_run)
     except Unsupported as exc:
         raise ConfigError(f"python tool {label!r}: {exc}") from None
     return Tool(
@@ -112,10 +114,13 @@ def tool_from_function(
         side_effects=side_effects,
         source=source,
         worker_ref=worker_ref,
+        takes_run=takes_run,
     )
 
 
-def _schema(function: Callable[..., Any], argument_help: dict[str, str]) -> dict[str, Any]:
+def _schema(
+    function: Callable[..., Any], argument_help: dict[str, str], *, skip_first: bool = False
+) -> dict[str, Any]:
     try:
         signature = inspect.signature(function)
     except (TypeError, ValueError) as exc:
@@ -126,7 +131,8 @@ def _schema(function: Callable[..., Any], argument_help: dict[str, str]) -> dict
         raise Unsupported(f"its type hints cannot be resolved ({exc})") from None
     properties: dict[str, Any] = {}
     required: list[str] = []
-    for parameter in signature.parameters.values():
+    shown = list(signature.parameters.values())[1 if skip_first else 0 :]
+    for parameter in shown:
         pname = parameter.name
         if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
             star = "*" if parameter.kind is parameter.VAR_POSITIONAL else "**"
