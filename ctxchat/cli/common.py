@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from ctxchat.core.context import RunResponse
     from ctxchat.core.model_types import ChatModel, ReplyCut
     from ctxchat.services.conversations import ChatService
+    from ctxchat.services.roles import RoleSwitch
     from ctxchat.storage.catalog import SessionCatalog
     from ctxchat.storage.store import SessionStore
 
@@ -153,24 +154,40 @@ _open_services: list[ChatService] = []
 
 
 def chat_service(
-    config: Config, *, no_memory: bool = False, temporary: bool = False
+    config: Config,
+    *,
+    no_memory: bool = False,
+    temporary: bool = False,
+    roles: RoleSwitch | None = None,
+    discover: bool = False,
+    on_lock_wait: Callable[[str], None] | None = None,
 ) -> ChatService:
-    """The engine for one command; `close_services` closes it when the command is over."""
+    """The engine for one command; `close_services` closes it when the command is over.
+    `discover`: the endpoint may be asked which models it serves (a chat's start, /model);
+    `on_lock_wait` says that another process holds a session (default: a line on stderr)."""
     from ctxchat.cli.progress import ProgressDisplay
     from ctxchat.services.build import build_agent
     from ctxchat.services.conversations import ChatService
 
+    models = None
+    if discover:
+        from ctxchat.core.paths import model_lists_path
+        from ctxchat.services.model_discovery import endpoint_models
+
+        models = endpoint_models(config.model, model_lists_path())
     progress = ProgressDisplay().bar  # a migration of the database shows here
     service = ChatService(
         build_agent(config, no_memory=no_memory, temporary=temporary, progress=progress),
         session_store(),
         model_chosen=config.origins.get("model", "file") != "file",
         context_window=config.model.context_window,
+        on_lock_wait=on_lock_wait or announce_lock_wait,
         ephemeral=temporary,
+        models=models,
+        roles=roles,
+        project=config.project.id if config.project is not None else None,
+        prices=config.prices,
     )
-    service.on_lock_wait = announce_lock_wait  # the REPL puts its own console in its place
-    service.project = config.project.id if config.project is not None else None
-    service.prices = config.prices
     _open_services.append(service)
     return service
 

@@ -24,7 +24,7 @@ from ctxchat.core.text import DEFAULT_MAX_INPUT_BYTES
 if TYPE_CHECKING:
     from ctxchat.cli.tool_approval import ToolPolicy
     from ctxchat.core.messages import Message
-    from ctxchat.core.settings import AttachmentSettings, ModelSettings
+    from ctxchat.core.settings import AttachmentSettings
     from ctxchat.services.conversations import ChatService, Conversation
 
 SESSION_PANEL = "Session"
@@ -275,7 +275,7 @@ def run(
         raise UsageError("--temp starts a chat that is never saved; it cannot resume a session")
     settings = load_config(config, model=model, base_url=base_url, system=system)
     from ctxchat.cli.local_run import use_local_model
-    from ctxchat.cli.role_run import choose_role, start_role
+    from ctxchat.cli.role_run import choose_role
 
     base = settings
     settings, applied = choose_role(
@@ -294,13 +294,24 @@ def run(
         turns = attached_turns(
             turns, attach or [], prompt_given=prompt is not None, limits=settings.attachments
         )
-    service = chat_service(settings, no_memory=memory_off, temporary=temp)
-    conversation = open_conversation(service, session=session, latest=continue_, title=title)
-    start_role(service, conversation, base, applied, no_memory=no_memory, temporary=temp)
-    if local_note is None:
-        settle_model(service, conversation, settings.model, interactive=interactive)
-    else:  # the file's name is the model's: nothing to ask the server
+    from ctxchat.services.chat_opening import open_chat, shown
+    from ctxchat.services.roles import RoleSwitch
+
+    service = chat_service(
+        settings,
+        no_memory=memory_off,
+        temporary=temp,
+        roles=RoleSwitch(base, applied, no_memory=no_memory, temporary=temp),
+        discover=local_note is None,  # the file's name is the model's: nothing to ask
+        on_lock_wait=announce_in_chat if interactive else None,
+    )
+    opened = run_sync(open_chat(service, session=session, latest=continue_, title=title))
+    conversation = opened.conversation
+    if local_note is not None:
         _tell(local_note, "note", interactive=interactive)
+    for note in opened.notes:  # what was chosen in one quiet line; an unlisted name warned of
+        if _tell(note.text, note.kind, interactive=interactive):
+            shown(service, note)
     if temp:
         from ctxchat.cli.common import report
 
@@ -370,46 +381,6 @@ def script_turns(
     return [turn]
 
 
-def open_conversation(
-    service: ChatService, *, session: str | None, latest: bool, title: str | None
-) -> Conversation:
-    if session is not None:
-        conversation = service.open(session)
-    elif latest:
-        conversation = service.open_latest()
-    else:
-        return service.new(title)
-    if title is not None:
-        service.rename(conversation, title)
-    return conversation
-
-
-def settle_model(
-    service: ChatService, conversation: Conversation, settings: ModelSettings, *, interactive: bool
-) -> None:
-    """The model named, or the endpoint's only one when none is: see `model_discovery`.
-    What was chosen is said in one quiet line; a name the endpoint does not list warned of."""
-    from ctxchat.core.paths import model_lists_path
-    from ctxchat.services.model_discovery import endpoint_models
-
-    models = endpoint_models(settings, model_lists_path())
-    if models is None:
-        return
-    service.unlisted_model = models.unlisted  # for /model NAME too
-    name = conversation.model.name
-    if name:
-        if not service.agent.model.name:  # resumed: the session's model is the run's too
-            service.settle_model(conversation, name)
-        warning = run_sync(models.unlisted(name))
-        if warning:
-            _tell(warning, "warning", interactive=interactive)
-        return
-    settled = run_sync(models.only_model())
-    service.settle_model(conversation, settled.name)
-    if settled.note and _tell(settled.note, "note", interactive=interactive):
-        models.said(settled.name)
-
-
 def _tell(text: str, kind: str, *, interactive: bool) -> bool:
     """A line about the run before it starts: dim (a note) or yellow (a warning) on a
     terminal; in a script a warning on stderr, a note only when stderr is a terminal.
@@ -448,16 +419,6 @@ def start_repl(
     from ctxchat.core.paths import input_history_path
 
     console = make_console()
-
-    def announce_lock_wait(session_id: str) -> None:
-        from rich.text import Text
-
-        console.print(
-            Text(f"waiting for session {session_id}: in use by another ctxchat process…"),
-            style="dim",
-        )
-
-    service.on_lock_wait = announce_lock_wait
     repl = Repl(
         service,
         conversation,
@@ -470,3 +431,15 @@ def start_repl(
         attachment_limits=attachment_limits,
     )
     run_sync(repl.run(show_last=show_last, resumed=resumed))
+
+
+def announce_in_chat(session_id: str) -> None:
+    """Said in the chat when another process holds its session, before waiting."""
+    from rich.text import Text
+
+    from ctxchat.cli.render import make_console
+
+    make_console().print(
+        Text(f"waiting for session {session_id}: in use by another ctxchat process…"),
+        style="dim",
+    )
