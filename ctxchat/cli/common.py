@@ -79,22 +79,17 @@ ConfigOption = Annotated[
         show_default=False,
     ),
 ]
-# `ctxchat --config FILE COMMAND`: the file every command reads unless its own --config
-# names another. Set once, by the root callback, before the command runs.
-_global_config: list[Path] = []
-
-
-def use_config_file(path: Path | None) -> None:
-    """Remember the --config given before the command name."""
-    _global_config[:] = [path] if path is not None else []
 
 
 def config_file(path: Path | None) -> Path | None:
-    """The config file a command was told to read: its own --config, else the global one
-    (None: `CTXCHAT_CONFIG`, else the default path, as `config_path` decides)."""
+    """The config file a command was told to read: its own --config, else the one given
+    before the command name (None: `CTXCHAT_CONFIG`, else the default path, as
+    `config_path` decides)."""
     if path is not None:
         return path
-    return _global_config[0] if _global_config else None
+    from ctxchat.cli.invocation import current
+
+    return current().config
 
 
 SessionArg = Annotated[
@@ -150,9 +145,6 @@ def session_catalog() -> SessionCatalog:
     return SessionCatalog(session_store())
 
 
-_open_services: list[ChatService] = []
-
-
 def chat_service(
     config: Config,
     *,
@@ -162,7 +154,7 @@ def chat_service(
     discover: bool = False,
     on_lock_wait: Callable[[str], None] | None = None,
 ) -> ChatService:
-    """The engine for one command; `close_services` closes it when the command is over.
+    """The engine for one command, closed when the command is over (`Invocation.close`).
     `discover`: the endpoint may be asked which models it serves (a chat's start, /model);
     `on_lock_wait` says that another process holds a session (default: a line on stderr)."""
     from ctxchat.cli.progress import ProgressDisplay
@@ -188,7 +180,9 @@ def chat_service(
         project=config.project.id if config.project is not None else None,
         prices=config.prices,
     )
-    _open_services.append(service)
+    from ctxchat.cli.invocation import current
+
+    current().services.append(service)
     return service
 
 
@@ -279,19 +273,6 @@ def cut_short_note(response: RunResponse, model: ChatModel) -> str | None:
 def announce_lock_wait(session_id: str) -> None:
     """Said once when another process holds the session, before waiting up to 30 s."""
     report(f"waiting for session {session_id}: in use by another ctxchat process…", kind="")
-
-
-def close_services() -> None:
-    if _open_services:
-        from ctxchat.services.model_info import save_token_counts
-
-        save_token_counts()
-    while _open_services:
-        _open_services.pop().close()
-    if "ctxchat.services.local_model" in sys.modules:  # a local model was looked for
-        from ctxchat.services.local_model import stop_local_models
-
-        stop_local_models()
 
 
 def run_sync(coroutine: Coroutine[Any, Any, T]) -> T:
