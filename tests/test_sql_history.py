@@ -166,6 +166,7 @@ def test_a_turn_is_stored_whole_or_not_at_all(
     assert [m["content"] for m in shown(fake_openai)] == ["before", "echo: before", "after"]
 
 
+@pytest.mark.slow  # starts Python processes: the slow tier's
 def test_two_processes_appending_to_one_history_lose_nothing(sql_url: str, tmp_path: Path) -> None:
     # A fresh database: the writers also race to create the schema.
     go = tmp_path / "go"
