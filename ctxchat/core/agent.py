@@ -32,6 +32,7 @@ session's save later.
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -58,7 +59,7 @@ from ctxchat.core.provider import ContextProvider, HistoryProvider
 from ctxchat.core.session import Session
 from ctxchat.core.settings import AgentSettings
 from ctxchat.core.storable import storable_message
-from ctxchat.core.tool_loop import model_loop
+from ctxchat.core.tool_loop import ToldModels, model_loop
 
 AnyProvider = ContextProvider[Any]
 
@@ -112,6 +113,8 @@ class Agent:
         self.model = model
         self.providers: tuple[AnyProvider, ...] = tuple(providers)
         self._settings = settings or AgentSettings()
+        # The models told that their endpoint takes no tools: said once, not every turn.
+        self._told_tools_off: ToldModels = weakref.WeakSet()
         self.fallback_history: HistoryProvider[Any] | None = None
         if self.history_provider is None and fallback_history is not None:
             self.fallback_history = fallback_history({p.source_id for p in providers})
@@ -218,6 +221,7 @@ class Agent:
                 model=context.model or self.model,
                 settings=self.settings,
                 assemble=self.assemble,
+                told_tools_off=self._told_tools_off,
             )
         except (asyncio.CancelledError, KeyboardInterrupt):
             error = TurnCancelled()

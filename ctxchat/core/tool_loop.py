@@ -37,6 +37,8 @@ from ctxchat.core.storable import storable, storable_message
 from ctxchat.core.tool_limit import cap_arguments, fit_result
 from ctxchat.core.tools import Tool, invoke_tool
 
+# The models already told that their endpoint takes no tools (the agent keeps the set).
+ToldModels = weakref.WeakSet[Any]
 # Tokens a tool result's message costs beside its text (role, call id, framing).
 RESULT_OVERHEAD = 16
 
@@ -49,6 +51,7 @@ async def model_loop(
     model: ChatModel,
     settings: AgentSettings,
     assemble: Callable[[RunContext], list[Message]],
+    told_tools_off: ToldModels,
 ) -> str | None:
     """Model calls and tool rounds until a reply without tool calls; returns why the
     model stopped that reply (its finish_reason). `model` is the turn's, `assemble` what
@@ -57,7 +60,7 @@ async def model_loop(
     if not limits.takes_tools and context.tools:
         # The endpoint would accept them and ignore them: none are sent or paid for.
         context.tools.clear()
-        _tell_tools_off(model, on_event)
+        _tell_tools_off(model, on_event, told_tools_off)
     tools = context.all_tools()
     owners = context.tool_sources()
     by_name = {t.name: t for t in tools}
@@ -122,14 +125,11 @@ async def model_loop(
     raise ToolLoopLimit(rounds)
 
 
-# The models told this process that their endpoint takes no tools: said once, not per turn.
-_TOLD_TOOLS_OFF: weakref.WeakSet[Any] = weakref.WeakSet()
-
-
-def _tell_tools_off(model: ChatModel, on_event: EventSink) -> None:
-    if model in _TOLD_TOOLS_OFF:
+def _tell_tools_off(model: ChatModel, on_event: EventSink, told: ToldModels) -> None:
+    """Say once per model, not per turn, that its endpoint takes no tools."""
+    if model in told:
         return
-    _TOLD_TOOLS_OFF.add(model)
+    told.add(model)
     on_event(
         ModelNotice(
             f"tools are off for {model.name}: the endpoint says its chat template does not "
