@@ -14,12 +14,16 @@ from fakeopenai import FakeOpenAI
 
 from ctxchat.core.agent import Agent
 from ctxchat.core.context import RunContext
+from ctxchat.core.errors import ModelError
 from ctxchat.core.messages import Message, ToolCallPart
+from ctxchat.core.model_types import ModelRequest
+from ctxchat.core.openai_format import to_openai_messages
 from ctxchat.core.provider import ContextProvider, HistoryProvider, ProviderEnv
 from ctxchat.core.session import Session
 from ctxchat.core.settings import ModelSettings
 from ctxchat.core.tools import Tool
 from ctxchat.services.model_client import OpenAIChatModel
+from ctxchat.testing import ScriptedModel
 
 
 def scratch_home() -> Path:
@@ -147,6 +151,21 @@ def make_agent(settings: ModelSettings, *providers: ContextProvider) -> Agent:
     return Agent(model=OpenAIChatModel(settings), providers=providers, fallback_history=None)
 
 
+def scripted_agent(model: ScriptedModel, *providers: ContextProvider) -> Agent:
+    """`make_agent` on a scripted model: for tests of the engine and the providers, which
+    need no model server (see `ctxchat.testing`)."""
+    return Agent(model=model, providers=providers, fallback_history=None)
+
+
+def failing(message: str) -> Callable[[ModelRequest], str]:
+    """A scripted reply that is the endpoint failing with `message`."""
+
+    def fail(request: ModelRequest) -> str:
+        raise ModelError(message)
+
+    return fail
+
+
 def turn(agent: Agent, session: Session, text: str) -> RunContext:
     return asyncio.run(agent.run(session, text))
 
@@ -154,6 +173,12 @@ def turn(agent: Agent, session: Session, text: str) -> RunContext:
 def shown(server: FakeOpenAI, index: int = -1) -> list[dict[str, Any]]:
     """What the model was shown in a request, without the system message."""
     return [m for m in server.chat_requests()[index].messages if m["role"] != "system"]
+
+
+def shown_to(model: ScriptedModel, index: int = -1) -> list[dict[str, Any]]:
+    """`shown` for a scripted model: its request as the wire would carry it."""
+    messages = to_openai_messages(model.requests[index].messages)
+    return [m for m in messages if m["role"] != "system"]
 
 
 def texts(messages: Sequence[Message]) -> list[tuple[str, str]]:

@@ -9,7 +9,16 @@ from pathlib import Path
 import pytest
 from conftest import TEST_API_KEY
 from fakeopenai import Cut, Error, FakeOpenAI, Text, ToolCalls
-from historykit import LOOKUP, Contributor, make_agent, raw_query, scratch_home, turn
+from historykit import (
+    LOOKUP,
+    Contributor,
+    make_agent,
+    raw_query,
+    scratch_home,
+    scripted_agent,
+    shown_to,
+    turn,
+)
 
 from ctxchat.config.loading import config_from_dict
 from ctxchat.core.agent import Agent, TurnFailed
@@ -28,19 +37,23 @@ from ctxchat.services.conversations import ChatService
 from ctxchat.services.deletion import delete
 from ctxchat.services.model_client import OpenAIChatModel
 from ctxchat.storage.store import SessionStore
+from ctxchat.testing import ScriptedModel
 
 pytest_plugins = ["sqlfixtures"]
 ENV = ProviderEnv(data_dir=scratch_home())
 
 
-def pipeline(url: str, settings: ModelSettings, **audit_options: object) -> Agent:
-    return make_agent(
-        settings,
+def pipeline(url: str, model: ModelSettings | ScriptedModel, **audit_options: object) -> Agent:
+    """The audited pipeline, on the HTTP fake's settings or on a scripted model."""
+    providers = (
         SqlHistoryProvider("history", SqlHistoryProvider.Options(url=url), env=ENV),
         Contributor("notes", messages=["remember: cats"], instructions=["Be brief."]),
         Contributor("tools", tools=[LOOKUP], instructions=["Use lookup."]),
         AuditProvider("audit", AuditProvider.Options(url=url, **audit_options), env=ENV),
     )
+    if isinstance(model, ScriptedModel):
+        return scripted_agent(model, *providers)
+    return make_agent(model, *providers)
 
 
 def records(agent: Agent, session: Session, limit: int | None = None) -> list[AuditRecord]:
@@ -123,7 +136,7 @@ def test_a_failed_turn_is_recorded_as_failed_and_nowhere_else(
     assert "doomed" not in str(history)
 
 
-def test_the_audit_takes_no_history_flags(model_settings: ModelSettings) -> None:
+def test_the_audit_takes_no_history_flags() -> None:
     # It never loads and always records the context: neither is a setting.
     for option in ("load_messages", "store_context_messages"):
         config = config_from_dict(
@@ -133,23 +146,19 @@ def test_the_audit_takes_no_history_flags(model_settings: ModelSettings) -> None
             model_overrides={},
         )
         with pytest.raises(ConfigError, match=rf"providers\[1\]\.{option}: unknown option"):
-            build_agent(config, model=OpenAIChatModel(model_settings))
+            build_agent(config, model=ScriptedModel())
 
 
-def test_store_context_from_limits_the_recorded_sources(
-    sql_url: str, model_settings: ModelSettings, fake_openai: FakeOpenAI
-) -> None:
-    agent = pipeline(sql_url, model_settings, store_context_from=["notes"])
+def test_store_context_from_limits_the_recorded_sources(sql_url: str) -> None:
+    agent = pipeline(sql_url, ScriptedModel(), store_context_from=["notes"])
     session = Session()
     turn(agent, session, "one")
     turn(agent, session, "two")
     assert [list(r.context_messages) for r in records(agent, session)] == [["notes"], ["notes"]]
 
 
-def test_limit_gives_the_last_turns_oldest_first(
-    sql_url: str, model_settings: ModelSettings, fake_openai: FakeOpenAI
-) -> None:
-    agent = pipeline(sql_url, model_settings)
+def test_limit_gives_the_last_turns_oldest_first(sql_url: str) -> None:
+    agent = pipeline(sql_url, ScriptedModel())
     session = Session()
     for text in ["t1", "t2", "t3", "t4"]:
         turn(agent, session, text)
@@ -159,17 +168,16 @@ def test_limit_gives_the_last_turns_oldest_first(
     assert records(agent, Session()) == []
 
 
-def test_the_audit_never_feeds_the_model_and_records_what_it_saw_in_order(
-    sql_url: str, model_settings: ModelSettings, fake_openai: FakeOpenAI
-) -> None:
+def test_the_audit_never_feeds_the_model_and_records_what_it_saw_in_order(sql_url: str) -> None:
     # The notes come before the history in the config; the model reads the history first.
     audit = AuditProvider("audit", AuditProvider.Options(url=sql_url), env=ENV)
     history = InMemoryHistoryProvider("history")
-    agent = make_agent(model_settings, Contributor("notes", messages=["n"]), history, audit)
+    model = ScriptedModel()
+    agent = scripted_agent(model, Contributor("notes", messages=["n"]), history, audit)
     session = Session()
     turn(agent, session, "one")
     turn(agent, session, "two")
-    shown = [m["content"] for m in fake_openai.chat_requests()[-1].messages[1:]]
+    shown = [m["content"] for m in shown_to(model)]
     assert shown == ["one", "echo: one", "n", "two"]
     last = records(agent, session)[-1]
     assert list(last.context_messages) == ["history", "notes"]
@@ -201,18 +209,14 @@ def test_no_secret_reaches_a_row(
         assert password not in dump
 
 
-def test_deleting_a_session_deletes_its_audit_only(
-    sql_url: str, model_settings: ModelSettings, fake_openai: FakeOpenAI
-) -> None:
+def test_deleting_a_session_deletes_its_audit_only(sql_url: str) -> None:
     config = config_from_dict(
         {"providers": [{"type": "sql_history", "url": sql_url}, {"type": "audit", "url": sql_url}]},
         path=None,
         environ={},
         model_overrides={},
     )
-    chat = ChatService(
-        build_agent(config, model=OpenAIChatModel(model_settings)), SessionStore(sessions_dir())
-    )
+    chat = ChatService(build_agent(config, model=ScriptedModel()), SessionStore(sessions_dir()))
     gone, kept = chat.new(), chat.new()
     for conversation in (gone, kept, gone):
         asyncio.run(chat.send(conversation, "hi"))

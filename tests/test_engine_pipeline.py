@@ -1,35 +1,35 @@
-"""The provider pipeline run end to end through the real openai client and a local server."""
+"""The provider pipeline run end to end on a scripted model (`ctxchat.testing`): what the
+engine does is the same whatever model it talks to. What depends on the model client (a
+stream's usage, arguments assembled from chunks, a cut stream) is in
+test_pipeline_over_http.py, against the local OpenAI-protocol server."""
 
 from __future__ import annotations
 
 import asyncio
-import json
-import threading
 from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from fakeopenai import Cut, Error, FakeOpenAI, Text, ToolCalls
 
 from ctxchat.core.agent import Agent, TurnFailed
 from ctxchat.core.context import RunContext
-from ctxchat.core.errors import ConfigError, ProviderError, ToolLoopLimit, TurnCancelled
+from ctxchat.core.errors import ConfigError, ProviderError, ToolLoopLimit
 from ctxchat.core.messages import Message, ToolCallPart, ToolResultPart
 from ctxchat.core.model_types import (
-    Event,
+    ChatModel,
     Middleware,
     ModelCall,
     ModelReply,
     ModelRequest,
-    TextDelta,
     ToolCall,
 )
+from ctxchat.core.openai_format import to_openai_messages
 from ctxchat.core.provider import ContextProvider
 from ctxchat.core.session import Session
-from ctxchat.core.settings import AgentSettings, ModelSettings
+from ctxchat.core.settings import AgentSettings
 from ctxchat.core.tools import Tool
 from ctxchat.providers.history.in_memory import InMemoryHistoryProvider
-from ctxchat.services.model_client import OpenAIChatModel
+from ctxchat.testing import ScriptedModel
 
 
 class Recorder(ContextProvider):
@@ -81,13 +81,24 @@ class Recorder(ContextProvider):
 
 
 def make_agent(
-    settings: ModelSettings, providers: Sequence[ContextProvider], **agent_settings: Any
+    model: ChatModel, providers: Sequence[ContextProvider], **agent_settings: Any
 ) -> Agent:
     return Agent(
-        model=OpenAIChatModel(settings),
+        model=model,
         providers=providers,
         settings=AgentSettings(instructions="BASE INSTRUCTIONS", **agent_settings),
     )
+
+
+def sent(model: ScriptedModel, index: int) -> list[dict[str, Any]]:
+    """The messages of the model's request `index` as the wire carries them."""
+    return to_openai_messages(model.requests[index].messages)
+
+
+def raw_call(name: str, arguments: str) -> ModelReply:
+    """A reply calling `name` with `arguments` exactly as written (maybe not JSON)."""
+    call = ToolCallPart("call_1", name, arguments)
+    return ModelReply(Message.assistant("", [call]), finish_reason="tool_calls")
 
 
 def stored(session: Session, source_id: str) -> list[dict[str, Any]]:
@@ -95,9 +106,10 @@ def stored(session: Session, source_id: str) -> list[dict[str, Any]]:
     return messages
 
 
-def test_hooks_run_in_order_forward_then_reverse(model_settings: ModelSettings) -> None:
+def test_hooks_run_in_order_forward_then_reverse() -> None:
+    model = ScriptedModel()
     log: list[tuple[str, str]] = []
-    agent = make_agent(model_settings, [Recorder("a", log), Recorder("b", log), Recorder("c", log)])
+    agent = make_agent(model, [Recorder("a", log), Recorder("b", log), Recorder("c", log)])
     asyncio.run(agent.run(Session(), "hi"))
     assert log == [
         ("before", "a"),
@@ -110,9 +122,10 @@ def test_hooks_run_in_order_forward_then_reverse(model_settings: ModelSettings) 
     assert [p.source_id for p in agent.run_providers()] == ["session_history", "a", "b", "c"]
 
 
-def test_state_is_namespaced_by_source_id(model_settings: ModelSettings) -> None:
+def test_state_is_namespaced_by_source_id() -> None:
+    model = ScriptedModel()
     log: list[tuple[str, str]] = []
-    agent = make_agent(model_settings, [Recorder("a", log), Recorder("b", log)])
+    agent = make_agent(model, [Recorder("a", log), Recorder("b", log)])
     session = Session(state={"b": {"runs": 10}, "unrelated": {"x": 1}})
     asyncio.run(agent.run(session, "hi"))
     assert session.state["a"] == {"runs": 1}
@@ -122,33 +135,31 @@ def test_state_is_namespaced_by_source_id(model_settings: ModelSettings) -> None
     assert not hasattr(agent.providers[0], "runs")
 
 
-def test_model_sees_instructions_by_source_then_history_context_input(
-    fake_openai: FakeOpenAI, model_settings: ModelSettings
-) -> None:
+def test_model_sees_instructions_by_source_then_history_context_input() -> None:
+    model = ScriptedModel()
     log: list[tuple[str, str]] = []
     memory = Recorder("memory", log, instruction="User is vegetarian.", message="MEMO")
     rag = Recorder("rag", log, instruction="Docs say X.", message="DOC")
     history = InMemoryHistoryProvider("history")
-    agent = make_agent(model_settings, [memory, history, rag])
+    agent = make_agent(model, [memory, history, rag])
     session = Session()
     asyncio.run(agent.run(session, "first"))
     asyncio.run(agent.run(session, "second"))
 
-    sent = fake_openai.chat_requests()[-1].messages
-    system = sent[0]
+    request = sent(model, -1)
+    system = request[0]
     assert system["role"] == "system"
     assert system["content"].startswith("BASE INSTRUCTIONS")
     assert '<context source="memory">\nUser is vegetarian.\n</context>' in system["content"]
     assert system["content"].index("memory") < system["content"].index("rag")
-    contents = [m["content"] for m in sent[1:]]
+    contents = [m["content"] for m in request[1:]]
     # History first (even though 'history' is configured after 'memory'), then context
     # messages in provider order, then the input.
     assert contents == ["first", "echo: first", "MEMO", "DOC", "second"]
 
 
-def test_advertised_tools_reach_the_model_and_run(
-    fake_openai: FakeOpenAI, model_settings: ModelSettings
-) -> None:
+def test_advertised_tools_reach_the_model_and_run() -> None:
+    model = ScriptedModel()
     calls: list[dict[str, Any]] = []
 
     def add(a: int, b: int) -> int:
@@ -167,15 +178,15 @@ def test_advertised_tools_reach_the_model_and_run(
     )
     log: list[tuple[str, str]] = []
     provider = Recorder("calc", log, tools=[adder])
-    agent = make_agent(model_settings, [provider])
-    fake_openai.enqueue(ToolCalls([("add", {"a": 2, "b": 40})]), Text("It is 42."))
+    agent = make_agent(model, [provider])
+    model.script += [ScriptedModel.calls(("add", {"a": 2, "b": 40})), "It is 42."]
     session = Session()
     context = asyncio.run(agent.run(session, "what is 2+40?"))
 
-    first, second = fake_openai.chat_requests()
-    assert first.tool_names == ["add"]
+    first, second = model.requests
+    assert [t.name for t in first.tools] == ["add"]
     assert calls == [{"a": 2, "b": 40}]
-    tool_message = second.messages[-1]
+    tool_message = to_openai_messages(second.messages)[-1]
     assert tool_message["role"] == "tool"
     assert tool_message["content"] == "42"
     assert context.response is not None
@@ -191,36 +202,35 @@ def test_advertised_tools_reach_the_model_and_run(
     assert roles == ["user", "assistant", "tool", "assistant"]
 
 
-def test_tool_that_raises_becomes_an_error_result(
-    fake_openai: FakeOpenAI, model_settings: ModelSettings
-) -> None:
+def test_tool_that_raises_becomes_an_error_result() -> None:
+    model = ScriptedModel()
+
     def broken() -> str:
         raise ValueError("disk not found")
 
     provider = Recorder("t", [], tools=[Tool("broken", "always fails", broken)])
-    agent = make_agent(model_settings, [provider])
-    fake_openai.enqueue(ToolCalls([("broken", {})]), Text("Sorry."))
+    agent = make_agent(model, [provider])
+    model.script += [ScriptedModel.calls(("broken", {})), "Sorry."]
     context = asyncio.run(agent.run(Session(), "go"))
-    result = fake_openai.chat_requests()[1].messages[-1]
+    result = sent(model, 1)[-1]
     assert result["content"] == "ValueError: disk not found"
     assert context.response is not None
     assert context.response.messages[1].tool_results[0].is_error
 
 
-def test_a_tool_calling_sys_exit_is_an_error_result_and_the_turn_is_kept(
-    fake_openai: FakeOpenAI, model_settings: ModelSettings
-) -> None:
+def test_a_tool_calling_sys_exit_is_an_error_result_and_the_turn_is_kept() -> None:
     """Issue 21, item 2: the turn completes, is stored, and every after_run sees it."""
+    model = ScriptedModel()
 
     def quits() -> str:
         raise SystemExit(0)
 
     provider = Recorder("t", [], tools=[Tool("quits", "ends the process", quits)])
-    agent = make_agent(model_settings, [provider])
-    fake_openai.enqueue(ToolCalls([("quits", {})]), Text("It tried to quit."))
+    agent = make_agent(model, [provider])
+    model.script += [ScriptedModel.calls(("quits", {})), "It tried to quit."]
     session = Session()
     context = asyncio.run(agent.run(session, "go"))
-    result = fake_openai.chat_requests()[1].messages[-1]
+    result = sent(model, 1)[-1]
     assert result["content"] == "SystemExit: tool 'quits' tried to end the process (exit status 0)"
     assert context.error is None
     assert context.stored
@@ -235,9 +245,8 @@ def test_a_tool_calling_sys_exit_is_an_error_result_and_the_turn_is_kept(
         ("{not json", "arguments are not valid JSON"),
     ],
 )
-def test_bad_tool_arguments_are_reported_to_the_model(
-    fake_openai: FakeOpenAI, model_settings: ModelSettings, arguments: str, expected: str
-) -> None:
+def test_bad_tool_arguments_are_reported_to_the_model(arguments: str, expected: str) -> None:
+    model = ScriptedModel()
     seen: list[int] = []
     tool = Tool(
         "need_int",
@@ -245,130 +254,70 @@ def test_bad_tool_arguments_are_reported_to_the_model(
         lambda a: seen.append(a),
         {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]},
     )
-    agent = make_agent(model_settings, [Recorder("t", [], tools=[tool])])
-    fake_openai.enqueue(ToolCalls([("need_int", arguments)]), Text("ok"))
+    agent = make_agent(model, [Recorder("t", [], tools=[tool])])
+    model.script += [raw_call("need_int", arguments), "ok"]
     asyncio.run(agent.run(Session(), "go"))
-    assert fake_openai.chat_requests()[1].messages[-1]["content"].startswith(expected)
+    assert sent(model, 1)[-1]["content"].startswith(expected)
     assert seen == []
 
 
-def test_slow_tool_times_out(fake_openai: FakeOpenAI, model_settings: ModelSettings) -> None:
+def test_slow_tool_times_out() -> None:
+    model = ScriptedModel()
+
     async def slow() -> str:
         await asyncio.sleep(5)
         return "never"
 
     tool = Tool("slow", "sleeps", slow, timeout=0.2)
-    agent = make_agent(model_settings, [Recorder("t", [], tools=[tool])])
-    fake_openai.enqueue(ToolCalls([("slow", {})]), Text("ok"))
+    agent = make_agent(model, [Recorder("t", [], tools=[tool])])
+    model.script += [ScriptedModel.calls(("slow", {})), "ok"]
     asyncio.run(agent.run(Session(), "go"))
-    assert fake_openai.chat_requests()[1].messages[-1]["content"] == (
-        "tool 'slow' timed out after 0.2s"
-    )
+    assert sent(model, 1)[-1]["content"] == ("tool 'slow' timed out after 0.2s")
 
 
-def test_unadvertised_tool_call_is_an_error_result(
-    fake_openai: FakeOpenAI, model_settings: ModelSettings
-) -> None:
-    agent = make_agent(model_settings, [])
-    fake_openai.enqueue(ToolCalls([("rm_rf", {})]), Text("ok"))
+def test_unadvertised_tool_call_is_an_error_result() -> None:
+    model = ScriptedModel()
+    agent = make_agent(model, [])
+    model.script += [ScriptedModel.calls(("rm_rf", {})), "ok"]
     asyncio.run(agent.run(Session(), "go"))
-    assert fake_openai.chat_requests()[1].messages[-1]["content"] == "unknown tool 'rm_rf'"
+    assert sent(model, 1)[-1]["content"] == "unknown tool 'rm_rf'"
 
 
-def test_tool_loop_is_bounded_and_stores_nothing(
-    fake_openai: FakeOpenAI, model_settings: ModelSettings
-) -> None:
+def test_tool_loop_is_bounded_and_stores_nothing() -> None:
+    model = ScriptedModel()
     tool = Tool("again", "loops", lambda: "more")
-    agent = make_agent(model_settings, [Recorder("t", [], tools=[tool])], max_tool_rounds=3)
-    fake_openai.default = lambda _request: ToolCalls([("again", {})])
+    agent = make_agent(model, [Recorder("t", [], tools=[tool])], max_tool_rounds=3)
+    model.script += [ScriptedModel.calls(("again", {}))] * 3
     session = Session()
     with pytest.raises(TurnFailed) as failure:
         asyncio.run(agent.run(session, "loop forever"))
     assert isinstance(failure.value.cause, ToolLoopLimit)
     assert "3 tool rounds" in str(failure.value)
-    assert len(fake_openai.chat_requests()) == 3
+    assert len(model.requests) == 3
     assert stored(session, "session_history") == []
     assert failure.value.input_text == "loop forever"
 
 
-@pytest.mark.parametrize("reply", [Error(500), Cut(), Error(401)])
-def test_failed_turn_stores_nothing_and_after_run_sees_the_error(
-    fake_openai: FakeOpenAI, model_settings: ModelSettings, reply: Any
-) -> None:
-    log: list[tuple[str, str]] = []
-    recorder = Recorder("watch", log)
-    agent = make_agent(model_settings, [recorder])
-    session = Session()
-    asyncio.run(agent.run(session, "kept"))
-    fake_openai.enqueue(reply)
-    with pytest.raises(TurnFailed) as failure:
-        asyncio.run(agent.run(session, "lost?"))
-    assert failure.value.input_text == "lost?"
-    assert [m["parts"][0]["text"] for m in stored(session, "session_history")] == [
-        "kept",
-        "echo: kept",
-    ]
-    assert recorder.seen_errors[0] is None
-    assert recorder.seen_errors[1] is failure.value.cause
-    assert log[-1] == ("after", "watch")
-
-
-def test_cancelled_turn_runs_after_run_and_hands_back_input(
-    fake_openai: FakeOpenAI, model_settings: ModelSettings
-) -> None:
-    recorder = Recorder("watch", [])
-    agent = make_agent(model_settings, [recorder])
-    session = Session()
-    fake_openai.enqueue(Text("x" * 400, hold=threading.Event()))  # streams until cancelled
-
-    async def scenario() -> TurnFailed:
-        streaming = asyncio.Event()
-
-        def on_event(event: Event) -> None:
-            if isinstance(event, TextDelta):
-                streaming.set()
-
-        task = asyncio.create_task(agent.run(session, "please stop", on_event=on_event))
-        await streaming.wait()
-        task.cancel()
-        try:
-            await task
-        except TurnFailed as exc:
-            return exc
-        raise AssertionError("the turn was not cancelled")
-
-    failure = asyncio.run(scenario())
-    assert isinstance(failure.cause, TurnCancelled)
-    assert failure.exit_code == 130
-    assert failure.input_text == "please stop"
-    assert isinstance(recorder.seen_errors[0], TurnCancelled)
-    assert stored(session, "session_history") == []
-
-
-def test_provider_failing_before_run_aborts_naming_it(
-    fake_openai: FakeOpenAI, model_settings: ModelSettings
-) -> None:
+def test_provider_failing_before_run_aborts_naming_it() -> None:
+    model = ScriptedModel()
     log: list[tuple[str, str]] = []
     after = Recorder("after", log)
-    agent = make_agent(model_settings, [Recorder("boom", log, fail_before=True), after])
+    agent = make_agent(model, [Recorder("boom", log, fail_before=True), after])
     session = Session()
     with pytest.raises(TurnFailed) as failure:
         asyncio.run(agent.run(session, "hi"))
     assert isinstance(failure.value.cause, ProviderError)
     assert str(failure.value) == "provider 'boom' failed in before_run: database is on fire"
-    assert fake_openai.chat_requests() == []
+    assert model.requests == []
     assert ("before", "after") not in log
     assert isinstance(after.seen_errors[0], ProviderError)
     assert stored(session, "session_history") == []
 
 
-def test_provider_failing_after_run_is_reported_and_others_still_run(
-    model_settings: ModelSettings,
-) -> None:
+def test_provider_failing_after_run_is_reported_and_others_still_run() -> None:
+    model = ScriptedModel()
     log: list[tuple[str, str]] = []
-    agent = make_agent(
-        model_settings, [Recorder("first", log), Recorder("bad", log, fail_after=True)]
-    )
+    agent = make_agent(model, [Recorder("first", log), Recorder("bad", log, fail_after=True)])
     session = Session()
     warnings: list[Any] = []
     asyncio.run(agent.run(session, "hi", on_event=warnings.append))
@@ -406,17 +355,19 @@ def test_get_messages_filters_by_source() -> None:
     assert texts(context.get_messages(sources={"b"}, include_input=True)) == ["B", "in"]
 
 
-def test_duplicate_source_ids_are_rejected(model_settings: ModelSettings) -> None:
+def test_duplicate_source_ids_are_rejected() -> None:
+    model = ScriptedModel()
     with pytest.raises(ConfigError, match=r"providers\[0\] and providers\[2\] share source_id 'x'"):
-        make_agent(model_settings, [Recorder("x", []), Recorder("y", []), Recorder("x", [])])
+        make_agent(model, [Recorder("x", []), Recorder("y", []), Recorder("x", [])])
 
 
-def test_two_loading_histories_are_rejected(model_settings: ModelSettings) -> None:
+def test_two_loading_histories_are_rejected() -> None:
+    model = ScriptedModel()
     with pytest.raises(ConfigError, match=r"providers\[0\] \('h1'\), providers\[1\] \('h2'\)"):
-        make_agent(model_settings, [InMemoryHistoryProvider("h1"), InMemoryHistoryProvider("h2")])
+        make_agent(model, [InMemoryHistoryProvider("h1"), InMemoryHistoryProvider("h2")])
     # One loading and one audit-style history is the documented pattern.
     make_agent(
-        model_settings,
+        model,
         [
             InMemoryHistoryProvider("h1"),
             InMemoryHistoryProvider(
@@ -427,30 +378,28 @@ def test_two_loading_histories_are_rejected(model_settings: ModelSettings) -> No
     )
 
 
-def test_fallback_history_is_added_per_run_without_mutating_providers(
-    fake_openai: FakeOpenAI, model_settings: ModelSettings
-) -> None:
+def test_fallback_history_is_added_per_run_without_mutating_providers() -> None:
+    model = ScriptedModel()
     providers = [Recorder("a", [])]
-    agent = make_agent(model_settings, providers)
+    agent = make_agent(model, providers)
     assert agent.history_provider is None
     assert agent.fallback_history is not None
     session = Session()
     asyncio.run(agent.run(session, "one"))
     asyncio.run(agent.run(session, "two"))
     assert [p.source_id for p in agent.providers] == ["a"]
-    assert [m["content"] for m in fake_openai.chat_requests()[-1].messages[1:]] == [
+    assert [m["content"] for m in sent(model, -1)[1:]] == [
         "one",
         "echo: one",
         "two",
     ]
 
-    with_history = make_agent(model_settings, [InMemoryHistoryProvider("h")])
+    with_history = make_agent(model, [InMemoryHistoryProvider("h")])
     assert with_history.fallback_history is None
 
 
-def test_audit_style_history_stores_context_from_other_providers(
-    model_settings: ModelSettings,
-) -> None:
+def test_audit_style_history_stores_context_from_other_providers() -> None:
+    model = ScriptedModel()
     audit = InMemoryHistoryProvider(
         "audit",
         InMemoryHistoryProvider.Options(
@@ -458,7 +407,7 @@ def test_audit_style_history_stores_context_from_other_providers(
         ),
     )
     agent = make_agent(
-        model_settings,
+        model,
         [
             InMemoryHistoryProvider("history"),
             Recorder("rag", [], message="DOC"),
@@ -512,50 +461,23 @@ class MiddlewareProvider(ContextProvider):
         context.extend_tools(self.source_id, self.tools)
 
 
-def test_middleware_wraps_model_and_tool_calls_in_provider_order(
-    fake_openai: FakeOpenAI, model_settings: ModelSettings
-) -> None:
+def test_middleware_wraps_model_and_tool_calls_in_provider_order() -> None:
+    model = ScriptedModel()
     log: list[str] = []
     echo = Tool("echo", "echo", lambda: "v")
     agent = make_agent(
-        model_settings,
+        model,
         [
             MiddlewareProvider("outer", Tagger("outer", log)),
             MiddlewareProvider("inner", Tagger("inner", log), tools=[echo]),
         ],
     )
-    fake_openai.enqueue(ToolCalls([("echo", {})]), Text("done"))
+    model.script += [ScriptedModel.calls(("echo", {})), "done"]
     asyncio.run(agent.run(Session(), "go"))
     assert log == ["outer>", "inner>", "<inner", "<outer"] * 2
-    second = fake_openai.chat_requests()[1].messages
+    second = sent(model, 1)
     assert [m["content"] for m in second[-2:]] == ["[outer]", "[inner]"]
     assert second[-3]["content"] == "outer(inner(v))"
-
-
-def test_usage_is_recorded_from_the_stream(
-    fake_openai: FakeOpenAI, model_settings: ModelSettings
-) -> None:
-    agent = make_agent(model_settings, [])
-    fake_openai.enqueue(Text("hello", usage=(123, 7)))
-    context = asyncio.run(agent.run(Session(), "hi"))
-    assert fake_openai.chat_requests()[0].include_usage
-    assert context.response is not None
-    assert (context.response.usage.input_tokens, context.response.usage.output_tokens) == (123, 7)
-    assert context.response.messages[0].usage is not None
-
-
-def test_streamed_tool_call_arguments_are_assembled(
-    fake_openai: FakeOpenAI, model_settings: ModelSettings
-) -> None:
-    received: list[dict[str, Any]] = []
-    big = {"text": "ünïcødé " * 200, "n": list(range(50))}
-    tool = Tool("take", "takes", lambda **kw: received.append(kw) or "ok")
-    agent = make_agent(model_settings, [Recorder("t", [], tools=[tool])])
-    fake_openai.enqueue(ToolCalls([("take", big)]), Text("ok"))
-    asyncio.run(agent.run(Session(), "go"))
-    assert received == [big]
-    sent_call = fake_openai.chat_requests()[1].messages[-2]["tool_calls"][0]
-    assert json.loads(sent_call["function"]["arguments"]) == big
 
 
 class SlowStore(ContextProvider):
@@ -573,10 +495,9 @@ class SlowStore(ContextProvider):
         state["finished"] = True
 
 
-def test_a_second_cancel_does_not_cut_after_run_off(
-    fake_openai: FakeOpenAI, model_settings: ModelSettings
-) -> None:
-    agent = make_agent(model_settings, [SlowStore("slow")])
+def test_a_second_cancel_does_not_cut_after_run_off() -> None:
+    model = ScriptedModel()
+    agent = make_agent(model, [SlowStore("slow")])
     session = Session()
 
     async def scenario() -> RunContext:
@@ -593,21 +514,6 @@ def test_a_second_cancel_does_not_cut_after_run_off(
     assert [m["role"] for m in stored(session, "session_history")] == ["user", "assistant"]
 
 
-@pytest.mark.parametrize(
-    ("finish_reason", "cut_short"),
-    [("stop", None), ("length", "max_tokens reached"), ("content_filter", "content filter")],
-)
-def test_the_response_says_why_the_reply_stopped(
-    fake_openai: FakeOpenAI, model_settings: ModelSettings, finish_reason: str, cut_short: str
-) -> None:
-    fake_openai.enqueue(ToolCalls([("nothing", {})]), Text("final", finish_reason=finish_reason))
-    agent = make_agent(model_settings, [])
-    response = asyncio.run(agent.run(Session(), "hi")).response
-    assert response is not None
-    # The final reply's reason, not the tool round's ("tool_calls").
-    assert (response.finish_reason, response.cut_short) == (finish_reason, cut_short)
-
-
 def test_a_source_id_with_other_characters_is_refused() -> None:
     for source_id in ("my history", 'x"y', "a/b"):
         with pytest.raises(ConfigError, match="may hold only letters, digits"):
@@ -615,9 +521,8 @@ def test_a_source_id_with_other_characters_is_refused() -> None:
     assert InMemoryHistoryProvider("notes.v2-a_b").source_id == "notes.v2-a_b"
 
 
-def test_after_run_reads_the_turn_with_include_response(
-    fake_openai: FakeOpenAI, model_settings: ModelSettings
-) -> None:
+def test_after_run_reads_the_turn_with_include_response() -> None:
+    model = ScriptedModel()
     seen: list[list[str]] = []
 
     class Reader(ContextProvider):
@@ -629,7 +534,7 @@ def test_after_run_reads_the_turn_with_include_response(
             )
             seen.append([m.text for m in messages])
 
-    agent = make_agent(model_settings, [Recorder("rag", [], message="DOC"), Reader("reader")])
-    fake_openai.enqueue(Text("answer"))
+    agent = make_agent(model, [Recorder("rag", [], message="DOC"), Reader("reader")])
+    model.script += ["answer"]
     asyncio.run(agent.run(Session(), "question"))
     assert seen == [["DOC", "question", "answer"]]

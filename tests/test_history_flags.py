@@ -6,13 +6,13 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from fakeopenai import Error, FakeOpenAI, Text, ToolCalls
 from historykit import (
     LOOKUP,
     Contributor,
     HistoryFactory,
-    make_agent,
-    shown,
+    failing,
+    scripted_agent,
+    shown_to,
     stored,
     texts,
     turn,
@@ -20,40 +20,38 @@ from historykit import (
 
 from ctxchat.core.agent import TurnFailed
 from ctxchat.core.session import Session
-from ctxchat.core.settings import ModelSettings
+from ctxchat.testing import ScriptedModel
 
 pytest_plugins = ["sqlfixtures"]
 
 
-def test_earlier_turns_are_shown_to_the_model_in_order(
-    make_history: HistoryFactory, model_settings: ModelSettings, fake_openai: FakeOpenAI
-) -> None:
-    agent = make_agent(model_settings, make_history())
+def test_earlier_turns_are_shown_to_the_model_in_order(make_history: HistoryFactory) -> None:
+    model = ScriptedModel()
+    agent = scripted_agent(model, make_history())
     session = Session()
     turn(agent, session, "first")
     turn(agent, session, "second")
     turn(agent, session, "third")
 
-    assert [(m["role"], m["content"]) for m in shown(fake_openai)] == [
+    assert [(m["role"], m["content"]) for m in shown_to(model)] == [
         ("user", "first"),
         ("assistant", "echo: first"),
         ("user", "second"),
         ("assistant", "echo: second"),
         ("user", "third"),
     ]
-    assert [(m["role"], m["content"]) for m in shown(fake_openai, 0)] == [("user", "first")]
+    assert [(m["role"], m["content"]) for m in shown_to(model, 0)] == [("user", "first")]
 
 
-def test_load_messages_false_stores_but_shows_nothing(
-    make_history: HistoryFactory, model_settings: ModelSettings, fake_openai: FakeOpenAI
-) -> None:
+def test_load_messages_false_stores_but_shows_nothing(make_history: HistoryFactory) -> None:
     history = make_history(load_messages=False)
-    agent = make_agent(model_settings, history)
+    model = ScriptedModel()
+    agent = scripted_agent(model, history)
     session = Session()
     turn(agent, session, "first")
     turn(agent, session, "second")
 
-    assert [m["content"] for m in shown(fake_openai)] == ["second"]
+    assert [m["content"] for m in shown_to(model)] == ["second"]
     assert texts(stored(history, session)) == [
         ("user", "first"),
         ("assistant", "echo: first"),
@@ -62,34 +60,32 @@ def test_load_messages_false_stores_but_shows_nothing(
     ]
 
 
-def test_store_inputs_false_keeps_only_the_replies(
-    make_history: HistoryFactory, model_settings: ModelSettings, fake_openai: FakeOpenAI
-) -> None:
+def test_store_inputs_false_keeps_only_the_replies(make_history: HistoryFactory) -> None:
     history = make_history(store_inputs=False)
-    agent = make_agent(model_settings, history)
+    model = ScriptedModel()
+    agent = scripted_agent(model, history)
     session = Session()
     turn(agent, session, "first")
     turn(agent, session, "second")
 
-    assert [(m["role"], m["content"]) for m in shown(fake_openai)] == [
+    assert [(m["role"], m["content"]) for m in shown_to(model)] == [
         ("assistant", "echo: first"),
         ("user", "second"),
     ]
     assert [m.role for m in stored(history, session)] == ["assistant", "assistant"]
 
 
-def test_store_outputs_false_keeps_only_the_inputs(
-    make_history: HistoryFactory, model_settings: ModelSettings, fake_openai: FakeOpenAI
-) -> None:
+def test_store_outputs_false_keeps_only_the_inputs(make_history: HistoryFactory) -> None:
     history = make_history(store_outputs=False)
-    agent = make_agent(model_settings, history)
+    model = ScriptedModel()
+    agent = scripted_agent(model, history)
     session = Session()
-    fake_openai.enqueue(ToolCalls([("lookup", {"q": "x"})]), Text("done"))
+    model.script += [ScriptedModel.calls(("lookup", {"q": "x"})), "done"]
     turn(agent, session, "first")  # a tool round: none of it is kept
     turn(agent, session, "second")
 
     assert texts(stored(history, session)) == [("user", "first"), ("user", "second")]
-    assert [(m["role"], m["content"]) for m in shown(fake_openai)] == [
+    assert [(m["role"], m["content"]) for m in shown_to(model)] == [
         ("user", "first"),
         ("user", "second"),
     ]
@@ -105,15 +101,14 @@ def test_store_outputs_false_keeps_only_the_inputs(
 )
 def test_store_context_messages_and_store_context_from(
     make_history: HistoryFactory,
-    model_settings: ModelSettings,
-    fake_openai: FakeOpenAI,
     options: dict[str, object],
     kept: list[str],
 ) -> None:
     history = make_history(**options)
     notes = Contributor("notes", messages=["note from notes"])
     rag = Contributor("rag", messages=["note from rag"])
-    agent = make_agent(model_settings, history, notes, rag)
+    model = ScriptedModel()
+    agent = scripted_agent(model, history, notes, rag)
     session = Session()
     turn(agent, session, "first")
     turn(agent, session, "second")
@@ -125,7 +120,7 @@ def test_store_context_messages_and_store_context_from(
     context_sources = {m.source_id for m in messages if m.kind == "context"}
     assert context_sources == {t.removeprefix("note from ") for t in kept}
     # The model saw the stored context as history, then this turn's context, then the input.
-    assert [m["content"] for m in shown(fake_openai)] == [
+    assert [m["content"] for m in shown_to(model)] == [
         *per_turn,
         "note from notes",
         "note from rag",
@@ -134,17 +129,20 @@ def test_store_context_messages_and_store_context_from(
 
 
 def test_tool_calls_and_results_are_stored_and_replayed_as_pairs(
-    make_history: HistoryFactory, model_settings: ModelSettings, fake_openai: FakeOpenAI
+    make_history: HistoryFactory,
 ) -> None:
     history = make_history()
-    agent = make_agent(model_settings, history, Contributor("tools", tools=[LOOKUP]))
+    model = ScriptedModel()
+    agent = scripted_agent(model, history, Contributor("tools", tools=[LOOKUP]))
     session = Session()
-    fake_openai.enqueue(ToolCalls([("lookup", {"q": "cats"}), ("lookup", {"q": "dogs"})]))
-    fake_openai.enqueue(Text("cats and dogs found"))
+    model.script += [
+        ScriptedModel.calls(("lookup", {"q": "cats"}), ("lookup", {"q": "dogs"})),
+        "cats and dogs found",
+    ]
     turn(agent, session, "find pets")
     turn(agent, session, "thanks")
 
-    replay = shown(fake_openai)
+    replay = shown_to(model)
     assert [m["role"] for m in replay] == ["user", "assistant", "tool", "tool", "assistant", "user"]
     call_ids = [c["id"] for c in replay[1]["tool_calls"]]
     assert [m["tool_call_id"] for m in replay[2:4]] == call_ids
@@ -159,15 +157,14 @@ def test_tool_calls_and_results_are_stored_and_replayed_as_pairs(
     ]
 
 
-def test_a_failed_turn_stores_nothing_and_is_not_shown_later(
-    make_history: HistoryFactory, model_settings: ModelSettings, fake_openai: FakeOpenAI
-) -> None:
+def test_a_failed_turn_stores_nothing_and_is_not_shown_later(make_history: HistoryFactory) -> None:
     history = make_history()
-    agent = make_agent(model_settings, history, Contributor("tools", tools=[LOOKUP]))
+    model = ScriptedModel()
+    agent = scripted_agent(model, history, Contributor("tools", tools=[LOOKUP]))
     session = Session()
     turn(agent, session, "first")
     # The model called a tool, the tool answered, then the second model call failed.
-    fake_openai.enqueue(ToolCalls([("lookup", {"q": "x"})]), Error(500))
+    model.script += [ScriptedModel.calls(("lookup", {"q": "x"})), failing("HTTP 500")]
     with pytest.raises(TurnFailed, match="HTTP 500"):
         turn(agent, session, "doomed")
     turn(agent, session, "third")
@@ -178,17 +175,16 @@ def test_a_failed_turn_stores_nothing_and_is_not_shown_later(
         ("user", "third"),
         ("assistant", "echo: third"),
     ]
-    assert "doomed" not in str(shown(fake_openai))
+    assert "doomed" not in str(shown_to(model))
 
 
-def test_undo_removes_the_last_turn_whole(
-    make_history: HistoryFactory, model_settings: ModelSettings, fake_openai: FakeOpenAI
-) -> None:
+def test_undo_removes_the_last_turn_whole(make_history: HistoryFactory) -> None:
     history = make_history()
-    agent = make_agent(model_settings, history, Contributor("tools", tools=[LOOKUP]))
+    model = ScriptedModel()
+    agent = scripted_agent(model, history, Contributor("tools", tools=[LOOKUP]))
     session = Session()
     turn(agent, session, "keep")
-    fake_openai.enqueue(ToolCalls([("lookup", {"q": "x"})]), Text("looked"))
+    model.script += [ScriptedModel.calls(("lookup", {"q": "x"})), "looked"]
     turn(agent, session, "drop")
     state = session.provider_state("history")
 
@@ -198,7 +194,7 @@ def test_undo_removes_the_last_turn_whole(
     assert removed[0].text == "drop"
     assert texts(stored(history, session)) == [("user", "keep"), ("assistant", "echo: keep")]
     turn(agent, session, "next")
-    assert [m["content"] for m in shown(fake_openai)] == ["keep", "echo: keep", "next"]
+    assert [m["content"] for m in shown_to(model)] == ["keep", "echo: keep", "next"]
     asyncio.run(history.remove_last_turn(session.id, state=state))
     asyncio.run(history.remove_last_turn(session.id, state=state))
     assert asyncio.run(history.remove_last_turn(session.id, state=state)) == []

@@ -10,17 +10,16 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
-from fakeopenai import FakeOpenAI
-from historykit import HistoryFactory, exchange, make_agent, shown, tool_exchange, turn
+from historykit import HistoryFactory, exchange, scripted_agent, shown_to, tool_exchange, turn
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ctxchat.core.messages import Message
 from ctxchat.core.provider import HistoryProvider
 from ctxchat.core.session import Session
-from ctxchat.core.settings import ModelSettings
 from ctxchat.core.tokens import count_message_tokens
 from ctxchat.core.window import window_messages
+from ctxchat.testing import ScriptedModel
 
 pytest_plugins = ["sqlfixtures"]
 
@@ -138,16 +137,15 @@ def test_a_window_never_starts_on_an_orphan_tool_result(make_history: HistoryFac
     assert len(asyncio.run(history.all_messages("k", state=state_of(history, "k")))) == 3
 
 
-def test_the_model_is_shown_exactly_the_window(
-    make_history: HistoryFactory, model_settings: ModelSettings, fake_openai: FakeOpenAI
-) -> None:
+def test_the_model_is_shown_exactly_the_window(make_history: HistoryFactory) -> None:
+    model = ScriptedModel()
     history = make_history(max_messages=5)
     session = Session()
     _states[session.id] = session.provider_state("history")
     save(history, session.id, HISTORY)
-    turn(make_agent(model_settings, history), session, "d")
+    turn(scripted_agent(model, history), session, "d")
 
-    replay = shown(fake_openai)
+    replay = shown_to(model)
     assert [m["role"] for m in replay] == ["assistant", "user", "assistant", "user"]
     assert [m["content"] for m in replay] == ["re: b", "c", "re: c", "d"]
 

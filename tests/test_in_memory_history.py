@@ -7,8 +7,7 @@ import asyncio
 import json
 
 import pytest
-from fakeopenai import FakeOpenAI, Text, ToolCalls
-from historykit import LOOKUP, Contributor, shown
+from historykit import LOOKUP, Contributor, shown_to
 
 from ctxchat.config.loading import config_from_dict
 from ctxchat.core.agent import Agent, TurnFailed
@@ -16,15 +15,14 @@ from ctxchat.core.errors import ConfigError
 from ctxchat.core.messages import Message
 from ctxchat.core.paths import sessions_dir
 from ctxchat.core.session import Session
-from ctxchat.core.settings import ModelSettings
 from ctxchat.providers.history.in_memory import InMemoryHistoryProvider
 from ctxchat.services.build import build_agent
 from ctxchat.services.conversations import ChatService
-from ctxchat.services.model_client import OpenAIChatModel
 from ctxchat.storage.store import SessionStore
+from ctxchat.testing import ScriptedModel
 
 
-def service(settings: ModelSettings, **options: object) -> ChatService:
+def service(model: ScriptedModel, **options: object) -> ChatService:
     """A fresh process's view: agent from config, sessions from disk."""
     config = config_from_dict(
         {"providers": [{"type": "in_memory_history", "source_id": "history", **options}]},
@@ -32,14 +30,13 @@ def service(settings: ModelSettings, **options: object) -> ChatService:
         environ={},
         model_overrides={},
     )
-    agent = build_agent(config, model=OpenAIChatModel(settings))
+    agent = build_agent(config, model=model)
     return ChatService(agent, SessionStore(sessions_dir()))
 
 
-def test_the_history_lives_in_the_session_file_and_survives_a_restart(
-    model_settings: ModelSettings, fake_openai: FakeOpenAI
-) -> None:
-    chat = service(model_settings)
+def test_the_history_lives_in_the_session_file_and_survives_a_restart() -> None:
+    model = ScriptedModel()
+    chat = service(model)
     conversation = chat.new()
     asyncio.run(chat.send(conversation, "first"))
     asyncio.run(chat.send(conversation, "second"))
@@ -56,9 +53,9 @@ def test_the_history_lives_in_the_session_file_and_survives_a_restart(
     turn_ids = [e["turn"] for e in entries]
     assert turn_ids[0] == turn_ids[1] != turn_ids[2] == turn_ids[3]
 
-    restarted = service(model_settings)
+    restarted = service(model)
     asyncio.run(restarted.send(restarted.open(session_id), "third"))
-    assert [m["content"] for m in shown(fake_openai)] == [
+    assert [m["content"] for m in shown_to(model)] == [
         "first",
         "echo: first",
         "second",
@@ -67,10 +64,9 @@ def test_the_history_lives_in_the_session_file_and_survives_a_restart(
     ]
 
 
-def test_undo_drops_the_last_turn_from_the_saved_session(
-    model_settings: ModelSettings, fake_openai: FakeOpenAI
-) -> None:
-    chat = service(model_settings)
+def test_undo_drops_the_last_turn_from_the_saved_session() -> None:
+    model = ScriptedModel()
+    chat = service(model)
     conversation = chat.new()
     asyncio.run(chat.send(conversation, "keep"))
     asyncio.run(chat.send(conversation, "drop"))
@@ -78,22 +74,19 @@ def test_undo_drops_the_last_turn_from_the_saved_session(
     removed = asyncio.run(chat.undo(conversation))
 
     assert [m.text for m in removed] == ["drop", "echo: drop"]
-    reopened = service(model_settings).open(conversation.session.id)
+    reopened = service(model).open(conversation.session.id)
     assert reopened.session.turns == 1
     messages = asyncio.run(chat.transcript(reopened.session))
     assert [m.text for m in messages] == ["keep", "echo: keep"]
 
 
-def test_a_tool_round_is_stored_as_plain_serialised_messages(
-    model_settings: ModelSettings, fake_openai: FakeOpenAI
-) -> None:
+def test_a_tool_round_is_stored_as_plain_serialised_messages() -> None:
     history = InMemoryHistoryProvider("history")
     agent = Agent(
-        model=OpenAIChatModel(model_settings),
+        model=ScriptedModel(ScriptedModel.calls(("lookup", {"q": "x"})), "found it"),
         providers=[history, Contributor("tools", tools=[LOOKUP])],
     )
     session = Session()
-    fake_openai.enqueue(ToolCalls([("lookup", {"q": "x"})]), Text("found it"))
     asyncio.run(agent.run(session, "look"))
 
     entries = session.state["history"]["messages"]
@@ -110,25 +103,23 @@ def test_a_tool_round_is_stored_as_plain_serialised_messages(
     assert entries[2]["attribution"] == {"kind": "tool", "source_id": "tools"}
 
 
-def test_options_are_checked_when_the_pipeline_is_built(model_settings: ModelSettings) -> None:
+def test_options_are_checked_when_the_pipeline_is_built() -> None:
+    model = ScriptedModel()
     with pytest.raises(ConfigError, match=r"providers\[0\]\.max_messages: must be 0 or more"):
-        service(model_settings, max_messages=-5)
+        service(model, max_messages=-5)
     with pytest.raises(ConfigError, match=r"providers\[0\]\.max_tokens: expected an integer"):
-        service(model_settings, max_tokens="lots")
+        service(model, max_tokens="lots")
     with pytest.raises(ConfigError, match=r"unknown option \(did you mean 'store_inputs'\?\)"):
-        service(model_settings, store_input=False)
+        service(model, store_input=False)
 
 
-def test_a_damaged_state_fails_the_turn_with_the_providers_name(
-    model_settings: ModelSettings, fake_openai: FakeOpenAI
-) -> None:
-    agent = Agent(
-        model=OpenAIChatModel(model_settings), providers=[InMemoryHistoryProvider("history")]
-    )
+def test_a_damaged_state_fails_the_turn_with_the_providers_name() -> None:
+    model = ScriptedModel()
+    agent = Agent(model=model, providers=[InMemoryHistoryProvider("history")])
     session = Session(state={"history": {"messages": "not a list"}})
     with pytest.raises(TurnFailed, match="provider 'history' failed in before_run"):
         asyncio.run(agent.run(session, "hi"))
-    assert fake_openai.chat_requests() == []
+    assert model.requests == []
 
 
 def test_undo_on_messages_stored_before_turns_had_ids_drops_one_exchange() -> None:

@@ -335,6 +335,7 @@ def _boom(request: object) -> str:
     raise RuntimeError("the model fell over")
 
 
+@pytest.mark.slow  # starts Python processes: the slow tier's
 def test_turns_under_separate_event_loops_leave_no_noise(fake_openai: FakeOpenAI) -> None:
     script = textwrap.dedent(
         f"""

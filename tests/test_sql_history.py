@@ -9,31 +9,30 @@ import sys
 from pathlib import Path
 
 import pytest
-from fakeopenai import FakeOpenAI, Text, ToolCalls
 from historykit import (
     LOOKUP,
     Contributor,
-    make_agent,
     raw_execute,
     raw_query,
     scratch_home,
-    shown,
+    scripted_agent,
+    shown_to,
     turn,
 )
 
 from ctxchat.config.loading import config_from_dict
 from ctxchat.core.agent import TurnFailed
 from ctxchat.core.errors import TurnNotStored
+from ctxchat.core.model_types import ChatModel
 from ctxchat.core.paths import sessions_dir
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.core.session import Session
-from ctxchat.core.settings import ModelSettings
 from ctxchat.providers.history.sql import SqlHistoryProvider
 from ctxchat.services.build import build_agent
 from ctxchat.services.conversations import ChatService
 from ctxchat.services.deletion import delete
-from ctxchat.services.model_client import OpenAIChatModel
 from ctxchat.storage.store import SessionStore
+from ctxchat.testing import ScriptedModel
 
 pytest_plugins = ["sqlfixtures"]
 WRITER = Path(__file__).with_name("history_writer.py")
@@ -47,7 +46,7 @@ def sql_history(url: str, **options: object) -> SqlHistoryProvider:
     )
 
 
-def service(url: str, settings: ModelSettings) -> ChatService:
+def service(url: str, model: ChatModel) -> ChatService:
     """A process's view, built from config as the CLI builds it."""
     config = config_from_dict(
         {"providers": [{"type": "sql_history", "source_id": "history", "url": url}]},
@@ -55,7 +54,7 @@ def service(url: str, settings: ModelSettings) -> ChatService:
         environ={},
         model_overrides={},
     )
-    agent = build_agent(config, model=OpenAIChatModel(settings))
+    agent = build_agent(config, model=model)
     return ChatService(agent, SessionStore(sessions_dir()))
 
 
@@ -64,10 +63,9 @@ def rows_by_key(url: str) -> dict[str, int]:
     return {str(k): int(n) for k, n in found}
 
 
-def test_the_history_key_defaults_to_the_session_and_can_be_shared(
-    sql_url: str, model_settings: ModelSettings, fake_openai: FakeOpenAI
-) -> None:
-    agent = make_agent(model_settings, sql_history(sql_url))
+def test_the_history_key_defaults_to_the_session_and_can_be_shared(sql_url: str) -> None:
+    model = ScriptedModel()
+    agent = scripted_agent(model, sql_history(sql_url))
     first, second = Session(), Session()
     turn(agent, first, "from the first session")
     assert first.provider_state("history") == {"history_key": first.id}
@@ -75,13 +73,13 @@ def test_the_history_key_defaults_to_the_session_and_can_be_shared(
     # Point the second session at the first one's history: it sees it and adds to it.
     second.provider_state("history")["history_key"] = first.id
     turn(agent, second, "from the second session")
-    assert [m["content"] for m in shown(fake_openai)] == [
+    assert [m["content"] for m in shown_to(model)] == [
         "from the first session",
         "echo: from the first session",
         "from the second session",
     ]
     turn(agent, first, "first again")
-    assert [m["content"] for m in shown(fake_openai)][-3:] == [
+    assert [m["content"] for m in shown_to(model)][-3:] == [
         "from the second session",
         "echo: from the second session",
         "first again",
@@ -90,9 +88,9 @@ def test_the_history_key_defaults_to_the_session_and_can_be_shared(
 
 
 def test_deleting_a_session_removes_its_own_history_and_never_a_shared_one(
-    sql_url: str, model_settings: ModelSettings, fake_openai: FakeOpenAI
+    sql_url: str,
 ) -> None:
-    chat = service(sql_url, model_settings)
+    chat = service(sql_url, ScriptedModel())
     owner, borrower, other = chat.new(), chat.new(), chat.new()
     borrower.session.provider_state("history")["history_key"] = owner.session.id
     for conversation, text in [(owner, "a"), (borrower, "b"), (other, "c"), (other, "d")]:
@@ -107,14 +105,13 @@ def test_deleting_a_session_removes_its_own_history_and_never_a_shared_one(
     assert rows_by_key(sql_url) == {}
 
 
-def test_export_and_undo_read_the_database(
-    sql_url: str, model_settings: ModelSettings, fake_openai: FakeOpenAI
-) -> None:
-    chat = service(sql_url, model_settings)
+def test_export_and_undo_read_the_database(sql_url: str) -> None:
+    model = ScriptedModel()
+    chat = service(sql_url, model)
     conversation = chat.new()
     asyncio.run(chat.send(conversation, "one"))
     asyncio.run(chat.send(conversation, "two"))
-    reopened = service(sql_url, model_settings)
+    reopened = service(sql_url, model)
     session = reopened.open(conversation.session.id).session
     transcript = asyncio.run(reopened.transcript(session))
     assert [m.text for m in transcript] == ["one", "echo: one", "two", "echo: two"]
@@ -139,18 +136,17 @@ REJECT_TOOL_ROWS = {
 }
 
 
-def test_a_turn_is_stored_whole_or_not_at_all(
-    sql_url: str, model_settings: ModelSettings, fake_openai: FakeOpenAI
-) -> None:
+def test_a_turn_is_stored_whole_or_not_at_all(sql_url: str) -> None:
     history = sql_history(sql_url)
-    agent = make_agent(model_settings, history, Contributor("tools", tools=[LOOKUP]))
+    model = ScriptedModel()
+    agent = scripted_agent(model, history, Contributor("tools", tools=[LOOKUP]))
     session = Session()
     turn(agent, session, "before")
     # The database itself refuses the turn's third row, after its first two were inserted.
     raw_execute(
         sql_url, REJECT_TOOL_ROWS["sqlite" if sql_url.startswith("sqlite") else "postgresql"]
     )
-    fake_openai.enqueue(ToolCalls([("lookup", {"q": "x"})]), Text("found"))
+    model.script += [ScriptedModel.calls(("lookup", {"q": "x"})), "found"]
     with pytest.raises(TurnFailed) as failed:
         asyncio.run(agent.run(session, "during"))
 
@@ -165,9 +161,10 @@ def test_a_turn_is_stored_whole_or_not_at_all(
     texts = raw_query(sql_url, "SELECT role, seq FROM ctxchat_history ORDER BY seq")
     assert texts == [("user", 1), ("assistant", 2)]
     turn(agent, session, "after")
-    assert [m["content"] for m in shown(fake_openai)] == ["before", "echo: before", "after"]
+    assert [m["content"] for m in shown_to(model)] == ["before", "echo: before", "after"]
 
 
+@pytest.mark.slow  # starts Python processes: the slow tier's
 def test_two_processes_appending_to_one_history_lose_nothing(sql_url: str, tmp_path: Path) -> None:
     # A fresh database: the writers also race to create the schema.
     go = tmp_path / "go"
@@ -215,12 +212,12 @@ def test_one_engine_per_database_shared_by_providers_and_sessions(sql_url: str) 
 
 
 def test_the_default_database_is_a_private_sqlite_file_in_the_data_dir(
-    ctxchat_home: Path, model_settings: ModelSettings, fake_openai: FakeOpenAI
+    ctxchat_home: Path,
 ) -> None:
     config = config_from_dict(
         {"providers": [{"type": "sql_history"}]}, path=None, environ={}, model_overrides={}
     )
-    agent = build_agent(config, model=OpenAIChatModel(model_settings))
+    agent = build_agent(config, model=ScriptedModel())
     turn(agent, Session(), "hello")
 
     database = ctxchat_home / "history.sqlite3"

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from cli_support import ctxchat, write_config
 from fakeopenai import FakeOpenAI
 from historykit import make_agent, raw_execute, raw_query, scratch_home, turn
@@ -201,6 +202,7 @@ def test_a_0_1_home_on_a_read_only_disk_is_read_as_it_is(
     assert digest(ctxchat_home / "history.sqlite3") == before
 
 
+@pytest.mark.slow  # starts Python processes: the slow tier's
 def test_processes_opening_a_0_1_database_at_once_upgrade_it_once(
     sql_url: str, tmp_path: Path
 ) -> None:

@@ -224,6 +224,7 @@ WRITE_FOREVER = textwrap.dedent(
 )
 
 
+@pytest.mark.slow  # starts Python processes: the slow tier's
 def test_killed_writer_never_leaves_a_half_written_session(store: SessionStore) -> None:
     store.root.mkdir(parents=True)
     session_id = "01DDDDDDDDDDDDDDDDDDDDDDDD"

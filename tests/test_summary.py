@@ -1,5 +1,5 @@
 """Compaction: the summary provider folds what fell out of the window into a rolling
-summary, against the local test server, with every kind of history.
+summary, on a scripted model, with every kind of history.
 
 What is checked: a fold request holds the previous summary and exactly the messages newly
 taken in, never one summarised before; the next chat request carries the summary and the
@@ -14,54 +14,71 @@ from typing import Any
 
 import pytest
 from cli_support import FOLD_MARK, is_fold
-from fakeopenai import Error, FakeOpenAI, RecordedRequest, Reply, Text, echo_reply
 from historykit import HistoryFactory
 
 from ctxchat.core.agent import Agent
 from ctxchat.core.context import RunContext
+from ctxchat.core.errors import ModelError
 from ctxchat.core.limits import ContextLimits
-from ctxchat.core.model_types import Event, ModelRequest, ProviderNotice, ProviderWarning
+from ctxchat.core.model_types import (
+    Event,
+    EventSink,
+    ModelReply,
+    ModelRequest,
+    ProviderNotice,
+    ProviderWarning,
+)
+from ctxchat.core.openai_format import to_openai_messages
 from ctxchat.core.provider import HistoryProvider
 from ctxchat.core.session import Session
-from ctxchat.core.settings import ModelSettings
 from ctxchat.core.tokens import count_message_tokens
 from ctxchat.providers.history.in_memory import InMemoryHistoryProvider
 from ctxchat.providers.summary.provider import SummaryProvider
-from ctxchat.services.model_client import OpenAIChatModel
 from ctxchat.testing import ScriptedModel
 
 pytest_plugins = ["sqlfixtures"]
 
 
-class Summariser:
-    """The test server's replies: fold requests get SUMMARY-1, SUMMARY-2, ...; chat
+class Sent:
+    """A request the scripted model took, as the wire carries it."""
+
+    def __init__(self, request: ModelRequest) -> None:
+        self.messages = to_openai_messages(request.messages)
+
+
+class Summariser(ScriptedModel):
+    """Fold requests get SUMMARY-1, SUMMARY-2, ... (or fail while `down` says why); chat
     requests the echo."""
 
-    def __init__(self, fake: FakeOpenAI) -> None:
+    def __init__(self) -> None:
+        super().__init__()
         self.count = 0
-        fake.default = self
+        self.down: str | None = None
 
-    def __call__(self, request: RecordedRequest) -> Reply:
-        if is_fold(request):
+    async def complete(self, request: ModelRequest, on_event: EventSink) -> ModelReply:
+        if is_fold(Sent(request)):
+            if self.down is not None:
+                self.requests.append(request)
+                raise ModelError(self.down)
             self.count += 1
-            return Text(f"SUMMARY-{self.count}")
-        return echo_reply(request)
+            self.script.insert(0, f"SUMMARY-{self.count}")
+        return await super().complete(request, on_event)
 
 
-def folds(fake: FakeOpenAI) -> list[RecordedRequest]:
-    return [r for r in fake.chat_requests() if is_fold(r)]
+def folds(model: ScriptedModel) -> list[Sent]:
+    return [sent for sent in map(Sent, model.requests) if is_fold(sent)]
 
 
-def chats(fake: FakeOpenAI) -> list[RecordedRequest]:
-    return [r for r in fake.chat_requests() if not is_fold(r)]
+def chats(model: ScriptedModel) -> list[Sent]:
+    return [sent for sent in map(Sent, model.requests) if not is_fold(sent)]
 
 
-def turn_texts(request: RecordedRequest) -> list[str]:
+def turn_texts(request: Sent) -> list[str]:
     """The user texts a request carries (history and input), in order."""
     return [str(m["content"]) for m in request.messages if m["role"] == "user"]
 
 
-def system_text(request: RecordedRequest) -> str:
+def system_text(request: Sent) -> str:
     return str(request.messages[0]["content"]) if request.messages[0]["role"] == "system" else ""
 
 
@@ -72,25 +89,25 @@ def run(agent: Agent, session: Session, text: str) -> tuple[RunContext, list[Eve
 
 
 def pipeline(
-    settings: ModelSettings, history: HistoryProvider[Any], **options: Any
+    model: ScriptedModel, history: HistoryProvider[Any], **options: Any
 ) -> tuple[Agent, SummaryProvider]:
     summary = SummaryProvider("summary", SummaryProvider.Options(**options), env=history.env)
-    agent = Agent(model=OpenAIChatModel(settings), providers=[history, summary])
+    agent = Agent(model=model, providers=[history, summary])
     return agent, summary
 
 
 def test_dropped_turns_are_folded_and_the_next_request_carries_summary_and_window(
-    make_history: HistoryFactory, model_settings: ModelSettings, fake_openai: FakeOpenAI
+    make_history: HistoryFactory,
 ) -> None:
-    Summariser(fake_openai)
+    model = Summariser()
     # A window of four messages: two turns. keep_turns=1: a fold leaves the newest turn.
-    agent, _ = pipeline(model_settings, make_history(max_messages=4), keep_turns=1)
+    agent, _ = pipeline(model, make_history(max_messages=4), keep_turns=1)
     session = Session()
     for n in (1, 2):
         run(agent, session, f"q{n}")
-    assert folds(fake_openai) == []  # nothing fell out yet
+    assert folds(model) == []  # nothing fell out yet
     _, events = run(agent, session, "q3")  # q1 falls out of the window
-    [first] = folds(fake_openai)
+    [first] = folds(model)
     fold_text = str(first.messages[1]["content"])
     assert "(none yet" in fold_text
     # The dropped turn and the older part of the window (q2), nothing else.
@@ -101,14 +118,14 @@ def test_dropped_turns_are_folded_and_the_next_request_carries_summary_and_windo
     assert any(isinstance(e, ProviderNotice) and "summarised 4" in e.message for e in events)
 
     run(agent, session, "q4")
-    request = chats(fake_openai)[-1]
+    request = chats(model)[-1]
     assert "SUMMARY-1" in system_text(request)
     assert '<context source="summary">' in system_text(request)
     assert turn_texts(request) == ["q3", "q4"]  # q2 is in the summary, not repeated
-    assert len(folds(fake_openai)) == 1  # q3 is still shown in full: nothing to fold
+    assert len(folds(model)) == 1  # q3 is still shown in full: nothing to fold
 
     run(agent, session, "q5")  # q3 falls out: folded with the previous summary
-    second = folds(fake_openai)[-1]
+    second = folds(model)[-1]
     fold_text = str(second.messages[1]["content"])
     assert "SUMMARY-1" in fold_text
     assert "user: q3" in fold_text
@@ -116,27 +133,23 @@ def test_dropped_turns_are_folded_and_the_next_request_carries_summary_and_windo
     for old in ("q1", "q2", "q5"):
         assert f"user: {old}" not in fold_text  # never folded twice, never the new turn
     run(agent, session, "q6")
-    request = chats(fake_openai)[-1]
+    request = chats(model)[-1]
     assert "SUMMARY-2" in system_text(request)
     assert "SUMMARY-1" not in system_text(request)
     assert turn_texts(request) == ["q5", "q6"]
 
 
-def test_a_failing_fold_leaves_the_turn_standing_and_is_retried(
-    model_settings: ModelSettings, fake_openai: FakeOpenAI
-) -> None:
-    summariser = Summariser(fake_openai)
+def test_a_failing_fold_leaves_the_turn_standing_and_is_retried() -> None:
+    model = Summariser()
     agent, _ = pipeline(
-        model_settings,
+        model,
         InMemoryHistoryProvider("history", InMemoryHistoryProvider.Options(max_messages=4)),
         keep_turns=1,
     )
     session = Session()
     run(agent, session, "q1")
     run(agent, session, "q2")
-    fake_openai.default = lambda r: (
-        Error(400, "the summariser is down") if is_fold(r) else echo_reply(r)
-    )
+    model.down = "the summariser is down"
     context, events = run(agent, session, "q3")
     assert context.response is not None
     assert context.response.text == "echo: q3"
@@ -150,15 +163,15 @@ def test_a_failing_fold_leaves_the_turn_standing_and_is_retried(
     assert "down" in state["failed"]
     assert len(session.state["history"]["messages"]) == 6  # the turn is stored
 
-    fake_openai.default = summariser
+    model.down = None
     run(agent, session, "q4")
-    catch_up, after = folds(fake_openai)[-2:]
+    catch_up, after = folds(model)[-2:]
     # Before q4's request: q1, which fell out while the summariser was down, and only it,
     # so that request shows every earlier turn, in full or summarised.
     first = str(catch_up.messages[1]["content"])
     assert "user: q1" in first
     assert "user: q2" not in first
-    request = chats(fake_openai)[-1]
+    request = chats(model)[-1]
     assert "SUMMARY-1" in system_text(request)
     assert turn_texts(request) == ["q2", "q3", "q4"]
     # After it, as after every turn: q2 has fallen out now, folded with q3 ahead.
@@ -171,27 +184,25 @@ def test_a_failing_fold_leaves_the_turn_standing_and_is_retried(
     assert "failed" not in session.state["summary"]
 
 
-def test_a_new_process_resumes_where_the_summary_stopped(
-    make_history: HistoryFactory, model_settings: ModelSettings, fake_openai: FakeOpenAI
-) -> None:
-    Summariser(fake_openai)
-    agent, _ = pipeline(model_settings, make_history(max_messages=4), keep_turns=1)
+def test_a_new_process_resumes_where_the_summary_stopped(make_history: HistoryFactory) -> None:
+    model = Summariser()
+    agent, _ = pipeline(model, make_history(max_messages=4), keep_turns=1)
     session = Session()
     for n in range(1, 4):
         run(agent, session, f"q{n}")
-    assert len(folds(fake_openai)) == 1
+    assert len(folds(model)) == 1
     saved = session.to_dict()
 
     # A restart: new provider objects over the same storage, the session read back.
-    again, _ = pipeline(model_settings, make_history(max_messages=4), keep_turns=1)
+    again, _ = pipeline(model, make_history(max_messages=4), keep_turns=1)
     resumed = Session.from_dict(saved)
     run(again, resumed, "q4")
-    assert len(folds(fake_openai)) == 1  # nothing refolded
-    request = chats(fake_openai)[-1]
+    assert len(folds(model)) == 1  # nothing refolded
+    request = chats(model)[-1]
     assert "SUMMARY-1" in system_text(request)
     assert turn_texts(request) == ["q3", "q4"]
     run(again, resumed, "q5")
-    fold_text = str(folds(fake_openai)[-1].messages[1]["content"])
+    fold_text = str(folds(model)[-1].messages[1]["content"])
     assert "user: q3" in fold_text
     assert "user: q2" not in fold_text
 
@@ -229,11 +240,8 @@ def test_turns_the_budget_trimmed_are_folded_and_the_request_fits() -> None:
         assert in_summary != (f"q{n}" in shown), f"q{n}"
 
 
-def test_the_summary_must_come_after_its_history(model_settings: ModelSettings) -> None:
+def test_the_summary_must_come_after_its_history() -> None:
     summary = SummaryProvider("summary")
-    agent = Agent(
-        model=OpenAIChatModel(model_settings),
-        providers=[summary, InMemoryHistoryProvider("history")],
-    )
+    agent = Agent(model=ScriptedModel(), providers=[summary, InMemoryHistoryProvider("history")])
     with pytest.raises(Exception, match="must come after the history it summarises"):
         asyncio.run(agent.run(Session(), "hi"))

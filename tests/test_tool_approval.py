@@ -5,17 +5,15 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from fakeopenai import FakeOpenAI, Text, ToolCalls
-
 from ctxchat.core.agent import Agent
 from ctxchat.core.approval import Decision, ToolApproval
 from ctxchat.core.context import RunContext
 from ctxchat.core.model_types import Event, ToolCallFinished
+from ctxchat.core.openai_format import to_openai_messages
 from ctxchat.core.provider import ContextProvider
 from ctxchat.core.session import Session
-from ctxchat.core.settings import ModelSettings
 from ctxchat.core.tools import Tool
-from ctxchat.services.model_client import OpenAIChatModel
+from ctxchat.testing import ScriptedModel
 
 
 class Offers(ContextProvider):
@@ -38,7 +36,7 @@ class Offers(ContextProvider):
 
 
 def setup(
-    model_settings: ModelSettings, allowed: list[str] | None = None
+    model: ScriptedModel, allowed: list[str] | None = None
 ) -> tuple[Agent, Offers, list[str]]:
     written: list[str] = []
 
@@ -57,7 +55,12 @@ def setup(
         Tool("peek", "reads", lambda: "seen"),
     ]
     offers = Offers(tools, allowed)
-    return Agent(model=OpenAIChatModel(model_settings), providers=[offers]), offers, written
+    return Agent(model=model, providers=[offers]), offers, written
+
+
+def sent(model: ScriptedModel, index: int) -> list[dict[str, Any]]:
+    """The messages of request `index` as the wire carries them."""
+    return to_openai_messages(model.requests[index].messages)
 
 
 def answers(*decisions: Decision) -> tuple[list[ToolApproval], Any]:
@@ -71,14 +74,12 @@ def answers(*decisions: Decision) -> tuple[list[ToolApproval], Any]:
     return asked, approve
 
 
-def test_without_an_approver_a_tool_with_side_effects_is_refused(
-    fake_openai: FakeOpenAI, model_settings: ModelSettings
-) -> None:
-    agent, _, written = setup(model_settings)
-    fake_openai.enqueue(ToolCalls([("write", {"text": "x"}), ("peek", {})]), Text("ok"))
+def test_without_an_approver_a_tool_with_side_effects_is_refused() -> None:
+    model = ScriptedModel(ScriptedModel.calls(("write", {"text": "x"}), ("peek", {})), "ok")
+    agent, _, written = setup(model)
     events: list[Event] = []
     asyncio.run(agent.run(Session(), "go", on_event=events.append))
-    refused, peeked = fake_openai.chat_requests()[1].messages[-2:]
+    refused, peeked = sent(model, 1)[-2:]
     assert refused["content"].startswith("refused: the user did not allow 'write' to run")
     assert peeked["content"] == "seen"  # a tool without side effects is never asked about
     assert written == []
@@ -87,40 +88,38 @@ def test_without_an_approver_a_tool_with_side_effects_is_refused(
     assert finished[0].seconds == 0.0
 
 
-def test_yes_runs_it_no_refuses_it(fake_openai: FakeOpenAI, model_settings: ModelSettings) -> None:
-    agent, _, written = setup(model_settings)
-    asked, approve = answers("yes", "no")
-    fake_openai.enqueue(
-        ToolCalls([("write", {"text": "one"})]), ToolCalls([("write", {"text": "two"})]), Text("ok")
+def test_yes_runs_it_no_refuses_it() -> None:
+    model = ScriptedModel(
+        ScriptedModel.calls(("write", {"text": "one"})),
+        ScriptedModel.calls(("write", {"text": "two"})),
+        "ok",
     )
+    agent, _, written = setup(model)
+    asked, approve = answers("yes", "no")
     asyncio.run(agent.run(Session(), "go", approve=approve))
     assert written == ["one"]
     assert [(a.tool.name, a.call.arguments, a.source_id) for a in asked] == [
         ("write", '{"text": "one"}', "offers"),
         ("write", '{"text": "two"}', "offers"),
     ]
-    assert fake_openai.chat_requests()[2].messages[-1]["content"].startswith("refused")
+    assert sent(model, 2)[-1]["content"].startswith("refused")
 
 
-def test_always_holds_for_the_rest_of_the_run_and_is_reported(
-    fake_openai: FakeOpenAI, model_settings: ModelSettings
-) -> None:
-    agent, offers, written = setup(model_settings)
-    asked, approve = answers("always")
-    fake_openai.enqueue(
-        ToolCalls([("write", {"text": "one"}), ("write", {"text": "two"})]), Text("ok")
+def test_always_holds_for_the_rest_of_the_run_and_is_reported() -> None:
+    model = ScriptedModel(
+        ScriptedModel.calls(("write", {"text": "one"}), ("write", {"text": "two"})), "ok"
     )
+    agent, offers, written = setup(model)
+    asked, approve = answers("always")
     asyncio.run(agent.run(Session(), "go", approve=approve))
     assert written == ["one", "two"]
     assert len(asked) == 1
     assert offers.granted == [("write",)]
 
 
-def test_tools_a_provider_allows_run_unasked(
-    fake_openai: FakeOpenAI, model_settings: ModelSettings
-) -> None:
-    agent, offers, written = setup(model_settings, allowed=["write"])
+def test_tools_a_provider_allows_run_unasked() -> None:
+    model = ScriptedModel(ScriptedModel.calls(("write", {"text": "one"})), "ok")
+    agent, offers, written = setup(model, allowed=["write"])
     asked, approve = answers()
-    fake_openai.enqueue(ToolCalls([("write", {"text": "one"})]), Text("ok"))
     asyncio.run(agent.run(Session(), "go", approve=approve))
     assert (written, asked, offers.granted) == (["one"], [], [()])

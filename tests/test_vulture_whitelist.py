@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 WHITELIST = ROOT / ".ci" / "vulture_whitelist.py"
 
@@ -21,6 +23,7 @@ def whitelisted() -> set[str]:
     return names
 
 
+@pytest.mark.slow  # starts Python processes: the slow tier's
 def test_every_whitelisted_name_is_one_vulture_would_report() -> None:
     found = subprocess.run(
         [sys.executable, "-m", "vulture", "ctxchat", "providers", "--min-confidence", "60"],

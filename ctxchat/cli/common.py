@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from ctxchat.core.context import RunResponse
     from ctxchat.core.model_types import ChatModel, ReplyCut
     from ctxchat.services.conversations import ChatService
+    from ctxchat.services.roles import RoleSwitch
     from ctxchat.storage.catalog import SessionCatalog
     from ctxchat.storage.store import SessionStore
 
@@ -78,22 +79,17 @@ ConfigOption = Annotated[
         show_default=False,
     ),
 ]
-# `ctxchat --config FILE COMMAND`: the file every command reads unless its own --config
-# names another. Set once, by the root callback, before the command runs.
-_global_config: list[Path] = []
-
-
-def use_config_file(path: Path | None) -> None:
-    """Remember the --config given before the command name."""
-    _global_config[:] = [path] if path is not None else []
 
 
 def config_file(path: Path | None) -> Path | None:
-    """The config file a command was told to read: its own --config, else the global one
-    (None: `CTXCHAT_CONFIG`, else the default path, as `config_path` decides)."""
+    """The config file a command was told to read: its own --config, else the one given
+    before the command name (None: `CTXCHAT_CONFIG`, else the default path, as
+    `config_path` decides)."""
     if path is not None:
         return path
-    return _global_config[0] if _global_config else None
+    from ctxchat.cli.invocation import current
+
+    return current().config
 
 
 SessionArg = Annotated[
@@ -149,29 +145,44 @@ def session_catalog() -> SessionCatalog:
     return SessionCatalog(session_store())
 
 
-_open_services: list[ChatService] = []
-
-
 def chat_service(
-    config: Config, *, no_memory: bool = False, temporary: bool = False
+    config: Config,
+    *,
+    no_memory: bool = False,
+    temporary: bool = False,
+    roles: RoleSwitch | None = None,
+    discover: bool = False,
+    on_lock_wait: Callable[[str], None] | None = None,
 ) -> ChatService:
-    """The engine for one command; `close_services` closes it when the command is over."""
+    """The engine for one command, closed when the command is over (`Invocation.close`).
+    `discover`: the endpoint may be asked which models it serves (a chat's start, /model);
+    `on_lock_wait` says that another process holds a session (default: a line on stderr)."""
     from ctxchat.cli.progress import ProgressDisplay
     from ctxchat.services.build import build_agent
     from ctxchat.services.conversations import ChatService
 
+    models = None
+    if discover:
+        from ctxchat.core.paths import model_lists_path
+        from ctxchat.services.model_discovery import endpoint_models
+
+        models = endpoint_models(config.model, model_lists_path())
     progress = ProgressDisplay().bar  # a migration of the database shows here
     service = ChatService(
         build_agent(config, no_memory=no_memory, temporary=temporary, progress=progress),
         session_store(),
         model_chosen=config.origins.get("model", "file") != "file",
         context_window=config.model.context_window,
+        on_lock_wait=on_lock_wait or announce_lock_wait,
         ephemeral=temporary,
+        models=models,
+        roles=roles,
+        project=config.project.id if config.project is not None else None,
+        prices=config.prices,
     )
-    service.on_lock_wait = announce_lock_wait  # the REPL puts its own console in its place
-    service.project = config.project.id if config.project is not None else None
-    service.prices = config.prices
-    _open_services.append(service)
+    from ctxchat.cli.invocation import current
+
+    current().services.append(service)
     return service
 
 
@@ -262,19 +273,6 @@ def cut_short_note(response: RunResponse, model: ChatModel) -> str | None:
 def announce_lock_wait(session_id: str) -> None:
     """Said once when another process holds the session, before waiting up to 30 s."""
     report(f"waiting for session {session_id}: in use by another ctxchat process…", kind="")
-
-
-def close_services() -> None:
-    if _open_services:
-        from ctxchat.services.model_info import save_token_counts
-
-        save_token_counts()
-    while _open_services:
-        _open_services.pop().close()
-    if "ctxchat.services.local_model" in sys.modules:  # a local model was looked for
-        from ctxchat.services.local_model import stop_local_models
-
-        stop_local_models()
 
 
 def run_sync(coroutine: Coroutine[Any, Any, T]) -> T:

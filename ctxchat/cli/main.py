@@ -29,14 +29,9 @@ from ctxchat.cli import (
     tools_cmd,
     usage_cmd,
 )
-from ctxchat.cli.common import (
-    ConfigOption,
-    close_services,
-    print_traceback,
-    report,
-    use_config_file,
-)
+from ctxchat.cli.common import ConfigOption, print_traceback, report
 from ctxchat.cli.help_words import WordsCommand
+from ctxchat.cli.invocation import Invocation
 from ctxchat.core.errors import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CtxchatError
 
 PROG = "ctxchat"
@@ -86,7 +81,7 @@ def root(
     config: ConfigOption = None,
 ) -> None:
     """The options before the command name; with no command, `run` with its defaults."""
-    use_config_file(config)
+    ctx.ensure_object(Invocation).config = config
     if ctx.invoked_subcommand is None:
         run_cmd.run()
 
@@ -109,14 +104,18 @@ def _debug() -> bool:
     return os.environ.get("CTXCHAT_DEBUG", "") not in ("", "0")
 
 
-def execute(argv: Sequence[str] | None = None) -> int:
-    """Run the app and return the exit code, having reported any error on stderr."""
+def execute(argv: Sequence[str] | None = None, invocation: Invocation | None = None) -> int:
+    """Run the app and return the exit code, having reported any error on stderr.
+    `invocation` gathers what the command opened, for the caller to close."""
     from typer import _click
 
     command = typer.main.get_command(app)
     try:
         result = command.main(
-            args=list(argv) if argv is not None else None, prog_name=PROG, standalone_mode=False
+            args=list(argv) if argv is not None else None,
+            prog_name=PROG,
+            standalone_mode=False,
+            obj=invocation if invocation is not None else Invocation(),
         )
     except BrokenPipeError:
         return _reader_gone()
@@ -182,9 +181,10 @@ def main() -> NoReturn:
     # Start-up creates thousands of objects (openai's pydantic models) and no garbage worth
     # collecting yet: fewer young-generation passes save CPU without holding memory long.
     gc.set_threshold(20_000, 20, 20)
-    code = execute()
+    invocation = Invocation()
+    code = execute(invocation=invocation)
     try:
-        close_services()
+        invocation.close()
     except CtxchatError as exc:
         report(exc.message, kind="warning")
     exit_now(code)

@@ -11,7 +11,6 @@ from ctxchat.core.errors import UsageError
 if TYPE_CHECKING:
     from ctxchat.config.loading import Config
     from ctxchat.config.roles import AppliedRole
-    from ctxchat.services.conversations import ChatService, Conversation
     from ctxchat.storage.store import SessionStore
 
 ROLE_PANEL = "Role"
@@ -88,21 +87,3 @@ def choose_role(
             return config, None
         name = kept
     return apply_role(config, name, values)
-
-
-def start_role(
-    service: ChatService,
-    conversation: Conversation,
-    base: Config,
-    applied: AppliedRole | None,
-    *,
-    no_memory: bool,
-    temporary: bool,
-) -> None:
-    """Give the chat its role switch, and the session the role it runs with."""
-    from ctxchat.services.roles import RoleSwitch
-
-    service.roles = RoleSwitch(base, applied, no_memory=no_memory, temporary=temporary)
-    role = applied.name if applied is not None else None
-    if role != conversation.session.role:
-        service.set_role(conversation, role)

@@ -1,227 +1,83 @@
-"""`ctxchat run`: pick the session, then chat in a REPL or run stdin as a script."""
+"""`ctxchat run`: pick the session, then chat in a REPL or run stdin as a script.
+
+The command parses, calls the engine and renders: the session and its model are settled
+by one service call (`ctxchat.services.chat_opening.open_chat`); the options are in
+`ctxchat.cli.run_options`.
+"""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Annotated
-
-import typer
+from typing import TYPE_CHECKING
 
 from ctxchat.cli.common import (
     ConfigOption,
     chat_service,
-    complete_session,
     load_config,
     require_utf8,
     run_sync,
     session_store,
 )
 from ctxchat.cli.role_run import ArgOption, RoleOption
+from ctxchat.cli.run_options import (
+    AllowShellOption,
+    AllowToolsOption,
+    AttachOption,
+    BaseUrlOption,
+    ContinueOption,
+    JsonLinesOption,
+    LinesOption,
+    MaxInputOption,
+    ModelOption,
+    NoMemoryOption,
+    PlainOption,
+    PromptArgument,
+    ScriptOption,
+    SessionOption,
+    ShowLastOption,
+    ShowReasoningOption,
+    SystemOption,
+    TempOption,
+    TitleOption,
+    TurnsSeparatorOption,
+    YesToolsOption,
+)
 from ctxchat.core.errors import UsageError
 from ctxchat.core.text import DEFAULT_MAX_INPUT_BYTES
 
 if TYPE_CHECKING:
     from ctxchat.cli.tool_approval import ToolPolicy
     from ctxchat.core.messages import Message
-    from ctxchat.core.settings import AttachmentSettings, ModelSettings
+    from ctxchat.core.settings import AttachmentSettings
     from ctxchat.services.conversations import ChatService, Conversation
-
-SESSION_PANEL = "Session"
-MODEL_PANEL = "Model"
-IO_PANEL = "Input and output"
-TOOLS_PANEL = "Tools"
 
 
 def run(
-    prompt: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="PROMPT",
-            help="Send this prompt and exit. Piped stdin is appended to it: one turn.",
-            show_default=False,
-        ),
-    ] = None,
-    session: Annotated[
-        str | None,
-        typer.Option(
-            "--session",
-            "-s",
-            metavar="SESSION",
-            help="Resume a session: id, unique id prefix, or exact title.",
-            autocompletion=complete_session,
-            rich_help_panel=SESSION_PANEL,
-            show_default=False,
-        ),
-    ] = None,
-    continue_: Annotated[
-        bool,
-        typer.Option(
-            "--continue",
-            "-c",
-            help="Resume the most recently used session.",
-            rich_help_panel=SESSION_PANEL,
-        ),
-    ] = False,
-    title: Annotated[
-        str | None,
-        typer.Option(
-            metavar="TEXT",
-            help="Title for the new session (renames a resumed one).",
-            rich_help_panel=SESSION_PANEL,
-            show_default=False,
-        ),
-    ] = None,
-    show_last: Annotated[
-        int,
-        typer.Option(
-            min=0,
-            metavar="N",
-            help="Turns shown when resuming in the REPL.",
-            rich_help_panel=SESSION_PANEL,
-        ),
-    ] = 2,
-    model: Annotated[
-        str | None,
-        typer.Option(
-            metavar="NAME", help="Model name.", rich_help_panel=MODEL_PANEL, show_default=False
-        ),
-    ] = None,
-    base_url: Annotated[
-        str | None,
-        typer.Option(
-            metavar="URL",
-            help="OpenAI-compatible endpoint URL.",
-            rich_help_panel=MODEL_PANEL,
-            show_default=False,
-        ),
-    ] = None,
-    system: Annotated[
-        str | None,
-        typer.Option(
-            metavar="TEXT",
-            help="System prompt (replaces [agent] instructions).",
-            rich_help_panel=MODEL_PANEL,
-            show_default=False,
-        ),
-    ] = None,
+    prompt: PromptArgument = None,
+    session: SessionOption = None,
+    continue_: ContinueOption = False,
+    title: TitleOption = None,
+    show_last: ShowLastOption = 2,
+    model: ModelOption = None,
+    base_url: BaseUrlOption = None,
+    system: SystemOption = None,
     config: ConfigOption = None,
     role: RoleOption = None,
     arg: ArgOption = None,
-    no_memory: Annotated[
-        bool,
-        typer.Option(
-            "--no-memory",
-            help="Nothing about you is recalled or learnt in this run.",
-            rich_help_panel=SESSION_PANEL,
-        ),
-    ] = False,
-    temp: Annotated[
-        bool,
-        typer.Option(
-            "--temp",
-            help="A chat that leaves nothing behind: no session, history, memory or audit.",
-            rich_help_panel=SESSION_PANEL,
-        ),
-    ] = False,
-    plain: Annotated[
-        bool,
-        typer.Option(
-            "--plain", help="Print replies as plain text, not Markdown.", rich_help_panel=IO_PANEL
-        ),
-    ] = False,
-    script: Annotated[
-        bool,
-        typer.Option(
-            "--script",
-            help="Scripting mode even on a terminal: stdin is read to the end.",
-            rich_help_panel=IO_PANEL,
-        ),
-    ] = False,
-    json_lines: Annotated[
-        bool,
-        typer.Option(
-            "--json",
-            help="Scripting: one JSON object per turn (session, input, output, model, "
-            "finish_reason, usage, tools).",
-            rich_help_panel=IO_PANEL,
-        ),
-    ] = False,
-    lines: Annotated[
-        bool,
-        typer.Option(
-            "--lines",
-            help="Scripting: each stdin line is a turn (sent as it arrives), instead of all "
-            "of stdin being one.",
-            rich_help_panel=IO_PANEL,
-        ),
-    ] = False,
-    turns_separator: Annotated[
-        str | None,
-        typer.Option(
-            help="Scripting: turns are blocks between lines equal to this marker.",
-            metavar="MARKER",
-            rich_help_panel=IO_PANEL,
-            show_default=False,
-        ),
-    ] = None,
-    show_reasoning: Annotated[
-        bool,
-        typer.Option(
-            "--show-reasoning",
-            help="Scripting: also write what the model thought aloud, between <think> and "
-            '</think> lines before the reply (--json: a "reasoning" key).',
-            rich_help_panel=IO_PANEL,
-        ),
-    ] = False,
-    max_input: Annotated[
-        int,
-        typer.Option(
-            min=1,
-            metavar="BYTES",
-            help="Largest message sent, in bytes; larger ones are refused.",
-            rich_help_panel=IO_PANEL,
-        ),
-    ] = DEFAULT_MAX_INPUT_BYTES,
-    attach: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--attach",
-            "-a",
-            metavar="FILE|DIR|URL",
-            help="Attach this to the message (repeatable): text fenced and named, images "
-            "as images. '@path' in the prompt attaches too ('@@' for a literal '@').",
-            rich_help_panel=IO_PANEL,
-            show_default=False,
-        ),
-    ] = None,
-    allow_shell: Annotated[
-        bool,
-        typer.Option(
-            "--allow-shell",
-            help="Scripting: a turn that is '!command' runs it in your shell, and its output "
-            "goes with the next turn ('!!' for a literal '!'). Without it, '!' is text.",
-            rich_help_panel=IO_PANEL,
-        ),
-    ] = False,
-    allow_tools: Annotated[
-        str | None,
-        typer.Option(
-            help="Let these tools with side effects run without asking (comma-separated "
-            "names, as `ctxchat tools list` shows them). In a script, any other is refused.",
-            metavar="NAME,...",
-            rich_help_panel=TOOLS_PANEL,
-            show_default=False,
-        ),
-    ] = None,
-    yes_tools: Annotated[
-        bool,
-        typer.Option(
-            "--yes-tools",
-            help="Let every tool with side effects run without asking.",
-            rich_help_panel=TOOLS_PANEL,
-        ),
-    ] = False,
+    no_memory: NoMemoryOption = False,
+    temp: TempOption = False,
+    plain: PlainOption = False,
+    script: ScriptOption = False,
+    json_lines: JsonLinesOption = False,
+    lines: LinesOption = False,
+    turns_separator: TurnsSeparatorOption = None,
+    show_reasoning: ShowReasoningOption = False,
+    max_input: MaxInputOption = DEFAULT_MAX_INPUT_BYTES,
+    attach: AttachOption = None,
+    allow_shell: AllowShellOption = False,
+    allow_tools: AllowToolsOption = None,
+    yes_tools: YesToolsOption = False,
 ) -> None:
     """Chat: a REPL on a terminal, a script when stdin is piped.
 
@@ -275,7 +131,7 @@ def run(
         raise UsageError("--temp starts a chat that is never saved; it cannot resume a session")
     settings = load_config(config, model=model, base_url=base_url, system=system)
     from ctxchat.cli.local_run import use_local_model
-    from ctxchat.cli.role_run import choose_role, start_role
+    from ctxchat.cli.role_run import choose_role
 
     base = settings
     settings, applied = choose_role(
@@ -294,13 +150,24 @@ def run(
         turns = attached_turns(
             turns, attach or [], prompt_given=prompt is not None, limits=settings.attachments
         )
-    service = chat_service(settings, no_memory=memory_off, temporary=temp)
-    conversation = open_conversation(service, session=session, latest=continue_, title=title)
-    start_role(service, conversation, base, applied, no_memory=no_memory, temporary=temp)
-    if local_note is None:
-        settle_model(service, conversation, settings.model, interactive=interactive)
-    else:  # the file's name is the model's: nothing to ask the server
+    from ctxchat.services.chat_opening import open_chat, shown
+    from ctxchat.services.roles import RoleSwitch
+
+    service = chat_service(
+        settings,
+        no_memory=memory_off,
+        temporary=temp,
+        roles=RoleSwitch(base, applied, no_memory=no_memory, temporary=temp),
+        discover=local_note is None,  # the file's name is the model's: nothing to ask
+        on_lock_wait=announce_in_chat if interactive else None,
+    )
+    opened = run_sync(open_chat(service, session=session, latest=continue_, title=title))
+    conversation = opened.conversation
+    if local_note is not None:
         _tell(local_note, "note", interactive=interactive)
+    for note in opened.notes:  # what was chosen in one quiet line; an unlisted name warned of
+        if _tell(note.text, note.kind, interactive=interactive):
+            shown(service, note)
     if temp:
         from ctxchat.cli.common import report
 
@@ -370,46 +237,6 @@ def script_turns(
     return [turn]
 
 
-def open_conversation(
-    service: ChatService, *, session: str | None, latest: bool, title: str | None
-) -> Conversation:
-    if session is not None:
-        conversation = service.open(session)
-    elif latest:
-        conversation = service.open_latest()
-    else:
-        return service.new(title)
-    if title is not None:
-        service.rename(conversation, title)
-    return conversation
-
-
-def settle_model(
-    service: ChatService, conversation: Conversation, settings: ModelSettings, *, interactive: bool
-) -> None:
-    """The model named, or the endpoint's only one when none is: see `model_discovery`.
-    What was chosen is said in one quiet line; a name the endpoint does not list warned of."""
-    from ctxchat.core.paths import model_lists_path
-    from ctxchat.services.model_discovery import endpoint_models
-
-    models = endpoint_models(settings, model_lists_path())
-    if models is None:
-        return
-    service.unlisted_model = models.unlisted  # for /model NAME too
-    name = conversation.model.name
-    if name:
-        if not service.agent.model.name:  # resumed: the session's model is the run's too
-            service.settle_model(conversation, name)
-        warning = run_sync(models.unlisted(name))
-        if warning:
-            _tell(warning, "warning", interactive=interactive)
-        return
-    settled = run_sync(models.only_model())
-    service.settle_model(conversation, settled.name)
-    if settled.note and _tell(settled.note, "note", interactive=interactive):
-        models.said(settled.name)
-
-
 def _tell(text: str, kind: str, *, interactive: bool) -> bool:
     """A line about the run before it starts: dim (a note) or yellow (a warning) on a
     terminal; in a script a warning on stderr, a note only when stderr is a terminal.
@@ -448,16 +275,6 @@ def start_repl(
     from ctxchat.core.paths import input_history_path
 
     console = make_console()
-
-    def announce_lock_wait(session_id: str) -> None:
-        from rich.text import Text
-
-        console.print(
-            Text(f"waiting for session {session_id}: in use by another ctxchat process…"),
-            style="dim",
-        )
-
-    service.on_lock_wait = announce_lock_wait
     repl = Repl(
         service,
         conversation,
@@ -470,3 +287,15 @@ def start_repl(
         attachment_limits=attachment_limits,
     )
     run_sync(repl.run(show_last=show_last, resumed=resumed))
+
+
+def announce_in_chat(session_id: str) -> None:
+    """Said in the chat when another process holds its session, before waiting."""
+    from rich.text import Text
+
+    from ctxchat.cli.render import make_console
+
+    make_console().print(
+        Text(f"waiting for session {session_id}: in use by another ctxchat process…"),
+        style="dim",
+    )

@@ -54,8 +54,9 @@ async def make_branch(service: ChatService, point: ForkPoint) -> Conversation:
         made = await fork_session(service, point.session, point.turn)
         return service.open(made.id)
     # Before the first message: nothing to copy, a new session that names its parent.
-    source = service.open(point.session).session
-    branch = service.new()
+    opened = service.open(point.session)
+    source = opened.session
+    branch = await service.start_new(after=opened)
     branch.session.forked_from = point
     branch.session.title = (source.title + FORK_MARK) if source.title else None
     return branch

@@ -54,7 +54,7 @@ async def _exit(ctx: CommandContext, args: str) -> CommandResult:
 
 
 async def _new(ctx: CommandContext, args: str) -> CommandResult:
-    conversation = ctx.service.new(title=args or None)
+    conversation = await ctx.service.start_new(args or None, after=ctx.conversation)
     said = "new session" + (f" '{conversation.session.title}'" if args else "")
     return ChatCommandResult(
         (Note(said + " (saved on its first reply)"),), conversation=conversation
@@ -251,8 +251,7 @@ async def _model(ctx: CommandContext, args: str) -> CommandResult:
         return CommandResult.say(f"model: {ctx.conversation.model.name}")
     ctx.service.switch_model(ctx.conversation, args)
     said = [Note(f"model: {ctx.conversation.model.name} (from the next turn)")]
-    check = ctx.service.unlisted_model
-    warning = await check(ctx.conversation.model.name) if check is not None else None
+    warning = await ctx.service.unlisted(ctx.conversation.model.name)
     if warning:
         said.append(Note(warning, "warning"))
     return CommandResult(tuple(said))

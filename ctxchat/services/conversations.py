@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -39,6 +39,7 @@ from ctxchat.storage.store import SessionStore, SessionSummary
 
 if TYPE_CHECKING:
     from ctxchat.config.prices import Price
+    from ctxchat.services.model_discovery import EndpointModels
     from ctxchat.services.roles import RoleSwitch
     from ctxchat.views.context_report import ContextReport
     from ctxchat.views.export import ExportFormat
@@ -86,6 +87,10 @@ class ChatService:
         context_window: int | None = None,
         on_lock_wait: Callable[[str], None] | None = None,
         ephemeral: bool = False,
+        models: EndpointModels | None = None,
+        roles: RoleSwitch | None = None,
+        project: str | None = None,
+        prices: Mapping[str, Price] | None = None,
     ) -> None:
         self.agent = agent
         self.store = store
@@ -100,14 +105,14 @@ class ChatService:
         self.model_chosen = model_chosen
         # Told the session id when another process holds its lock and waiting begins.
         self.on_lock_wait = on_lock_wait
-        # Whether the endpoint serves a model name: a warning, or None (see model_discovery).
-        self.unlisted_model: Callable[[str], Awaitable[str | None]] | None = None
+        # What the endpoint serves (see model_discovery); None: nothing to ask it.
+        self.models = models
         # The role in use and how to switch it (`ctxchat.services.roles`); None: no roles.
-        self.roles: RoleSwitch | None = None
+        self.roles = roles
         # The project the chat runs in (`ctxchat.config.projects`): new sessions join it.
-        self.project: str | None = None
+        self.project = project
         # What each model costs (`[prices."MODEL"]`), for /cost.
-        self.prices: Mapping[str, Price] = {}
+        self.prices: Mapping[str, Price] = prices or {}
 
     def close(self) -> None:
         self.agent.close()
@@ -136,13 +141,35 @@ class ChatService:
         model = conversation_model(session, self.agent.model, chosen=self.model_chosen)
         return Conversation(session, saved=True, model=model)
 
-    def settle_model(self, conversation: Conversation, name: str) -> None:
-        """Talk to `name`, known only now (the endpoint's one model, or a resumed session's
-        when the config names none), here and in every new conversation of this run."""
-        self.agent.model = self.agent.model.with_model(name)
+    def use_model(self, conversation: Conversation, name: str) -> None:
+        """Talk to `name`, known only now (the endpoint's one model), in this conversation;
+        an unsaved one's session records it. Nothing shared takes it: the run's other
+        conversations start on their own (see `start_new`)."""
         conversation.model = conversation.model.with_model(name)
         if not conversation.saved:
             conversation.session.model = name
+
+    async def start_new(
+        self, title: str | None = None, *, after: Conversation | None = None
+    ) -> Conversation:
+        """A new session on the run's model (`/new`): the configured one; when the config
+        names none, the endpoint's only one; when it serves several, that of `after`, the
+        conversation this one follows, as there is no other to go on with."""
+        conversation = self.new(title)
+        if conversation.model.name:
+            return conversation
+        name = after.model.name if after is not None else ""
+        if self.models is not None:
+            with contextlib.suppress(CtxchatError):  # several, or none listed: as before
+                name = (await self.models.only_model()).name
+        if name:
+            self.use_model(conversation, name)
+        return conversation
+
+    async def unlisted(self, name: str) -> str | None:
+        """A warning when the endpoint does not list the model `name` (see
+        `ctxchat.services.model_discovery`); None when it does or cannot say."""
+        return await self.models.unlisted(name) if self.models is not None else None
 
     def switch_model(self, conversation: Conversation, name: str) -> None:
         """Talk to the model `name` from the next turn of this conversation only."""

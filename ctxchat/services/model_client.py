@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     import openai
 
     from ctxchat.core.limits import ContextLimits
+    from ctxchat.services.tool_support import ToolSupport
 
 NOT_CONFIGURED = (
     "no model endpoint configured: set OPENAI_API_KEY for OpenAI, or point ctxchat at a "
@@ -45,7 +46,16 @@ class OpenAIChatModel:
     `ModelSettings` of a config file.
     """
 
-    def __init__(self, settings: ModelSettings | str, **options: Any) -> None:
+    def __init__(
+        self,
+        settings: ModelSettings | str,
+        *,
+        tool_support: ToolSupport | None = None,
+        **options: Any,
+    ) -> None:
+        # The pairs known not to take tools (see `tool_support`): shared with the models
+        # derived from this one, read from the data dir on first use.
+        self._tool_support = tool_support
         if isinstance(settings, str):
             settings = ModelSettings(model=settings, **options)
         elif options:
@@ -148,7 +158,15 @@ class OpenAIChatModel:
         return ContextLimits(DEFAULT_WINDOW, "default", reserve, counter, **said)
 
     def with_model(self, name: str) -> OpenAIChatModel:
-        return OpenAIChatModel(self.settings, model=name)
+        return OpenAIChatModel(self.settings, tool_support=self.tool_support, model=name)
+
+    @property
+    def tool_support(self) -> ToolSupport:
+        if self._tool_support is None:
+            from ctxchat.services.tool_support import default_tool_support
+
+            self._tool_support = default_tool_support()
+        return self._tool_support
 
     async def list_models(self, *, timeout: float | None = None) -> list[str]:
         """The ids of the models the endpoint serves (`GET /models`), as it lists them."""
@@ -245,9 +263,7 @@ class OpenAIChatModel:
 
     def _takes_tools(self, on_event: EventSink) -> bool:
         """Whether to send tools: not to a model that refused them before (on disk)."""
-        from ctxchat.services.tool_support import takes_tools
-
-        if takes_tools(self.settings.endpoint, self.name):
+        if self.tool_support.takes_tools(self.settings.endpoint, self.name):
             return True
         self._say_no_tools(on_event)
         return False
@@ -257,14 +273,14 @@ class OpenAIChatModel:
         remembered for this endpoint and model and said once."""
         import openai
 
-        from ctxchat.services.tool_support import refuses_tools, remember_no_tools
+        from ctxchat.services.tool_support import refuses_tools
 
         if not isinstance(exc, openai.APIStatusError) or exc.status_code == 401:
             return False
         said = _error_detail(exc).removeprefix(": ") or str(exc.message)
         if not refuses_tools(said):
             return False
-        remember_no_tools(self.settings.endpoint, self.name, said)
+        self.tool_support.remember_no_tools(self.settings.endpoint, self.name, said)
         self._say_no_tools(on_event)
         return True
 

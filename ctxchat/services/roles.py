@@ -63,10 +63,9 @@ class RoleSwitch:
         old = service.agent
         name_now = conversation.model.name
         sets_model = name is not None and "model" in find_role(self.base, name).model
-        if not sets_model and name_now:
-            agent.model = agent.model.with_model(name_now)
         service.agent = agent
-        conversation.model = agent.model
+        keeps_model = not sets_model and name_now
+        conversation.model = agent.model.with_model(name_now) if keeps_model else agent.model
         old.close()
         self.current = applied
         service.set_role(conversation, applied.name if applied else None)

@@ -29,53 +29,68 @@ REFUSES_TOOLS = re.compile(
     re.IGNORECASE,
 )
 
-_lock = threading.Lock()
-_known: dict[Path, dict[str, dict[str, Any]]] = {}  # per file: tests switch homes
-
 
 def refuses_tools(message: str) -> bool:
     """Whether an endpoint's error message says the model cannot take tools."""
     return bool(REFUSES_TOOLS.search(message))
 
 
-def _path() -> Path:
-    from ctxchat.core.paths import data_dir
-
-    return data_dir() / FILE_NAME
-
-
 def _key(endpoint: str, model: str) -> str:
     return f"{endpoint.rstrip('/')} {model}"
 
 
-def _load() -> dict[str, dict[str, Any]]:
-    path = _path()
-    if path not in _known:
+class ToolSupport:
+    """The endpoint and model pairs known not to take tools, as one file holds them: read
+    on first use, written atomically on each new one. The model client holds one (and the
+    models it derives share it), so no module global keeps them."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        self._known: dict[str, dict[str, Any]] | None = None
+        self._stamp: int | None = None
+
+    def _load(self) -> dict[str, dict[str, Any]]:
+        # Read again when the file changed: another client (of this process or another)
+        # may have learnt a pair since, and a stat costs nothing beside a request.
         try:
-            data = json.loads(path.read_text("utf-8"))
-        except (OSError, ValueError):
-            data = {}
-        pairs = data if isinstance(data, dict) else {}
-        _known[path] = {k: v for k, v in pairs.items() if isinstance(v, dict)}
-    return _known[path]
+            stamp: int | None = self.path.stat().st_mtime_ns
+        except OSError:
+            stamp = None
+        if self._known is None or stamp != self._stamp:
+            self._stamp = stamp
+            try:
+                data = json.loads(self.path.read_text("utf-8"))
+            except (OSError, ValueError):
+                data = {}
+            pairs = data if isinstance(data, dict) else {}
+            self._known = {k: v for k, v in pairs.items() if isinstance(v, dict)}
+        return self._known
+
+    def takes_tools(self, endpoint: str, model: str) -> bool:
+        with self._lock:
+            return _key(endpoint, model) not in self._load()
+
+    def remember_no_tools(self, endpoint: str, model: str, said: str) -> None:
+        """Note that `model` at `endpoint` refused tools (`said`: the server's words)."""
+        from ctxchat.storage.fsutil import atomic_write_text
+
+        with self._lock:
+            known = self._load()
+            known[_key(endpoint, model)] = {
+                "since": datetime.now(UTC).isoformat(timespec="seconds"),
+                "said": said[:200],
+            }
+            # Kept in memory by this object if the file cannot be written: a later process
+            # will send one request with tools again, nothing worse.
+            text = json.dumps(known, indent=1, sort_keys=True) + "\n"
+            with contextlib.suppress(OSError):
+                atomic_write_text(self.path, text)
+                self._stamp = self.path.stat().st_mtime_ns
 
 
-def takes_tools(endpoint: str, model: str) -> bool:
-    with _lock:
-        return _key(endpoint, model) not in _load()
+def default_tool_support() -> ToolSupport:
+    """The file in the data dir, as the home in use names it now."""
+    from ctxchat.core.paths import data_dir
 
-
-def remember_no_tools(endpoint: str, model: str, said: str) -> None:
-    """Note that `model` at `endpoint` refused tools (`said`: the server's words)."""
-    from ctxchat.storage.fsutil import atomic_write_text
-
-    with _lock:
-        known = _load()
-        known[_key(endpoint, model)] = {
-            "since": datetime.now(UTC).isoformat(timespec="seconds"),
-            "said": said[:200],
-        }
-        # Kept in memory for this process if the file cannot be written: a later process
-        # will send one request with tools again, nothing worse.
-        with contextlib.suppress(OSError):
-            atomic_write_text(_path(), json.dumps(known, indent=1, sort_keys=True) + "\n")
+    return ToolSupport(data_dir() / FILE_NAME)
