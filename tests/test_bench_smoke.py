@@ -25,6 +25,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
         ["session_search.py", "--messages", "200", "--sessions", "4", "--queries", "2"],
         ["recall.py", "--messages", "200", "--sessions", "4", "--turns", "2"],
         ["usage.py", "--turns", "200", "--sessions", "5", "--repeat", "1"],
+        ["attachment_storage.py", "--turns", "2", "--kib", "4"],
     ],
 )
 def test_benchmark_runs_and_prints_ratios(argv: list[str], cli_env: dict[str, str]) -> None:

@@ -17,7 +17,7 @@ another's history never takes that history with it.
 from __future__ import annotations
 
 import asyncio
-import functools
+import dataclasses
 import json
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ctxchat.core.errors import StorageError
-from ctxchat.core.messages import Message, MessageFormatError, new_id
+from ctxchat.core.messages import Message, MessageFormatError, TextPart, new_id
 from ctxchat.core.options import option
 from ctxchat.core.provider import HistoryProvider
 from ctxchat.core.redact import mask_password
@@ -42,6 +42,8 @@ from ctxchat.kit import (
     owner_values,
 )
 
+from . import attachments as blobs
+from .attachments import ATTACHMENTS
 from .schema import HISTORY, searchable_text
 from .usage import discard_usage, insert_usage, turn_tokens, usage_groups, usage_row
 from .usage_schema import USAGE
@@ -106,9 +108,10 @@ class SqlHistoryProvider(
 ):
     """The conversation as rows of `ctxchat_history`, one transaction per turn, each row
     owned by this home and user (see `ctxchat.storage.sql.ownership`); with each turn, in
-    the same transaction, its row of the usage ledger (`history.usage`)."""
+    the same transaction, its row of the usage ledger (`history.usage`) and its
+    attachments, stored once per owner (`history.attachments`)."""
 
-    stores = (HISTORY, USAGE)
+    stores = (HISTORY, USAGE, ATTACHMENTS)
 
     def database(self) -> Database:
         database = super().database()
@@ -152,7 +155,7 @@ class SqlHistoryProvider(
 
         def read(conn: Connection) -> list[_Row]:
             query = _select().where(table.c.history_key == key).order_by(table.c.seq)
-            return [_row(database, r) for r in conn.execute(query)]
+            return _rows(database, conn, conn.execute(query))
 
         return [r.message for r in database.read(read)]
 
@@ -183,7 +186,7 @@ class SqlHistoryProvider(
                 if below is not None:
                     query = query.where(table.c.seq < below)
                 query = query.order_by(table.c.seq.desc()).limit(batch)
-                rows = [_row(database, r) for r in conn.execute(query)]
+                rows = _rows(database, conn, conn.execute(query))
                 for row in rows:
                     if row.message.id == after:
                         reached_after = True
@@ -244,9 +247,12 @@ class SqlHistoryProvider(
         table = HISTORY.tables
         where = (table.c.history_key == key) & (table.c.turn_id == turn_id)
 
+        uses = ATTACHMENTS.tables.uses
+
         def write(conn: Connection) -> None:
             conn.execute(table.delete().where(where))
             discard_usage(conn, key, turn_id)
+            blobs.drop_uses(conn, (uses.c.history_key == key) & (uses.c.turn_id == turn_id))
 
         self.database().write(write)
 
@@ -267,16 +273,38 @@ class SqlHistoryProvider(
         at: datetime | None = None,
         usage: dict[str, Any] | None = None,
     ) -> None:
-        """Store the rows; with `usage` (a turn of a chat, not one imported), its ledger row
-        in the same transaction."""
+        """Store the rows and their attachments; with `usage` (a turn of a chat, not one
+        imported), its ledger row in the same transaction."""
+        import sqlalchemy as sa
+
         now = datetime.now(UTC) if at is None else at
+        owner = self.owner
         # Serialised before the transaction opens: the write lock is held for inserts only.
-        rows = [message_row(key, turn_id, now, m, self.owner) for m in messages]
-        also = None
-        if usage is not None:
-            ledger = usage_row(key, turn_id, now, owner=self.owner, **usage)
-            also = functools.partial(insert_usage, row=ledger)
-        self.database().append(HISTORY.tables, "history_key", key, rows, also=also)
+        rows = [message_row(key, turn_id, now, m, owner) for m in messages]
+        stored = [blobs.take_out(m.to_dict()) for m in messages]
+        table = HISTORY.tables
+        ledger = None if usage is None else usage_row(key, turn_id, now, owner=owner, **usage)
+
+        def write(conn: Connection) -> None:
+            new = blobs.store_blobs(conn, owner, (b for s in stored for b in s.blobs), now)
+            last = conn.execute(
+                sa.select(sa.func.max(table.c.seq)).where(table.c.history_key == key)
+            ).scalar()
+            first = int(last or 0) + 1
+            numbered = []
+            for i, (row, message, kept) in enumerate(zip(rows, messages, stored, strict=True)):
+                if kept.blobs:
+                    row = {**row, "message": as_json(kept.document)}
+                    row["body"] = _body(message, kept.document, new)
+                numbered.append({**row, "seq": first + i})
+            conn.execute(table.insert(), numbered)
+            hashes = [h for kept in stored for h in blobs.references(kept.document)]
+            blobs.record_uses(conn, owner, key, turn_id, hashes)
+            if ledger is not None:
+                insert_usage(conn, row=ledger)
+
+        if rows:
+            self.database().write(write)
 
     async def remove_last_turn(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
         key = self.history_key(session_id, state)
@@ -294,8 +322,10 @@ class SqlHistoryProvider(
                 return []
             turn = last.turn_id
             where = (table.c.history_key == key) & (table.c.turn_id == turn)
-            rows = [_row(database, r) for r in conn.execute(_select().where(where))]
+            rows = _rows(database, conn, conn.execute(_select().where(where)))
             conn.execute(table.delete().where(where))
+            uses = ATTACHMENTS.tables.uses
+            blobs.drop_uses(conn, (uses.c.history_key == key) & (uses.c.turn_id == turn))
             return [r.message for r in sorted(rows)]
 
         return database.write(write)
@@ -337,6 +367,7 @@ class SqlHistoryProvider(
                 rows.append({**row, **owner, "history_key": new_key, "seq": len(rows) + 1})
             if rows:
                 conn.execute(table.insert(), rows)
+                blobs.copy_uses(conn, key, new_key, sorted(kept), self.owner)
 
         self.database().write(write)
 
@@ -355,12 +386,19 @@ class SqlHistoryProvider(
     def _forget_keys(self, keys: list[str]) -> None:
         """Only this home's rows: another home sharing the database may use the same key
         for a session of its own, which no file here says anything about."""
-        table = HISTORY.tables
-        if keys:
-            delete = table.delete().where(
-                table.c.history_key.in_(keys), table.c.home_id == self.owner.home
-            )
-            self.database().write(lambda conn: conn.execute(delete))
+        table, uses = HISTORY.tables, ATTACHMENTS.tables.uses
+        if not keys:
+            return
+        delete = table.delete().where(
+            table.c.history_key.in_(keys), table.c.home_id == self.owner.home
+        )
+
+        def write(conn: Connection) -> None:
+            conn.execute(delete)
+            where = uses.c.history_key.in_(keys) & (uses.c.home_id == self.owner.home)
+            blobs.drop_uses(conn, where)
+
+        self.database().write(write)
 
     # -- the usage ledger ---------------------------------------------------------------------
     async def usage_groups(
@@ -467,17 +505,60 @@ def _select() -> Any:
     import sqlalchemy as sa
 
     table = HISTORY.tables
-    return sa.select(table.c.seq, table.c.turn_id, table.c.message, table.c.token_count)
+    return sa.select(
+        table.c.seq,
+        table.c.turn_id,
+        table.c.message,
+        table.c.token_count,
+        table.c.home_id,
+        table.c.user_key,
+    )
 
 
-def _row(database: Database, raw: Any) -> _Row:
-    try:
-        message = Message.from_dict(json.loads(raw.message))
-    except (ValueError, MessageFormatError) as exc:
-        raise StorageError(
-            f"database {database.masked}: history row {raw.seq} cannot be read: {exc}"
-        ) from exc
-    return _Row(int(raw.seq), str(raw.turn_id), message, int(raw.token_count))
+def _rows(database: Database, conn: Connection, raws: Any) -> list[_Row]:
+    """The rows read, each message with its attachments put back from their blobs (those
+    of the row's owner), fetched in one query per owner."""
+    read = []
+    for raw in raws:
+        try:
+            read.append((raw, json.loads(raw.message)))
+        except ValueError as exc:
+            raise _unreadable(database, raw, exc) from exc
+    wanted = {
+        (str(raw.home_id), str(raw.user_key), sha)
+        for raw, document in read
+        for sha in blobs.references(document)
+    }
+    found = blobs.load_blobs(conn, wanted) if wanted else {}
+    rows = []
+    for raw, document in read:
+        owner = (str(raw.home_id), str(raw.user_key))
+        owned = {sha: blob for (*whose, sha), blob in found.items() if tuple(whose) == owner}
+        try:
+            message = Message.from_dict(blobs.put_back(document, owned) if wanted else document)
+        except blobs.MissingBlob as exc:
+            raise blobs.missing_blob(database.masked, int(raw.seq), exc) from exc
+        except (ValueError, MessageFormatError) as exc:
+            raise _unreadable(database, raw, exc) from exc
+        rows.append(_Row(int(raw.seq), str(raw.turn_id), message, int(raw.token_count)))
+    return rows
+
+
+def _unreadable(database: Database, raw: Any, exc: Exception) -> StorageError:
+    return StorageError(f"database {database.masked}: history row {raw.seq} cannot be read: {exc}")
+
+
+def _body(message: Message, document: dict[str, Any], new: set[str]) -> str:
+    """The searchable text of a message whose attachments were taken out of `document`:
+    an attachment's text is searchable on the turn that stored it first for its owner;
+    on a later turn only its name line is (see `history.attachments`)."""
+    parts: list[Any] = []
+    for part, stored in zip(message.parts, document["parts"], strict=True):
+        sha = stored.get(blobs.REF_KEY) if isinstance(stored, dict) else None
+        if sha is not None and sha not in new and isinstance(part, TextPart):
+            part = TextPart(part.text.split("\n", 1)[0], part.origin)
+        parts.append(part)
+    return searchable_text(dataclasses.replace(message, parts=tuple(parts)))
 
 
 def _newest(
@@ -499,7 +580,7 @@ def _newest(
         query = query.order_by(table.c.seq.desc())
         if batch is not None:
             query = query.limit(batch)
-        got = [_row(database, r) for r in conn.execute(query)]
+        got = _rows(database, conn, conn.execute(query))
         newest_first.extend(got)
         tokens += sum(r.tokens for r in got)
         if batch is None or len(got) < batch:

@@ -1,0 +1,222 @@
+"""Attachments stored once per owner in the SQL history (`history.attachments`): a file
+attached on many turns is one blob; removing turns, sessions and forks keeps or removes it
+as the owner's remaining messages need; another owner's blobs are never touched. Every test
+runs on a SQLite file and on PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import dataclasses
+import struct
+import zlib
+from pathlib import Path
+
+import pytest
+from historykit import raw_query
+
+from ctxchat.core.errors import StorageError
+from ctxchat.core.messages import Message
+from ctxchat.core.provider import ProviderEnv
+from ctxchat.core.session import Session
+from ctxchat.providers.history.sql import SqlHistoryProvider
+from ctxchat.services.attachments import read_attachment
+
+pytest_plugins = ["sqlfixtures"]
+
+FILE_BYTES = 100_000
+
+
+def history(url: str, home: Path) -> SqlHistoryProvider:
+    return SqlHistoryProvider("history", env=ProviderEnv(data_dir=home), url=url)
+
+
+def big_file(tmp_path: Path, name: str = "notes.txt", word: str = "pelican") -> Path:
+    path = tmp_path / name
+    line = f"{word} line of an attached file, long enough to matter\n"
+    path.write_text(line * (FILE_BYTES // len(line)), encoding="utf-8")
+    return path
+
+
+def attached_turn(text: str, *sources: Path) -> list[Message]:
+    """A turn as the engine stores it: the user's words with the files' parts after them."""
+    parts = [p for s in sources for p in read_attachment(s.name, cwd=s.parent)]
+    user = Message.user(text, origin="typed")
+    user = dataclasses.replace(user, parts=(*user.parts, *parts)).attributed("input")
+    return [user, Message.assistant(f"re: {text}").attributed("response")]
+
+
+def store(provider: SqlHistoryProvider, key: str, turn: list[Message]) -> None:
+    asyncio.run(provider.save_messages(key, turn, state={}))
+
+
+def read(provider: SqlHistoryProvider, key: str) -> list[Message]:
+    return asyncio.run(provider.all_messages(key, state={}))
+
+
+def blob_count(url: str) -> int:
+    return int(raw_query(url, "SELECT COUNT(*) FROM ctxchat_attachments")[0][0])
+
+
+def stored_document_chars(url: str) -> int:
+    return int(raw_query(url, "SELECT SUM(LENGTH(message)) FROM ctxchat_history")[0][0])
+
+
+def png(width: int, height: int) -> bytes:
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
+
+    raw = b"".join(b"\x00" + b"\x00\x80\xff" * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(raw))
+        + chunk(b"IEND", b"")
+    )
+
+
+def test_a_file_attached_on_ten_turns_is_stored_once_and_read_back_whole(
+    sql_url: str, tmp_path: Path
+) -> None:
+    provider = history(sql_url, tmp_path / "home")
+    file = big_file(tmp_path)
+    for n in range(10):
+        store(provider, "s", attached_turn(f"question {n}", file))
+
+    assert blob_count(sql_url) == 1
+    # The documents hold the hash in the attachment's place, not the 100 kB ten times.
+    assert stored_document_chars(sql_url) < FILE_BYTES // 2
+    messages = read(provider, "s")
+    assert len(messages) == 20
+    original = attached_turn("question 3", file)[0]
+    assert messages[6].parts == original.parts
+    assert file.read_text(encoding="utf-8") in messages[18].parts[1].text  # type: ignore[union-attr]
+
+
+def test_an_image_is_stored_as_its_bytes_once_and_comes_back_as_it_was(
+    sql_url: str, tmp_path: Path
+) -> None:
+    provider = history(sql_url, tmp_path / "home")
+    image = tmp_path / "shot.png"
+    image.write_bytes(png(40, 30))
+    store(provider, "s", attached_turn("what is this?", image))
+    store(provider, "s", attached_turn("and again?", image))
+
+    assert raw_query(sql_url, "SELECT kind, size FROM ctxchat_attachments") == [
+        ("image", image.stat().st_size)
+    ]
+    got = read(provider, "s")[2].images
+    assert len(got) == 1
+    assert base64.b64decode(got[0].data) == image.read_bytes()
+    assert (got[0].width, got[0].height, got[0].name) == (40, 30, "shot.png")
+
+
+def test_a_short_document_stays_inline(sql_url: str, tmp_path: Path) -> None:
+    provider = history(sql_url, tmp_path / "home")
+    small = tmp_path / "small.py"
+    small.write_text("print('hi')\n", encoding="utf-8")
+    store(provider, "s", attached_turn("run it?", small))
+    assert blob_count(sql_url) == 0
+    assert "print('hi')" in read(provider, "s")[0].parts[1].text  # type: ignore[union-attr]
+
+
+def test_a_blob_goes_with_the_last_message_of_its_owner_that_uses_it(
+    sql_url: str, tmp_path: Path
+) -> None:
+    provider = history(sql_url, tmp_path / "home")
+    shared, own = big_file(tmp_path), big_file(tmp_path, "own.txt", "heron")
+    store(provider, "a", attached_turn("first", shared))
+    store(provider, "b", attached_turn("second", shared, own))
+    assert blob_count(sql_url) == 2
+
+    asyncio.run(provider.forget_keys(["b"]))  # delete and prune remove sessions this way
+    assert blob_count(sql_url) == 1  # `own` was b's only; `shared` is still a's
+    assert len(read(provider, "a")[0].parts) == 2
+
+    asyncio.run(provider.forget_keys(["a"]))
+    assert blob_count(sql_url) == 0
+    assert raw_query(sql_url, "SELECT COUNT(*) FROM ctxchat_attachment_uses") == [(0,)]
+
+
+def test_undoing_or_discarding_a_turn_removes_what_only_it_used(
+    sql_url: str, tmp_path: Path
+) -> None:
+    provider = history(sql_url, tmp_path / "home")
+    first, second = big_file(tmp_path), big_file(tmp_path, "two.txt", "heron")
+    store(provider, "s", attached_turn("one", first))
+    asyncio.run(provider.store_turn("s", attached_turn("two", second), state={}, turn_id="t2"))
+    asyncio.run(provider.store_turn("s", attached_turn("three", first), state={}, turn_id="t3"))
+    assert blob_count(sql_url) == 2
+
+    # A turn whose session could not be saved is taken back by its id (the journal).
+    asyncio.run(provider.discard_turn("s", "t3", state={}))
+    assert blob_count(sql_url) == 2  # `first` is still the first turn's
+    removed = asyncio.run(provider.remove_last_turn("s", state={}))  # /undo
+    assert second.read_text(encoding="utf-8") in removed[0].parts[1].text  # type: ignore[union-attr]
+    assert blob_count(sql_url) == 1
+    assert [m.parts[0].text for m in read(provider, "s")] == ["one", "re: one"]  # type: ignore[union-attr]
+
+
+def test_another_owners_blob_of_the_same_file_is_untouched(sql_url: str, tmp_path: Path) -> None:
+    mine, theirs = history(sql_url, tmp_path / "mine"), history(sql_url, tmp_path / "theirs")
+    file = big_file(tmp_path)
+    store(mine, "s", attached_turn("mine", file))
+    store(theirs, "t", attached_turn("theirs", file))
+    assert blob_count(sql_url) == 2  # once per owner: neither reads the other's rows
+
+    asyncio.run(mine.forget_keys(["s"]))
+    assert blob_count(sql_url) == 1
+    assert file.read_text(encoding="utf-8") in read(theirs, "t")[0].parts[1].text  # type: ignore[union-attr]
+
+
+def test_a_fork_keeps_its_attachments_when_the_source_is_deleted(
+    sql_url: str, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    provider = history(sql_url, home)
+    first, later = big_file(tmp_path), big_file(tmp_path, "later.txt", "heron")
+    source, fork = Session(), Session()
+    state: dict[str, object] = {}
+    asyncio.run(provider.save_messages(source.id, attached_turn("one", first), state=state))
+    asyncio.run(provider.save_messages(source.id, attached_turn("two", later), state=state))
+    source.turns = 2
+
+    # A fork from another home (a shared database) owns its copy: its blobs are its own.
+    other = history(sql_url, tmp_path / "other")
+    asyncio.run(other.fork_session(source, fork, dict(state), turns=1))
+    assert len(read(other, fork.id)) == 2
+    assert blob_count(sql_url) == 3  # the source's two, and the fork owner's copy of one
+
+    asyncio.run(provider.forget_keys([source.id]))
+    assert blob_count(sql_url) == 1
+    kept = read(other, fork.id)
+    assert first.read_text(encoding="utf-8") in kept[0].parts[1].text  # type: ignore[union-attr]
+
+
+def test_search_finds_an_attachments_text_once_and_its_name_on_every_turn(
+    sql_url: str, tmp_path: Path
+) -> None:
+    provider = history(sql_url, tmp_path / "home")
+    file = big_file(tmp_path, "birds.txt", "pelican")
+    store(provider, "s", attached_turn("look at this", file))
+    store(provider, "s", attached_turn("and this again", file))
+
+    by_text = asyncio.run(provider.search_messages(["pelican"], limit=10))
+    assert [(h.key, h.seq) for h in by_text] == [("s", 1)]
+    by_name = asyncio.run(provider.search_messages(["birds"], limit=10))
+    assert sorted(h.seq for h in by_name) == [1, 3]
+
+
+def test_a_message_whose_blob_is_missing_is_one_clear_error(sql_url: str, tmp_path: Path) -> None:
+    from historykit import raw_execute
+
+    provider = history(sql_url, tmp_path / "home")
+    store(provider, "s", attached_turn("one", big_file(tmp_path)))
+    raw_execute(sql_url, ["DELETE FROM ctxchat_attachments"])
+    with pytest.raises(
+        StorageError, match=r"history row 1 refers to attachment \w{12}, which is not stored"
+    ):
+        read(provider, "s")
