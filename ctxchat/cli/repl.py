@@ -237,6 +237,7 @@ class Repl:
             "dim",
         )
         self.resend = result.text
+        self.attached.extend(request.attach if request is not None else ())
         return ""
 
     def command_context(self, name: str) -> CommandContext:

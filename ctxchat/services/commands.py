@@ -88,6 +88,7 @@ class CommandResult:
     edit_draft: bool = False  # open the draft in the user's editor (/edit-draft)
     draft: str | None = None  # with edit_draft: open this instead of the current draft
     branch_from: ForkPoint | None = None  # with edit_draft: send the edit in a branch (/edit)
+    attach: tuple[Part, ...] = ()  # with branch_from: the edited message's attachments
     copy: str | None = None  # put this on the clipboard (/copy), described as `copy_what`
     copy_what: str = ""
 
