@@ -91,6 +91,8 @@ class CommandResult:
     attach: tuple[Part, ...] = ()  # with branch_from: the edited message's attachments
     copy: str | None = None  # put this on the clipboard (/copy), described as `copy_what`
     copy_what: str = ""
+    # /copy when the reply holds several code blocks: (what, text) pairs to pick from.
+    copy_choices: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def say(cls, *texts: str, tone: Tone = "normal") -> CommandResult:
