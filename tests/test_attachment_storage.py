@@ -220,3 +220,88 @@ def test_a_message_whose_blob_is_missing_is_one_clear_error(sql_url: str, tmp_pa
         StorageError, match=r"history row 1 refers to attachment \w{12}, which is not stored"
     ):
         read(provider, "s")
+
+
+def test_a_failed_turn_leaves_no_blob_behind(sql_url: str, tmp_path: Path) -> None:
+    from historykit import raw_execute
+
+    provider = history(sql_url, tmp_path / "home")
+    provider.database()  # the tables, so a trigger can refuse the turn's rows
+    if sql_url.startswith("sqlite"):
+        refuse = [
+            "CREATE TRIGGER refuse BEFORE INSERT ON ctxchat_history "
+            "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+        ]
+    else:
+        refuse = [
+            "CREATE FUNCTION refuse() RETURNS trigger AS $$ BEGIN "
+            "RAISE EXCEPTION 'refused by the test'; END $$ LANGUAGE plpgsql",
+            "CREATE TRIGGER refuse BEFORE INSERT ON ctxchat_history "
+            "FOR EACH ROW EXECUTE FUNCTION refuse()",
+        ]
+    raw_execute(sql_url, refuse)
+    with pytest.raises(StorageError, match="refused by the test"):
+        store(provider, "s", attached_turn("one", big_file(tmp_path)))
+    # The blob and its use were in the turn's transaction: none of it is kept.
+    assert blob_count(sql_url) == 0
+    assert raw_query(sql_url, "SELECT COUNT(*) FROM ctxchat_attachment_uses") == [(0,)]
+
+
+def test_writers_attaching_the_same_file_at_once_store_it_once(
+    sql_url: str, tmp_path: Path
+) -> None:
+    import threading
+
+    provider = history(sql_url, tmp_path / "home")
+    provider.database()
+    file = big_file(tmp_path)
+    turns = {f"s{n}": attached_turn(f"from writer {n}", file) for n in range(4)}
+    errors: list[BaseException] = []
+    start = threading.Barrier(len(turns))
+
+    def write(key: str) -> None:
+        start.wait()
+        try:
+            for _ in range(3):
+                store(provider, key, turns[key])
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=write, args=(key,)) for key in turns]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert errors == []
+    assert blob_count(sql_url) == 1
+    assert all(len(read(provider, key)) == 6 for key in turns)
+
+
+def test_a_row_stored_inline_before_the_store_existed_still_reads_and_deletes(
+    sql_url: str, tmp_path: Path
+) -> None:
+    from datetime import UTC, datetime
+
+    from ctxchat.providers.history.schema import HISTORY
+    from ctxchat.providers.history.sql import message_row
+
+    provider = history(sql_url, tmp_path / "home")
+    database = provider.database()
+    file = big_file(tmp_path)
+    old = attached_turn("from before", file)
+    now = datetime.now(UTC)
+    rows = [
+        {**message_row("s", "t0", now, m, provider.owner), "history_key": "s", "seq": i + 1}
+        for i, m in enumerate(old)
+    ]
+    database.write(lambda conn: conn.execute(HISTORY.tables.insert(), rows))
+    store(provider, "s", attached_turn("and after", file))
+
+    messages = read(provider, "s")
+    assert messages[0].parts == old[0].parts
+    assert messages[2].parts[1] == old[0].parts[1]
+    assert blob_count(sql_url) == 1  # the new turn's; the old row keeps its own copy
+    asyncio.run(provider.forget_keys(["s"]))
+    assert blob_count(sql_url) == 0
+    assert read(provider, "s") == []
