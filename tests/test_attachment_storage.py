@@ -210,6 +210,23 @@ def test_search_finds_an_attachments_text_once_and_its_name_on_every_turn(
     assert sorted(h.seq for h in by_name) == [1, 3]
 
 
+def test_when_the_turn_holding_the_text_goes_the_next_user_of_the_blob_takes_it(
+    sql_url: str, tmp_path: Path
+) -> None:
+    provider = history(sql_url, tmp_path / "home")
+    file = big_file(tmp_path, "birds.txt", "pelican")
+    store(provider, "a", attached_turn("look at this", file))
+    store(provider, "b", attached_turn("and this again", file))
+    store(provider, "c", attached_turn("once more", file))
+    assert [h.key for h in asyncio.run(provider.search_messages(["pelican"], limit=10))] == ["a"]
+
+    asyncio.run(provider.forget_keys(["a"]))
+
+    found = asyncio.run(provider.search_messages(["pelican"], limit=10))
+    assert [(h.key, h.seq) for h in found] == [("b", 1)]  # once, still
+    assert "pelican" in found[0].snippet
+
+
 def test_a_message_whose_blob_is_missing_is_one_clear_error(sql_url: str, tmp_path: Path) -> None:
     from historykit import raw_execute
 

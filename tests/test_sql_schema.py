@@ -40,7 +40,7 @@ from ctxchat.core.tokens import count_message_tokens
 from ctxchat.core.window import window_messages
 from ctxchat.providers.audit.provider import AuditProvider
 from ctxchat.providers.audit.schema import AUDIT
-from ctxchat.providers.history.attachments import ATTACHMENTS
+from ctxchat.providers.history.attachments_schema import ATTACHMENTS
 from ctxchat.providers.history.schema import HISTORY
 from ctxchat.providers.history.sql import SqlHistoryProvider
 from ctxchat.providers.history.usage_schema import USAGE

@@ -14,8 +14,10 @@ a directory, a URL, piped text) of at least `INLINE_MAX` bytes. A short one cost
 inline than as a row of its own and a row of use.
 
 The searchable text keeps the attachment's text only on the turn that stored it first for
-its owner; later turns that attach it again keep its name line ("Attached file x.py:"), so
-a search still finds the text, once, and the name on every turn.
+its owner (its use is `indexed`); later turns that attach it again keep its name line
+("Attached file x.py:"), so a search finds the text once and the name on every turn. When
+the indexed turn goes and others still use the blob, the oldest of those becomes the
+indexed one (`Reindex`), so the text stays findable as long as it is stored.
 """
 
 from __future__ import annotations
@@ -28,84 +30,15 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ctxchat.core.errors import StorageError
-from ctxchat.kit import Store
 from ctxchat.storage.owner import Owner
 
+from .attachments_schema import ATTACHMENTS
+
 if TYPE_CHECKING:
-    from sqlalchemy import Table
     from sqlalchemy.engine import Connection
 
-BLOB_TABLE = "ctxchat_attachments"
-USE_TABLE = "ctxchat_attachment_uses"
 INLINE_MAX = 1024  # bytes of document text kept inline in the message document
 REF_KEY = "blob"  # the key of a stored part that names its blob instead of holding it
-
-
-class AttachmentTables(NamedTuple):
-    blobs: Table
-    uses: Table
-
-
-def _m1_attachments(conn: Connection) -> None:
-    """The blobs, one per owner and hash, and which turn of which history uses which."""
-    import sqlalchemy as sa
-
-    metadata = sa.MetaData()
-    sa.Table(
-        BLOB_TABLE,
-        metadata,
-        sa.Column("home_id", sa.Text, primary_key=True),
-        sa.Column("user_key", sa.Text, primary_key=True),
-        sa.Column("sha256", sa.Text, primary_key=True),
-        sa.Column("kind", sa.Text, nullable=False),  # "text" or "image"
-        sa.Column("size", sa.BigInteger, nullable=False),
-        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("content", sa.LargeBinary, nullable=False),
-    )
-    uses = sa.Table(
-        USE_TABLE,
-        metadata,
-        sa.Column("history_key", sa.Text, primary_key=True),
-        sa.Column("turn_id", sa.Text, primary_key=True),
-        sa.Column("sha256", sa.Text, primary_key=True),
-        sa.Column("home_id", sa.Text, primary_key=True),
-        sa.Column("user_key", sa.Text, primary_key=True),
-    )
-    metadata.create_all(conn)
-    # Removing a blob asks whether any use of its owner is left.
-    sa.Index(f"{USE_TABLE}_blob", uses.c.home_id, uses.c.user_key, uses.c.sha256).create(conn)
-
-
-def _tables() -> AttachmentTables:
-    import sqlalchemy as sa
-
-    metadata = sa.MetaData()
-    blobs = sa.Table(
-        BLOB_TABLE,
-        metadata,
-        sa.Column("home_id", sa.Text, primary_key=True),
-        sa.Column("user_key", sa.Text, primary_key=True),
-        sa.Column("sha256", sa.Text, primary_key=True),
-        sa.Column("kind", sa.Text, nullable=False),
-        sa.Column("size", sa.BigInteger, nullable=False),
-        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("content", sa.LargeBinary, nullable=False),
-    )
-    uses = sa.Table(
-        USE_TABLE,
-        metadata,
-        sa.Column("history_key", sa.Text, primary_key=True),
-        sa.Column("turn_id", sa.Text, primary_key=True),
-        sa.Column("sha256", sa.Text, primary_key=True),
-        sa.Column("home_id", sa.Text, primary_key=True),
-        sa.Column("user_key", sa.Text, primary_key=True),
-    )
-    return AttachmentTables(blobs, uses)
-
-
-# Numbered steps, append only. Readable from 0: a read-only database from before this store
-# still reads, since its messages hold their attachments inline.
-ATTACHMENTS = Store("attachments", {1: _m1_attachments}, _tables, readable_from=0)
 
 
 # -- a message document with its attachments taken out ------------------------------------------
@@ -236,8 +169,16 @@ def store_blobs(conn: Connection, owner: Owner, blobs: Iterable[Blob], now: date
 
 
 def record_uses(
-    conn: Connection, owner: Owner, key: str, turn_id: str, hashes: Iterable[str]
+    conn: Connection,
+    owner: Owner,
+    key: str,
+    turn_id: str,
+    hashes: Iterable[str],
+    indexed: Iterable[str] = (),
 ) -> None:
+    """The turn's uses of `hashes`; those in `indexed` hold the text in its searchable
+    body."""
+    searchable = set(indexed)
     rows = [
         {
             "history_key": key,
@@ -245,6 +186,7 @@ def record_uses(
             "sha256": h,
             "home_id": owner.home,
             "user_key": owner.user,
+            "indexed": h in searchable,
         }
         for h in sorted(set(hashes))
     ]
@@ -262,9 +204,9 @@ def copy_uses(conn: Connection, key: str, new_key: str, turns: Sequence[str], ow
     if not turns:
         return
     found = conn.execute(
-        sa.select(uses.c.turn_id, uses.c.sha256, uses.c.home_id, uses.c.user_key).where(
-            uses.c.history_key == key, uses.c.turn_id.in_(list(turns))
-        )
+        sa.select(
+            uses.c.turn_id, uses.c.sha256, uses.c.home_id, uses.c.user_key, uses.c.indexed
+        ).where(uses.c.history_key == key, uses.c.turn_id.in_(list(turns)))
     ).all()
     if not found:
         return
@@ -281,8 +223,11 @@ def copy_uses(conn: Connection, key: str, new_key: str, turns: Sequence[str], ow
         if row is not None:
             wanted.append(Blob(sha, str(row.kind), bytes(row.content)))
     store_blobs(conn, owner, wanted, datetime.now(UTC))
+    # The fork's rows carry the source's bodies, so each use keeps the source's flag.
     for turn in sorted({str(r.turn_id) for r in found}):
-        record_uses(conn, owner, new_key, turn, (str(r.sha256) for r in found if r.turn_id == turn))
+        mine = [r for r in found if r.turn_id == turn]
+        searchable = (str(r.sha256) for r in mine if r.indexed)
+        record_uses(conn, owner, new_key, turn, (str(r.sha256) for r in mine), searchable)
 
 
 def load_blobs(
@@ -307,18 +252,34 @@ def load_blobs(
     return found
 
 
-def drop_uses(conn: Connection, where: Any) -> None:
-    """Remove the uses `where` selects, then the blobs of their owners no use is left of."""
+class Reindex(NamedTuple):
+    """A turn whose searchable text is to take in the attachment `sha256` (of its owner):
+    the turn that held it went, this one still uses the blob."""
+
+    history_key: str
+    turn_id: str
+    home: str
+    user: str
+    sha256: str
+
+
+def drop_uses(conn: Connection, where: Any) -> list[Reindex]:
+    """Remove the uses `where` selects, then the blobs of their owners no use is left of;
+    returns the turns that are to hold a kept blob's text from now on (marked so)."""
     import sqlalchemy as sa
 
     tables = ATTACHMENTS.tables
     uses, blobs = tables.uses, tables.blobs
     owners = conn.execute(sa.select(uses.c.home_id, uses.c.user_key).where(where).distinct()).all()
     if not owners:
-        return
-    conn.execute(uses.delete().where(where))
+        return []
+    lost = conn.execute(
+        sa.select(uses.c.home_id, uses.c.user_key, uses.c.sha256).where(where, uses.c.indexed)
+    ).all()
     for home, user in owners:
         lock_owner(conn, Owner(str(home), str(user)))
+    conn.execute(uses.delete().where(where))
+    for home, user in owners:
         still_used = (
             sa.select(sa.literal(1))
             .select_from(uses)
@@ -332,6 +293,45 @@ def drop_uses(conn: Connection, where: Any) -> None:
         conn.execute(
             blobs.delete().where(blobs.c.home_id == home, blobs.c.user_key == user, ~still_used)
         )
+    return [r for r in (_next_indexed(conn, *row) for row in set(lost)) if r is not None]
+
+
+def _next_indexed(conn: Connection, home: str, user: str, sha: str) -> Reindex | None:
+    import sqlalchemy as sa
+
+    uses = ATTACHMENTS.tables.uses
+    same = (uses.c.home_id == home) & (uses.c.user_key == user) & (uses.c.sha256 == sha)
+    if conn.execute(sa.select(sa.literal(1)).where(same, uses.c.indexed).limit(1)).first():
+        return None  # another turn holds the text already (a fork's copy)
+    first = conn.execute(
+        sa.select(uses.c.history_key, uses.c.turn_id)
+        .where(same)
+        .order_by(uses.c.history_key, uses.c.turn_id)
+        .limit(1)
+    ).first()
+    if first is None:
+        return None  # the blob went with its last use
+    conn.execute(
+        uses.update()
+        .where(same, uses.c.history_key == first.history_key, uses.c.turn_id == first.turn_id)
+        .values(indexed=True)
+    )
+    return Reindex(str(first.history_key), str(first.turn_id), str(home), str(user), str(sha))
+
+
+def indexed_in(conn: Connection, key: str, turn_id: str, home: str, user: str) -> set[str]:
+    """The blobs whose text the turn's searchable body holds."""
+    import sqlalchemy as sa
+
+    uses = ATTACHMENTS.tables.uses
+    query = sa.select(uses.c.sha256).where(
+        uses.c.history_key == key,
+        uses.c.turn_id == turn_id,
+        uses.c.home_id == home,
+        uses.c.user_key == user,
+        uses.c.indexed,
+    )
+    return {str(sha) for sha in conn.execute(query).scalars()}
 
 
 def missing_blob(database_masked: str, seq: int, missing: MissingBlob) -> StorageError:

@@ -17,15 +17,13 @@ another's history never takes that history with it.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
-import json
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from ctxchat.core.errors import StorageError
-from ctxchat.core.messages import Message, MessageFormatError, TextPart, new_id
+from ctxchat.core.messages import Message, new_id
 from ctxchat.core.options import option
 from ctxchat.core.provider import HistoryProvider
 from ctxchat.core.redact import mask_password
@@ -43,7 +41,8 @@ from ctxchat.kit import (
 )
 
 from . import attachments as blobs
-from .attachments import ATTACHMENTS
+from .attachments_schema import ATTACHMENTS
+from .rows import Row, read_rows, reindex, searchable_body, select_rows
 from .schema import HISTORY, searchable_text
 from .usage import discard_usage, insert_usage, turn_tokens, usage_groups, usage_row
 from .usage_schema import USAGE
@@ -76,13 +75,6 @@ class SqlHistoryOptions(WindowedHistoryOptions):
         help="whose rows these are, searched and recalled apart from other users sharing "
         "the database (omitted = CTXCHAT_USER, else your login name, as user_memory)",
     )
-
-
-class _Row(NamedTuple):
-    seq: int
-    turn_id: str
-    message: Message
-    tokens: int
 
 
 def message_row(
@@ -153,9 +145,9 @@ class SqlHistoryProvider(
         database = self.database()
         table = HISTORY.tables
 
-        def read(conn: Connection) -> list[_Row]:
-            query = _select().where(table.c.history_key == key).order_by(table.c.seq)
-            return _rows(database, conn, conn.execute(query))
+        def read(conn: Connection) -> list[Row]:
+            query = select_rows().where(table.c.history_key == key).order_by(table.c.seq)
+            return read_rows(database, conn, conn.execute(query))
 
         return [r.message for r in database.read(read)]
 
@@ -182,11 +174,11 @@ class SqlHistoryProvider(
             below: int | None = None
             batch = FIRST_BATCH
             while True:
-                query = _select().where(table.c.history_key == key)
+                query = select_rows().where(table.c.history_key == key)
                 if below is not None:
                     query = query.where(table.c.seq < below)
                 query = query.order_by(table.c.seq.desc()).limit(batch)
-                rows = _rows(database, conn, conn.execute(query))
+                rows = read_rows(database, conn, conn.execute(query))
                 for row in rows:
                     if row.message.id == after:
                         reached_after = True
@@ -246,15 +238,16 @@ class SqlHistoryProvider(
     def _discard(self, key: str, turn_id: str) -> None:
         table = HISTORY.tables
         where = (table.c.history_key == key) & (table.c.turn_id == turn_id)
-
         uses = ATTACHMENTS.tables.uses
+        database = self.database()
 
         def write(conn: Connection) -> None:
             conn.execute(table.delete().where(where))
             discard_usage(conn, key, turn_id)
-            blobs.drop_uses(conn, (uses.c.history_key == key) & (uses.c.turn_id == turn_id))
+            used = (uses.c.history_key == key) & (uses.c.turn_id == turn_id)
+            reindex(database, conn, blobs.drop_uses(conn, used))
 
-        self.database().write(write)
+        database.write(write)
 
     async def import_turn(
         self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any], at: datetime
@@ -295,11 +288,11 @@ class SqlHistoryProvider(
             for i, (row, message, kept) in enumerate(zip(rows, messages, stored, strict=True)):
                 if kept.blobs:
                     row = {**row, "message": as_json(kept.document)}
-                    row["body"] = _body(message, kept.document, new)
+                    row["body"] = searchable_body(message, kept.document, new)
                 numbered.append({**row, "seq": first + i})
             conn.execute(table.insert(), numbered)
             hashes = [h for kept in stored for h in blobs.references(kept.document)]
-            blobs.record_uses(conn, owner, key, turn_id, hashes)
+            blobs.record_uses(conn, owner, key, turn_id, hashes, indexed=new)
             if ledger is not None:
                 insert_usage(conn, row=ledger)
 
@@ -316,16 +309,20 @@ class SqlHistoryProvider(
 
         def write(conn: Connection) -> list[Message]:
             last = conn.execute(
-                _select().where(table.c.history_key == key).order_by(table.c.seq.desc()).limit(1)
+                select_rows()
+                .where(table.c.history_key == key)
+                .order_by(table.c.seq.desc())
+                .limit(1)
             ).first()
             if last is None:
                 return []
             turn = last.turn_id
             where = (table.c.history_key == key) & (table.c.turn_id == turn)
-            rows = _rows(database, conn, conn.execute(_select().where(where)))
+            rows = read_rows(database, conn, conn.execute(select_rows().where(where)))
             conn.execute(table.delete().where(where))
             uses = ATTACHMENTS.tables.uses
-            blobs.drop_uses(conn, (uses.c.history_key == key) & (uses.c.turn_id == turn))
+            used = (uses.c.history_key == key) & (uses.c.turn_id == turn)
+            reindex(database, conn, blobs.drop_uses(conn, used))
             return [r.message for r in sorted(rows)]
 
         return database.write(write)
@@ -393,12 +390,14 @@ class SqlHistoryProvider(
             table.c.history_key.in_(keys), table.c.home_id == self.owner.home
         )
 
+        database = self.database()
+
         def write(conn: Connection) -> None:
             conn.execute(delete)
             where = uses.c.history_key.in_(keys) & (uses.c.home_id == self.owner.home)
-            blobs.drop_uses(conn, where)
+            reindex(database, conn, blobs.drop_uses(conn, where))
 
-        self.database().write(write)
+        database.write(write)
 
     # -- the usage ledger ---------------------------------------------------------------------
     async def usage_groups(
@@ -501,86 +500,26 @@ class SqlHistoryProvider(
         return f"{super().describe()}, {mask_password(self.url)}"
 
 
-def _select() -> Any:
-    import sqlalchemy as sa
-
-    table = HISTORY.tables
-    return sa.select(
-        table.c.seq,
-        table.c.turn_id,
-        table.c.message,
-        table.c.token_count,
-        table.c.home_id,
-        table.c.user_key,
-    )
-
-
-def _rows(database: Database, conn: Connection, raws: Any) -> list[_Row]:
-    """The rows read, each message with its attachments put back from their blobs (those
-    of the row's owner), fetched in one query per owner."""
-    read = []
-    for raw in raws:
-        try:
-            read.append((raw, json.loads(raw.message)))
-        except ValueError as exc:
-            raise _unreadable(database, raw, exc) from exc
-    wanted = {
-        (str(raw.home_id), str(raw.user_key), sha)
-        for raw, document in read
-        for sha in blobs.references(document)
-    }
-    found = blobs.load_blobs(conn, wanted) if wanted else {}
-    rows = []
-    for raw, document in read:
-        owner = (str(raw.home_id), str(raw.user_key))
-        owned = {sha: blob for (*whose, sha), blob in found.items() if tuple(whose) == owner}
-        try:
-            message = Message.from_dict(blobs.put_back(document, owned) if wanted else document)
-        except blobs.MissingBlob as exc:
-            raise blobs.missing_blob(database.masked, int(raw.seq), exc) from exc
-        except (ValueError, MessageFormatError) as exc:
-            raise _unreadable(database, raw, exc) from exc
-        rows.append(_Row(int(raw.seq), str(raw.turn_id), message, int(raw.token_count)))
-    return rows
-
-
-def _unreadable(database: Database, raw: Any, exc: Exception) -> StorageError:
-    return StorageError(f"database {database.masked}: history row {raw.seq} cannot be read: {exc}")
-
-
-def _body(message: Message, document: dict[str, Any], new: set[str]) -> str:
-    """The searchable text of a message whose attachments were taken out of `document`:
-    an attachment's text is searchable on the turn that stored it first for its owner;
-    on a later turn only its name line is (see `history.attachments`)."""
-    parts: list[Any] = []
-    for part, stored in zip(message.parts, document["parts"], strict=True):
-        sha = stored.get(blobs.REF_KEY) if isinstance(stored, dict) else None
-        if sha is not None and sha not in new and isinstance(part, TextPart):
-            part = TextPart(part.text.split("\n", 1)[0], part.origin)
-        parts.append(part)
-    return searchable_text(dataclasses.replace(message, parts=tuple(parts)))
-
-
 def _newest(
     database: Database, conn: Connection, key: str, limit: int | None, budget: int | None
-) -> list[_Row]:
+) -> list[Row]:
     """The newest rows, oldest first, enough for the window whatever its unit boundaries.
 
     The window never takes a unit it cannot take whole, so once the rows read hold more
     tokens than `budget` (or as many rows as `limit`), the unit they cut into lies outside it.
     """
     table = HISTORY.tables
-    newest_first: list[_Row] = []
+    newest_first: list[Row] = []
     tokens = 0
     batch = limit if budget is None else min(FIRST_BATCH, limit or FIRST_BATCH)
     while True:
-        query = _select().where(table.c.history_key == key)
+        query = select_rows().where(table.c.history_key == key)
         if newest_first:
             query = query.where(table.c.seq < newest_first[-1].seq)
         query = query.order_by(table.c.seq.desc())
         if batch is not None:
             query = query.limit(batch)
-        got = _rows(database, conn, conn.execute(query))
+        got = read_rows(database, conn, conn.execute(query))
         newest_first.extend(got)
         tokens += sum(r.tokens for r in got)
         if batch is None or len(got) < batch:
