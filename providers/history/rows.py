@@ -28,46 +28,66 @@ class Row(NamedTuple):
 
 
 def select_rows() -> Any:
+    """The columns a row is read by: those of the history since step 2, so that a
+    read-only database from before owners (step 4) still reads."""
     import sqlalchemy as sa
 
     table = HISTORY.tables
     return sa.select(
-        table.c.seq,
-        table.c.turn_id,
-        table.c.message,
-        table.c.token_count,
-        table.c.home_id,
-        table.c.user_key,
+        table.c.history_key, table.c.seq, table.c.turn_id, table.c.message, table.c.token_count
     )
 
 
 def read_rows(database: Database, conn: Connection, raws: Any) -> list[Row]:
     """The rows read, each message with its attachments put back from their blobs (those
-    of the row's owner), fetched in one query per owner."""
+    of the row's owner): the owners of the rows that refer to one, then the blobs, one
+    query per owner."""
     read = []
     for raw in raws:
         try:
             read.append((raw, json.loads(raw.message)))
         except ValueError as exc:
             raise _unreadable(database, raw, exc) from exc
+    referring = [(raw, document) for raw, document in read if blobs.references(document)]
+    owners = _owners(conn, [(str(raw.history_key), int(raw.seq)) for raw, _ in referring])
     wanted = {
-        (str(raw.home_id), str(raw.user_key), sha)
-        for raw, document in read
+        (*owners[(str(raw.history_key), int(raw.seq))], sha)
+        for raw, document in referring
         for sha in blobs.references(document)
     }
     found = blobs.load_blobs(conn, wanted) if wanted else {}
     rows = []
     for raw, document in read:
-        owner = (str(raw.home_id), str(raw.user_key))
+        owner = owners.get((str(raw.history_key), int(raw.seq)))
         owned = {sha: blob for (*whose, sha), blob in found.items() if tuple(whose) == owner}
         try:
-            message = Message.from_dict(blobs.put_back(document, owned) if wanted else document)
+            message = Message.from_dict(blobs.put_back(document, owned) if owner else document)
         except blobs.MissingBlob as exc:
             raise blobs.missing_blob(database.masked, int(raw.seq), exc) from exc
         except (ValueError, MessageFormatError) as exc:
             raise _unreadable(database, raw, exc) from exc
         rows.append(Row(int(raw.seq), str(raw.turn_id), message, int(raw.token_count)))
     return rows
+
+
+def _owners(
+    conn: Connection, rows: list[tuple[str, int]]
+) -> dict[tuple[str, int], tuple[str, str]]:
+    """The (home, user) of each (history key, seq)."""
+    import sqlalchemy as sa
+
+    table = HISTORY.tables
+    by_key: dict[str, list[int]] = {}
+    for key, seq in rows:
+        by_key.setdefault(key, []).append(seq)
+    found: dict[tuple[str, int], tuple[str, str]] = {}
+    for key, seqs in by_key.items():
+        query = sa.select(table.c.seq, table.c.home_id, table.c.user_key).where(
+            table.c.history_key == key, table.c.seq.in_(seqs)
+        )
+        for seq, home, user in conn.execute(query):
+            found[(key, int(seq))] = (str(home), str(user))
+    return found
 
 
 def reindex(database: Database, conn: Connection, turns: list[blobs.Reindex]) -> None:
