@@ -196,6 +196,27 @@ def test_a_fork_keeps_its_attachments_when_the_source_is_deleted(
     assert first.read_text(encoding="utf-8") in kept[0].parts[1].text  # type: ignore[union-attr]
 
 
+def test_a_fork_into_another_home_makes_its_copy_of_the_text_searchable(
+    sql_url: str, tmp_path: Path
+) -> None:
+    provider = history(sql_url, tmp_path / "home")
+    file = big_file(tmp_path, "birds.txt", "pelican")
+    store(provider, "first", attached_turn("look at this", file))  # the text is indexed here
+    source, fork = Session(), Session()
+    state: dict[str, object] = {}
+    asyncio.run(provider.save_messages(source.id, attached_turn("again", file), state=state))
+    source.turns = 1
+
+    other = SqlHistoryProvider(
+        "history", env=ProviderEnv(data_dir=tmp_path / "other"), url=sql_url, user="someone"
+    )
+    asyncio.run(other.fork_session(source, fork, dict(state), turns=1))
+
+    # The other owner's search sees only its own rows: the fork's copy holds the text.
+    found = asyncio.run(other.search_messages(["pelican"], limit=10))
+    assert [(h.key, h.seq) for h in found] == [(fork.id, 1)]
+
+
 def test_search_finds_an_attachments_text_once_and_its_name_on_every_turn(
     sql_url: str, tmp_path: Path
 ) -> None:

@@ -194,22 +194,26 @@ def record_uses(
         conn.execute(ATTACHMENTS.tables.uses.insert(), rows)
 
 
-def copy_uses(conn: Connection, key: str, new_key: str, turns: Sequence[str], owner: Owner) -> None:
+def copy_uses(
+    conn: Connection, key: str, new_key: str, turns: Sequence[str], owner: Owner
+) -> list[Reindex]:
     """The uses of `key`'s turns `turns`, as the fork's (`new_key`, owned by `owner`), with
-    the blobs the fork's owner lacks copied from the source's owners."""
+    the blobs the fork's owner lacks copied from the source's owners; returns the fork's
+    turns that are to hold the text of a blob new to its owner, which the copied bodies
+    lack (the source's text was indexed on a turn not copied)."""
     import sqlalchemy as sa
 
     tables = ATTACHMENTS.tables
     uses, blobs = tables.uses, tables.blobs
     if not turns:
-        return
+        return []
     found = conn.execute(
         sa.select(
             uses.c.turn_id, uses.c.sha256, uses.c.home_id, uses.c.user_key, uses.c.indexed
         ).where(uses.c.history_key == key, uses.c.turn_id.in_(list(turns)))
     ).all()
     if not found:
-        return
+        return []
     sources: dict[str, tuple[str, str]] = {}
     for use in found:
         sources.setdefault(str(use.sha256), (str(use.home_id), str(use.user_key)))
@@ -222,12 +226,14 @@ def copy_uses(conn: Connection, key: str, new_key: str, turns: Sequence[str], ow
         ).first()
         if row is not None:
             wanted.append(Blob(sha, str(row.kind), bytes(row.content)))
-    store_blobs(conn, owner, wanted, datetime.now(UTC))
+    new = store_blobs(conn, owner, wanted, datetime.now(UTC))
     # The fork's rows carry the source's bodies, so each use keeps the source's flag.
     for turn in sorted({str(r.turn_id) for r in found}):
         mine = [r for r in found if r.turn_id == turn]
         searchable = (str(r.sha256) for r in mine if r.indexed)
         record_uses(conn, owner, new_key, turn, (str(r.sha256) for r in mine), searchable)
+    found_next = (_next_indexed(conn, owner.home, owner.user, sha) for sha in sorted(new))
+    return [r for r in found_next if r is not None]
 
 
 def load_blobs(

@@ -351,6 +351,7 @@ class SqlHistoryProvider(
         table = HISTORY.tables
         columns = [c for c in table.c if c.name not in ("history_key", "seq")]
         owner = owner_values(self.owner)  # the fork is this home's, whoever wrote the source
+        database = self.database()
 
         def write(conn: Connection) -> None:
             query = sa.select(*columns).where(table.c.history_key == key).order_by(table.c.seq)
@@ -364,9 +365,10 @@ class SqlHistoryProvider(
                 rows.append({**row, **owner, "history_key": new_key, "seq": len(rows) + 1})
             if rows:
                 conn.execute(table.insert(), rows)
-                blobs.copy_uses(conn, key, new_key, sorted(kept), self.owner)
+                uses = blobs.copy_uses(conn, key, new_key, sorted(kept), self.owner)
+                reindex(database, conn, uses)
 
-        self.database().write(write)
+        database.write(write)
 
     def session_keys(self, session: Session, state: dict[str, Any]) -> set[str]:
         key = state.get("history_key", session.id)
