@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
+from pdfkit import text_pdf
 
 from ctxchat.core.image_format import image_info
 from ctxchat.core.messages import ImagePart, Message, TextPart
@@ -141,12 +142,6 @@ def test_a_directory_says_what_it_left_out(tmp_path: Path) -> None:
     assert "f3.txt" not in part.text
 
 
-def test_a_pdf_is_refused_by_name(tmp_path: Path) -> None:
-    (tmp_path / "paper.pdf").write_bytes(b"%PDF-1.7\n\x00\x01binary")
-    with pytest.raises(AttachmentError, match=r"paper\.pdf: it is a PDF"):
-        read_attachment("paper.pdf", cwd=tmp_path)
-
-
 class _Files(BaseHTTPRequestHandler):
     routes: ClassVar[dict[str, tuple[str, bytes]]] = {}
 
@@ -172,7 +167,7 @@ def web() -> Iterator[str]:
         "/notes.txt": ("text/plain; charset=utf-8", b"from the web\n"),
         "/pic.png": ("image/png", png(20, 10)),
         "/big.txt": ("text/plain", b"x" * 5000),
-        "/paper.pdf": ("application/pdf", b"%PDF-1.7 ..."),
+        "/paper.pdf": ("application/pdf", text_pdf([["fetched from the web"]])),
     }
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Files)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -197,5 +192,10 @@ def test_a_url_over_its_cap_or_failing_is_refused(web: str) -> None:
         read_attachment(f"{web}/big.txt", limits=AttachmentSettings(url_bytes=1000))
     with pytest.raises(AttachmentError, match=r"missing: HTTP 404"):
         read_attachment(f"{web}/missing")
-    with pytest.raises(AttachmentError, match=r"paper\.pdf: it is a PDF"):
-        read_attachment(f"{web}/paper.pdf")
+
+
+def test_a_pdf_url_is_read_as_its_text(web: str) -> None:
+    (pdf,) = read_attachment(f"{web}/paper.pdf")
+    assert isinstance(pdf, TextPart)
+    assert pdf.text.startswith(f"Attached file {web}/paper.pdf (PDF, 1 page):\n")
+    assert "fetched from the web" in pdf.text

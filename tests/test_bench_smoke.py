@@ -26,6 +26,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
         ["recall.py", "--messages", "200", "--sessions", "4", "--turns", "2"],
         ["usage.py", "--turns", "200", "--sessions", "5", "--repeat", "1"],
         ["import_sessions.py", "--conversations", "4", "--turns", "2"],
+        ["attachment_storage.py", "--turns", "2", "--kib", "4"],
     ],
 )
 def test_benchmark_runs_and_prints_ratios(argv: list[str], cli_env: dict[str, str]) -> None:

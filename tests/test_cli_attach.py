@@ -8,6 +8,7 @@ from pathlib import Path
 
 from cli_support import assert_clean_error, ctxchat, only_session, session_documents, stored_texts
 from fakeopenai import FakeOpenAI
+from pdfkit import scanned_pdf, text_pdf
 
 # A 1024 x 512 PNG's header: all ctxchat reads of an image besides its bytes.
 PNG_1024x512 = (
@@ -243,3 +244,22 @@ def test_a_leading_bang_in_a_script_is_text_unless_allow_shell(
         "what did it say?\n\nOutput of $ echo from the shell (exit 0):\n```\nfrom the shell\n```",
         "!literal",
     ]
+
+
+def test_a_pdf_is_sent_as_its_text_and_a_scan_is_one_line(
+    cli_env: dict[str, str], fake_openai: FakeOpenAI, ctxchat_home: Path, tmp_path: Path
+) -> None:
+    (tmp_path / "memo.pdf").write_bytes(text_pdf([["The meeting moved to Thursday."]]))
+    (tmp_path / "scan.pdf").write_bytes(scanned_pdf())
+
+    result = ctxchat("run", "-a", "memo.pdf", "when is it?", env=cli_env, cwd=tmp_path)
+
+    assert result.returncode == 0, result.stderr
+    content = user_content(fake_openai)
+    assert isinstance(content, str)
+    assert content.startswith("when is it?\n\nAttached file memo.pdf (PDF, 1 page):\n```\n")
+    assert "The meeting moved to Thursday." in content
+
+    refused = ctxchat("run", "-a", "scan.pdf", "what does it say?", env=cli_env, cwd=tmp_path)
+    assert_clean_error(refused, 2, "cannot attach scan.pdf: the PDF has no text layer")
+    assert len(fake_openai.chat_requests()) == 1  # no model call for the refused one

@@ -118,3 +118,44 @@ def test_edit_n_sends_the_change_as_a_branch_and_keeps_the_original(
 
 def tmp_path_of(home: Path) -> Path:
     return home.parent
+
+
+def test_edit_n_carries_the_messages_attachments_into_the_branch(
+    repl: Repls, fake_openai: FakeOpenAI, ctxchat_home: Path, tmp_path: Path
+) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("milk, eggs\n")
+    picture = tmp_path / "pic.png"
+    picture.write_bytes(PNG_2x1)
+    child = repl(extra_env=editor_env(tmp_path, "{old}, in French"))
+    child.send(f"/attach {notes} {picture}\r")
+    child.expect_exact("attached to the next message:")
+    child.expect_exact(PROMPT)
+    turn(child, "what is on the list?")
+    original = [m for m in fake_openai.chat_requests()[-1].messages if m["role"] == "user"]
+
+    child.send("/edit 1\r")
+    child.expect_exact("new branch ")
+    child.expect_exact("tokens ")
+    child.expect_exact(PROMPT)
+    assert quit_(child) == 0
+
+    # The editor was given the words only; the file and the image went with the edit as
+    # parts, as they went with the original.
+    sent = [m for m in fake_openai.chat_requests()[-1].messages if m["role"] == "user"][-1]
+    assert sent["content"][0] == {"type": "text", "text": "what is on the list?, in French"}
+    assert sent["content"][1:] == original[-1]["content"][1:]
+    assert sent["content"][1] == {
+        "type": "text",
+        "text": f"Attached file {notes}:\n```\nmilk, eggs\n```",
+    }
+    assert sent["content"][2]["type"] == "image_url"
+
+
+# A 2 x 1 PNG's header: all ctxchat reads of an image besides its bytes.
+PNG_2x1 = (
+    b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
+    + (2).to_bytes(4, "big")
+    + (1).to_bytes(4, "big")
+    + b"\x08\x02\x00\x00\x00\x00\x00\x00\x00"
+)

@@ -38,6 +38,8 @@ def test_copy_sends_the_reply_or_a_code_block_as_osc52(
     child.expect_exact("copied code block 2 (1 line, 8 characters) via OSC 52")
     child.expect_exact(PROMPT)
     child.send("/copy\r")
+    child.expect_exact("copy which?")
+    child.send("\r")  # the picker starts on the whole reply
     child.expect_exact("copied the last reply")
     child.expect_exact(PROMPT)
     child.send("/copy 9\r")
@@ -46,6 +48,43 @@ def test_copy_sends_the_reply_or_a_code_block_as_osc52(
     output = seen(child)
     assert osc("echo two") in output
     assert osc(REPLY) in output
+    assert quit_(child) == 0
+
+
+def test_copy_with_several_code_blocks_opens_a_numbered_picker(
+    repl: Repls, fake_openai: FakeOpenAI
+) -> None:
+    fake_openai.enqueue(Text(REPLY))
+    child = repl(extra_env={"SSH_CONNECTION": "10.0.0.1 22 10.0.0.2 22", "TMUX": ""})
+    turn(child, "how do I print?")
+
+    child.send("/copy\r")
+    child.expect_exact("copy which?")
+    child.expect(r"1\. code block 1 \(1 line\): print\('one'\)")
+    child.expect(r"2\. code block 2 \(1 line\): echo two")
+    child.expect(r"3\. the last reply \(12 lines\)")
+    child.send("\x1b[A")  # Up, from the whole reply to block 2
+    child.send("\r")
+    child.expect_exact("copied code block 2 (1 line, 8 characters) via OSC 52")
+    child.expect_exact(PROMPT)
+
+    child.send("/copy\r")
+    child.expect_exact("copy which?")
+    child.send("1")  # a block's number picks it
+    child.send("\r")
+    child.expect_exact("copied code block 1 (1 line, 12 characters) via OSC 52")
+    child.expect_exact(PROMPT)
+
+    child.send("/copy\r")
+    child.expect_exact("copy which?")
+    child.send("\x1b")  # Esc: nothing is copied
+    child.expect_exact("nothing copied")
+    child.expect_exact(PROMPT)
+
+    output = seen(child)
+    assert osc("echo two") in output
+    assert osc("print('one')") in output
+    assert osc(REPLY) not in output
     assert quit_(child) == 0
 
 

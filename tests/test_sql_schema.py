@@ -40,6 +40,7 @@ from ctxchat.core.tokens import count_message_tokens
 from ctxchat.core.window import window_messages
 from ctxchat.providers.audit.provider import AuditProvider
 from ctxchat.providers.audit.schema import AUDIT
+from ctxchat.providers.history.attachments_schema import ATTACHMENTS
 from ctxchat.providers.history.schema import HISTORY
 from ctxchat.providers.history.sql import SqlHistoryProvider
 from ctxchat.providers.history.usage_schema import USAGE
@@ -121,6 +122,7 @@ def test_a_version_1_database_is_upgraded_on_open(sql_url: str) -> None:
     # 0.1's version 1 is the history store's step 1 (its time kept); steps 2 to 4 are
     # applied now.
     assert versions(sql_url) == [
+        ("attachments", 1),
         ("history", 1),
         ("history", 2),
         ("history", 3),
@@ -155,6 +157,7 @@ def test_a_version_1_database_is_upgraded_on_open(sql_url: str) -> None:
     audit._append("s", AuditRecord("t", datetime.now(UTC), True, None, tuple(asked)))
     assert len(asyncio.run(audit.audit_records("s", state={}))) == 1
     assert versions(sql_url) == [
+        ("attachments", 1),
         ("audit", 1),
         ("audit", 2),
         ("history", 1),
@@ -183,6 +186,7 @@ def test_an_upgrade_that_fails_leaves_the_old_version_whole(sql_url: str) -> Non
     again = asyncio.run(history.all_messages("s", state={"history_key": "legacy"}))
     assert [m.id for m in again] == [m.id for m in old]
     assert versions(sql_url) == [
+        ("attachments", 1),
         ("history", 1),
         ("history", 2),
         ("history", 3),
@@ -203,6 +207,7 @@ def test_a_store_that_cannot_migrate_leaves_the_others_working(sql_url: str) -> 
     asyncio.run(history.save_messages("s", exchange("kept"), state={}))
     assert len(asyncio.run(history.all_messages("s", state={}))) == 2
     assert versions(sql_url) == [
+        *[("attachments", v) for v in range(1, ATTACHMENTS.version + 1)],
         *[("history", v) for v in range(1, HISTORY.version + 1)],
         *[("usage", v) for v in range(1, USAGE.version + 1)],
     ]
@@ -261,6 +266,7 @@ def test_a_fresh_database_gets_each_store_when_its_provider_opens_it(sql_url: st
     history = SqlHistoryProvider("history", SqlHistoryProvider.Options(url=sql_url), env=ENV)
     asyncio.run(history.get_messages("s", state={}))
     assert versions(sql_url) == [
+        *[("attachments", v) for v in range(1, ATTACHMENTS.version + 1)],
         *[("history", v) for v in range(1, HISTORY.version + 1)],
         *[("usage", v) for v in range(1, USAGE.version + 1)],
     ]
@@ -269,6 +275,7 @@ def test_a_fresh_database_gets_each_store_when_its_provider_opens_it(sql_url: st
 
     AuditProvider("audit", AuditProvider.Options(url=sql_url), env=ENV).database()
     assert versions(sql_url) == [
+        *[("attachments", v) for v in range(1, ATTACHMENTS.version + 1)],
         *[("audit", v) for v in range(1, AUDIT.version + 1)],
         *[("history", v) for v in range(1, HISTORY.version + 1)],
         *[("usage", v) for v in range(1, USAGE.version + 1)],
@@ -316,6 +323,7 @@ def test_a_new_store_brings_its_own_migrations_and_leaves_the_others_alone(
     notes(sql_url, _notes_1, _notes_2).database()
 
     assert versions(sql_url) == [
+        ("attachments", 1),
         ("history", 1),
         ("history", 2),
         ("history", 3),

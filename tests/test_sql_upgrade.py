@@ -39,6 +39,7 @@ SESSION_ID = "01M8PQ7ZY27J2J6BJQGWT1RBN7"
 OPENER = Path(__file__).with_name("store_opener.py")
 ENV = ProviderEnv(data_dir=scratch_home())
 UPGRADED = [
+    ("attachments", 1),
     ("audit", 1),
     ("audit", 2),
     ("history", 1),

@@ -48,7 +48,7 @@ def test_storage_url_holds_the_history_and_the_audit(
 
     assert raw_query(sql_url, "SELECT COUNT(*) FROM ctxchat_history") == [(2,)]
     assert raw_query(sql_url, "SELECT COUNT(*) FROM ctxchat_audit") == [(1,)]
-    assert stores_in(sql_url) == ["audit", "history", "usage"]
+    assert stores_in(sql_url) == ["attachments", "audit", "history", "usage"]
     assert not (ctxchat_home / "history.sqlite3").exists()
 
 
@@ -68,7 +68,7 @@ def test_a_provider_own_url_overrides_storage_url(
     assert raw_query(audit_url, "SELECT COUNT(*) FROM ctxchat_audit") == [(1,)]
     assert raw_query(sql_url, "SELECT COUNT(*) FROM ctxchat_history") == [(2,)]
     # Each database holds the stores of the providers that opened it, and no others.
-    assert stores_in(sql_url) == ["history", "usage"]
+    assert stores_in(sql_url) == ["attachments", "history", "usage"]
     assert stores_in(audit_url) == ["audit"]
 
 
@@ -81,7 +81,7 @@ def test_with_no_url_anywhere_both_share_history_sqlite3_in_the_data_dir(
     url = f"sqlite:///{ctxchat_home / 'history.sqlite3'}"
     assert raw_query(url, "SELECT COUNT(*) FROM ctxchat_history") == [(2,)]
     assert raw_query(url, "SELECT COUNT(*) FROM ctxchat_audit") == [(1,)]
-    assert stores_in(url) == ["audit", "history", "usage"]
+    assert stores_in(url) == ["attachments", "audit", "history", "usage"]
     urls = {p.database_url() for p in agent.providers if isinstance(p, SqlBacked)}
     assert urls == {url}
 
@@ -99,7 +99,7 @@ def test_a_relative_storage_url_is_taken_from_the_data_dir(
     turn(agent, Session(), "hello")
 
     url = f"sqlite:///{ctxchat_home / 'shared' / 'chat.db'}"
-    assert stores_in(url) == ["audit", "history", "usage"]
+    assert stores_in(url) == ["attachments", "audit", "history", "usage"]
     assert not (ctxchat_home / "history.sqlite3").exists()
 
 

@@ -237,6 +237,7 @@ class Repl:
             "dim",
         )
         self.resend = result.text
+        self.attached.extend(request.attach if request is not None else ())
         return ""
 
     def command_context(self, name: str) -> CommandContext:
@@ -275,6 +276,14 @@ class Repl:
         self.edit_request = result
         if result.copy is not None:
             self.copy(result.copy, result.copy_what)
+        if result.copy_choices:
+            from ctxchat.cli.copy_picker import pick
+
+            chosen = await pick(result.copy_choices)
+            if chosen is None:
+                self.say("nothing copied", "dim")
+            else:
+                self.copy(chosen[1], chosen[0])
         self.resend = result.send
         return True
 

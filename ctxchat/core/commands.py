@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, Self, TypeAlias, TypeVar
 
 if TYPE_CHECKING:
-    from ctxchat.core.messages import Message
+    from ctxchat.core.messages import Message, Part
     from ctxchat.core.model_types import ChatModel
     from ctxchat.core.provider import AgentView
     from ctxchat.core.session import ForkPoint, Session
@@ -76,8 +76,11 @@ class CommandResult:
     edit_draft: bool = False  # open the draft in the user's editor (/edit-draft)
     draft: str | None = None  # with edit_draft: open this instead of the current draft
     branch_from: ForkPoint | None = None  # with edit_draft: send the edit in a branch (/edit)
+    attach: tuple[Part, ...] = ()  # with branch_from: the edited message's attachments
     copy: str | None = None  # put this on the clipboard (/copy), described as `copy_what`
     copy_what: str = ""
+    # /copy when the reply holds several code blocks: (what, text) pairs to pick from.
+    copy_choices: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def say(cls, *texts: str, tone: Tone = "normal") -> Self:

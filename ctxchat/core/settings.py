@@ -152,13 +152,22 @@ class AttachmentSettings:
 
     text_bytes: int = option(1_000_000, help="largest text file attached, in bytes")
     image_bytes: int = option(20_000_000, help="largest image attached, in bytes")
+    pdf_bytes: int = option(
+        20_000_000, help="largest PDF attached, in bytes (its text: text_bytes)"
+    )
     directory_files: int = option(50, help="most files a directory attaches (the rest named)")
     directory_bytes: int = option(2_000_000, help="most bytes a directory attaches in all")
     url_bytes: int = option(5_000_000, help="largest body fetched for a URL, in bytes")
     url_timeout: float = option(30.0, help="seconds a URL may take to fetch")
 
     def __post_init__(self) -> None:
-        for name in ("text_bytes", "image_bytes", "directory_files", "directory_bytes"):
+        for name in (
+            "text_bytes",
+            "image_bytes",
+            "pdf_bytes",
+            "directory_files",
+            "directory_bytes",
+        ):
             if getattr(self, name) < 1:
                 raise OptionValueError(name, "must be at least 1")
         if self.url_bytes < 1:

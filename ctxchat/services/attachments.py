@@ -2,9 +2,10 @@
 
 Text and code become a text part, named and fenced, with the `document` origin: the
 budget counts it, the audit, exports and search see it as the text it is, and memory,
-which learns only from the user's own words, never learns from it. An image in a format
-the API takes becomes an image part. Anything else is refused by name before any model
-call, as is an attachment over its limit: nothing is half-attached.
+which learns only from the user's own words, never learns from it. A PDF becomes its text
+(`ctxchat.services.pdf_text`). An image in a format the API takes becomes an image part.
+Anything else is refused by name before any model call, as is an attachment over its
+limit: nothing is half-attached.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from ctxchat.core.errors import UsageError
 from ctxchat.core.image_format import image_info
 from ctxchat.core.messages import ImagePart, Part, TextPart
 from ctxchat.core.settings import AttachmentSettings
+from ctxchat.services.pdf_text import PdfError, is_pdf, pdf_text
 
 _URL = re.compile(r"https?://", re.IGNORECASE)
 
@@ -64,7 +66,7 @@ def read_attachment(
     if path.is_dir():
         return (_from_directory(path, source, limits),)
     try:
-        data = _read_capped(path, max(limits.text_bytes, limits.image_bytes))
+        data = _read_capped(path, max(limits.text_bytes, limits.image_bytes, limits.pdf_bytes))
     except FileNotFoundError:
         raise AttachmentError(f"cannot attach {source}: no such file") from None
     except OSError as exc:
@@ -78,6 +80,8 @@ def _read_capped(path: Path, cap: int) -> bytes:
 
 
 def _from_bytes(data: bytes, name: str, limits: AttachmentSettings) -> Part:
+    if is_pdf(data):
+        return _from_pdf(data, name, limits)
     info = image_info(data)
     if info is not None:
         if len(data) > limits.image_bytes:
@@ -88,14 +92,28 @@ def _from_bytes(data: bytes, name: str, limits: AttachmentSettings) -> Part:
         return ImagePart(info.media_type, encoded, name, info.width, info.height)
     text = _as_text(data)
     if text is None:
-        kind = "a PDF" if data.startswith(b"%PDF-") else "a binary file"
         raise AttachmentError(
-            f"cannot attach {name}: it is {kind}, neither text nor an image in PNG, JPEG, "
-            "WebP or GIF"
+            f"cannot attach {name}: it is a binary file, neither text, a PDF nor an image in "
+            "PNG, JPEG, WebP or GIF"
         )
     if len(data) > limits.text_bytes:
         raise AttachmentError(f"cannot attach {name}: it is over {limits.text_bytes:,} bytes")
     return TextPart(fenced(name, text), "document")
+
+
+def _from_pdf(data: bytes, name: str, limits: AttachmentSettings) -> Part:
+    """A PDF as its text, fenced and named with its page count; the file is held to
+    `pdf_bytes`, its text to `text_bytes`, as a text file's."""
+    if len(data) > limits.pdf_bytes:
+        raise AttachmentError(f"cannot attach {name}: the PDF is over {limits.pdf_bytes:,} bytes")
+    try:
+        found = pdf_text(data)
+    except PdfError as exc:
+        raise AttachmentError(f"cannot attach {name}: {exc}") from None
+    if len(found.text.encode("utf-8")) > limits.text_bytes:
+        raise AttachmentError(f"cannot attach {name}: its text is over {limits.text_bytes:,} bytes")
+    pages = "1 page" if found.pages == 1 else f"{found.pages} pages"
+    return TextPart(fenced(f"{name} (PDF, {pages})", found.text), "document")
 
 
 def _as_text(data: bytes) -> str | None:
@@ -186,10 +204,8 @@ def _from_url(url: str, limits: AttachmentSettings) -> Part:
     except Exception as exc:
         raise AttachmentError(f"cannot attach {url}: {type(exc).__name__}: {exc}") from None
     data = b"".join(chunks)
-    if content_type.split(";")[0].strip().lower() == "application/pdf":
-        raise AttachmentError(f"cannot attach {url}: it is a PDF, which ctxchat cannot read yet")
     part = _from_bytes(data, url, limits)
-    if isinstance(part, TextPart) and content_type:
+    if isinstance(part, TextPart) and content_type and not is_pdf(data):
         # The model is told what the server said the text is (HTML, JSON, plain...).
         named = f"{url} ({content_type.split(';')[0].strip()})"
         part = TextPart(fenced(named, _as_text(data) or ""), "document")

@@ -30,19 +30,23 @@ async def _edit(ctx: CommandContext, args: str) -> CommandResult:
     conversation = ctx.conversation
     if not conversation.saved:
         raise UsageError("nothing to edit yet: this session has no saved turn")
-    texts = [
-        m.text
-        for m in await ctx.service.transcript(conversation.session)
-        if m.role == "user" and m.text
+    from ctxchat.services.compose import split_attachments
+
+    mine = [
+        m for m in await ctx.service.transcript(conversation.session) if m.role == "user" and m.text
     ]
-    count = len(texts)
+    count = len(mine)
     if not (args.isascii() and args.isdigit()) or not 1 <= int(args) <= max(count, 1):
         raise UsageError(f"usage: /edit N, N a message of yours from 1 to {count}")
     number = int(args)
+    # The editor gets the words; the attachments go with the edit as they went with the
+    # original, as parts (not as typed text the editor would show, 100 kB of a file).
+    words, attached = split_attachments(mine[number - 1])
     return CommandResult(
         edit_draft=True,
-        draft=texts[number - 1],
+        draft=words,
         branch_from=ForkPoint(conversation.session.id, number - 1),
+        attach=attached,
     )
 
 

@@ -1,4 +1,5 @@
-"""`/copy`: the last reply, or one of its code blocks, for the clipboard.
+"""`/copy`: the last reply, or one of its code blocks, for the clipboard; with several
+blocks and no N, the REPL offers them in a numbered picker (`ctxchat.cli.copy_picker`).
 
 The command picks the text; the REPL puts it on the clipboard (OSC 52, see
 `ctxchat.cli.clipboard`), since only the terminal side may write to the terminal.
@@ -48,9 +49,13 @@ async def _reply(ctx: CommandContext) -> str:
 
 async def _copy(ctx: CommandContext, args: str) -> CommandResult:
     text = await _reply(ctx)
+    blocks = code_blocks(text)
+    if not args and len(blocks) > 1:
+        # Several things one may mean: the REPL asks which (block N is option N).
+        choices = [(f"code block {i}", block) for i, block in enumerate(blocks, 1)]
+        return CommandResult(copy_choices=(*choices, ("the last reply", text)))
     if not args:
         return CommandResult(copy=text, copy_what="the last reply")
-    blocks = code_blocks(text)
     if not blocks:
         raise UsageError("the last reply holds no code block; /copy copies it whole")
     if not (args.isascii() and args.isdigit()) or not 1 <= int(args) <= len(blocks):
@@ -77,8 +82,8 @@ def _complete(ctx: CommandContext, rest: str) -> list[str]:
 COPY_COMMANDS = (
     Command(
         "copy",
-        "copy the last reply, or its code block N, to the clipboard (Tab or a wrong N lists "
-        "the blocks)",
+        "copy the last reply, or its code block N, to the clipboard (with several blocks, "
+        "/copy alone offers them in a picker; Tab or a wrong N lists them)",
         _copy,
         usage="[N]",
         complete=_complete,

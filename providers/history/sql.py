@@ -17,14 +17,12 @@ another's history never takes that history with it.
 from __future__ import annotations
 
 import asyncio
-import functools
-import json
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
-from ctxchat import HistoryProvider, Message, MessageFormatError, Session, StorageError, option
+from ctxchat import HistoryProvider, Message, Session, StorageError, option
 from ctxchat.kit import (
     Database,
     OwnedRows,
@@ -39,6 +37,9 @@ from ctxchat.kit import (
     select_window,
 )
 
+from . import attachments as blobs
+from .attachments_schema import ATTACHMENTS
+from .rows import Row, read_rows, reindex, searchable_body, select_rows
 from .schema import HISTORY, searchable_text
 from .usage import discard_usage, insert_usage, turn_tokens, usage_groups, usage_row
 from .usage_schema import USAGE
@@ -70,13 +71,6 @@ class SqlHistoryOptions(WindowedHistoryOptions):
     )
 
 
-class _Row(NamedTuple):
-    seq: int
-    turn_id: str
-    message: Message
-    tokens: int
-
-
 def message_row(
     key: str, turn_id: str, now: datetime, message: Message, owner: Owner
 ) -> dict[str, Any]:
@@ -100,9 +94,10 @@ class SqlHistoryProvider(
 ):
     """The conversation as rows of `ctxchat_history`, one transaction per turn, each row
     owned by this home and user (see `ctxchat.storage.sql.ownership`); with each turn, in
-    the same transaction, its row of the usage ledger (`history.usage`)."""
+    the same transaction, its row of the usage ledger (`history.usage`) and its
+    attachments, stored once per owner (`history.attachments`)."""
 
-    stores = (HISTORY, USAGE)
+    stores = (HISTORY, USAGE, ATTACHMENTS)
 
     def database(self) -> Database:
         database = super().database()
@@ -144,9 +139,9 @@ class SqlHistoryProvider(
         database = self.database()
         table = HISTORY.tables
 
-        def read(conn: Connection) -> list[_Row]:
-            query = _select().where(table.c.history_key == key).order_by(table.c.seq)
-            return [_row(database, r) for r in conn.execute(query)]
+        def read(conn: Connection) -> list[Row]:
+            query = select_rows().where(table.c.history_key == key).order_by(table.c.seq)
+            return read_rows(database, conn, conn.execute(query))
 
         return [r.message for r in database.read(read)]
 
@@ -173,11 +168,11 @@ class SqlHistoryProvider(
             below: int | None = None
             batch = FIRST_BATCH
             while True:
-                query = _select().where(table.c.history_key == key)
+                query = select_rows().where(table.c.history_key == key)
                 if below is not None:
                     query = query.where(table.c.seq < below)
                 query = query.order_by(table.c.seq.desc()).limit(batch)
-                rows = [_row(database, r) for r in conn.execute(query)]
+                rows = read_rows(database, conn, conn.execute(query))
                 for row in rows:
                     if row.message.id == after:
                         reached_after = True
@@ -232,12 +227,16 @@ class SqlHistoryProvider(
     def _discard(self, key: str, turn_id: str) -> None:
         table = HISTORY.tables
         where = (table.c.history_key == key) & (table.c.turn_id == turn_id)
+        uses = ATTACHMENTS.tables.uses
+        database = self.database()
 
         def write(conn: Connection) -> None:
             conn.execute(table.delete().where(where))
             discard_usage(conn, key, turn_id)
+            used = (uses.c.history_key == key) & (uses.c.turn_id == turn_id)
+            reindex(database, conn, blobs.drop_uses(conn, used))
 
-        self.database().write(write)
+        database.write(write)
 
     async def import_turn(
         self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any], at: datetime
@@ -267,16 +266,38 @@ class SqlHistoryProvider(
         at: datetime | None = None,
         usage: dict[str, Any] | None = None,
     ) -> None:
-        """Store the rows; with `usage` (a turn of a chat, not one imported), its ledger row
-        in the same transaction."""
+        """Store the rows and their attachments; with `usage` (a turn of a chat, not one
+        imported), its ledger row in the same transaction."""
+        import sqlalchemy as sa
+
         now = datetime.now(UTC) if at is None else at
+        owner = self.owner
         # Serialised before the transaction opens: the write lock is held for inserts only.
-        rows = [message_row(key, turn_id, now, m, self.owner) for m in messages]
-        also = None
-        if usage is not None:
-            ledger = usage_row(key, turn_id, now, owner=self.owner, **usage)
-            also = functools.partial(insert_usage, row=ledger)
-        self.database().append(HISTORY.tables, "history_key", key, rows, also=also)
+        rows = [message_row(key, turn_id, now, m, owner) for m in messages]
+        stored = [blobs.take_out(m.to_dict()) for m in messages]
+        table = HISTORY.tables
+        ledger = None if usage is None else usage_row(key, turn_id, now, owner=owner, **usage)
+
+        def write(conn: Connection) -> None:
+            new = blobs.store_blobs(conn, owner, (b for s in stored for b in s.blobs), now)
+            last = conn.execute(
+                sa.select(sa.func.max(table.c.seq)).where(table.c.history_key == key)
+            ).scalar()
+            first = int(last or 0) + 1
+            numbered = []
+            for i, (row, message, kept) in enumerate(zip(rows, messages, stored, strict=True)):
+                if kept.blobs:
+                    row = {**row, "message": as_json(kept.document)}
+                    row["body"] = searchable_body(message, kept.document, new)
+                numbered.append({**row, "seq": first + i})
+            conn.execute(table.insert(), numbered)
+            hashes = [h for kept in stored for h in blobs.references(kept.document)]
+            blobs.record_uses(conn, owner, key, turn_id, hashes, indexed=new)
+            if ledger is not None:
+                insert_usage(conn, row=ledger)
+
+        if rows:
+            self.database().write(write)
 
     async def remove_last_turn(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
         key = self.history_key(session_id, state)
@@ -288,14 +309,20 @@ class SqlHistoryProvider(
 
         def write(conn: Connection) -> list[Message]:
             last = conn.execute(
-                _select().where(table.c.history_key == key).order_by(table.c.seq.desc()).limit(1)
+                select_rows()
+                .where(table.c.history_key == key)
+                .order_by(table.c.seq.desc())
+                .limit(1)
             ).first()
             if last is None:
                 return []
             turn = last.turn_id
             where = (table.c.history_key == key) & (table.c.turn_id == turn)
-            rows = [_row(database, r) for r in conn.execute(_select().where(where))]
+            rows = read_rows(database, conn, conn.execute(select_rows().where(where)))
             conn.execute(table.delete().where(where))
+            uses = ATTACHMENTS.tables.uses
+            used = (uses.c.history_key == key) & (uses.c.turn_id == turn)
+            reindex(database, conn, blobs.drop_uses(conn, used))
             return [r.message for r in sorted(rows)]
 
         return database.write(write)
@@ -324,6 +351,7 @@ class SqlHistoryProvider(
         table = HISTORY.tables
         columns = [c for c in table.c if c.name not in ("history_key", "seq")]
         owner = owner_values(self.owner)  # the fork is this home's, whoever wrote the source
+        database = self.database()
 
         def write(conn: Connection) -> None:
             query = sa.select(*columns).where(table.c.history_key == key).order_by(table.c.seq)
@@ -337,8 +365,10 @@ class SqlHistoryProvider(
                 rows.append({**row, **owner, "history_key": new_key, "seq": len(rows) + 1})
             if rows:
                 conn.execute(table.insert(), rows)
+                uses = blobs.copy_uses(conn, key, new_key, sorted(kept), self.owner)
+                reindex(database, conn, uses)
 
-        self.database().write(write)
+        database.write(write)
 
     def session_keys(self, session: Session, state: dict[str, Any]) -> set[str]:
         key = state.get("history_key", session.id)
@@ -355,12 +385,21 @@ class SqlHistoryProvider(
     def _forget_keys(self, keys: list[str]) -> None:
         """Only this home's rows: another home sharing the database may use the same key
         for a session of its own, which no file here says anything about."""
-        table = HISTORY.tables
-        if keys:
-            delete = table.delete().where(
-                table.c.history_key.in_(keys), table.c.home_id == self.owner.home
-            )
-            self.database().write(lambda conn: conn.execute(delete))
+        table, uses = HISTORY.tables, ATTACHMENTS.tables.uses
+        if not keys:
+            return
+        delete = table.delete().where(
+            table.c.history_key.in_(keys), table.c.home_id == self.owner.home
+        )
+
+        database = self.database()
+
+        def write(conn: Connection) -> None:
+            conn.execute(delete)
+            where = uses.c.history_key.in_(keys) & (uses.c.home_id == self.owner.home)
+            reindex(database, conn, blobs.drop_uses(conn, where))
+
+        database.write(write)
 
     # -- the usage ledger ---------------------------------------------------------------------
     async def usage_groups(
@@ -460,43 +499,26 @@ class SqlHistoryProvider(
         return done
 
 
-def _select() -> Any:
-    import sqlalchemy as sa
-
-    table = HISTORY.tables
-    return sa.select(table.c.seq, table.c.turn_id, table.c.message, table.c.token_count)
-
-
-def _row(database: Database, raw: Any) -> _Row:
-    try:
-        message = Message.from_dict(json.loads(raw.message))
-    except (ValueError, MessageFormatError) as exc:
-        raise StorageError(
-            f"database {database.masked}: history row {raw.seq} cannot be read: {exc}"
-        ) from exc
-    return _Row(int(raw.seq), str(raw.turn_id), message, int(raw.token_count))
-
-
 def _newest(
     database: Database, conn: Connection, key: str, limit: int | None, budget: int | None
-) -> list[_Row]:
+) -> list[Row]:
     """The newest rows, oldest first, enough for the window whatever its unit boundaries.
 
     The window never takes a unit it cannot take whole, so once the rows read hold more
     tokens than `budget` (or as many rows as `limit`), the unit they cut into lies outside it.
     """
     table = HISTORY.tables
-    newest_first: list[_Row] = []
+    newest_first: list[Row] = []
     tokens = 0
     batch = limit if budget is None else min(FIRST_BATCH, limit or FIRST_BATCH)
     while True:
-        query = _select().where(table.c.history_key == key)
+        query = select_rows().where(table.c.history_key == key)
         if newest_first:
             query = query.where(table.c.seq < newest_first[-1].seq)
         query = query.order_by(table.c.seq.desc())
         if batch is not None:
             query = query.limit(batch)
-        got = [_row(database, r) for r in conn.execute(query)]
+        got = read_rows(database, conn, conn.execute(query))
         newest_first.extend(got)
         tokens += sum(r.tokens for r in got)
         if batch is None or len(got) < batch:
