@@ -297,9 +297,9 @@ def run(
     service = chat_service(settings, no_memory=memory_off, temporary=temp)
     conversation = open_conversation(service, session=session, latest=continue_, title=title)
     start_role(service, conversation, base, applied, no_memory=no_memory, temporary=temp)
-    if local_note is None:
+    if settings.origins.get("model") != "local":  # a file's name is its model's: not asked
         settle_model(service, conversation, settings.model, interactive=interactive)
-    else:  # the file's name is the model's: nothing to ask the server
+    if local_note is not None:
         _tell(local_note, "note", interactive=interactive)
     if temp:
         from ctxchat.cli.common import report
