@@ -14,13 +14,15 @@ running to `--reply` tokens (`ignore_eos`), so both sides of a comparison genera
   a busy two-core machine: the threads are the cores measured free).
 - Start-up: `ctxchat run --model FILE "hi"` (the server started, the model loaded, a
   one-token reply) against `ctxchat run "hi"` to an already-running server.
-- Memory: the server's RSS after `--turns` turns of one conversation against after one.
+- Memory: ctxchat's RSS (this process, which runs the turns) and the server's after
+  `--turns` turns of one conversation against after one, sampled every ten turns.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import statistics
@@ -29,6 +31,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -40,9 +43,21 @@ from ctxchat.core.settings import DEFAULT_INSTRUCTIONS
 from ctxchat.services.build import build_agent
 from ctxchat.services.conversations import ChatService
 from ctxchat.services.llama_server import LlamaServer, LlamaServerOptions
+from ctxchat.services.local_model import start_server, stop_local_models
 from ctxchat.storage.store import SessionStore
 
 PROMPT = "Tell me about the sea."
+
+
+@contextlib.contextmanager
+def local_server(options: LlamaServerOptions) -> Iterator[LlamaServer]:
+    """The server as `ctxchat run --model FILE` starts it (`local_model.start_server`), so
+    that ctxchat's turns take the path they take for a user's local model."""
+    server = start_server(options)
+    try:
+        yield server
+    finally:
+        stop_local_models()
 
 
 def raw_reply(server: LlamaServer, reply: int) -> tuple[float, float, float]:
@@ -114,14 +129,18 @@ async def alternate(
     return raw, ours
 
 
-async def turns(service: ChatService, count: int, server: LlamaServer) -> tuple[float, float]:
-    """The server's RSS after one turn of a conversation and after `count`."""
+async def turns(
+    service: ChatService, count: int, server: LlamaServer
+) -> list[tuple[int, float, float]]:
+    """(turns so far, ctxchat's RSS, the server's RSS) after the first turn of one
+    conversation, then every tenth, up to `count`: where memory grows, if it does."""
     conversation = service.new()
-    await service.send(conversation, PROMPT)
-    after_one = rss_mib(server.pid)
-    for i in range(count - 1):
-        await service.send(conversation, f"{PROMPT} ({i})")
-    return after_one, rss_mib(server.pid)
+    samples = []
+    for i in range(count):
+        await service.send(conversation, f"{PROMPT} ({i})" if i else PROMPT)
+        if i == 0 or (i + 1) % 10 == 0 or i + 1 == count:
+            samples.append((i + 1, rss_mib(os.getpid()), rss_mib(server.pid)))
+    return samples
 
 
 def median(values: list[float]) -> float:
@@ -163,7 +182,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         home = Path(scratch)
         options = LlamaServerOptions(model, alias="bench", ignore_eos=True, context=2048)
-        with LlamaServer(options, log=home / "llama.log") as server:
+        with local_server(options) as server:
             service = chat_service(home, server, args.reply)
             raw, ours = asyncio.run(alternate(args.repeat, server, service, args.reply))
             raw_first, our_first = median([r[0] for r in raw]), median([o[0] for o in ours])
@@ -187,10 +206,15 @@ def main() -> None:
             )
 
             # Memory: one conversation, `--turns` turns; its window fills and is fitted.
-            after_one, after_all = asyncio.run(turns(service, args.turns, server))
+            samples = asyncio.run(turns(service, args.turns, server))
+            for done, ours_mib, server_mib in samples:
+                print(f"  after {done:3d} turns: ctxchat {ours_mib:.0f} MiB, ", end="")
+                print(f"server {server_mib:.0f} MiB")
+            (_, ours_one, server_one), (done, ours_all, server_all) = samples[0], samples[-1]
             print(
-                f"server RSS: {after_all:.0f} MiB after {args.turns} turns, {after_one:.0f} "
-                f"MiB after one; ratio {after_all / after_one:.2f}"
+                f"RSS after {done} turns against after one: ctxchat {ours_all:.0f} MiB against "
+                f"{ours_one:.0f} MiB, ratio {ours_all / ours_one:.2f}; server {server_all:.0f} "
+                f"MiB against {server_one:.0f} MiB, ratio {server_all / server_one:.2f}"
             )
             service.close()
 

@@ -206,6 +206,11 @@ def start_local_model(settings: ModelSettings, choice: LocalChoice) -> LocalStar
     return LocalStarted(local, note)
 
 
+def runs_here(base_url: str | None) -> bool:
+    """Whether `base_url` is a llama.cpp child server this process started."""
+    return base_url is not None and any(server.base_url == base_url for server in _running)
+
+
 def stop_local_models() -> None:
     """End every local model server this process started (SIGTERM, then SIGKILL)."""
     while _running:
