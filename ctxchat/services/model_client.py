@@ -129,17 +129,22 @@ class OpenAIChatModel:
         cache = model_info.EndpointCache(data_dir())
         key = model_info.endpoint_key(settings.base_url, self.name)
         found = cache.get(key)
-        if found is None:
+        if found is None or (found.get("tokenize") and "template" not in found):
             found = model_info.probe(settings.base_url, self.name, headers)
             cache.put(key, found)
         counter = None
+        template = found.get("template")
+        template = template if isinstance(template, dict) else {}
         if found.get("tokenize"):
             counter = model_info.llama_cpp_counter(
                 settings.base_url, headers, model=self.name, data_dir=data_dir()
             )
-        said = {
+            counter = model_info.with_template(counter, template.get("message"))
+        prompt = template.get("prompt")
+        said: dict[str, Any] = {
             "uncapped": found.get("uncapped") is True,
             "takes_tools": found.get("tools") is not False,
+            "prompt_overhead": prompt if isinstance(prompt, int) and 0 <= prompt < 256 else 0,
         }
         if settings.context_window:
             return ContextLimits(settings.context_window, "config", reserve, counter, **said)
