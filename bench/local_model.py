@@ -1,10 +1,13 @@
 """What ctxchat adds to a local model, each figure a ratio to a reference in the same run.
 
     python bench/local_model.py [--turns 100] [--reply 64] [--repeat 5] [--model FILE.gguf]
+                                [--only first,memory,startup,threads]
 
 The model is the tests' tiny GGUF (`tests/tinymodel.py`) unless `--model` names another,
-run by the llama.cpp child server (`ctxchat.services.llama_server`), with every reply
-running to `--reply` tokens (`ignore_eos`), so both sides of a comparison generate alike.
+run by the llama.cpp child server (`ctxchat.services.llama_server`) started as
+`ctxchat run --model FILE` starts it (so ctxchat reads its replies as it does for a user,
+`services.direct_stream`), with every reply running to `--reply` tokens (`ignore_eos`),
+so both sides of a comparison generate alike.
 
 - The first token's time and a whole reply's tokens/s through ctxchat's engine (the
   default pipeline less what is stored outside the session: a `ChatService` turn in this
@@ -168,13 +171,91 @@ def cli_seconds(args: list[str], env: dict[str, str]) -> float:
     return time.perf_counter() - started
 
 
+PARTS = ("first", "memory", "startup", "threads")
+
+
+def first_token(server: LlamaServer, service: ChatService, args: argparse.Namespace) -> None:
+    raw, ours = asyncio.run(alternate(args.repeat, server, service, args.reply))
+    raw_first, our_first = median([r[0] for r in raw]), median([o[0] for o in ours])
+    # tokens/s while the reply streams: the tokens after the first, over their time
+    raw_rate = (args.reply - 1) / median([r[1] - r[0] for r in raw])
+    our_rate = (args.reply - 1) / median([o[1] - o[0] for o in ours])
+    raw_turn, our_turn = median([r[2] for r in raw]), median([o[2] for o in ours])
+    print(
+        f"first token: ctxchat {our_first * 1000:.1f} ms, raw {raw_first * 1000:.1f} ms;"
+        f" ratio {our_first / raw_first:.2f} "
+        f"(ctxchat's share {(our_first - raw_first) / our_first:.0%})"
+    )
+    print(
+        f"streaming: ctxchat {our_rate:.1f} tokens/s, raw {raw_rate:.1f} tokens/s; "
+        f"ratio {our_rate / raw_rate:.2f} "
+        f"(ctxchat's share {(raw_rate - our_rate) / raw_rate:.0%})"
+    )
+    print(
+        f"whole turn of {args.reply} tokens, stored: ctxchat {our_turn * 1000:.0f} ms, "
+        f"raw request {raw_turn * 1000:.0f} ms; ratio {our_turn / raw_turn:.2f}"
+    )
+
+
+def memory(server: LlamaServer, service: ChatService, args: argparse.Namespace) -> None:
+    """One conversation, `--turns` turns; its window fills and is fitted."""
+    samples = asyncio.run(turns(service, args.turns, server))
+    for done, ours_mib, server_mib in samples:
+        print(f"  after {done:3d} turns: ctxchat {ours_mib:.0f} MiB, ", end="")
+        print(f"server {server_mib:.0f} MiB", flush=True)
+    (_, ours_one, server_one), (done, ours_all, server_all) = samples[0], samples[-1]
+    print(
+        f"RSS after {done} turns against after one: ctxchat {ours_all:.0f} MiB against "
+        f"{ours_one:.0f} MiB, ratio {ours_all / ours_one:.2f}; server {server_all:.0f} "
+        f"MiB against {server_one:.0f} MiB, ratio {server_all / server_one:.2f}"
+    )
+
+
+def startup(home: Path, model: Path, server: LlamaServer, args: argparse.Namespace) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CTXCHAT_"))}
+    env["CTXCHAT_HOME"] = str(home / "cli")
+    (home / "cli").mkdir()
+    (home / "cli" / "config.toml").write_text("[model]\nmax_tokens = 1\n")
+    runs = max(1, args.repeat // 2)
+    to_server = {**env, "OPENAI_BASE_URL": server.base_url}
+    served = median([cli_seconds(["run", "--temp", "hi"], to_server) for _ in range(runs)])
+    loaded = median(
+        [cli_seconds(["run", "--temp", "--model", str(model), "hi"], env) for _ in range(runs)]
+    )
+    print(
+        f"start-up with a local model: {loaded:.2f} s (load included) against {served:.2f} s"
+        f" to a running server; ratio {loaded / served:.2f}"
+    )
+
+
+def threads(home: Path, model: Path, args: argparse.Namespace) -> None:
+    rates = {}
+    for count in (1, 2):
+        threaded = LlamaServerOptions(model, alias="bench", threads=count, ignore_eos=True)
+        with LlamaServer(threaded, log=home / f"llama-{count}.log") as server:
+            raw_reply(server, args.reply)
+            rates[count] = args.reply / median(
+                [raw_reply(server, args.reply)[1] for _ in range(args.repeat)]
+            )
+    print(
+        f"threads: 2 threads {rates[2]:.1f} tokens/s, 1 thread {rates[1]:.1f} tokens/s; "
+        f"ratio {rates[2] / rates[1]:.2f}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--turns", type=int, default=100)
     parser.add_argument("--reply", type=int, default=64)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--model", type=Path, default=None)
+    parser.add_argument(
+        "--only", default=",".join(PARTS), help=f"the parts to run, of {','.join(PARTS)}"
+    )
     args = parser.parse_args()
+    parts = set(args.only.split(","))
+    if not parts <= set(PARTS):
+        raise SystemExit(f"--only takes {','.join(PARTS)}")
     model = args.model or cached_model()
     if model is None:
         raise SystemExit("no model: run python tests/tinymodel.py, or give --model FILE.gguf")
@@ -184,67 +265,15 @@ def main() -> None:
         options = LlamaServerOptions(model, alias="bench", ignore_eos=True, context=2048)
         with local_server(options) as server:
             service = chat_service(home, server, args.reply)
-            raw, ours = asyncio.run(alternate(args.repeat, server, service, args.reply))
-            raw_first, our_first = median([r[0] for r in raw]), median([o[0] for o in ours])
-            # tokens/s while the reply streams: the tokens after the first, over their time
-            raw_rate = (args.reply - 1) / median([r[1] - r[0] for r in raw])
-            our_rate = (args.reply - 1) / median([o[1] - o[0] for o in ours])
-            raw_turn, our_turn = median([r[2] for r in raw]), median([o[2] for o in ours])
-            print(
-                f"first token: ctxchat {our_first * 1000:.0f} ms, raw {raw_first * 1000:.0f} ms;"
-                f" ratio {our_first / raw_first:.2f} "
-                f"(ctxchat's share {(our_first - raw_first) / our_first:.0%})"
-            )
-            print(
-                f"streaming: ctxchat {our_rate:.1f} tokens/s, raw {raw_rate:.1f} tokens/s; "
-                f"ratio {our_rate / raw_rate:.2f} "
-                f"(ctxchat's share {(raw_rate - our_rate) / raw_rate:.0%})"
-            )
-            print(
-                f"whole turn of {args.reply} tokens, stored: ctxchat {our_turn * 1000:.0f} ms, "
-                f"raw request {raw_turn * 1000:.0f} ms; ratio {our_turn / raw_turn:.2f}"
-            )
-
-            # Memory: one conversation, `--turns` turns; its window fills and is fitted.
-            samples = asyncio.run(turns(service, args.turns, server))
-            for done, ours_mib, server_mib in samples:
-                print(f"  after {done:3d} turns: ctxchat {ours_mib:.0f} MiB, ", end="")
-                print(f"server {server_mib:.0f} MiB")
-            (_, ours_one, server_one), (done, ours_all, server_all) = samples[0], samples[-1]
-            print(
-                f"RSS after {done} turns against after one: ctxchat {ours_all:.0f} MiB against "
-                f"{ours_one:.0f} MiB, ratio {ours_all / ours_one:.2f}; server {server_all:.0f} "
-                f"MiB against {server_one:.0f} MiB, ratio {server_all / server_one:.2f}"
-            )
+            if "first" in parts:
+                first_token(server, service, args)
+            if "memory" in parts:
+                memory(server, service, args)
             service.close()
-
-            env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CTXCHAT_"))}
-            env["CTXCHAT_HOME"] = str(home / "cli")
-            (home / "cli").mkdir()
-            (home / "cli" / "config.toml").write_text("[model]\nmax_tokens = 1\n")
-            runs = max(1, args.repeat // 2)
-            to_server = {**env, "OPENAI_BASE_URL": server.base_url}
-            served = median([cli_seconds(["run", "--temp", "hi"], to_server) for _ in range(runs)])
-        loaded = median(
-            [cli_seconds(["run", "--temp", "--model", str(model), "hi"], env) for _ in range(runs)]
-        )
-        print(
-            f"start-up with a local model: {loaded:.2f} s (load included) against {served:.2f} s"
-            f" to a running server; ratio {loaded / served:.2f}"
-        )
-
-        rates = {}
-        for threads in (1, 2):
-            threaded = LlamaServerOptions(model, alias="bench", threads=threads, ignore_eos=True)
-            with LlamaServer(threaded, log=home / f"llama-{threads}.log") as server:
-                raw_reply(server, args.reply)
-                rates[threads] = args.reply / median(
-                    [raw_reply(server, args.reply)[1] for _ in range(args.repeat)]
-                )
-        print(
-            f"threads: 2 threads {rates[2]:.1f} tokens/s, 1 thread {rates[1]:.1f} tokens/s; "
-            f"ratio {rates[2] / rates[1]:.2f}"
-        )
+            if "startup" in parts:
+                startup(home, model, server, args)
+        if "threads" in parts:
+            threads(home, model, args)
 
 
 if __name__ == "__main__":
