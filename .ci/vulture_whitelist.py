@@ -86,6 +86,9 @@ _.n_threads
 _.cache_ram_mib
 _.endpoint_props
 _.n_parallel
+_.n_batch
+_.n_ubatch
+_.pooling_type
 
 # What `ctxchat import` will call (issue 22): screened facts into a user's memory.
 _memory_import.import_facts

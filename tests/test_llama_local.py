@@ -177,7 +177,7 @@ def test_the_local_model_benchmark_runs_and_prints_ratios(ctxchat_home: Path) ->
         [sys.executable, str(bench), *argv], capture_output=True, text=True, env=env, timeout=300
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.count("ratio") == 6, done.stdout
+    assert done.stdout.count("ratio") == 7, done.stdout  # RSS: ctxchat and the server
 
 
 def test_a_file_keeps_its_port_so_what_is_kept_per_endpoint_is_found_again(
@@ -200,3 +200,24 @@ def test_a_file_keeps_its_port_so_what_is_kept_per_endpoint_is_found_again(
         beside = ctxchat("run", "--model", str(model), "Say hello.", env=env)
         assert beside.returncode == 0, beside.stderr
         assert beside.stdout.strip()
+
+
+def test_what_the_local_server_refuses_is_said_as_for_any_server(
+    ctxchat_home: Path, tmp_path: Path
+) -> None:
+    # The turn's stream is read without the openai client (`services.direct_stream`); a
+    # refusal is asked again through it, so it is the same one line as for any server.
+    from test_cli_attach import PNG_1024x512
+
+    model = tiny_gguf(tmp_path)
+    (tmp_path / "chart.png").write_bytes(PNG_1024x512)
+    env = local_env(ctxchat_home)
+    result = ctxchat(
+        "run", "--model", str(model), "-a", "chart.png", "describe it", env=env, cwd=tmp_path
+    )
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    (error,) = [line for line in result.stderr.splitlines() if "error:" in line]
+    assert "model 'tiny-local'" in error
+    assert "does not take images" in error
+    assert llama_children(model) == []

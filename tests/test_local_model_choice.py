@@ -136,3 +136,19 @@ def test_a_local_model_without_an_embeddings_endpoint_has_no_embeddings(
     assert build_env(local).embeddings is None  # `auto` stays lexical; nothing is probed
     own = replace(local, embeddings=EmbeddingSettings(base_url="http://127.0.0.1:9/v1"))
     assert build_env(own).embeddings is not None
+
+
+def test_an_embeddings_path_is_read_from_the_config_files_folder_and_checked(
+    tmp_path: Path,
+) -> None:
+    from ctxchat.core.options import OptionValueError
+    from ctxchat.core.settings import EmbeddingSettings
+    from ctxchat.services.local_embeddings import embedding_file
+
+    assert embedding_file(EmbeddingSettings(), tmp_path) is None  # a server's, or none
+    named = EmbeddingSettings(path="models/bge.gguf", pooling="cls")
+    assert embedding_file(named, tmp_path) == tmp_path / "models" / "bge.gguf"
+    with pytest.raises(OptionValueError, match="path: and base_url name two endpoints"):
+        EmbeddingSettings(path="bge.gguf", base_url="http://127.0.0.1:9/v1")
+    with pytest.raises(OptionValueError, match="pooling: must be one of mean, cls, last"):
+        EmbeddingSettings(path="bge.gguf", pooling="max")

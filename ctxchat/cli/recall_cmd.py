@@ -34,9 +34,10 @@ def index(
     Only those with no vector yet; [embeddings] must be set. Shows the count first and
     asks (on a paid endpoint each message costs money); a progress bar on a terminal."""
     from ctxchat.cli.common import confirm
+    from ctxchat.cli.local_run import use_local_embeddings
     from ctxchat.services.recall_index import VectorIndexer
 
-    indexer = VectorIndexer(load_config(config))
+    indexer = VectorIndexer(use_local_embeddings(load_config(config))[0])
     count = run_sync(indexer.count())
     if count == 0:
         print("every stored message has a vector already")
@@ -97,6 +98,10 @@ def evaluate(
 
     ks = parse_ks(k)
     settings = load_config(config)
+    if ranker is not RecallRanker.lexical:
+        from ctxchat.cli.local_run import use_local_embeddings
+
+        settings = use_local_embeddings(settings)[0]
     embeddings = eval_embeddings(settings, ranker.value)
     found = load_conversations(conversations)
     asked = load_questions(questions)

@@ -158,7 +158,8 @@ def run(
         no_memory=memory_off,
         temporary=temp,
         roles=RoleSwitch(base, applied, no_memory=no_memory, temporary=temp),
-        discover=local_note is None,  # the file's name is the model's: nothing to ask
+        # A file's name is its model's: nothing to ask the server.
+        discover=settings.origins.get("model") != "local",
         on_lock_wait=announce_in_chat if interactive else None,
     )
     opened = run_sync(open_chat(service, session=session, latest=continue_, title=title))

@@ -99,7 +99,12 @@ def evaluate(
     from ctxchat.services.build import build_env
     from ctxchat.services.tool_eval import evaluate_selection
 
-    env = build_env(load_config(config))
+    settings = load_config(config)
+    if ranker is not RankerName.lexical:
+        from ctxchat.cli.local_run import use_local_embeddings
+
+        settings = use_local_embeddings(settings)[0]
+    env = build_env(settings)
     show_progress = not json_output and sys.stderr.isatty()
 
     async def run() -> dict[str, Any]:

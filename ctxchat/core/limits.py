@@ -39,6 +39,9 @@ class ContextLimits:
     # False where the endpoint says its model cannot take tools (llama.cpp's
     # `chat_template_caps.supports_tools`): none are sent, and none cost the window.
     takes_tools: bool = True
+    # Tokens a request's chat template adds once, whatever it holds (the reply's header):
+    # measured where the endpoint can say (llama.cpp's `/apply-template`), else none.
+    prompt_overhead: int = 0
 
     @property
     def reply_room(self) -> int:
@@ -49,7 +52,7 @@ class ContextLimits:
     @property
     def room(self) -> int:
         """Tokens the request itself may take."""
-        return max(0, self.window - self.reply_room)
+        return max(0, self.window - self.reply_room - self.prompt_overhead)
 
     def count_text(self, text: str) -> int:
         if self.counter is not None:

@@ -25,6 +25,7 @@ OPENAI_HOST = "api.openai.com"
 # asked which models it serves (see `ctxchat.services.model_discovery`).
 OPENAI_DEFAULT_MODEL = "gpt-4o-mini"
 MIN_REPLY_BYTES = 1_000
+POOLINGS = ("mean", "cls", "last")  # llama.cpp's, for an embedding GGUF
 DEFAULT_INSTRUCTIONS = (
     "You are a helpful assistant in a terminal chat. Answer concisely; use Markdown when it "
     "helps. Context blocks below come from the user's memory and tools: use them when relevant."
@@ -135,10 +136,26 @@ class EmbeddingSettings:
     )
     model: str = option("text-embedding-3-small", help="embedding model name")
     dimensions: int | None = option(None, help="vector size, for models that can shorten")
+    path: str | None = option(
+        None,
+        help="an embedding GGUF file run on this machine by a llama.cpp server of its own "
+        "(the `local` extra); its name is the model's",
+    )
+    pooling: str | None = option(
+        None,
+        help="how that file's token vectors make one: mean, cls or last (omitted = what "
+        "the file says)",
+    )
 
     def __post_init__(self) -> None:
         if self.base_url is not None:
             check_base_url(self.base_url)
+        if self.path is not None and not self.path.strip():
+            raise OptionValueError("path", "must name a GGUF file, e.g. ./bge-small.gguf")
+        if self.path is not None and self.base_url is not None:
+            raise OptionValueError("path", "and base_url name two endpoints: set one")
+        if self.pooling is not None and self.pooling not in POOLINGS:
+            raise OptionValueError("pooling", f"must be one of {', '.join(POOLINGS)}")
         if not self.model.strip():
             raise OptionValueError("model", "must name an embedding model")
         if self.dimensions is not None and self.dimensions < 1:

@@ -21,6 +21,9 @@ import sys
 from typing import Any
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+# Tokens one embedding input may have: llama.cpp embeds an input in one physical batch
+# (512 by default, when a message of a few pages is 2,000), and its server refuses longer.
+EMBEDDING_BATCH = 2048
 
 
 def die_with_parent(parent: int) -> None:
@@ -68,6 +71,12 @@ def server_params(xllamacpp: Any, options: dict[str, Any]) -> Any:
     params.sampling.ignore_eos = options["ignore_eos"]
     params.endpoint_props = True  # the window, for ctxchat's context budget
     params.n_parallel = 1
+    if options["embedding"]:
+        params.embedding = True
+        params.n_batch = params.n_ubatch = EMBEDDING_BATCH
+        if options["pooling"]:
+            name = "LLAMA_POOLING_TYPE_" + options["pooling"].upper()
+            params.pooling_type = getattr(xllamacpp.llama_pooling_type, name)
     return params
 
 

@@ -62,6 +62,10 @@ class LlamaServerOptions:
     prompt_cache_mib: int = 64
     reply_cap: int = -1  # tokens a reply may take at most; -1 is no cap
     ignore_eos: bool = False  # every reply runs to its cap (a reply long enough to stop)
+    # Embedding mode: `/v1/embeddings` only (chat requests fail with it on), for the
+    # embeddings' own server (`services.local_embeddings`), never the chat's.
+    embedding: bool = False
+    pooling: str = ""  # with `embedding`: "mean", "cls" or "last"; "" is the file's own
     host: str = "127.0.0.1"
     port: int = 0  # 0: a free one, chosen by the kernel
 

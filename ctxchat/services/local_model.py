@@ -152,9 +152,11 @@ def server_options(
     )
 
 
-def preferred_port(path: Path) -> int:
-    """The port the file's server listens on when it is free, else 0 (any)."""
-    digest = hashlib.sha256(os.path.abspath(path).encode("utf-8", "surrogateescape")).digest()
+def preferred_port(path: Path, purpose: str = "") -> int:
+    """The port the file's server listens on when it is free, else 0 (any); `purpose`
+    gives the same file's embedding server a port of its own."""
+    named = purpose + os.path.abspath(path)
+    digest = hashlib.sha256(named.encode("utf-8", "surrogateescape")).digest()
     port = PORT_BASE + int.from_bytes(digest[:4], "big") % PORT_SPAN
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         # As a server binds (llama.cpp's does): the last run's closed connections, left in
@@ -167,14 +169,12 @@ def preferred_port(path: Path) -> int:
     return port
 
 
-def start_local_model(settings: ModelSettings, choice: LocalChoice) -> LocalStarted:
-    """Start llama.cpp's server for `choice` (from the main thread: see `llama_server`) and
-    the settings that talk to it; it runs until `stop_local_models`."""
+def start_server(options: LlamaServerOptions) -> LlamaServer:
+    """Start llama.cpp's server with `options` (from the main thread: see `llama_server`);
+    it runs until `stop_local_models`."""
     from ctxchat.services.llama_server import LlamaServer
 
-    options = replace(server_options(settings, choice), port=preferred_port(choice.path))
     server = LlamaServer(options)
-    began = time.monotonic()
     try:
         server.start()
     except LocalServerUnavailable:
@@ -183,10 +183,17 @@ def start_local_model(settings: ModelSettings, choice: LocalChoice) -> LocalStar
         if options.port == 0:
             raise
         # Taken between the probe and llama.cpp's bind: any free port will do.
-        options = replace(options, port=0)
-        server = LlamaServer(options)
+        server = LlamaServer(replace(options, port=0))
         server.start()
     _running.append(server)
+    return server
+
+
+def start_local_model(settings: ModelSettings, choice: LocalChoice) -> LocalStarted:
+    """Start llama.cpp's server for `choice` and the settings that talk to it."""
+    options = replace(server_options(settings, choice), port=preferred_port(choice.path))
+    began = time.monotonic()
+    server = start_server(options)
     took = time.monotonic() - began
     threads = options.threads
     plural = "" if threads == 1 else "s"
@@ -197,6 +204,11 @@ def start_local_model(settings: ModelSettings, choice: LocalChoice) -> LocalStar
         settings, base_url=server.base_url, model=options.model_id, path=None, api_key=None
     )
     return LocalStarted(local, note)
+
+
+def runs_here(base_url: str | None) -> bool:
+    """Whether `base_url` is a llama.cpp child server this process started."""
+    return base_url is not None and any(server.base_url == base_url for server in _running)
 
 
 def stop_local_models() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sys
 from collections.abc import AsyncGenerator
 from typing import TYPE_CHECKING, Any
 
@@ -138,17 +139,22 @@ class OpenAIChatModel:
         cache = model_info.EndpointCache(data_dir())
         key = model_info.endpoint_key(settings.base_url, self.name)
         found = cache.get(key)
-        if found is None:
+        if found is None or (found.get("tokenize") and "template" not in found):
             found = model_info.probe(settings.base_url, self.name, headers)
             cache.put(key, found)
         counter = None
+        template = found.get("template")
+        template = template if isinstance(template, dict) else {}
         if found.get("tokenize"):
             counter = model_info.llama_cpp_counter(
                 settings.base_url, headers, model=self.name, data_dir=data_dir()
             )
-        said = {
+            counter = model_info.with_template(counter, template.get("message"))
+        prompt = template.get("prompt")
+        said: dict[str, Any] = {
             "uncapped": found.get("uncapped") is True,
             "takes_tools": found.get("tools") is not False,
+            "prompt_overhead": prompt if isinstance(prompt, int) and 0 <= prompt < 256 else 0,
         }
         if settings.context_window:
             return ContextLimits(settings.context_window, "config", reserve, counter, **said)
@@ -218,8 +224,10 @@ class OpenAIChatModel:
             used = sum(limits.count_text(m.text) + 4 for m in request.messages)
             params["max_tokens"] = min(asked, max(limits.reply_room, limits.window - used))
         assembler = ReplyAssembler(on_event)
+        stream: Any = await self._direct_stream(params)
         try:
-            stream = await client.chat.completions.create(**params)
+            if stream is None:
+                stream = await client.chat.completions.create(**params)
         except Exception as exc:
             if any(m.images for m in request.messages) and _refuses_images(exc):
                 raise self._translate_refusal(exc) from exc
@@ -260,6 +268,23 @@ class OpenAIChatModel:
                 f"the reply stream from {settings.endpoint} ended before the reply was complete"
             )
         return assembler.reply()
+
+    async def _direct_stream(self, params: dict[str, Any]) -> Any:
+        """The reply's stream read without the openai client, when the endpoint is a
+        llama.cpp child server of this process (see `direct_stream`); None otherwise, and
+        when that server did not answer with a stream (the openai client then asks, and
+        says why)."""
+        local = sys.modules.get("ctxchat.services.local_model")
+        if local is None or not local.runs_here(self.settings.base_url):
+            return None
+        from ctxchat.services.direct_stream import DirectRefused, open_stream
+
+        try:
+            return await open_stream(
+                str(self.settings.base_url), params, timeout=self.settings.timeout
+            )
+        except DirectRefused:
+            return None
 
     def _takes_tools(self, on_event: EventSink) -> bool:
         """Whether to send tools: not to a model that refused them before (on disk)."""
