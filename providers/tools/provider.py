@@ -342,6 +342,7 @@ class _SessionSearch:
             limit: how many matches to return, 1 to 20
         """
         from ctxchat.core.forgetting import forgotten_messages
+        from ctxchat.core.redact import scrub_secrets
         from ctxchat.services.session_search import search_sessions
         from ctxchat.storage.store import SessionStore
         from ctxchat.views.search_hits import hits_text
@@ -349,6 +350,7 @@ class _SessionSearch:
         if self.agent is None:
             raise CtxchatError("search_sessions runs during a turn only")
         providers = self.agent.run_providers()
+        notes: list[str] = []
         hits = await search_sessions(
             providers,
             SessionStore(self.sessions_dir),
@@ -356,8 +358,11 @@ class _SessionSearch:
             limit=max(1, min(limit, MAX_SEARCH_HITS)),
             leave_out=await asyncio.to_thread(forgotten_messages, providers),
             project=self.project,
+            warn=notes.append,
         )
-        return hits_text(hits) if hits else "no stored message holds those words"
+        found = hits_text(hits) if hits else "no stored message holds those words"
+        # The model is told, so it can weigh a miss: words in other words may be missed.
+        return "\n".join([*(f"note: {scrub_secrets(line)}" for line in notes), found])
 
 
 class _ReportFailures(Middleware):
