@@ -152,6 +152,8 @@ def test_recall_eval_learns_the_user_turns_into_memory_and_forgets_them(
     assert result["memory_facts"] == 2  # the pottery class, the sister in Lisbon
     assert result["memory"] == {"recall": 1.0}
     assert result["pronoun_form"]["memory"] == {"recall": 1.0}  # type: ignore[index]
+    by_form = result["pronoun_form"]["by_category"]  # type: ignore[index]
+    assert by_form["single-hop"]["search"]["recall"]["1"] == 1.0
     assert result["by_category"]["temporal"]["memory"] == {"recall": 1.0}  # type: ignore[index]
     assert raw_query(sql_url, "SELECT count(*) FROM ctxchat_memory") == [(0,)]
     assert raw_query(sql_url, "SELECT count(*) FROM ctxchat_history") == [(0,)]

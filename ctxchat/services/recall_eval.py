@@ -231,6 +231,7 @@ class Report:
         self.written = Figures()
         self.pronoun = Figures()
         self.by_category: dict[str, Figures] = {}
+        self.pronoun_by_category: dict[str, Figures] = {}
         self.facts = 0  # facts the user memory learnt, every conversation's
 
     def to_dict(self) -> dict[str, Any]:
@@ -242,7 +243,12 @@ class Report:
             "memory": overall["memory"],
             "memory_facts": self.facts,
             "by_category": {c: f.to_dict(self.ks) for c, f in sorted(self.by_category.items())},
-            "pronoun_form": self.pronoun.to_dict(self.ks),
+            "pronoun_form": {
+                **self.pronoun.to_dict(self.ks),
+                "by_category": {
+                    c: f.to_dict(self.ks) for c, f in sorted(self.pronoun_by_category.items())
+                },
+            },
         }
 
 
@@ -378,10 +384,12 @@ async def evaluate(
                             else _share(question.evidence, await memory.recalled_turns(text))
                         )
                         figures.add(ks, found, near, injected, remembered)
-                        if index == 0:
-                            report.by_category.setdefault(question.category, Figures()).add(
-                                ks, found, near, injected, remembered
-                            )
+                        categories = (
+                            report.by_category if index == 0 else report.pronoun_by_category
+                        )
+                        categories.setdefault(question.category, Figures()).add(
+                            ks, found, near, injected, remembered
+                        )
                     done += 1
                     if progress is not None:
                         progress(done, total)
