@@ -76,9 +76,15 @@ def _unembedded(owner: Owner, model: str, keys: Collection[str] | None) -> Any:
     from .schema import HISTORY
 
     table = HISTORY.tables
+    user: Any = table.c.user_key
+    if keys is not None:
+        # A few sessions' rows, found by the primary key: compared as an expression, the
+        # user's own index is not chosen for it (SQLite then read every row of the user,
+        # 2 s a turn at 100,000 messages, bench/recall.py).
+        user = user + ""
     query = (
         sa.select(table.c.history_key, table.c.seq, table.c.turn_id, table.c.body)
-        .where(table.c.user_key == owner.user, table.c.home_id == owner.home)
+        .where(user == owner.user, table.c.home_id == owner.home)
         .where(table.c.role.in_(EMBEDDED_ROLES), table.c.body != "")
         .where(sa.or_(table.c.embedding_model.is_(None), table.c.embedding_model != model))
     )
