@@ -456,7 +456,7 @@ class SqlHistoryProvider(
             if not rows:
                 break
             matrix = await embed_texts(embeddings.embed, [r.text for r in rows])
-            await asyncio.to_thread(store, database, rows, matrix, model)
+            await asyncio.to_thread(store, database, rows, matrix, model, self.owner.user)
             done += len(rows)
             if progress is not None:
                 progress(min(done, total), total)
