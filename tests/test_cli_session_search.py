@@ -191,3 +191,43 @@ def test_a_limit_no_database_can_hold_is_a_usage_error(
     assert "Traceback" not in result.stderr
     assert len(result.stderr.splitlines()) == 1
     assert "--limit" in result.stderr
+
+
+def test_a_failing_embeddings_endpoint_searches_by_words_and_says_so_once(
+    cli_env: dict[str, str], fake_openai: FakeOpenAI, ctxchat_home: Path
+) -> None:
+    write_config(ctxchat_home, '[embeddings]\nmodel = "fake-embed"\n')
+    chat(cli_env, "I signed up for a pottery class on Tuesdays")
+    assert fake_openai.embedding_requests()  # hybrid: the turn was embedded
+    fake_openai.fail_embeddings_with = 500
+
+    done = ctxchat("sessions", "search", "pottery", "class", env=cli_env)
+
+    assert done.returncode == 0, done.stderr
+    assert "Tuesdays" in done.stdout  # found by its words
+    said = done.stderr.splitlines()
+    assert len(said) == 1, done.stderr
+    assert said[0].startswith("ctxchat: warning: search by words only: embeddings from ")
+
+
+def test_the_search_tool_notes_a_failing_embeddings_endpoint_in_its_result(
+    cli_env: dict[str, str], fake_openai: FakeOpenAI, ctxchat_home: Path
+) -> None:
+    write_config(ctxchat_home, '[embeddings]\nmodel = "fake-embed"\n')
+    fake_openai.enqueue(Text("Noted: PostgreSQL it is."))
+    chat(cli_env, "we decided the database will be PostgreSQL")
+    fake_openai.fail_embeddings_with = 500
+    fake_openai.enqueue(
+        ToolCalls([("search_sessions", {"query": "database decided"})]),
+        Text("Last week you chose PostgreSQL."),
+    )
+
+    done = ctxchat("run", "--json", "what did we decide about the database?", env=cli_env)
+
+    assert done.returncode == 0, done.stderr
+    result = fake_openai.chat_requests()[-1].messages[-1]
+    assert result["role"] == "tool"
+    lines = str(result["content"]).splitlines()
+    assert lines[0].startswith("note: search by words only: embeddings from ")
+    assert [line.startswith("note: ") for line in lines].count(True) == 1
+    assert lines[2] == "    we **decided** the **database** will be PostgreSQL"

@@ -153,3 +153,26 @@ def test_the_recall_block_is_sized_to_the_models_window(sql_url: str, tmp_path: 
 
     small, large = block_size(2048, "pottery class"), block_size(32768, "violin lesson")
     assert 0 < small < large
+
+
+def test_a_turns_new_vectors_join_the_cached_ones_without_a_reread(
+    sql_url: str, tmp_path: Path, model_settings: ModelSettings
+) -> None:
+    """The user's vectors are read once a process; a turn's new ones are added to what was
+    read, rather than every vector being read again (seconds at 100,000 messages)."""
+    from ctxchat.providers.history import vectors
+
+    agent, history = pipeline(
+        sql_url, embedding_env(tmp_path, model_settings), ScriptedModel(*["Noted."] * 3)
+    )
+    asyncio.run(agent.run(Session(), "the pottery class moved to Thursday"))
+    search(history, "pottery")  # the user's 2 vectors, read into the process
+    [slot] = [s for s in vectors._CACHE if s[:2] == (history.database().url, "alice")]
+    assert vectors._CACHE[slot].matrix.shape[0] == 2
+
+    asyncio.run(agent.run(Session(), "my violin teacher is called Ines"))
+
+    grown = vectors._CACHE[slot]
+    assert grown.matrix.shape[0] == 4
+    assert search(history, "violin teacher")[0].text == "my violin teacher is called Ines"
+    assert vectors._CACHE[slot] is grown  # still current: nothing read again

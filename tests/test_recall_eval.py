@@ -4,14 +4,22 @@ throwaway home and asks their questions, on SQLite and PostgreSQL; and its parts
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
 import pytest
 from cli_support import assert_clean_error, ctxchat
 from fakeopenai import FakeOpenAI
+from historykit import raw_query
 
-from ctxchat.services.recall_eval import pronoun_form
+from ctxchat.config.loading import load_config
+from ctxchat.services.recall_eval import (
+    evaluate,
+    load_conversations,
+    load_questions,
+    pronoun_form,
+)
 
 pytest_plugins = ["sqlfixtures"]
 
@@ -51,7 +59,7 @@ def write_case(tmp_path: Path) -> tuple[Path, Path]:
                         "id": "D2:1",
                         "role": "user",
                         "speaker": "Ana",
-                        "text": "My sister moved to Lisbon.",
+                        "text": "My sister lives in Lisbon.",
                     },
                     {
                         "id": "D2:2",
@@ -73,7 +81,7 @@ def write_case(tmp_path: Path) -> tuple[Path, Path]:
         },
         {
             "conversation": "c1",
-            "question": "Where did Ana's sister move?",
+            "question": "Where does Ana's sister live?",
             "category": "single-hop",
             "evidence": ["D2:1"],
         },
@@ -121,6 +129,43 @@ def test_recall_eval_reports_search_and_injected_recall(
     assert result["by_category"]["temporal"]["search"]["recall"]["1"] == 1.0
     assert result["pronoun_form"]["questions"] == 2
     assert result["pronoun_form"]["search"]["recall"]["10"] == 1.0
+    assert result["memory"] == {"recall": 1.0}  # the default pipeline's memory learnt too
+
+
+def in_process_eval(tmp_path: Path, config_text: str) -> dict[str, object]:
+    conversations, questions = write_case(tmp_path)
+    config = tmp_path / "config.toml"
+    config.write_text(config_text)
+    return asyncio.run(
+        evaluate(load_config(config), load_conversations(conversations), load_questions(questions))
+    )
+
+
+def test_recall_eval_learns_the_user_turns_into_memory_and_forgets_them(
+    sql_url: str, tmp_path: Path
+) -> None:
+    """Through the pipeline's own user memory: it learns from each user turn as a chat's
+    learning stage does, and is asked each question as the next input; the evidence of
+    both questions is a user turn it learnt a fact from. Its facts are gone afterwards."""
+    result = in_process_eval(tmp_path, f'[storage]\nurl = "{sql_url}"\n')
+
+    assert result["memory_facts"] == 2  # the pottery class, the sister in Lisbon
+    assert result["memory"] == {"recall": 1.0}
+    assert result["pronoun_form"]["memory"] == {"recall": 1.0}  # type: ignore[index]
+    by_form = result["pronoun_form"]["by_category"]  # type: ignore[index]
+    assert by_form["single-hop"]["search"]["recall"]["1"] == 1.0
+    assert result["by_category"]["temporal"]["memory"] == {"recall": 1.0}  # type: ignore[index]
+    assert raw_query(sql_url, "SELECT count(*) FROM ctxchat_memory") == [(0,)]
+    assert raw_query(sql_url, "SELECT count(*) FROM ctxchat_history") == [(0,)]
+
+
+def test_a_pipeline_without_memory_reports_no_memory_figure(sql_url: str, tmp_path: Path) -> None:
+    config = f'[storage]\nurl = "{sql_url}"\n\n[[providers]]\ntype = "sql_history"\n'
+    result = in_process_eval(tmp_path, config)
+
+    assert result["memory"] is None
+    assert result["memory_facts"] == 0
+    assert result["search"]["recall"]["1"] == 1.0  # type: ignore[index]
 
 
 def test_a_file_that_is_not_questions_is_one_line(tmp_path: Path, cli_env: dict[str, str]) -> None:

@@ -135,9 +135,11 @@ def evaluate(
 def _print(result: dict[str, Any], ks: tuple[int, ...]) -> None:
     def line(name: str, part: dict[str, Any]) -> str:
         search = "  ".join(f"R@{k} {part['search']['recall'][str(k)]:.3f}" for k in ks)
+        memory = part.get("memory")
+        remembered = f"  memory {memory['recall']:.3f}" if memory is not None else ""
         return (
             f"{name}: {part['questions']} questions  {search}  "
-            f"injected {part['injected']['recall']:.3f}"
+            f"injected {part['injected']['recall']:.3f}{remembered}"
         )
 
     print(line("as written", result))

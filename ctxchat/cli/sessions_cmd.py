@@ -247,8 +247,10 @@ def search(
 ) -> None:
     """Find stored messages of every session by their words, best first.
 
-    Every word must be in a message; each hit shows its session, date, role and a snippet.
+    Any word may match, messages holding more of them first; each hit shows its session,
+    date, role, a snippet and the turn beside it.
     """
+    from ctxchat.cli.common import warn
     from ctxchat.cli.search_view import print_hits
     from ctxchat.services.session_search import search_sessions
 
@@ -263,6 +265,7 @@ def search(
         limit=limit,
         session=only,
         project=service.project,  # the project's sessions first
+        warn=warn,  # one line on stderr: the embeddings endpoint failed, words only
     )
     print_hits(_reading_console(), run_sync(found), json_output=json_output)
 

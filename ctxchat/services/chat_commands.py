@@ -85,11 +85,17 @@ async def _search(ctx: CommandContext, args: str) -> CommandResult:
     if not args.strip():
         raise UsageError("usage: /search QUERY (the words to find in every session)")
     service = ctx.service
+    warned: list[str] = []
     hits = await search_sessions(
-        service.agent.run_providers(), service.store, args, project=service.project
+        service.agent.run_providers(),
+        service.store,
+        args,
+        project=service.project,
+        warn=warned.append,
     )
+    notes = tuple(Note(line, "warning") for line in warned)
     if not hits:
-        return CommandResult.say("no stored message holds those words")
+        return CommandResult((*notes, Note("no stored message holds those words")))
     current = ctx.conversation.session.id
     rows = tuple(
         (
@@ -102,7 +108,8 @@ async def _search(ctx: CommandContext, args: str) -> CommandResult:
         for h in hits
     )
     marked = frozenset(i for i, h in enumerate(hits) if h.session_id == current)
-    return CommandResult((Table(("session", "when", "role", "title", "snippet"), rows, marked),))
+    table = Table(("session", "when", "role", "title", "snippet"), rows, marked)
+    return CommandResult((*notes, table))
 
 
 async def _fork(ctx: CommandContext, args: str) -> CommandResult:

@@ -12,7 +12,10 @@ becomes "When did I go" when Caroline is the user), each
 - as the model asks the `search_sessions` tool: recall@k over the k ranked hits only, and
   apart from it the share found with the neighbouring turns the hits show;
 - as the input the `recall` provider sees: the share of the evidence in the block it would
-  inject with its default limits in an 8,192-token window.
+  inject with its default limits in an 8,192-token window;
+- as the input the pipeline's user memory sees, once it has learnt from each user turn as a
+  chat's learning stage does (`recall_eval_memory`): the share of the evidence its recalled
+  facts were learnt from.
 
 With `[embeddings]` set (or `--ranker hybrid`), each conversation's messages are embedded
 once stored, as `ctxchat recall index` would, and ranked by words and meaning.
@@ -186,15 +189,23 @@ class Figures:
     search: dict[int, float] = dataclasses.field(default_factory=dict)
     neighbours: dict[int, float] = dataclasses.field(default_factory=dict)
     injected: float = 0.0
+    memory: float | None = None  # None: no user memory in the pipeline
 
     def add(
-        self, ks: Sequence[int], found: dict[int, float], near: dict[int, float], injected: float
+        self,
+        ks: Sequence[int],
+        found: dict[int, float],
+        near: dict[int, float],
+        injected: float,
+        memory: float | None,
     ) -> None:
         self.questions += 1
         for k in ks:
             self.search[k] = self.search.get(k, 0.0) + found[k]
             self.neighbours[k] = self.neighbours.get(k, 0.0) + near[k]
         self.injected += injected
+        if memory is not None:
+            self.memory = (self.memory or 0.0) + memory
 
     def to_dict(self, ks: Sequence[int]) -> dict[str, Any]:
         n = self.questions or 1
@@ -205,6 +216,7 @@ class Figures:
                 "with_neighbours": {str(k): round(self.neighbours.get(k, 0.0) / n, 4) for k in ks},
             },
             "injected": {"recall": round(self.injected / n, 4)},
+            "memory": None if self.memory is None else {"recall": round(self.memory / n, 4)},
         }
 
 
@@ -214,6 +226,8 @@ class Report:
         self.written = Figures()
         self.pronoun = Figures()
         self.by_category: dict[str, Figures] = {}
+        self.pronoun_by_category: dict[str, Figures] = {}
+        self.facts = 0  # facts the user memory learnt, every conversation's
 
     def to_dict(self) -> dict[str, Any]:
         overall = self.written.to_dict(self.ks)
@@ -221,8 +235,15 @@ class Report:
             "questions": overall["questions"],
             "search": overall["search"],
             "injected": overall["injected"],
+            "memory": overall["memory"],
+            "memory_facts": self.facts,
             "by_category": {c: f.to_dict(self.ks) for c, f in sorted(self.by_category.items())},
-            "pronoun_form": self.pronoun.to_dict(self.ks),
+            "pronoun_form": {
+                **self.pronoun.to_dict(self.ks),
+                "by_category": {
+                    c: f.to_dict(self.ks) for c, f in sorted(self.pronoun_by_category.items())
+                },
+            },
         }
 
 
@@ -268,6 +289,7 @@ async def evaluate(
         choose,
     )
     from ctxchat.services.build import build_provider
+    from ctxchat.services.recall_eval_memory import MemoryIngest, memory_spec
 
     known = {c.ident: c for c in conversations}
     missing = sorted({q.conversation for q in questions} - known.keys())
@@ -303,6 +325,8 @@ async def evaluate(
                 history, ImportableHistory
             ):
                 raise UsageError("recall eval needs a sql_history provider to store into")
+            learnt = memory_spec(config)
+            memory = MemoryIngest(learnt, env, user) if learnt is not None else None
             keys: list[str] = []
             where: dict[tuple[str, int], str] = {}
             try:
@@ -311,15 +335,17 @@ async def evaluate(
                     keys.append(key)
                     seq = 0
                     for user_turn, reply in _turn_pairs(session.turns):
-                        messages = [
-                            Message.user(user_turn.text if user_turn else WORDLESS),
-                            Message.assistant(reply.text if reply else WORDLESS),
-                        ]
+                        said = Message.user(
+                            user_turn.text if user_turn else WORDLESS, origin="typed"
+                        )
+                        messages = [said, Message.assistant(reply.text if reply else WORDLESS)]
                         for turn in (user_turn, reply):
                             seq += 1
                             if turn is not None:
                                 where[(key, seq)] = turn.ident
                         await history.import_turn(key, messages, state={}, at=session.when)
+                        if memory is not None and user_turn is not None:
+                            await memory.learn(key, said, user_turn.ident)
                     done += len(session.turns)
                     if progress is not None:
                         progress(done, total)
@@ -347,17 +373,29 @@ async def evaluate(
                         injected = _share(
                             question.evidence, [where.get((m.key, m.seq)) for m in block]
                         )
-                        figures.add(ks, found, near, injected)
-                        if index == 0:
-                            report.by_category.setdefault(question.category, Figures()).add(
-                                ks, found, near, injected
-                            )
+                        remembered = (
+                            None
+                            if memory is None
+                            else _share(question.evidence, await memory.recalled_turns(text))
+                        )
+                        figures.add(ks, found, near, injected, remembered)
+                        categories = (
+                            report.by_category if index == 0 else report.pronoun_by_category
+                        )
+                        categories.setdefault(question.category, Figures()).add(
+                            ks, found, near, injected, remembered
+                        )
                     done += 1
                     if progress is not None:
                         progress(done, total)
+                if memory is not None:
+                    report.facts += memory.facts()
             finally:
                 await history.forget_keys(keys)
                 history.close()
+                if memory is not None:
+                    await memory.forget()
+                    memory.close()
     return report.to_dict()
 
 

@@ -11,7 +11,7 @@ from another home sharing the database is shown by its key, without a title.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ctxchat.core.capabilities import SearchableHistory
@@ -49,16 +49,26 @@ async def search_sessions(
     session: Session | None = None,
     leave_out: Collection[str] = (),
     project: str | None = None,
+    warn: Callable[[str], None] | None = None,
 ) -> list[SessionHit]:
     """The best `limit` stored messages for the words of `query`, best first; only
     `session`'s when given; none whose message id is in `leave_out` (the model's search
-    leaves out what a forgotten fact came from; the user's own search shows it)."""
+    leaves out what a forgotten fact came from; the user's own search shows it). `warn` is
+    told once when the search ranks less well than configured (the embeddings endpoint
+    failed: by words only), however many histories it searched."""
     terms = query_terms(query)
     if not terms:
         raise UsageError(f"nothing to search for in {query!r}: give at least one word")
     if limit < 1:
         raise UsageError(f"the limit must be at least 1, not {limit}")
     scored: list[MessageHit] = []
+    told: list[str] = []
+
+    def once(line: str) -> None:
+        if warn is not None and not told:
+            told.append(line)
+            warn(line)
+
     for history in searchable(providers):
         keys = None
         if session is not None:
@@ -69,6 +79,7 @@ async def search_sessions(
                 limit=limit + SLACK,
                 keys=keys,
                 exclude=(lambda hit: hit.message_id in leave_out) if leave_out else None,
+                warn=once,
             )
         )
     scored.sort(key=lambda hit: -hit.score)

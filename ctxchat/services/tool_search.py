@@ -25,11 +25,13 @@ async def search_past_sessions(run: ToolRun, query: str, *, data_dir: Path, limi
     title, a snippet with the matched words between **, and the turn beside it."""
     from ctxchat.core.forgetting import forgotten_messages
     from ctxchat.core.paths import sessions_dir
+    from ctxchat.core.redact import scrub_secrets
     from ctxchat.services.session_search import search_sessions
     from ctxchat.storage.store import SessionStore
     from ctxchat.views.search_hits import hits_text
 
     providers = run.agent.run_providers()
+    notes: list[str] = []
     hits = await search_sessions(
         providers,
         SessionStore(sessions_dir(data_dir)),
@@ -37,5 +39,8 @@ async def search_past_sessions(run: ToolRun, query: str, *, data_dir: Path, limi
         limit=max(1, min(limit, MAX_HITS)),
         leave_out=await asyncio.to_thread(forgotten_messages, providers),
         project=run.session.project,
+        warn=notes.append,
     )
-    return hits_text(hits) if hits else NOTHING
+    found = hits_text(hits) if hits else NOTHING
+    # The model is told, so it can weigh a miss: words in other words may be missed.
+    return "\n".join([*(f"note: {scrub_secrets(line)}" for line in notes), found])

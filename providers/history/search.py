@@ -1,10 +1,14 @@
 """Searching `ctxchat_history` through its full-text index (built by `history.index`).
 
-The database finds candidates, any query word matching, through its own index: FTS5 ranked
-by its bm25 on SQLite; on PostgreSQL the GIN-indexed tsvector, ranked by the idf of the
-words a message holds, then `ts_rank_cd`. `ctxchat.ranking.message_rank` then ranks the
-candidates the same way on both backends (BM25, all words and phrases higher) and makes
-the snippets. Only the user's rows are read, filtered in the query.
+A query is planned first (`plan_query`): each word's messages counted in the user's rows,
+and the words too common there to tell messages apart left out (see
+`ctxchat.ranking.message_rank`), so that the query's vector, when there is one, is made
+of the words searched. The database then finds candidates, any remaining word matching,
+through its own index: FTS5 ranked by its bm25 on SQLite; on PostgreSQL the GIN-indexed
+tsvector, ranked by the idf of the words a message holds, then `ts_rank_cd`.
+`ctxchat.ranking.message_rank` then ranks the candidates the same way on both backends
+(BM25, all words and phrases higher), a message is lifted by a matched neighbour, and the
+snippets are made. Only the user's rows are read, filtered in the query.
 
 Terms reach the database as bound values made of letters, digits and underscores only, each
 quoted as an FTS5 string or turned into a tsquery by `plainto_tsquery` (a prefix match
@@ -15,6 +19,7 @@ syntax.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ctxchat.kit import MATCH_END, MATCH_START, MessageHit, Neighbour, utc
@@ -23,6 +28,10 @@ from ctxchat.ranking.message_rank import (
     Candidate,
     Ranked,
     Term,
+    common,
+    count_limit,
+    distinctive,
+    lifted_by_neighbours,
     query_plan,
     rank,
     snippet,
@@ -42,32 +51,67 @@ NEIGHBOUR_CHARS = 400
 TOTAL_CAP = 20_000  # the user's messages counted, for idf
 
 
+@dataclass(frozen=True)
+class PlannedQuery:
+    """A query's terms as searched (its common words left out), each word's count of the
+    user's messages, and how many messages the user has (both capped)."""
+
+    plan: list[Term]
+    words: list[str]  # the query's words without its common ones: what its vector is made of
+    df: dict[str, int]
+    total: int
+
+
+def plan_query(
+    database: Database, terms: Sequence[str], keys: Collection[str] | None, owner: Owner
+) -> PlannedQuery | None:
+    """The query to search by; None when it has nothing to search for."""
+    plan = query_plan(terms)
+    if not plan or (keys is not None and not keys):
+        return None
+
+    def read(conn: Connection) -> tuple[dict[str, int], int]:
+        params: dict[str, Any] = {"u": owner.user}
+        where = _key_filter(keys, params)
+        total = _total(conn, params)
+        params["cap"] = count_limit(total, DF_CAP)
+        if database.is_sqlite:
+            return _sqlite_df(conn, plan, params, total), total
+        return _postgres_df(conn, plan, where, params), total
+
+    df, total = database.read(read)
+    kept = distinctive(plan, df, total)
+    dropped = {t.key for t in plan} - {t.key for t in kept}
+    words = [w for w in terms if not any(t.key in dropped for t in query_plan([w]))]
+    return PlannedQuery(kept, words, df, total)
+
+
 def search(
     database: Database,
-    terms: Sequence[str],
+    planned: PlannedQuery,
     limit: int,
     keys: Collection[str] | None,
     owner: Owner,
     exclude: Callable[[MessageHit], bool] | None = None,
     meaning: QueryVector | None = None,
 ) -> list[MessageHit]:
-    """The user's best messages for `terms`, each with its neighbouring turn; none that
-    `exclude` refuses (read beyond the limit, so that refused ones leave room). With
-    `meaning` (the query's vector and its model), ranked by words and meaning together
+    """The user's best messages for the planned query, each with its neighbouring turn;
+    none that `exclude` refuses (read beyond the limit, so that refused ones leave room).
+    With `meaning` (the query's vector and its model), ranked by words and meaning together
     (see `history.hybrid`)."""
-    plan = query_plan(terms)
-    if not plan or limit < 1 or (keys is not None and not keys):
+    plan, df, total = planned.plan, planned.df, planned.total
+    if limit < 1:
         return []
     wanted = max(MIN_CANDIDATES, 4 * limit)
 
     def read(conn: Connection) -> list[MessageHit]:
-        params: dict[str, Any] = {"u": owner.user, "cap": DF_CAP, "c": wanted}
+        params: dict[str, Any] = {"u": owner.user, "c": wanted}
         where = _key_filter(keys, params)
         columns = _COLUMNS if meaning is None else f"{_COLUMNS}, {VECTOR_COLUMNS}"
         if database.is_sqlite:
-            rows, df, total = _sqlite(conn, plan, where, params, columns)
+            rows = _sqlite(conn, plan, where, params, columns)
         else:
-            rows, df, total = _postgres(conn, plan, where, params, columns)
+            rows = _postgres(conn, plan, df, total, where, params, columns)
         by_id = dict(enumerate(rows))
         candidates = [Candidate(i, str(row.body)) for i, row in by_id.items()]
         ranked_rows = [(by_id[r.ident], r) for r in rank(plan, candidates, df, total)]
@@ -75,6 +119,7 @@ def search(
             from .hybrid import hybrid_order
 
             ranked_rows = hybrid_order(conn, database, owner, keys, meaning, ranked_rows, wanted)
+        ranked_rows = _lifted(ranked_rows)
         hits: list[MessageHit] = []
         for row, ranked in ranked_rows:
             hit = _hit(row, ranked, plan, owner.home)
@@ -86,6 +131,22 @@ def search(
         return _with_neighbours(conn, hits)
 
     return database.read(read)
+
+
+def _lifted(ranked_rows: Sequence[tuple[Any, Ranked]]) -> list[tuple[Any, Ranked]]:
+    """The ranked rows, each lifted by its ranked neighbours, best first again."""
+    import dataclasses
+
+    places = [(str(row.history_key), int(row.seq)) for row, _ in ranked_rows]
+    lifted = lifted_by_neighbours(
+        {place: r.score for place, (_, r) in zip(places, ranked_rows, strict=True)}
+    )
+    again = [
+        (row, dataclasses.replace(r, score=lifted[place]))
+        for place, (row, r) in zip(places, ranked_rows, strict=True)
+    ]
+    again.sort(key=lambda pair: -pair[1].score)
+    return again
 
 
 def _key_filter(keys: Collection[str] | None, params: dict[str, Any]) -> str:
@@ -113,7 +174,7 @@ VECTOR_COLUMNS = "h.embedding, h.embedding_model"  # read too when ranking by me
 
 def _sqlite(
     conn: Connection, plan: Sequence[Term], where: str, params: dict[str, Any], columns: str
-) -> tuple[list[Any], dict[str, int], int]:
+) -> list[Any]:
     import sqlalchemy as sa
 
     params["q"] = " OR ".join(_fts5_term(t) for t in plan)
@@ -123,18 +184,31 @@ def _sqlite(
         f"JOIN ctxchat_history h ON h.rowid = f.rowid WHERE 1 = 1{where} "
         f"ORDER BY f.rank LIMIT :c) top JOIN ctxchat_history h ON h.rowid = top.rowid"
     )
-    rows = list(conn.execute(sa.text(sql), params))
+    return list(conn.execute(sa.text(sql), params))
+
+
+def _sqlite_df(
+    conn: Connection, plan: Sequence[Term], params: dict[str, Any], total: int
+) -> dict[str, int]:
+    """Each term's messages, counted in the index to `cap`: every user's, which costs no
+    row lookup; the user's own for a term that would count as common by every user's (a
+    database other users share must not make a word common in this user's history)."""
+    import sqlalchemy as sa
+
     df: dict[str, int] = {}
+    every = sa.text(
+        f"SELECT count(*) FROM (SELECT 1 FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH :t LIMIT :cap)"
+    )
+    mine = sa.text(
+        f"SELECT count(*) FROM (SELECT 1 FROM {FTS_TABLE} f JOIN ctxchat_history h "
+        f"ON h.rowid = f.rowid WHERE {FTS_TABLE} MATCH :t AND h.user_key = :u LIMIT :cap)"
+    )
     for term in plan:
-        counted = conn.execute(
-            sa.text(
-                f"SELECT count(*) FROM (SELECT 1 FROM {FTS_TABLE} "
-                f"WHERE {FTS_TABLE} MATCH :t LIMIT :cap)"
-            ),
-            {"t": _fts5_term(term), "cap": DF_CAP},
-        ).scalar()
-        df[term.key] = int(counted or 0)
-    return rows, df, _total(conn, params)
+        asked = {"t": _fts5_term(term), "cap": params["cap"], "u": params["u"]}
+        df[term.key] = int(conn.execute(every, asked).scalar() or 0)
+        if common(term, df, total):
+            df[term.key] = int(conn.execute(mine, asked).scalar() or 0)
+    return df
 
 
 def _total(conn: Connection, params: dict[str, Any]) -> int:
@@ -155,25 +229,44 @@ def _tsquery(term: Term, name: str) -> str:
     return f"(({plain})::text || ':*')::tsquery" if term.prefix else plain
 
 
-def _postgres(
-    conn: Connection, plan: Sequence[Term], where: str, params: dict[str, Any], columns: str
-) -> tuple[list[Any], dict[str, int], int]:
-    import sqlalchemy as sa
-
-    from ctxchat.ranking.message_rank import idf
-
+def _tsqueries(plan: Sequence[Term], params: dict[str, Any]) -> list[str]:
     queries = []
     for i, term in enumerate(plan):
         params[f"t{i}"] = term.key
         queries.append(_tsquery(term, f"t{i}"))
+    return queries
+
+
+def _postgres_df(
+    conn: Connection, plan: Sequence[Term], where: str, params: dict[str, Any]
+) -> dict[str, int]:
+    """Each term's messages of the user, counted to `cap`."""
+    import sqlalchemy as sa
+
+    queries = _tsqueries(plan, params)
     counts = ", ".join(
         f"(SELECT count(*) FROM (SELECT 1 FROM ctxchat_history h WHERE h.{TSV_COLUMN} @@ "
         f"{q}{where} LIMIT :cap) s{i})"
         for i, q in enumerate(queries)
     )
     found = conn.execute(sa.text(f"SELECT {counts}"), params).one()
-    df = {term.key: int(n) for term, n in zip(plan, found, strict=True)}
-    total = _total(conn, params)
+    return {term.key: int(n) for term, n in zip(plan, found, strict=True)}
+
+
+def _postgres(
+    conn: Connection,
+    plan: Sequence[Term],
+    df: dict[str, int],
+    total: int,
+    where: str,
+    params: dict[str, Any],
+    columns: str,
+) -> list[Any]:
+    import sqlalchemy as sa
+
+    from ctxchat.ranking.message_rank import idf
+
+    queries = _tsqueries(plan, params)
     for i, term in enumerate(plan):
         params[f"w{i}"] = idf(total, df[term.key])
     any_word = " || ".join(queries)
@@ -186,7 +279,7 @@ def _postgres(
         f"ORDER BY ({weighted}) DESC, ts_rank_cd(h.{TSV_COLUMN}, {any_word}, 1) DESC, "
         f"h.created_at DESC LIMIT :c"
     )
-    return list(conn.execute(sa.text(sql), params)), df, total
+    return list(conn.execute(sa.text(sql), params))
 
 
 def _when(value: Any) -> Any:

@@ -427,12 +427,15 @@ class SqlHistoryProvider(
         """This user's best stored messages for the terms (see `ctxchat.core.search`), by
         words and meaning when `[embeddings]` is set; by words alone, with one `warn`,
         when the endpoint fails."""
-        from .search import search
+        from .search import plan_query, search
 
         database = self.database()
-        meaning = await self._query_vector(terms, warn)
+        planned = await asyncio.to_thread(plan_query, database, terms, keys, self.owner)
+        if planned is None:
+            return []
+        meaning = await self._query_vector(planned.words, warn)
         return await asyncio.to_thread(
-            search, database, terms, limit, keys, self.owner, exclude, meaning
+            search, database, planned, limit, keys, self.owner, exclude, meaning
         )
 
     async def _query_vector(
@@ -492,7 +495,7 @@ class SqlHistoryProvider(
             if not rows:
                 break
             matrix = await embed_texts(embeddings.embed, [r.text for r in rows])
-            await asyncio.to_thread(store, database, rows, matrix, model)
+            await asyncio.to_thread(store, database, rows, matrix, model, self.owner.user)
             done += len(rows)
             if progress is not None:
                 progress(min(done, total), total)
