@@ -319,3 +319,18 @@ def test_the_moments_trouble_and_hearsay_are_no_facts(message: str) -> None:
 def test_a_thing_of_the_users_that_is_named_is_still_kept() -> None:
     assert "pickle" in remembered("My cat is called Pickle.")
     assert "boutique" in remembered("My preference is for boutique hotels over big chains.")
+
+
+def test_a_relatives_move_supersedes_only_what_was_said_of_them() -> None:
+    facts = learn(
+        "My son is called Leo.",
+        "I started a pottery class on Tuesdays.",
+        "My sister moved to Lisbon last year.",
+    )
+    assert [f.value for f in facts.active()] == [
+        "My son is called Leo.",
+        "I started a pottery class on Tuesdays.",
+        "My sister moved to Lisbon last year.",
+    ]
+    later = learn("My sister lives in Rome.", "My sister moved to Lisbon last year.")
+    assert [f.value for f in later.active()] == ["My sister moved to Lisbon last year."]

@@ -493,6 +493,12 @@ class _Reader:
         for group in groups:
             switched = any(SWITCH.search(v) for v in group.values)
             changed = any(CHANGE.search(v) for v in group.values)
+            person = MY_PEOPLE.match(group.values[0])
+            if person is not None and (switched or changed):
+                # "My sister moved to Milan": what was said of her goes, nothing else.
+                kin = person.group().removesuffix("'s")
+                self.ops.append(Op("retract", group.slot, kin, said))
+                switched = changed = False
             if group.slot is not None and switched and slot_info(group.slot).kind == "list":
                 # "Switched to a Mac": the newest statement about the same thing goes (a
                 # single-valued slot supersedes by itself, keeping the old value's history).
