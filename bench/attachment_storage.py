@@ -100,7 +100,8 @@ def grow_old(url: str, home: Path, conversation: list[list[Message]]) -> int:
     for turn in conversation:
         turn_id = new_id()
         rows.extend(message_row("old", turn_id, now, m, owner) for m in turn)
-    bulk_insert(url, [{**r, "history_key": "old", "seq": i + 1} for i, r in enumerate(rows)])
+    old = [{**r, "history_key": "old", "seq": i + 1} for i, r in enumerate(rows)]
+    bulk_insert(url, old, settled=False)  # sizes as written, as the new layout's are
     close_all()
     return size(url) - before
 

@@ -11,12 +11,29 @@ from ctxchat.providers.history.schema import HISTORY
 from ctxchat.storage.sql.store import close_all, open_database
 
 
-def bulk_insert(url: str, rows: list[dict[str, Any]]) -> None:
+def bulk_insert(url: str, rows: list[dict[str, Any]], *, settled: bool = True) -> None:
     database = open_database(url, [HISTORY])
     table = HISTORY.tables
     for start in range(0, len(rows), 5000):
         chunk = rows[start : start + 5000]
         database.write(lambda conn, chunk=chunk: conn.execute(table.insert(), chunk))
+    if settled:
+        settle(url)
+
+
+def settle(url: str) -> None:
+    """The statistics and visibility a used database has: a table filled a moment ago has
+    neither until autovacuum (PostgreSQL) or `ANALYZE` (SQLite) comes by, and a query's plan
+    and its index-only reads depend on them."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(url, poolclass=sa.pool.NullPool, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            sqlite = engine.dialect.name == "sqlite"
+            conn.execute(sa.text("ANALYZE" if sqlite else "VACUUM ANALYZE ctxchat_history"))
+    finally:
+        engine.dispose()
 
 
 class PostgresUrl:

@@ -199,8 +199,10 @@ def _sqlite_df(
     every = sa.text(
         f"SELECT count(*) FROM (SELECT 1 FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH :t LIMIT :cap)"
     )
+    # CROSS JOIN keeps the index's matches as the outer loop: SQLite's planner may otherwise
+    # walk every row of the user and ask the index of each (seconds at 100,000 rows).
     mine = sa.text(
-        f"SELECT count(*) FROM (SELECT 1 FROM {FTS_TABLE} f JOIN ctxchat_history h "
+        f"SELECT count(*) FROM (SELECT 1 FROM {FTS_TABLE} f CROSS JOIN ctxchat_history h "
         f"ON h.rowid = f.rowid WHERE {FTS_TABLE} MATCH :t AND h.user_key = :u LIMIT :cap)"
     )
     for term in plan:
