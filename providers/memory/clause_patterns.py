@@ -498,3 +498,8 @@ WHEN_AHEAD = re.compile(
     r"^feeling\b|\b(?:tomorrow|tonight|next (?:week|month|year|time)|later|soon)\b",
     re.IGNORECASE,
 )
+
+
+def content_words(text: str) -> list[str]:
+    """The words of a text that carry its meaning (function words and short words out)."""
+    return [w for w in WORD.findall(text) if len(w) > 2 and w.casefold() not in STOP]

@@ -46,19 +46,15 @@ from .clause_patterns import (
     DROPPED_I_PAST,
     ENDING,
     EPISODE,
-    EVERYTHING,
     EXCHANGE,
     FAVOURITE,
     FEELING,
     FIELD,
     FINITE,
-    FORGET_AROUND,
-    FORGET_TARGET_TRIM,
     HEDGE,
     HOW_LONG,
     IN_PLACE,
     JUDGED_ACTIVITY,
-    KEEP,
     MINE,
     MOMENT,
     MY_PEOPLE,
@@ -96,16 +92,34 @@ from .clause_patterns import (
     TASK_VERB,
     TEXT_LABEL,
     THATS_ME,
-    THE_REST,
     TO_YOU,
     USER_SUBJECT,
     WHEN_AHEAD,
     WORD,
     WORK_ON,
     YOURS,
+    content_words,
 )
+from .forget_request import forget_ops
 from .lexicon import Compiled, compiled, language_of
-from .ops import FORGET_ALL, NEWEST, SPELLING, Extraction, Op
+from .ops import NEWEST, SPELLING, Extraction, Op
+from .remark_patterns import (
+    CARE_SAYS,
+    DISPOSITION,
+    DREAM_TALK,
+    IMAGINED,
+    JUST_DONE,
+    LASTING_DESPITE_PLANS,
+    LEFT_FOR,
+    OF_REPLIES,
+    PRONOUN,
+    RESOLVE,
+    SPOKEN_LABEL,
+    STATE_SLOTS,
+    THANKS,
+    THINGS_OF_MINE,
+    TOLD_AHEAD,
+)
 from .secrets import screen
 from .slots import favourite_slot, slot_info
 
@@ -156,76 +170,6 @@ def ended_thing(part: str) -> str:
     after = part[m.end() :]
     target = after if content_words(after) else part[: m.start()]
     return LEFT_FOR.split(target, maxsplit=1)[0]
-
-
-def content_words(text: str) -> list[str]:
-    """The words of a text that carry its meaning (function words and short words out)."""
-    return [w for w in WORD.findall(text) if len(w) > 2 and w.casefold() not in STOP]
-
-
-# The kinds of thing a person has that an occasion can change for good.
-IMAGINED = re.compile(
-    r"\b(?:pretend|imagine|hypothetically|role-?play|what if|let's say|in a world|"
-    r"picture (?:me|yourself|this|a world)|in (?:my|our|a|the) (?:novel|story|"
-    r"screenplay|script|game|campaign|fanfic|fic|book|comic|play|poem|song))\b",
-    re.IGNORECASE,
-)
-# A form's label is a noun phrase; one with a subject pronoun is a sentence.
-SPOKEN_LABEL = re.compile(r"\b(?:i|we|you|he|she|they|it's|there's|here's)\b", re.IGNORECASE)
-LEFT_FOR = re.compile(r"\s+for\s+(?:one|a|an|another|something)\b", re.IGNORECASE)
-# "Just got back from the dentist": a moment ago, with the "I" dropped.
-JUST_DONE = re.compile(
-    r"(?:just|finally)\s+(?:got|had|came|went|did|made|took|saw|met|ate|heard)\b|"
-    r"(?:got|came|went) (?:back|home|in|out|up|off)\b",
-    re.IGNORECASE,
-)
-# "I'll always prefer tea": a disposition said in the future tense is no plan.
-DISPOSITION = re.compile(r"\b(?:always|never|forever|permanently|for good)\b", re.IGNORECASE)
-# What is said ahead of time and still worth keeping: "I'll be 40 next month".
-TOLD_AHEAD = frozenset({"goals", "age"})
-THANKS = re.compile(r"[,;.!]?\s*(?:thanks|thank you|thx|cheers|ta)\W*$", re.IGNORECASE)
-# A thing of the user's in trouble: "my code compiles but the tests hang", "my phone keeps
-# dropping the wifi" ("our build uses Bazel" describes, and is kept).
-THINGS_OF_MINE = re.compile(
-    r"(?:my|our)\s+[\w-]+(?:\s+(?!(?:is|are|was|were|has|have|'s)\b)[\w-]+)?\s+"
-    r"(?:keeps|kept|fails|failed|crashes|crashed|hangs|breaks|broke|freezes|froze|compiles|"
-    r"throws|returns|won't|doesn't|isn't|stopped|died|refuses|errors|times out|lags)\b",
-    re.IGNORECASE,
-)
-RESOLVE = re.compile(
-    r"\b(?:won't|will|gonna|i'll|we'll|(?:i'm|i am|we're|we are) going to)\b", re.IGNORECASE
-)
-DREAM_TALK = re.compile(
-    r"\bdreams?\b(?!\s+(?:is|was|of|to|job|house|home|car|trip|destination|school|role))",
-    re.IGNORECASE,
-)
-PRONOUN = re.compile(r"(?:i|we|you|it|that|there)['’]\w+", re.IGNORECASE)
-GENERIC_KIN = re.compile(r"\b(?:kids?|children|child|family|baby|toddler|teens?)\b", re.I)
-# Verbs of getting rid of things in everyday life as well as in the memory.
-EVERYDAY_RIDDANCE = re.compile(
-    r"lose|drop|clear|bin|toss|trash|ditch|scrap|remove|wipe|purge|erase|delete", re.I
-)
-# What may stand before a request: nothing, politeness, or the end of an earlier clause.
-ASKING = re.compile(
-    r"(?:.*[,;:.!?]\s*)?(?:(?:please|pls|can you|could you|would you|will you|just|and|also|"
-    r"oh|ok|okay|actually|so|then|now|you can|you may|feel free to)[\s,]*)*",
-    re.IGNORECASE,
-)
-# A carer's word on the user's health is the user's fact: "my GP says I'm anaemic".
-CARE_SAYS = re.compile(
-    r"\b(?:doctor|gp|dr|physio|physiotherapist|dentist|cardiologist|consultant|specialist|"
-    r"nurse|optician|allergist|dietitian|therapist|psychiatrist)\s+(?:says|said|thinks|"
-    r"reckons|told me)\s+(?:that\s+)?i\b",
-    re.IGNORECASE,
-)
-OF_REPLIES = re.compile(
-    r"[\w-]+\s+(?:me\s+|us\s+)?(?:[\w-]+\s+){0,2}(?:answers|replies|responses|explanations)\b",
-    re.IGNORECASE,
-)
-# A plan's day does not make these passing: "I'm vegan and visiting Rome next week", "we're
-# moving to Leeds next month".
-LASTING_DESPITE_PLANS = frozenset({"diet", "allergy", "allergies", "health", "home", "work", "age"})
-STATE_SLOTS = frozenset({"health", "allergy", "diet"})
 
 
 @dataclass(slots=True)
@@ -531,85 +475,11 @@ class _Reader:
         return None
 
     def forget(self, said: str) -> bool:
-        around = FORGET_AROUND.search(said)
-        pattern = self.lang.search["forget"]
-        m = pattern.search(said) if pattern is not None else None
-        if m is None and around is None:
+        ops = forget_ops(said, self.lang)
+        if ops is None:
             return False
-        if m is not None:
-            before = said[: m.start()].strip(" ,")
-            # A verb of forgetting in the user's life ("I always forget my keys", "I steer
-            # clear of energy drinks") asks nothing of the memory.
-            asks_memory = re.search(r"\byou\b|rememb|memor|stor|sav|keep|know", m.group(), re.I)
-            if not asks_memory and re.search(
-                r"\b(?:i|we|ich|je|yo)\b\s*(?:\w+\s+)?\w*\s*$", before, re.IGNORECASE
-            ):
-                return False
-            everyday = EVERYDAY_RIDDANCE.fullmatch(m.group()) is not None
-            if everyday and not ASKING.fullmatch(said[: m.start()].strip()):
-                # "my doctor wants me to lose weight": a verb of getting rid of something
-                # asks the memory only when it is what the user asks for.
-                return False
-            target = said[m.end() :].strip(" .!?")
-            if THE_REST.match(target):
-                # "Keep my name, lose the rest": everything goes but what is to stay.
-                kept = KEEP.search(said)
-                self.ops.append(Op("forget", FORGET_ALL, "", said, kept and kept["what"]))
-                return True
-            if not self.target_words(target):
-                # "The Hungarian detail doesn't need to stick around": the topic comes first.
-                target = before or target
-        else:
-            assert around is not None
-            before, target = said[: around.start()], around["target"] or around["from"]
-        # "…; keep the name and the job": what is to stay is no part of what goes.
-        target = re.sub(
-            r"(?:[;,]\s*)?\b(?:but\s+)?(?:keep|behalte|garde|guarda|mantén)\b[^;]*;?",
-            " ",
-            target,
-            flags=re.I,
-        )
-        if EVERYTHING.search(target.strip()):
-            self.ops.append(Op("forget", FORGET_ALL, "", said))
-            return True
-        words = self.target_words(target)
-        if not words:
-            # "Scrub that." / "Forget that last bit.": the newest fact.
-            self.ops.append(Op("forget", NEWEST, "", said))
-            return True
-        person = MY_PEOPLE.search(target)
-        if person is not None and GENERIC_KIN.search(person.group()):
-            # "Keep my kid's details out of this": whatever was said of the family goes,
-            # named or not ("Ezra, my seven-year-old…").
-            self.ops.append(Op("forget", "family", "", said))
-        if person is not None:
-            # "Forget my daughter's name": what is said of her goes, not the user's own name
-            # nor every fact holding the word "name".
-            words = [w for w in self.target_words(person.group()) if w.casefold() != "my"]
-            words = [w.removesuffix("'s").removesuffix("’s") for w in words]
-            for word in words:
-                self.ops.append(Op("forget", None, word, said))
-            return True
-        category = category_of(target) or style_aspect_of(target)
-        if category is not None and len(words) <= 3:
-            self.ops.append(Op("forget", category.slot, "", said))
-        for word in words:
-            self.ops.append(Op("forget", None, word, said))
+        self.ops.extend(ops)
         return True
-
-    @staticmethod
-    def target_words(target: str) -> list[str]:
-        target = re.split(
-            r"\b(?:from|out of|off)\s+(?:your|my|the)?\s*(?:memory|list|notes|file|records?|"
-            r"whatever)\b|\b(?:i|that i)\s+(?:mentioned|said|told)\b|\bfrom before\b",
-            target,
-            flags=re.IGNORECASE,
-        )[0]
-        previous = None
-        while previous != target:
-            previous = target
-            target = FORGET_TARGET_TRIM.sub("", target.strip(" ,.")).strip()
-        return content_words(target)
 
     def directive(self, said: str, start: int, end: int, *, standing: bool) -> None:
         """A request: a standing instruction about replies, or a task (nothing kept)."""

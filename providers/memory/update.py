@@ -23,13 +23,13 @@ from typing import Literal, TypeAlias
 from ctxchat.kit import new_id
 
 from .categories import category_of
+from .clause_patterns import content_words
 from .facts import Fact, PastValue, Provenance
 from .factset import FactSet
 from .normalize import contains_words, shares_stem, singular, value_key
 from .ops import CATEGORY_PREFIX, FORGET_ALL, NEWEST, SPELLING, Op
 from .polarity import polarity, topic_stems
 from .slots import slot_info
-from .statements import content_words
 
 NO_PROVENANCE = Provenance()
 _WHO = frozenset({"name", "age", "identity", "contact"})

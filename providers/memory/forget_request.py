@@ -1,0 +1,104 @@
+"""A request to forget ("forget that I'm vegan", "scratch where I live from your memory",
+"keep my name, lose the rest"): what it names, as operations for the update step."""
+
+from __future__ import annotations
+
+import re
+
+from .categories import category_of, style_aspect_of
+from .clause_patterns import (
+    EVERYTHING,
+    FORGET_AROUND,
+    FORGET_TARGET_TRIM,
+    KEEP,
+    MY_PEOPLE,
+    THE_REST,
+    content_words,
+)
+from .lexicon import Compiled
+from .ops import FORGET_ALL, NEWEST, Op
+from .remark_patterns import ASKING, EVERYDAY_RIDDANCE, GENERIC_KIN
+
+
+def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
+    """The operations a request to forget asks for, or None when `said` is no such request."""
+    ops: list[Op] = []
+    around = FORGET_AROUND.search(said)
+    pattern = lang.search["forget"]
+    m = pattern.search(said) if pattern is not None else None
+    if m is None and around is None:
+        return None
+    if m is not None:
+        before = said[: m.start()].strip(" ,")
+        # A verb of forgetting in the user's life ("I always forget my keys", "I steer
+        # clear of energy drinks") asks nothing of the memory.
+        asks_memory = re.search(r"\byou\b|rememb|memor|stor|sav|keep|know", m.group(), re.I)
+        if not asks_memory and re.search(
+            r"\b(?:i|we|ich|je|yo)\b\s*(?:\w+\s+)?\w*\s*$", before, re.IGNORECASE
+        ):
+            return None
+        everyday = EVERYDAY_RIDDANCE.fullmatch(m.group()) is not None
+        if everyday and not ASKING.fullmatch(said[: m.start()].strip()):
+            # "my doctor wants me to lose weight": a verb of getting rid of something
+            # asks the memory only when it is what the user asks for.
+            return None
+        target = said[m.end() :].strip(" .!?")
+        if THE_REST.match(target):
+            # "Keep my name, lose the rest": everything goes but what is to stay.
+            kept = KEEP.search(said)
+            ops.append(Op("forget", FORGET_ALL, "", said, kept and kept["what"]))
+            return ops
+        if not target_words(target):
+            # "The Hungarian detail doesn't need to stick around": the topic comes first.
+            target = before or target
+    else:
+        assert around is not None
+        before, target = said[: around.start()], around["target"] or around["from"]
+    # "…; keep the name and the job": what is to stay is no part of what goes.
+    target = re.sub(
+        r"(?:[;,]\s*)?\b(?:but\s+)?(?:keep|behalte|garde|guarda|mantén)\b[^;]*;?",
+        " ",
+        target,
+        flags=re.I,
+    )
+    if EVERYTHING.search(target.strip()):
+        ops.append(Op("forget", FORGET_ALL, "", said))
+        return ops
+    words = target_words(target)
+    if not words:
+        # "Scrub that." / "Forget that last bit.": the newest fact.
+        ops.append(Op("forget", NEWEST, "", said))
+        return ops
+    person = MY_PEOPLE.search(target)
+    if person is not None and GENERIC_KIN.search(person.group()):
+        # "Keep my kid's details out of this": whatever was said of the family goes,
+        # named or not ("Ezra, my seven-year-old…").
+        ops.append(Op("forget", "family", "", said))
+    if person is not None:
+        # "Forget my daughter's name": what is said of her goes, not the user's own name
+        # nor every fact holding the word "name".
+        words = [w for w in target_words(person.group()) if w.casefold() != "my"]
+        words = [w.removesuffix("'s").removesuffix("’s") for w in words]
+        for word in words:
+            ops.append(Op("forget", None, word, said))
+        return ops
+    category = category_of(target) or style_aspect_of(target)
+    if category is not None and len(words) <= 3:
+        ops.append(Op("forget", category.slot, "", said))
+    for word in words:
+        ops.append(Op("forget", None, word, said))
+    return ops
+
+
+def target_words(target: str) -> list[str]:
+    target = re.split(
+        r"\b(?:from|out of|off)\s+(?:your|my|the)?\s*(?:memory|list|notes|file|records?|"
+        r"whatever)\b|\b(?:i|that i)\s+(?:mentioned|said|told)\b|\bfrom before\b",
+        target,
+        flags=re.IGNORECASE,
+    )[0]
+    previous = None
+    while previous != target:
+        previous = target
+        target = FORGET_TARGET_TRIM.sub("", target.strip(" ,.")).strip()
+    return content_words(target)
