@@ -435,15 +435,17 @@ SUBJECT_VERB = re.compile(
     r"\w+s|\w+ed)\b",
     re.IGNORECASE,
 )
-# How long or how often: what makes an ongoing activity a lasting one.
+# What holds since a change ("I'm doing nursing instead"): no passing activity.
 SINCE_CHANGE = re.compile(r"\b(?:instead|these days|nowadays|full[- ]time)\b", re.IGNORECASE)
+# An end with its date ("quit smoking two years ago"): the end itself is what lasts.
 DATED_END = re.compile(
     r"\b(?:\w+|a|an|\d+) (?:years?|months?|weeks?|decades?) ago\b|\bin (?:19|20)\d\d\b|"
     r"\bsince (?:19|20)\d\d\b",
     re.IGNORECASE,
 )
+# How long or how often: what makes an ongoing activity a lasting one. "Since we last
+# spoke" dates a conversation, not a habit.
 HOW_LONG = re.compile(
-    # "Since we last spoke" dates a conversation, not a habit.
     r"\b(?:since(?!\s+(?:we|you)\b|\s+\w+\s+last\b)|for (?:\w+ )?(?:years|months|decades|weeks)|"
     r"every|always|usually|most days|each (?:week|day|month|year))\b",
     re.IGNORECASE,

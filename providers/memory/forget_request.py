@@ -77,9 +77,7 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
     if person is not None:
         # "Forget my daughter's name": what is said of her goes, not the user's own name
         # nor every fact holding the word "name".
-        words = [w for w in target_words(person.group()) if w.casefold() != "my"]
-        words = [w.removesuffix("'s").removesuffix("’s") for w in words]
-        for word in words:
+        for word in (w.removesuffix("'s").removesuffix("’s") for w in target_words(person.group())):
             ops.append(Op("forget", None, word, said))
         return ops
     category = category_of(target) or style_aspect_of(target)

@@ -704,12 +704,13 @@ class _Reader:
             return False
         if TO_YOU.search(ASIDES.sub(" ", clause)) and (category is None or self.chatty):
             return False  # speaks to the listener: "your words mean a lot to me"
-        if self.slot_of(clause) is None and THINGS_OF_MINE.match(clause):
+        slot = self.slot_of(clause)
+        if slot is None and THINGS_OF_MINE.match(clause):
             # "My code compiles but the tests hang", "my phone keeps autocorrecting": a
             # thing of the user's doing something, of no kind a person has, is the
             # moment's trouble, not who the user is.
             return False
-        if self.slot_of(clause) is None:
+        if slot is None:
             # "I'm doing nursing instead" is what holds since a change, not an activity.
             ongoing = ONGOING.match(clause) and not (
                 HOW_LONG.search(clause) or SINCE_CHANGE.search(clause)
