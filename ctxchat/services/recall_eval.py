@@ -24,11 +24,10 @@ once stored, as `ctxchat recall index` would, and ranked by words and meaning.
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
 import tempfile
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,6 +36,7 @@ from typing import Any
 from ctxchat.config.loading import Config, ProviderSpec
 from ctxchat.core.capabilities import EmbeddableHistory, ImportableHistory, SearchableHistory
 from ctxchat.core.errors import UsageError
+from ctxchat.core.jsonl import json_objects
 from ctxchat.core.messages import Message
 from ctxchat.core.model_types import Embeddings
 from ctxchat.core.progress import Progress
@@ -82,23 +82,6 @@ class Question:
     evidence: frozenset[str]
 
 
-def _records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecallDataError(f"{path}: cannot be read: {exc}") from exc
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except ValueError as exc:
-            raise RecallDataError(f"{path}:{number}: not JSON: {exc}") from exc
-        if not isinstance(record, dict):
-            raise RecallDataError(f"{path}:{number}: not a JSON object")
-        yield number, record
-
-
 def parse_date(text: str) -> datetime:
     """LoCoMo's "1:56 pm on 8 May, 2023", or an ISO date."""
     for form in ("%I:%M %p on %d %B, %Y", "%I:%M %p on %d %b, %Y"):
@@ -112,7 +95,7 @@ def parse_date(text: str) -> datetime:
 
 def load_conversations(path: Path) -> list[Conversation]:
     found = []
-    for number, record in _records(path):
+    for number, record in json_objects(path, RecallDataError):
         try:
             sessions = tuple(
                 ConversationSession(
@@ -133,7 +116,7 @@ def load_conversations(path: Path) -> list[Conversation]:
 
 def load_questions(path: Path) -> list[Question]:
     found = []
-    for number, record in _records(path):
+    for number, record in json_objects(path, RecallDataError):
         try:
             evidence = record["evidence"]
             if not isinstance(evidence, list) or not evidence:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ctxchat.core.errors import UsageError
+from ctxchat.core.jsonl import json_objects, unreadable
 
 ImportedRole = Literal["user", "assistant", "tool"]
 
@@ -77,7 +78,7 @@ def read_json(path: Path) -> Any:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ImportDataError(f"{path}: cannot be read: {_reason(exc)}") from None
+        raise ImportDataError(f"{path}: cannot be read: {unreadable(exc)}") from None
     try:
         return json.loads(text)
     except ValueError as exc:
@@ -86,20 +87,7 @@ def read_json(path: Path) -> Any:
 
 def json_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """The JSON objects of a JSONL file with their line numbers; blank lines skipped."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ImportDataError(f"{path}: cannot be read: {_reason(exc)}") from None
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except ValueError as exc:
-            raise ImportDataError(f"{path}:{number}: not JSON: {exc}") from None
-        if not isinstance(record, dict):
-            raise ImportDataError(f"{path}:{number}: not a JSON object")
-        yield number, record
+    return json_objects(path, ImportDataError)
 
 
 def files_in(path: Path, pattern: str) -> list[Path]:
@@ -134,9 +122,3 @@ def text_of(content: Any) -> str:
 def arguments_text(value: Any) -> str:
     """Tool call arguments as JSON text, whether the source kept a string or an object."""
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-
-
-def _reason(exc: Exception) -> str:
-    if isinstance(exc, OSError):
-        return exc.strerror or str(exc)
-    return str(exc)
