@@ -334,3 +334,60 @@ def test_a_relatives_move_supersedes_only_what_was_said_of_them() -> None:
     ]
     later = learn("My sister lives in Rome.", "My sister moved to Lisbon last year.")
     assert [f.value for f in later.active()] == ["My sister moved to Lisbon last year."]
+
+
+@pytest.mark.parametrize("reply", ["Not anymore.", "Nope, not so much these days.", "Nicht mehr."])
+def test_a_reply_that_only_says_it_no_longer_holds_retires_the_newest_fact(reply: str) -> None:
+    facts = learn("I'm allergic to cats.", "I love running.", reply)
+    assert [f.value for f in facts.active()] == ["I'm allergic to cats."]
+
+
+def test_a_sentence_that_no_longer_holds_retires_even_beside_a_new_fact() -> None:
+    said = remembered("Running is my thing.", "Not so much now. A knee injury made me a swimmer.")
+    assert "swimmer" in said
+    assert "running" not in said
+
+
+def test_a_statement_of_how_things_are_now_replaces_the_newest_earlier_one() -> None:
+    said = remembered("My work laptop is a ThinkPad.", "I'm on a Mac full-time now.")
+    assert "mac" in said
+    assert "thinkpad" not in said
+
+
+def test_a_correction_in_a_list_takes_the_place_of_the_newest_item_of_its_kind() -> None:
+    facts = learn(
+        "I'm allergic to penicillin.",
+        "I'm allergic to walnuts.",
+        "Correction: it's pecans I'm allergic to.",
+    )
+    active = " ".join(f.value for f in facts.active()).casefold()
+    assert "pecans" in active
+    assert "penicillin" in active
+    assert "walnuts" not in active
+    apology = learn("I'm allergic to walnuts.", "Sorry, I'm also allergic to cats.")
+    assert len(list(apology.active())) == 2
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("Give me a workout I can do with my bad back.", "back"),
+        ("Can you suggest a recipe that works with my gluten intolerance?", "gluten"),
+        ("Find me a plumber here in Aberdeen, the boiler is leaking.", "aberdeen"),
+    ],
+)
+def test_what_the_user_has_said_in_passing_inside_a_request_is_kept(
+    message: str, word: str
+) -> None:
+    assert word in remembered(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "My coworker has celiac, what snacks can I bring?",
+        "Is my diet balanced enough, do you think?",
+    ],
+)
+def test_someone_elses_condition_or_a_bare_kind_is_not_the_users(message: str) -> None:
+    assert remembered(message) == ""

@@ -212,7 +212,7 @@ SWITCH = re.compile(
 # A change said outright: what it replaces need not be named.
 CHANGE = re.compile(
     r"\b(?:switched|moved (?:over )?to|changed|converted|transferred|instead|no longer|"
-    r"upgraded|swapped|replaced|"
+    r"upgraded|swapped|replaced|these days|nowadays|(?<=\s)now(?=[.!]?$)|^now(?=\s)|"
     r"anymore|any more|not so much|update:|gewechselt|umgezogen|changé|déménagé|cambié|"
     r"me mudé|trasferit\w*|mudei)\b",
     re.IGNORECASE,
@@ -354,12 +354,33 @@ NO_LONGER = re.compile(
     r"niet meer)\b",
     re.IGNORECASE,
 )
+# A reply that says only that what was said before holds no more ("Not anymore.", "Not so
+# much these days", "Nicht mehr."): degree and time words around a negation of continuance.
+LAPSED = re.compile(
+    r"(?:(?:nope|no|nah|well|actually|honestly|sadly|ehh?|hmm|um|ok(?:ay)?|haha|lol|"
+    r"that's|that is|it's|it is|isn't|not|so|much|really|true|the case|at all|for me|"
+    r"any ?more|no longer|now|these days|nowadays|lately|since then|"
+    r"nicht|mehr|nein|plus|ce n'est|c'est|le cas|non|ya|ahora|no es|así)[\s,.!;:…]*)+",
+    re.IGNORECASE,
+)
+LAPSE_SAID = re.compile(
+    r"\b(?:any ?more|no longer|not so much|not really (?:now|these days)|nicht mehr|"
+    r"plus maintenant|n'est plus|ya no)\b",
+    re.IGNORECASE,
+)
 # Says that something said earlier was wrong: the new value replaces the most similar word
 # of the newest fact.
 CORRECTION = re.compile(
     r"\b(?:typo|misspo?ke|mistake|mistyped|misspelled|misspelt|spelled that wrong|"
     r"spelt that wrong|correction|i meant|sorry|autocorrect|wrong|scratch that|"
     r"tippfehler|korrektur|erreur|pardon|perdón|error(?!\s*:)|sbagliato|errado|foutje)\b",
+    re.IGNORECASE,
+)
+# Of those, the ones that can only mean an earlier statement was wrong ("sorry" and "wrong"
+# also apologise, or judge something else).
+RETRACTED_AS_WRONG = re.compile(
+    r"\b(?:typo|misspo?ke|mistake|mistyped|correction|i meant|scratch that|tippfehler|"
+    r"korrektur|erreur|me equivoqué|foutje)\b",
     re.IGNORECASE,
 )
 # "take Pip off the list", "keep my kid's details out of this": the memory is the place.
@@ -467,7 +488,9 @@ ADVICE = re.compile(
 )
 # What a clause says no longer holds: "not a barista any more", "no more bus for me".
 NO_MORE = re.compile(
-    r"\b(?:no more |not (?:an? |the )?)(?P<old>[\w'-]+(?: [\w'-]+)?)"
+    r"\b(?:no more |not (?:an? |the )?)"
+    r"(?P<old>(?!(?:so|really|very|too|quite|much|that|any|anymore|now|true)\b)"
+    r"[\w'-]+(?: [\w'-]+)?)"
     r"(?= (?:any ?more|for me|now|these days)\b|\s*[,.;!]|$)",
     re.IGNORECASE,
 )

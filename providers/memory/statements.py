@@ -29,7 +29,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .categories import category_of, style_aspect_of
+from .categories import category_of, named_as, style_aspect_of
 from .clause_patterns import (
     ADVERBS,
     ADVICE,
@@ -55,6 +55,8 @@ from .clause_patterns import (
     HOW_LONG,
     IN_PLACE,
     JUDGED_ACTIVITY,
+    LAPSE_SAID,
+    LAPSED,
     MINE,
     MOMENT,
     MY_PEOPLE,
@@ -76,6 +78,7 @@ from .clause_patterns import (
     REACTION,
     REPORTED,
     RESPELT,
+    RETRACTED_AS_WRONG,
     SELF_AS_PERSON,
     SELF_INTRO,
     SENTENCE,
@@ -374,6 +377,9 @@ class _Reader:
             return
         if self.forget(said):
             return
+        if LAPSED.fullmatch(said) and LAPSE_SAID.search(said):
+            self.ops.append(Op("retract", NEWEST, "", said))  # "Not anymore."
+            return
         if self.imagined(said):
             return
         turn = self.later_request(start, end)
@@ -535,6 +541,16 @@ class _Reader:
             person = m.group().removesuffix("'s")
             self.ops.append(Op("add", self.slot_of(person) or "family", person, m.group()))
         self.own_relatives(start, end)
+        for m in MY_ATTRIBUTE.finditer(self.text, start, end):
+            # "…a workout I can do with my bad back": what the user has, named in passing,
+            # is kept when it is of a kind a body or a diet has (a condition, an allergy).
+            named = named_as(m.group())
+            if named is not None and named[0].slot in BODILY:
+                thing = named[1]
+                if not GENERIC_NEED.fullmatch(thing):
+                    self.ops.append(Op("add", named[0].slot, thing, m.group()))
+        for m in HERE_IN.finditer(self.text, start, end):
+            self.ops.append(Op("add", "home", m.group(), m.group()))  # "…my landlord here in Leeds"
         for m in THATS_ME.finditer(self.text, start, len(self.text)):
             if m.start() < end:  # "…for a software developer who sits all day? That's me."
                 value = (m.group("who") or m.group("like") or "").strip()
@@ -818,7 +834,15 @@ class _Reader:
         if not CORRECTION.search(self.text) or len(WORD.findall(self.text)) > 16:
             return
         if any(op.kind == "add" and op.slot is not None for op in self.ops):
-            return  # it says something of its own ("Sorry, I'm actually vegan")
+            # It says something of its own ("Sorry, I'm actually vegan"). A single-valued
+            # slot supersedes by itself; in a list, "Correction: it's pecans I'm allergic
+            # to" takes the place of the newest item of its own kind.
+            if not RETRACTED_AS_WRONG.search(self.text):
+                return
+            for op in list(self.ops):
+                if op.kind == "add" and op.slot and slot_info(op.slot).kind == "list":
+                    self.ops.insert(self.ops.index(op), Op("retract", op.slot, NEWEST, op.evidence))
+            return
         if any(op.kind == "add" for op in self.ops) and not RESPELT.search(self.text):
             return
         named = [m.group("old").strip() for m in NOT_X.finditer(self.text)]
@@ -841,6 +865,21 @@ class _Reader:
             respelt = SPELLING if SPELT.search(self.text) else ""
             self.ops.append(Op("update", NEWEST, values[0], self.message, replaces=respelt))
 
+
+# A phrase the user owns, "my" and a few words up to where the phrase ends.
+MY_ATTRIBUTE = re.compile(
+    r"\b(?:my|our)\s+(?:(?!(?:and|but|or|so|for|with|while|when|because|that|which|is|are|"
+    r"was|were|has|have|had|does|do|did|can|could|will|would|should|gets|got|needs|keeps|"
+    r"at|in|on|to|from)\b)[\w'-]+\s*){1,3}",
+    re.IGNORECASE,
+)
+BODILY = frozenset({"health", "allergy", "diet"})
+# "Is my diet balanced?" names a kind and no condition of the user's.
+GENERIC_NEED = re.compile(
+    r"(?:my|our)\s+(?:own\s+)?(?:diet|health|medical|condition|medication)\w*", re.IGNORECASE
+)
+# Where the user is, said of a place in passing: "a plumber here in Bristol".
+HERE_IN = re.compile(r"\bhere in\s+(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)*", re.IGNORECASE)
 
 # What a person tells to be kept fits in a few sentences; past this a message is a document
 # (a megabyte piped in), and reading all of it would hold the prompt for seconds.
