@@ -391,3 +391,34 @@ def test_what_the_user_has_said_in_passing_inside_a_request_is_kept(
 )
 def test_someone_elses_condition_or_a_bare_kind_is_not_the_users(message: str) -> None:
     assert remembered(message) == ""
+
+
+def test_a_named_ones_death_or_parting_retires_what_was_said_of_them() -> None:
+    assert remembered("I have a cat named Oreo.", "Sadly Oreo died last week.") == ""
+    said = remembered("My partner is called Sam.", "I love hiking.", "Sam and I split up.")
+    assert "hiking" in said
+    assert "called sam" not in said
+
+
+def test_a_feeling_turned_around_in_any_form_of_the_verb_replaces_the_old_one() -> None:
+    said = remembered("I hate olives.", "Weirdly I've started liking olives.")
+    assert "liking olives" in said
+    assert "hate olives" not in said
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("Any tips for a night-shift nurse like me to sleep during the day?", "nurse"),
+        ("Can you find vegan restaurants near me in Utrecht?", "utrecht"),
+        ("How often should I walk my corgi?", "corgi"),
+    ],
+)
+def test_what_a_question_says_of_the_user_in_passing_is_kept(message: str, word: str) -> None:
+    assert word in remembered(message)
+
+
+def test_a_correction_may_give_a_two_letter_name() -> None:
+    said = remembered("I work in Python mostly.", "That was wrong, it's mostly Go.")
+    assert "go" in said.split()
+    assert "python" not in said

@@ -121,7 +121,10 @@ CATEGORIES: tuple[Category, ...] = (
         r"\bpet\b|\bpets\b|\bdog\b|\bdogs\b|puppy|pup\b|\bcat\b|\bcats\b|kitten|parrot|"
         r"budgie|hamster|guinea pig|rabbit|bunny|tortoise|turtle|lizard|gecko|snake|horse|"
         r"pony|goldfish|aquarium|ferret|chicken|greyhound|collie|terrier|retriever|labrador|"
-        r"poodle|doodle|mutt|furball|rescue|hund|katze|chien|(?:mon|un|le|mes) chats?\b|perro|"
+        r"poodle|doodle|mutt|furball|rescue|corgi|beagle|spaniel|dachshund|husky|pug|"
+        r"schnauzer|shepherd|whippet|lurcher|pointer|setter|boxer\b|bulldog|chihuahua|"
+        r"maine coon|siamese|tabby|ragdoll|moggy|cockatiel|canary|axolotl|"
+        r"hund|katze|chien|(?:mon|un|le|mes) chats?\b|perro|"
         r"gato|kat\b",
     ),
     Category(
@@ -131,7 +134,10 @@ CATEGORIES: tuple[Category, ...] = (
         r"hard of hearing|knee|back pain|\bbad back\b|blood pressure|cholesterol|pregnan|"
         r"medication|\bmg\b|prescri|therapy|doctor says|diagnos|insomnia|sleep apnea|"
         r"\bacl\b|cancer|heart (?:condition|disease|attack|surgery|problem|murmur|failure|rate)|"
-        r"cardiac|health\b|medical",
+        r"cardiac|health\b|medical|chemo|radiotherapy|dialysis|sciatica|"
+        r"crohn|colitis|\bibs\b|fibromyalg|lupus|multiple sclerosis|\bms\b|parkinson|"
+        r"eczema|psoriasis|tinnitus|vertigo|hay fever|fatigue|flat-foot|scoliosis|hernia|"
+        r"heuschnupfen|asthme|\basma\b|diabète|diabetes|migräne|migraña",
     ),
     Category(
         "dislikes",

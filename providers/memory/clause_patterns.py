@@ -232,7 +232,10 @@ THATS_ME = re.compile(
     r"\b(?:someone|a|an)\s+(?:like me\s+)?(?P<who>(?:who|that)\s+[^?.!]{3,80}|"
     r"[\w-]+(?:\s+[\w-]+)?\s+(?:who|that)\s+[^?.!]{3,80})[?.!]\s*"
     r"(?:that'?s me|that is me|that'd be me|(?:this is|i'm) (?:about|asking for) me)\b"
-    r"|\bsomeone like me\s+(?P<like>who\s+[^?.!,]{3,80})",
+    r"|\bsomeone like me\s+(?P<like>who\s+[^?.!,]{3,80})"
+    # "…for a night-shift nurse like me", "someone with sciatica like me": what the user is.
+    r"|\b(?:someone|somebody|people|a|an)\s+(?P<as>(?:with\s+)?(?:[\w'-]+\s+){0,3}?[\w'-]+)"
+    r"\s+like me\b",
     re.IGNORECASE,
 )
 STANDING_DISLIKE = re.compile(
@@ -345,7 +348,7 @@ NOT_X = re.compile(
     r"(?:,\s*(?:and\s+|but\s+)?(?:not|nicht|pas|no|non|não|niet)|\s+(?:rather than|instead of|"
     r"statt|au lieu de|en vez de|en lugar de))\s+(?:in\s+|at\s+|the\s+|en\s+|à\s+|a\s+|"
     r"in\s+)?(?P<old>(?!(?:a|an|really|so|sure|very|too|that|yet|only|just|bad|quite|much|"
-    r"fan|into|keen)\b)[^,.;:!?\s]+(?:\s+[^,.;:!?\s]+){0,3})\s*(?=[,.;:!?]|$)",
+    r"fan|into|keen)\b)[^,.;:!?\s]{2,}(?:\s+[^,.;:!?\s]+){0,3})\s*(?=[,.;:!?]|$)",
     re.IGNORECASE,
 )
 # No longer so: a statement of how things are now that also retires what it negates.
@@ -374,6 +377,13 @@ CORRECTION = re.compile(
     r"\b(?:typo|misspo?ke|mistake|mistyped|misspelled|misspelt|spelled that wrong|"
     r"spelt that wrong|correction|i meant|sorry|autocorrect|wrong|scratch that|"
     r"tippfehler|korrektur|erreur|pardon|perdón|error(?!\s*:)|sbagliato|errado|foutje)\b",
+    re.IGNORECASE,
+)
+# A named one's life, or life with the user, ended.
+LIFE_ENDED = re.compile(
+    r"\b(?P<who>(?-i:[A-Z])[\w'-]+)(?:\s+and\s+(?:I|me))?\s+(?:(?:has|have|had|just|sadly)\s+)*"
+    r"(?:died|passed away|passed on|split up|broke up|divorced|got divorced|was put down|"
+    r"was put to sleep|ist gestorben|est mort|est morte|murió|se murió)\b",
     re.IGNORECASE,
 )
 # Of those, the ones that can only mean an earlier statement was wrong ("sorry" and "wrong"

@@ -13,13 +13,14 @@ from .normalize import stem, words
 Feeling = Literal["for", "against"]
 
 _AGAINST = re.compile(
-    r"\b(?:hate|hated|hates|dislike|dislikes|detest|loathe|can't stand|cannot stand|"
-    r"can't bear|not a fan|not into|not keen|don't like|do not like|don't enjoy|"
+    r"\b(?:hate|hated|hates|hating|dislike|dislikes|disliking|detest|loathe|can't stand|"
+    r"cannot stand|can't bear|not a fan|not into|not keen|don't like|do not like|don't enjoy|"
     r"do not enjoy|never liked|sick of|fed up with|gone off|went off)\b",
     re.IGNORECASE,
 )
 _FOR = re.compile(
-    r"\b(?:love|loved|loves|like|likes|enjoy|enjoys|adore|adores|into|fan of|big fan|"
+    r"\b(?:love|loved|loves|loving|like|likes|liking|enjoy|enjoys|enjoying|adore|adores|into|"
+    r"fan of|big fan|"
     r"passionate about|obsessed with|hooked on|crazy about|keen on)\b",
     re.IGNORECASE,
 )

@@ -57,6 +57,7 @@ from .clause_patterns import (
     JUDGED_ACTIVITY,
     LAPSE_SAID,
     LAPSED,
+    LIFE_ENDED,
     MINE,
     MOMENT,
     MY_PEOPLE,
@@ -382,6 +383,9 @@ class _Reader:
             return
         if self.imagined(said):
             return
+        for m in LIFE_ENDED.finditer(said):
+            # "Sadly Oreo died", "Sam and I split up": what was said of them holds no more.
+            self.ops.append(Op("retract", None, m["who"], said))
         turn = self.later_request(start, end)
         if turn is not None and not self.opens("request_openers", said):
             # "Changed my mind, give me detailed answers": a request after a remark is a
@@ -543,9 +547,9 @@ class _Reader:
         self.own_relatives(start, end)
         for m in MY_ATTRIBUTE.finditer(self.text, start, end):
             # "…a workout I can do with my bad back": what the user has, named in passing,
-            # is kept when it is of a kind a body or a diet has (a condition, an allergy).
+            # is kept when it is of a kind a body, a diet or a home has (a condition, a pet).
             named = named_as(m.group())
-            if named is not None and named[0].slot in BODILY:
+            if named is not None and named[0].slot in OWN_KINDS:
                 thing = named[1]
                 if not GENERIC_NEED.fullmatch(thing):
                     self.ops.append(Op("add", named[0].slot, thing, m.group()))
@@ -553,7 +557,7 @@ class _Reader:
             self.ops.append(Op("add", "home", m.group(), m.group()))  # "…my landlord here in Leeds"
         for m in THATS_ME.finditer(self.text, start, len(self.text)):
             if m.start() < end:  # "…for a software developer who sits all day? That's me."
-                value = (m.group("who") or m.group("like") or "").strip()
+                value = (m.group("who") or m.group("like") or m.group("as") or "").strip()
                 self.ops.append(Op("add", self.slot_of(value), value, m.group()))
         for c_start, c_end in _clauses(self.text, start, end):
             clause = _trim(self.text[c_start:c_end], self.lang)
@@ -850,7 +854,8 @@ class _Reader:
         words = WORD.findall(text)
         values = [
             w for i, w in enumerate(words)
-            if (w[0].isupper() and i > 0 and len(w) > 2 and w.casefold() not in STOP)
+            if (w[0].isupper() and i > 0 and (len(w) > 2 or w.istitle())
+                and w.casefold() not in STOP)
             or w.isdigit()
         ]  # fmt: skip
         values = [v for v in values if not CORRECTION.fullmatch(v)]
@@ -873,13 +878,16 @@ MY_ATTRIBUTE = re.compile(
     r"at|in|on|to|from)\b)[\w'-]+\s*){1,3}",
     re.IGNORECASE,
 )
-BODILY = frozenset({"health", "allergy", "diet"})
+OWN_KINDS = frozenset({"health", "allergy", "diet", "pets"})
 # "Is my diet balanced?" names a kind and no condition of the user's.
 GENERIC_NEED = re.compile(
     r"(?:my|our)\s+(?:own\s+)?(?:diet|health|medical|condition|medication)\w*", re.IGNORECASE
 )
 # Where the user is, said of a place in passing: "a plumber here in Bristol".
-HERE_IN = re.compile(r"\bhere in\s+(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)*", re.IGNORECASE)
+HERE_IN = re.compile(
+    r"\b(?:here|near me|around me|close to me)\s+in\s+(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)*",
+    re.IGNORECASE,
+)
 
 # What a person tells to be kept fits in a few sentences; past this a message is a document
 # (a megabyte piped in), and reading all of it would hold the prompt for seconds.
