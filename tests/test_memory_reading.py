@@ -422,3 +422,31 @@ def test_a_correction_may_give_a_two_letter_name() -> None:
     said = remembered("I work in Python mostly.", "That was wrong, it's mostly Go.")
     assert "go" in said.split()
     assert "python" not in said
+
+
+def test_a_lapse_before_a_comma_retires_the_newest_fact_and_the_rest_still_tells() -> None:
+    said = remembered("I teach maths.", "Not anymore, I retired in June.")
+    assert "retired" in said
+    assert "maths" not in said
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("yeah i'm a night owl, rarely asleep before 2", "night owl"),
+        ("i'm 17 and in my last year of high school", "17"),
+        ("Just get to the point.", "point"),
+        ("Skip the pleasantries.", "pleasantries"),
+        ("Honestly, nothing beats a good thriller novel for me.", "thriller"),
+    ],
+)
+def test_plain_statements_in_everyday_registers_are_kept(message: str, word: str) -> None:
+    assert word in remembered(message)
+
+
+def test_a_hyphenated_left_ends_nothing() -> None:
+    facts = learn("I play guitar.", "As a left-handed guitarist, which guitars should I buy?")
+    active = " ".join(f.value for f in facts.active()).casefold()
+    assert "i play guitar" in active
+    assert "left-handed" in active
+    assert "which guitars" not in active

@@ -246,7 +246,8 @@ STYLE_ASPECTS: tuple[Category, ...] = (
     Category(
         "reply_tone",
         r"tone|formal|informal|casual|friendly|blunt|direct|sugarcoat|polite|sarcas|"
-        r"cheerful|serious|humou?r|jokes?|professional|register|du\b|sie\b|tutoie|vouvoie",
+        r"cheerful|serious|humou?r|jokes?|professional|register|du\b|sie\b|tutoie|vouvoie|"
+        r"pleasantries|small talk|fluff|flattery|preamble|waffle|filler",
     ),
     Category("emoji", r"emoji|emojis|emoticon|smiley"),
     Category(

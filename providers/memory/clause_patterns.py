@@ -93,7 +93,8 @@ EPISODE = re.compile(
     r"won|wrote|tried|visited|watched|played|talked|attended|finished|enjoyed|loved|hated|"
     r"liked|wanted|needed|realized|realised|noticed|decided|learned|learnt|checked|painted|"
     r"baked|cooked|signed|joined a|picked|saved|helped|stopped by|ended up|managed|"
-    r"\w+ed)\b|\b(?:yesterday|last (?:night|week|weekend|month|year|friday|saturday|sunday|"
+    r"\w+ed)\b|\b(?:yesterday|(?<!my )(?<!our )(?<!the )(?<!his )(?<!her )"
+    r"last (?:night|week|weekend|month|year|friday|saturday|sunday|"
     r"monday|tuesday|wednesday|thursday|time)|ago|the other day|earlier today|this past)\b",
     re.IGNORECASE,
 )
@@ -332,9 +333,9 @@ ENDING = re.compile(
     r"got rid of|ditched|broke up|wrong|misspoke|typo|mistake|scratch|disregard|"
     r"gone off|went off|lost interest in|grown out of|fell out of love with|"
     r"(?:i'm|im|i am) (?:so )?over|traded|"
-    r"changed my mind|not so much|kidding|joking|beats|"
+    r"changed my mind|not so much|kidding|joking|(?<!nothing )beats|"
     r"nicht mehr|aufgehört|verlassen|gekündigt|quitté|arrêté|ya no|dejé|equivoqué|"
-    r"non più|não mais|saí|foutje|niet meer)\b",
+    r"non più|não mais|saí|foutje|niet meer)\b(?!-)",  # "left-handed" ended nothing
     re.IGNORECASE,
 )
 # "Leiden, not Leipzig", "aspirin, not ibuprofen", "rather than X": the contrast names the

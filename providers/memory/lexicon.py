@@ -53,6 +53,7 @@ EN = Language(
     request_openers=r"can you|could you|would you|will you|please|pls|plz|help|tell me|"
     r"kindly|use|keep|cap|limit|put|avoid|stop|don't|do not|never|be|answer|reply|respond|talk|"
     r"speak|call|address|cite|include|add|skip|format|stick to|go easy|no more|"
+    r"get to|get straight|cut to|cut the|spare me|no need for|lose the|drop the|"
     r"show me|give me|let me|i need you|i want you|i'd like you|can u|could u|write|draft|"
     r"make|create|generate|explain|summari[sz]e|translate|list|describe|compare|find|fix|"
     r"check|review|plan|suggest|recommend|calculate|convert|rewrite|edit|proofread|outline|"
@@ -82,7 +83,8 @@ EN = Language(
     fillers=r"hi there|hey there|hello there|oh|and|also|so|well|ok|okay|btw|by the way|fyi|"
     r"honestly|tbh|ngl|just|"
     r"heads up|for the record|for what it's worth|in case|anyway|hey|hi|hello|um|uh|"
-    r"hmm|actually|also|plus|oh and|just so you know|fun fact|p\.?s\.?|note|quick note",
+    r"hmm|actually|also|plus|oh and|just so you know|fun fact|p\.?s\.?|note|quick note|"
+    r"yeah|yep|yup|yes|ah|aha|ooh",
 )
 
 DE = Language(

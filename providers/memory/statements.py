@@ -381,6 +381,9 @@ class _Reader:
         if LAPSED.fullmatch(said) and LAPSE_SAID.search(said):
             self.ops.append(Op("retract", NEWEST, "", said))  # "Not anymore."
             return
+        head = said.partition(",")[0]
+        if LAPSED.fullmatch(head) and LAPSE_SAID.search(head):
+            self.ops.append(Op("retract", NEWEST, "", said))  # "Not anymore, I retired…"
         if self.imagined(said):
             return
         for m in LIFE_ENDED.finditer(said):
@@ -565,6 +568,8 @@ class _Reader:
                 r"(?:since|because|as|given(?: that)?|seeing as|considering)\b", clause, re.I
             ):
                 continue
+            if apposed is not None and c_start <= apposed.start() + 1:
+                continue  # "As a nurse, what shoes…": the apposition is kept, not the question
             if clause and not self.opens("request_openers", clause) and self.first_person(clause):
                 judged = self.clause(clause, sentence_about_user=True)
                 if judged is not None:
