@@ -450,3 +450,63 @@ def test_a_hyphenated_left_ends_nothing() -> None:
     assert "i play guitar" in active
     assert "left-handed" in active
     assert "which guitars" not in active
+
+
+@pytest.mark.parametrize(
+    ("turns", "kept", "gone"),
+    [
+        (("Mi nombre es Lucía y vivo en Quito.", "Olvida dónde vivo."), "lucía", "quito"),
+        (("Ich heiße Jonas und arbeite als Bäcker.", "Vergiss bitte meinen Beruf."), "jonas",
+         "bäcker"),
+        (("Je m'appelle Inès et j'ai un chat.", "Oublie mon chat."), "inès", "chat"),
+        (("I live in Perth and work as a geologist.", "You can forget my job."), "perth",
+         "geologist"),
+    ],
+)  # fmt: skip
+def test_two_statements_joined_by_and_are_two_facts_in_every_language(
+    turns: tuple[str, str], kept: str, gone: str
+) -> None:
+    said = remembered(*turns)
+    assert kept in said
+    assert gone not in said
+
+
+def test_a_third_persons_second_verb_is_not_the_users() -> None:
+    assert remembered("My friend Sara lives in Dublin and works as a vet.") == ""
+
+
+@pytest.mark.parametrize(
+    ("turns", "new", "old"),
+    [
+        (("My son Theo is 8.", "I misspoke, Theo is 9."), "9", "8"),
+        (("I work at Deloite.", "*Deloitte, typo"), "deloitte", "deloite"),
+        (("I'm in Vancouver.", "scratch that, Victoria, I always mix them up"), "victoria",
+         "vancouver"),
+    ],
+)  # fmt: skip
+def test_a_correction_replaces_the_value_it_names(
+    turns: tuple[str, str], new: str, old: str
+) -> None:
+    said = remembered(*turns)
+    assert new in said.split() or f"{new}." in said
+    assert old not in said.replace(new, "")
+
+
+def test_forgetting_a_liking_takes_what_narrows_it_too() -> None:
+    assert remembered("I love K-pop, especially BTS.", "Erase the K-pop thing.") == ""
+
+
+def test_a_change_of_mind_before_a_colon_is_a_new_directive() -> None:
+    said = remembered("I prefer long, detailed answers.", "Changed my mind: keep them short.")
+    assert "short" in said
+    assert "detailed" not in said
+
+
+def test_a_name_asked_for_with_would_rather_is_the_users_name() -> None:
+    said = remembered("Call me Liz.", "Actually, I'd rather you call me Elizabeth.")
+    assert "elizabeth" in said
+    assert "liz." not in said
+
+
+def test_a_pet_no_longer_with_us_is_retired() -> None:
+    assert remembered("We have a hamster called Nibbles.", "Nibbles isn't with us anymore.") == ""

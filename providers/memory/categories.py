@@ -54,6 +54,9 @@ CATEGORIES: tuple[Category, ...] = (
     Category(
         "age",
         r"years? old|years young|\bage\b|\baged\b|my birthday|born in (?:19|20)\d\d|"
+        r"born (?:on )?(?:the \d+\w* of )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+        r"[a-z]* \d|born (?:on )?\d+(?:st|nd|rd|th)? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
+        r"oct|nov|dec)|"
         r"turn(?:ed|ing)? \d|\bi'?m (?:\w+ )?\d\d\b|\bi am (?:\w+ )?\d\d\b|\bi'll be \d\d\b|"
         r"jahre alt|"
         r"\bans\b|\baños\b",
@@ -121,7 +124,7 @@ CATEGORIES: tuple[Category, ...] = (
         r"\bpet\b|\bpets\b|\bdog\b|\bdogs\b|puppy|pup\b|\bcat\b|\bcats\b|kitten|parrot|"
         r"budgie|hamster|guinea pig|rabbit|bunny|tortoise|turtle|lizard|gecko|snake|horse|"
         r"pony|goldfish|aquarium|ferret|chicken|greyhound|collie|terrier|retriever|labrador|"
-        r"poodle|doodle|mutt|furball|rescue|corgi|beagle|spaniel|dachshund|husky|pug|"
+        r"poodle|doodle|mutt|furball|rescue|corgi|beagle|spaniel|dachshund|husk(?:y|ies)|pug|"
         r"schnauzer|shepherd|whippet|lurcher|pointer|setter|boxer\b|bulldog|chihuahua|"
         r"maine coon|siamese|tabby|ragdoll|moggy|cockatiel|canary|axolotl|"
         r"hund|katze|chien|(?:mon|un|le|mes) chats?\b|perro|"
@@ -214,6 +217,7 @@ CATEGORIES: tuple[Category, ...] = (
     # commonest way to give a job, and open-ended, so it is tried after every named one.
     Category(
         "work",
+        r"\bwork(?:s|ed|ing)? as\b|\barbeite als\b|\btravaille comme\b|\btrabajo como\b|"
         r"i'?m (?:now )?an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee|wife|man|woman)\b"
         r"(?! of\b| fan\b)|"
         r"i am (?:now )?an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee|wife|man|woman)\b",
@@ -241,6 +245,7 @@ STYLE_ASPECTS: tuple[Category, ...] = (
     Category(
         "reply_format",
         r"bullet|numbered|list|table|paragraph|markdown|heading|headers|steps?\b|"
+        r"answer first|conclusion first|bottom line first|lead with|"
         r"walls? of text|prose|plain text|code block|json|format",
     ),
     Category(

@@ -24,12 +24,20 @@ CLAUSE_BREAK = re.compile(
     r"|:\s+(?=(?:i|i'm|my|we|our|ich|mein|meine|je|j'|mon|ma|yo|mi|vivo|soy|trabajo|sono|abito|"
     r"moro|sou|trabalho|ik|mijn|ze|he|she|his|her|they|il|elle|er|sie)\b)"
     r"|\s+(?:and|but|so|because|since|aber|mais|pero)\s+(?=(?:i|i'm|im|i've|my|we|our)\b)"
+    # "I live in Perth and work as a geologist": the "I" of a second verb is left out (but
+    # "I live and work in Paris" is one statement).
+    r"|(?<!\blive)(?<!\bwork)\s+and\s+(?=(?:work|live|study|teach)\s+(?:as|at|in|for)\b)"
+    # "Ich heiße Jonas und arbeite als Bäcker", "…y vivo en Quito", "…et j'ai un chat": the
+    # other languages drop or elide the "I" after their "and".
+    r"|\s+(?:und|et|y|e|en)\s+(?=(?:ich|mein|meine|je|j'|mon|ma|mes|yo|mi|mis|io|eu|ik|mijn|"
+    r"arbeite|wohne|lebe|bin|habe|studiere|vivo|trabajo|soy|tengo|estudio|travaille|habite|"
+    r"suis|lavoro|abito|sono|moro|trabalho|tenho|sou|woon|werk|ben|heb)\b)"
     r"(?!i\s+(?:are|were|both)\b))",
     re.IGNORECASE,
 )
 PASTE_INTRO = re.compile(
     r":\s*['\"“‘«]|\b(?:says?|said|reads?|wrote|writes|following|below|this|text|email|message|note|"
-    r"paragraph|review|draft|letter|post|quote|lyrics?|poem|story)\s*:\s*\S",
+    r"paragraph|review|draft|letter|post|quote|lyrics?|poem|story|cv|resume|résumé)\s*:\s*\S",
     re.IGNORECASE,
 )
 WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
@@ -384,7 +392,8 @@ CORRECTION = re.compile(
 LIFE_ENDED = re.compile(
     r"\b(?P<who>(?-i:[A-Z])[\w'-]+)(?:\s+and\s+(?:I|me))?\s+(?:(?:has|have|had|just|sadly)\s+)*"
     r"(?:died|passed away|passed on|split up|broke up|divorced|got divorced|was put down|"
-    r"was put to sleep|ist gestorben|est mort|est morte|murió|se murió)\b",
+    r"was put to sleep|(?:is|isn't|is not|is no longer) with us|ist gestorben|est mort|"
+    r"est morte|murió|se murió)\b",
     re.IGNORECASE,
 )
 # Of those, the ones that can only mean an earlier statement was wrong ("sorry" and "wrong"

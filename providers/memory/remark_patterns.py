@@ -15,7 +15,11 @@ IMAGINED = re.compile(
     re.IGNORECASE,
 )
 # A form's label is a noun phrase; one with a subject pronoun is a sentence.
-SPOKEN_LABEL = re.compile(r"\b(?:i|we|you|he|she|they|it's|there's|here's)\b", re.IGNORECASE)
+# A label with a subject or a verb of its own is said, not filled in ("Changed my mind: …").
+SPOKEN_LABEL = re.compile(
+    r"\b(?:i|we|you|he|she|they|it's|there's|here's|changed|decided|realised|realized|update)\b",
+    re.IGNORECASE,
+)
 LEFT_FOR = re.compile(r"\s+for\s+(?:one|a|an|another|something)\b", re.IGNORECASE)
 # "Just got back from the dentist": a moment ago, with the "I" dropped.
 JUST_DONE = re.compile(

@@ -478,7 +478,7 @@ class _Reader:
             re.I,
         ):
             return None  # "When you state a fact, cite a source": one standing directive
-        for m in re.finditer(r"[,;]\s*", self.text[start:end]):
+        for m in re.finditer(r"[,;:]\s*", self.text[start:end]):
             at = start + m.end()
             rest = self.text[at:end]
             if len(WORD.findall(rest)) >= 2 and (
@@ -706,6 +706,9 @@ class _Reader:
         if not content_words(value):
             return None
         if style and aspect is not None:
+            named = category_of(value)
+            if named is not None and named.slot == "name":
+                return "name", value  # "I'd rather you call me Elizabeth": who the user is
             return aspect.slot, value
         if not self.lasting(value):
             return None
@@ -852,18 +855,24 @@ class _Reader:
                 if op.kind == "add" and op.slot and slot_info(op.slot).kind == "list":
                     self.ops.insert(self.ops.index(op), Op("retract", op.slot, NEWEST, op.evidence))
             return
-        if any(op.kind == "add" for op in self.ops) and not RESPELT.search(self.text):
+        wrong = RESPELT.search(self.text) or RETRACTED_AS_WRONG.search(self.text)
+        if any(op.kind == "add" for op in self.ops) and not wrong:
             return
         named = [m.group("old").strip() for m in NOT_X.finditer(self.text)]
         text = NOT_X.sub("", self.text)
+        # "*Deloitte": the chat habit of starring a fixed word puts the value first.
+        starred = text.lstrip().startswith("*")
         words = WORD.findall(text)
         values = [
             w for i, w in enumerate(words)
-            if (w[0].isupper() and i > 0 and (len(w) > 2 or w.istitle())
+            if (w[0].isupper() and (i > 0 or starred) and (len(w) > 2 or w.istitle())
                 and w.casefold() not in STOP)
             or w.isdigit()
         ]  # fmt: skip
         values = [v for v in values if not CORRECTION.fullmatch(v)]
+        # "I misspoke, Theo is 9": a name said as the subject is who the value is about.
+        said_of = {m["who"] for m in SUBJECT_NAME.finditer(text)}
+        values = [v for v in values if v not in said_of] or values
         if not values:
             return
         self.ops = [op for op in self.ops if op.slot != NEWEST and op.kind != "add"]
@@ -876,6 +885,8 @@ class _Reader:
             self.ops.append(Op("update", NEWEST, values[0], self.message, replaces=respelt))
 
 
+# A name as the subject of its clause: "Theo is 9".
+SUBJECT_NAME = re.compile(r"\b(?P<who>(?-i:[A-Z])[\w'-]+)\s+(?:is|was|'s|are|were)\b")
 # A phrase the user owns, "my" and a few words up to where the phrase ends.
 MY_ATTRIBUTE = re.compile(
     r"\b(?:my|our)\s+(?:(?!(?:and|but|or|so|for|with|while|when|because|that|which|is|are|"
@@ -883,7 +894,7 @@ MY_ATTRIBUTE = re.compile(
     r"at|in|on|to|from)\b)[\w'-]+\s*){1,3}",
     re.IGNORECASE,
 )
-OWN_KINDS = frozenset({"health", "allergy", "diet", "pets"})
+OWN_KINDS = frozenset({"health", "allergy", "diet", "pets", "education"})
 # "Is my diet balanced?" names a kind and no condition of the user's.
 GENERIC_NEED = re.compile(
     r"(?:my|our)\s+(?:own\s+)?(?:diet|health|medical|condition|medication)\w*", re.IGNORECASE

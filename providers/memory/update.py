@@ -293,7 +293,8 @@ class _Step:
         parts = [p.strip() for p in _PARTS.split(fact.value) if p.strip()]
         if contains_words(parts[0], value) and len(parts[0].split()) <= 2:
             return  # "Greg, my partner, is the cook": the rest is about what was forgotten
-        rest = [p for p in parts if not contains_words(p, value)]
+        # "I love K-pop, especially BTS": a part that narrows the forgotten one goes with it.
+        rest = [p for p in parts if not contains_words(p, value) and not _NARROWING.match(p)]
         if rest and len(rest) < len(parts):
             kept = replace(fact, id=self.make_id(), value=", ".join(rest), history=())
             self.facts.add(kept)
@@ -330,6 +331,11 @@ def _swap(stored: str, old: str, new: str) -> str:
     return stored[:index] + new + stored[index + len(old) :]
 
 
+_NARROWING = re.compile(
+    r"(?:especially|particularly|mostly|mainly|above all|including|like|such as|e\.g\.|"
+    r"besonders|vor allem|surtout|notamment|sobre todo|especialmente)\b",
+    re.IGNORECASE,
+)
 _ADDITIVE = re.compile(
     r"\b(?:also|too|as well|another|other|second|third|more|both|plus|and|auch|aussi|"
     r"también|anche|também|ook)\b",
