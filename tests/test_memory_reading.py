@@ -510,3 +510,37 @@ def test_a_name_asked_for_with_would_rather_is_the_users_name() -> None:
 
 def test_a_pet_no_longer_with_us_is_retired() -> None:
     assert remembered("We have a hamster called Nibbles.", "Nibbles isn't with us anymore.") == ""
+
+
+@pytest.mark.parametrize(
+    ("turns", "new", "old"),
+    [
+        (("My dog is named Rolo.", "Oops, her name is Rola, not Rolo."), "rola", "rolo"),
+        (("My favourite film is Alien.", "Hmm, it's actually Blade Runner, I think."),
+         "blade runner", "alien"),
+        (("My job is in sales.", "I'm now in customer success."), "customer success", "sales"),
+    ],
+)  # fmt: skip
+def test_a_new_value_replaces_the_old_whatever_the_cue(
+    turns: tuple[str, str], new: str, old: str
+) -> None:
+    said = remembered(*turns)
+    assert new in said
+    assert old not in said
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ("I'm gay and out to my family.", "Actually I'd prefer you didn't store that."),
+        ("I play the drums in a band.", "Forget all of it, start fresh."),
+        ("I'm on antidepressants.", "Please wipe anything health-related."),
+    ],
+)
+def test_a_request_to_forget_in_plain_words_forgets(turns: tuple[str, str]) -> None:
+    assert remembered(*turns) == ""
+
+
+def test_a_style_verb_before_an_article_is_still_a_directive() -> None:
+    said = remembered("Please use a friendly tone and avoid jargon from now on.")
+    assert "jargon" in said

@@ -137,7 +137,7 @@ CATEGORIES: tuple[Category, ...] = (
         r"hard of hearing|knee|back pain|\bbad back\b|blood pressure|cholesterol|pregnan|"
         r"medication|\bmg\b|prescri|therapy|doctor says|diagnos|insomnia|sleep apnea|"
         r"\bacl\b|cancer|heart (?:condition|disease|attack|surgery|problem|murmur|failure|rate)|"
-        r"cardiac|health\b|medical|chemo|radiotherapy|dialysis|sciatica|"
+        r"cardiac|health\b|medical|antidepress|inhaler|pacemaker|chemo|radiotherapy|dialysis|sciatica|"
         r"crohn|colitis|\bibs\b|fibromyalg|lupus|multiple sclerosis|\bms\b|parkinson|"
         r"eczema|psoriasis|tinnitus|vertigo|hay fever|fatigue|flat-foot|scoliosis|hernia|"
         r"heuschnupfen|asthme|\basma\b|diabète|diabetes|migräne|migraña",
@@ -252,7 +252,8 @@ STYLE_ASPECTS: tuple[Category, ...] = (
         "reply_tone",
         r"tone|formal|informal|casual|friendly|blunt|direct|sugarcoat|polite|sarcas|"
         r"cheerful|serious|humou?r|jokes?|professional|register|du\b|sie\b|tutoie|vouvoie|"
-        r"pleasantries|small talk|fluff|flattery|preamble|waffle|filler",
+        r"pleasantries|small talk|fluff|flattery|preamble|waffle|filler|jargon|plain language|"
+        r"plain english|technical terms",
     ),
     Category("emoji", r"emoji|emojis|emoticon|smiley"),
     Category(

@@ -221,7 +221,8 @@ SWITCH = re.compile(
 # A change said outright: what it replaces need not be named.
 CHANGE = re.compile(
     r"\b(?:switched|moved (?:over )?to|changed|converted|transferred|instead|no longer|"
-    r"upgraded|swapped|replaced|these days|nowadays|(?<=\s)now(?=[.!]?$)|^now(?=\s)|"
+    r"upgraded|swapped|replaced|these days|nowadays|(?:i'm|i am|we're|we are|it's) now|"
+    r"(?<=\s)now(?=[.!]?$)|^now(?=\s)|"
     r"anymore|any more|not so much|update:|gewechselt|umgezogen|changé|déménagé|cambié|"
     r"me mudé|trasferit\w*|mudei)\b",
     re.IGNORECASE,
@@ -384,7 +385,8 @@ LAPSE_SAID = re.compile(
 # of the newest fact.
 CORRECTION = re.compile(
     r"\b(?:typo|misspo?ke|mistake|mistyped|misspelled|misspelt|spelled that wrong|"
-    r"spelt that wrong|correction|i meant|sorry|autocorrect|wrong|scratch that|"
+    r"spelt that wrong|correction|i meant|sorry|autocorrect|wrong|scratch that|oops|whoops|"
+    r"my bad|it'?s actually|actually,? it'?s|"
     r"tippfehler|korrektur|erreur|pardon|perdón|error(?!\s*:)|sbagliato|errado|foutje)\b",
     re.IGNORECASE,
 )
@@ -400,6 +402,7 @@ LIFE_ENDED = re.compile(
 # also apologise, or judge something else).
 RETRACTED_AS_WRONG = re.compile(
     r"\b(?:typo|misspo?ke|mistake|mistyped|correction|i meant|scratch that|tippfehler|"
+    r"it'?s actually|actually,? it'?s|"
     r"korrektur|erreur|me equivoqué|foutje)\b",
     re.IGNORECASE,
 )

@@ -48,7 +48,9 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
             kept = KEEP.search(said)
             ops.append(Op("forget", FORGET_ALL, "", said, kept and kept["what"]))
             return ops
-        if not target_words(target):
+        if DEMONSTRATIVE.fullmatch(target):
+            target = ""  # "I'd prefer you didn't store that": the newest fact
+        elif not target_words(target):
             # "The Hungarian detail doesn't need to stick around": the topic comes first.
             target = before or target
     else:
@@ -61,7 +63,7 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
         target,
         flags=re.I,
     )
-    if EVERYTHING.search(target.strip()):
+    if EVERYTHING.search(target.strip()) or EVERYTHING.search(target.split(",")[0].strip()):
         ops.append(Op("forget", FORGET_ALL, "", said))
         return ops
     words = target_words(target)
@@ -86,6 +88,12 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
     for word in words:
         ops.append(Op("forget", None, word, said))
     return ops
+
+
+DEMONSTRATIVE = re.compile(
+    r"(?:that|this|it|those|these|that one|this one)(?:\s+(?:please|thanks|thank you|either))?",
+    re.IGNORECASE,
+)
 
 
 def target_words(target: str) -> list[str]:

@@ -21,7 +21,8 @@ _AGAINST = re.compile(
 _FOR = re.compile(
     r"\b(?:love|loved|loves|loving|like|likes|liking|enjoy|enjoys|enjoying|adore|adores|into|"
     r"fan of|big fan|"
-    r"passionate about|obsessed with|hooked on|crazy about|keen on)\b",
+    r"passionate about|obsessed with|hooked on|crazy about|keen on|come (?:a)?round (?:on|to)|"
+    r"grown on me|growing on me|warming to|warmed (?:up )?to)\b",
     re.IGNORECASE,
 )
 # Words of feeling and of the telling itself carry no topic.

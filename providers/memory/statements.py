@@ -531,7 +531,7 @@ class _Reader:
         worked_on = not STYLE_VERB.match(rest) and re.match(
             r"[\w-]+\s+(?:this|that|these|those|the|it|my|our)\b", rest, re.I
         )
-        if object_first or worked_on:
+        if (object_first and not STYLE_VERB.match(verb)) or worked_on:
             self.indirect(start, end)  # "proofread this paragraph": a task on a text
             return
         # A directive about replies with no task in it stands until the user says otherwise.
@@ -869,6 +869,8 @@ class _Reader:
                 and w.casefold() not in STOP)
             or w.isdigit()
         ]  # fmt: skip
+        # "it's actually Blade Runner": a name of several capitalised words is one value.
+        values = _runs(text, values)
         values = [v for v in values if not CORRECTION.fullmatch(v)]
         # "I misspoke, Theo is 9": a name said as the subject is who the value is about.
         said_of = {m["who"] for m in SUBJECT_NAME.finditer(text)}
@@ -919,3 +921,15 @@ def extract_rules(message: str) -> Extraction:
         end = max(head.rfind(mark) for mark in ".!?\n")
         message = head[: end + 1] if end > 0 else head
     return screen(_Reader(message).read())
+
+
+def _runs(text: str, values: list[str]) -> list[str]:
+    """The values, with those that stand side by side in the text joined ("Blade Runner")."""
+    runs: list[str] = []
+    for value in values:
+        joined = f"{runs[-1]} {value}" if runs else ""
+        if runs and not value.isdigit() and re.search(rf"\b{re.escape(joined)}\b", text):
+            runs[-1] = joined
+        else:
+            runs.append(value)
+    return runs
