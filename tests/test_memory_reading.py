@@ -544,3 +544,40 @@ def test_a_request_to_forget_in_plain_words_forgets(turns: tuple[str, str]) -> N
 def test_a_style_verb_before_an_article_is_still_a_directive() -> None:
     said = remembered("Please use a friendly tone and avoid jargon from now on.")
     assert "jargon" in said
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        (
+            "My sister and I are off to Portugal in the spring, she's the organised one. "
+            "I'm more of a go-with-the-flow person. What cities would you recommend?",
+            "go-with-the-flow",
+        ),
+        (
+            "I'm the kind of person who reads the last page of a book first, terrible I "
+            "know. Recommend me a mystery I can't spoil that way, something long please?",
+            "last page",
+        ),
+        (
+            "We just got back from the vet with our new puppy, a little beagle called "
+            "Maggie! She's ten weeks old and chewing everything. How do I stop it?",
+            "maggie",
+        ),
+    ],
+)
+def test_how_the_user_is_and_a_new_pet_are_heard_in_a_long_turn(message: str, word: str) -> None:
+    assert word in remembered(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "My friend Jess keeps telling me she's moving to Melbourne, and she's vegan and a "
+        "huge gamer, so I want to get her a going-away present. Ideas?",
+        "I'm writing a short story about a lighthouse keeper who lives alone with his dog, "
+        "Rusty, on an island off Maine. Can you help with the opening paragraph?",
+    ],
+)
+def test_what_a_friend_tells_or_a_story_holds_is_not_the_users(message: str) -> None:
+    assert remembered(message) == ""

@@ -151,6 +151,15 @@ CATEGORIES: tuple[Category, ...] = (
         r"(?:tastes?|smells?) (?:like|awful|gross|bad|terrible|vile)|\bno \w+(?: \w+)? for me\b|"
         r"nicht leiden|hasse|mag kein|je déteste|déteste|n'aime pas|odio|no me gusta",
     ),
+    # How the user is, said as a kind of person ("more of a go-with-the-flow person", "the
+    # kind of person who reads the last page first").
+    Category(
+        "traits",
+        r"\b(?:kind|type|sort) of (?:person|guy|girl|woman|man|people)\b|"
+        r"(?:i'm|i am|im)\s+(?:\w+\s+){0,3}?(?:an?\s+)?(?:[\w-]+\s+)?person\b|"
+        r"(?:i'm|i am|im) (?:someone|somebody) who\b|introvert|extrovert|ambivert|"
+        r"night owl|early bird|perfectionist|procrastinat|people-pleaser|homebody",
+    ),
     Category(
         "likes",
         r"\b(?:i|we)\s+(?:\w+\s+)?(?:love|like|adore|enjoy|prefer)\b|\blove (?:of|for)\b|"

@@ -24,6 +24,7 @@ CLAUSE_BREAK = re.compile(
     r"|:\s+(?=(?:i|i'm|my|we|our|ich|mein|meine|je|j'|mon|ma|yo|mi|vivo|soy|trabajo|sono|abito|"
     r"moro|sou|trabalho|ik|mijn|ze|he|she|his|her|they|il|elle|er|sie)\b)"
     r"|\s+(?:and|but|so|because|since|aber|mais|pero)\s+(?=(?:i|i'm|im|i've|my|we|our)\b)"
+    r"(?!i\s+(?:are|were|both)\b)"
     # "I live in Perth and work as a geologist": the "I" of a second verb is left out (but
     # "I live and work in Paris" is one statement).
     r"|(?<!\blive)(?<!\bwork)\s+and\s+(?=(?:work|live|study|teach)\s+(?:as|at|in|for)\b)"
@@ -31,8 +32,7 @@ CLAUSE_BREAK = re.compile(
     # other languages drop or elide the "I" after their "and".
     r"|\s+(?:und|et|y|e|en)\s+(?=(?:ich|mein|meine|je|j'|mon|ma|mes|yo|mi|mis|io|eu|ik|mijn|"
     r"arbeite|wohne|lebe|bin|habe|studiere|vivo|trabajo|soy|tengo|estudio|travaille|habite|"
-    r"suis|lavoro|abito|sono|moro|trabalho|tenho|sou|woon|werk|ben|heb)\b)"
-    r"(?!i\s+(?:are|were|both)\b))",
+    r"suis|lavoro|abito|sono|moro|trabalho|tenho|sou|woon|werk|ben|heb)\b))",
     re.IGNORECASE,
 )
 PASTE_INTRO = re.compile(
@@ -110,7 +110,8 @@ CHANGE_OF_STATE = re.compile(
     r"\b(?:moved|relocated|married|divorced|adopted|born|grew up|raised|started|joined|"
     r"switched|quit|retired|graduated|hired|became|converted|transferred|got an?|bought|"
     r"got married|got engaged|retrained|trained as|qualified as|promoted|upgraded|swapped|"
-    r"replaced|traded|exchanged|turned \d+|completed|founded|(?:opened|set up) (?:my|our) own|"
+    r"replaced|traded|exchanged|turned \d+|completed|founded|(?:my|our) new|"
+    r"(?:opened|set up) (?:my|our) own|"
     r"finished (?:my |a |the )?(?:\w+ )?(?:degree|course|training|apprenticeship|phd|masters?)|"
     r"(?:have|has|'ve|'s) been|since|for (?:\w+ )?(?:years|months|decades)|always|every|"
     r"usually|never)\b",
@@ -269,13 +270,20 @@ FAVOURITE = re.compile(
     r"|\b(?P<fave>\w+)(?:'s| is) my (?:fave|favou?rite)\b",
     re.IGNORECASE,
 )
-SELF_AS_PERSON = re.compile(r"\b(?:i|i'm|im|i've|i'd|me|myself|ich|mich|mir|je|moi|yo)\b", re.I)
+# The user in another's clause, but not as the one told or asked ("keeps telling me she's…").
+SELF_AS_PERSON = re.compile(
+    r"\b(?:i|i'm|im|i've|i'd|(?<!telling )(?<!told )(?<!tells )(?<!tell )(?<!asked )(?<!asks )"
+    r"(?<!asking )me|myself|ich|mich|mir|je|moi|yo)\b",
+    re.I,
+)
 # Sarcasm announces itself: praise opening a complaint. Role-play casts the user.
 NOT_MEANT = re.compile(
     r"^(?:oh\s+)?(?:great|fantastic|wonderful|lovely|brilliant|perfect|sure|yeah right|yeah|"
     r"just what i needed|best day ever|just my luck|typical|love it when)\b[,!]|"
     r"\b(?:i'll play|i'll be (?:a|an|the)|you be (?:a|an|the)|"
     r"you play|in this scene|let's play|act as|you are (?:a|an) |you're (?:a|an|the) |"
+    r"(?:i'm|i am) writing (?:a|an|my) (?:\w+ )?(?:story|novel|book|poem|script|screenplay|"
+    r"scene|song|fanfic|sketch) (?:about|where|in which)|"
     r"play the role|stay in character|in the story|in this story|in my story|in the game|"
     r"my character)\b",
     re.IGNORECASE,

@@ -86,6 +86,7 @@ _TABLE: tuple[Slot, ...] = (
     Slot("goals", "list", "goals", "goal"),
     Slot("travel", "list", "travel", "travel"),
     Slot("values", "list", "values", "values"),
+    Slot("traits", "list", "personality", "personality"),
 )
 
 SLOTS: dict[str, Slot] = {s.name: s for s in _TABLE}
