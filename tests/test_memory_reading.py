@@ -581,3 +581,19 @@ def test_how_the_user_is_and_a_new_pet_are_heard_in_a_long_turn(message: str, wo
 )
 def test_what_a_friend_tells_or_a_story_holds_is_not_the_users(message: str) -> None:
     assert remembered(message) == ""
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("When it comes to coffee, it's a flat white or nothing.", "flat white"),
+        ("Aisle seat, every time.", "aisle seat"),
+        ("Dark chocolate over milk chocolate any day.", "dark chocolate"),
+    ],
+)
+def test_a_verdict_in_a_preference_frame_is_a_liking(message: str, word: str) -> None:
+    assert word in remembered(message)
+
+
+def test_a_sum_is_no_preference() -> None:
+    assert remembered("The answer is 5 > 3.") == ""

@@ -166,6 +166,10 @@ CATEGORIES: tuple[Category, ...] = (
         r"fan of|big fan|favou?rite|fave\b|obsessed|sucker for|(?:i'm|im|i am) (?:\w+ )?into\b|"
         r"passionate about|comfort (?:food|watch|read)|can't get enough|"
         r"nothing beats|go-to|my thing|my jam|i'm all about|addicted|"
+        # A verdict's frames: "Earl Grey or nothing", "window seat, every time", "tea > coffee"
+        r"or nothing\b|all the way\b|every time\b|any day\b|hands down\b|can't beat|"
+        r"(?:is|are) the best\b|over (?:any|every|all) other|[^\W\d]\s*>\s*[^\W\d]|"
+        r"team \w+\b(?= all)|"
         r"liebe|mag\b|j'adore|adore|j'aime|aime\b|me encanta|me gusta|amo\b|piace|gosto",
     ),
     Category(

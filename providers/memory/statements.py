@@ -322,6 +322,8 @@ class _Reader:
 
     def tells(self, said: str) -> bool:
         """Whether one sentence of an unheard message is a lasting statement of the user's."""
+        # "When it comes to tea, it's Earl Grey or nothing": a topic given first asks nothing.
+        said = TOPIC_FIRST.sub("", said)
         if (
             self.opens("request_openers", said)
             or self.opens("question_openers", said)
@@ -887,6 +889,10 @@ class _Reader:
             self.ops.append(Op("update", NEWEST, values[0], self.message, replaces=respelt))
 
 
+TOPIC_FIRST = re.compile(
+    r"^(?:when it comes to|as for|as far as|speaking of|in terms of)\s+[^,]{1,40},\s*(?:it'?s\s+)?",
+    re.IGNORECASE,
+)
 # A name as the subject of its clause: "Theo is 9".
 SUBJECT_NAME = re.compile(r"\b(?P<who>(?-i:[A-Z])[\w'-]+)\s+(?:is|was|'s|are|were)\b")
 # A phrase the user owns, "my" and a few words up to where the phrase ends.
