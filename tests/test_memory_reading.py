@@ -597,3 +597,26 @@ def test_a_verdict_in_a_preference_frame_is_a_liking(message: str, word: str) ->
 
 def test_a_sum_is_no_preference() -> None:
     assert remembered("The answer is 5 > 3.") == ""
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("I want to become a commercial pilot someday.", "pilot"),
+        ("No emojis, ever.", "emoji"),
+        ("Always show code examples in Go, not Python.", "examples in go"),
+    ],
+)
+def test_a_goal_and_a_refused_or_standing_reply_feature_are_kept(message: str, word: str) -> None:
+    assert word in remembered(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Answer in one word: is Pluto a planet?",
+        "My teacher said I should read more poetry.",
+    ],
+)
+def test_a_request_for_one_task_and_anothers_advice_keep_nothing(message: str) -> None:
+    assert remembered(message) == ""

@@ -86,6 +86,11 @@ CATEGORIES: tuple[Category, ...] = (
         r"take-home|per annum|gehalt|verdiene|salaire|sueldo|salario|stipendio",
     ),
     Category(
+        "goals",
+        r"goal|aim\b|plan is|planning to|want to become|want to be an?\b|aspire|saving up|"
+        r"save up|dream|hope to|trying to|training for|resolution|by the end of",
+    ),
+    Category(
         "work",
         r"\bwork\b|\bworks\b|for a living|working (?:as|at|for|in)\b|\bjob\b|employ|employer|"
         r"hired|career|"
@@ -196,11 +201,6 @@ CATEGORIES: tuple[Category, ...] = (
         r"second|day|week|time|chance|question|meeting|call|idea)s?\b)|\bi've got\b|my car|our car|"
         r"drive a|daily "
         r"driver|\bbike\b|motorbike|vespa|printer|piano|guitar",
-    ),
-    Category(
-        "goals",
-        r"goal|aim\b|plan is|planning to|want to become|saving up|save up|dream|hope to|"
-        r"trying to|training for|resolution|by the end of",
     ),
     Category(
         "schedule",

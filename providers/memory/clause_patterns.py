@@ -83,7 +83,8 @@ TASK_VERB = re.compile(
 )
 # Someone's words passed on: a saying is theirs, not a fact about the user.
 REPORTED = re.compile(
-    r"\b(?:thinks|reckons|believes|says|wants me to|told me to|keeps telling me)\s+(?:that\s+)?"
+    r"\b(?:thinks|reckons|believes|says|said|wants me to|told me to|keeps telling me)\s+"
+    r"(?:that\s+)?"
     r"(?:i|we)\b|"
     r"\b(?:used to say|always says?|always said|would say|says that|said that|told (?:me|us) "
     r"(?:that|to)|likes to say|as they say|the saying goes|i wonder|i'm wondering|"

@@ -54,7 +54,7 @@ EN = Language(
     r"kindly|use|keep|cap|limit|put|avoid|stop|don't|do not|never|be|answer|reply|respond|talk|"
     r"speak|call|address|cite|include|add|skip|format|stick to|go easy|no more|"
     r"get to|get straight|cut to|cut the|spare me|no need for|lose the|drop the|"
-    r"show me|give me|let me|i need you|i want you|i'd like you|can u|could u|write|draft|"
+    r"show me|show|give me|let me|i need you|i want you|i'd like you|can u|could u|write|draft|"
     r"make|create|generate|explain|summari[sz]e|translate|list|describe|compare|find|fix|"
     r"check|review|plan|suggest|recommend|calculate|convert|rewrite|edit|proofread|outline|"
     r"teach|remind|brainstorm|analy[sz]e|name|pick|choose|rank|estimate|interview|quiz|"

@@ -198,6 +198,7 @@ class _Reader:
         # A turn of over 25 words is conversation more than telling: someone who tells a
         # fact to be kept says it in a sentence or two.
         self.chatty = len(WORD.findall(message)) > 25
+        self.introduces_task = False  # a request that opens a text to work on ("Fix this: …")
 
     def has(self, kind: str, text: str) -> bool:
         pattern = self.lang.search[kind]
@@ -224,6 +225,7 @@ class _Reader:
                 or TEXT_LABEL.fullmatch(head)
             ):
                 end = min(end, text.index(":", s_start))
+                self.introduces_task = True
                 break
         if paste is not None:
             # What follows is someone else's text, and the sentence introducing it is about
@@ -406,7 +408,11 @@ class _Reader:
             r"(?:always|never|from now on|going forward|in future)[,\s]+", said, re.I
         )
         bare = said[lasting_start.end() :] if lasting_start else said
-        request = self.opens("request_openers", bare) or conditional is not None
+        request = (
+            self.opens("request_openers", bare)
+            or conditional is not None
+            or (NO_THING.match(bare) is not None and style_aspect_of(bare) is not None)
+        )
         conditional = conditional or (lasting_start if request else None)
         if request or (question and self.has("lasting", said)):
             self.directive(said, start, end, standing=conditional is not None)
@@ -498,6 +504,11 @@ class _Reader:
 
     def directive(self, said: str, start: int, end: int, *, standing: bool) -> None:
         """A request: a standing instruction about replies, or a task (nothing kept)."""
+        if not (standing or self.has("lasting", said)) and (
+            self.introduces_task or TASK_AFTER_COLON.search(said)
+        ):
+            self.indirect(start, end)  # "Answer in one word: is Pluto a planet?"
+            return
         if STANDING_DISLIKE.match(said):
             self.ops.append(Op("add", "dislikes", said, said))  # "avoid recommending X"
             return
@@ -889,6 +900,10 @@ class _Reader:
             self.ops.append(Op("update", NEWEST, values[0], self.message, replaces=respelt))
 
 
+# "No emojis, ever": a reply's feature refused outright.
+NO_THING = re.compile(r"no\s+(?!one\b|longer\b|more\b|idea\b|way\b|need\b|problem\b)\w", re.I)
+# What a request is for, given after it: the request is that task's.
+TASK_AFTER_COLON = re.compile(r":\s*\S.{2,}", re.DOTALL)
 TOPIC_FIRST = re.compile(
     r"^(?:when it comes to|as for|as far as|speaking of|in terms of)\s+[^,]{1,40},\s*(?:it'?s\s+)?",
     re.IGNORECASE,
