@@ -620,3 +620,56 @@ def test_a_goal_and_a_refused_or_standing_reply_feature_are_kept(message: str, w
 )
 def test_a_request_for_one_task_and_anothers_advice_keep_nothing(message: str) -> None:
     assert remembered(message) == ""
+
+
+@pytest.mark.parametrize(
+    ("turns", "new", "old"),
+    [
+        (("I have three kids.", "Four, actually, I forgot to count the baby!"), "four", "three"),
+        (("I'm based in Brighton.", "Hove, technically, but nobody says that."), "hove",
+         "brighton"),
+        (("I live in Ottawa.", "As of last week I'm a Montreal resident."), "montreal",
+         "ottawa"),
+        (("I eat meat.", "I've been plant-based since March."), "plant-based", "eat meat"),
+    ],
+)  # fmt: skip
+def test_a_value_given_first_or_a_change_dated_replaces_the_old_one(
+    turns: tuple[str, str], new: str, old: str
+) -> None:
+    said = remembered(*turns)
+    assert new in said
+    assert old not in said
+
+
+def test_a_denied_statement_retires_what_it_denies() -> None:
+    facts = learn(
+        "I'm allergic to cats.",
+        "I'm allergic to penicillin.",
+        "Turns out I'm not allergic to cats after all, it was the dust.",
+    )
+    values = [f.value for f in facts.active()]
+    assert "I'm allergic to cats." not in values
+    assert "I'm allergic to penicillin." in values
+
+
+def test_one_more_of_a_kind_said_lately_keeps_the_first() -> None:
+    said = remembered("I'm a Python dev.", "Also I do a lot of Rust lately.")
+    assert "python" in said
+    assert "rust" in said
+
+
+def test_forgetting_all_but_one_thing_keeps_it() -> None:
+    said = remembered("I'm Lena.", "I live in Graz.", "Forget everything except my name.")
+    assert "lena" in said
+    assert "graz" not in said
+
+
+def test_a_name_given_with_a_job_is_two_statements() -> None:
+    said = remembered("I'm Priya and I'm a vet in Leicester.", "Forget my job.")
+    assert "priya" in said
+    assert "vet" not in said
+
+
+def test_tired_of_a_kind_is_a_taste_and_tired_of_this_a_moment() -> None:
+    assert "superhero" in remembered("Honestly I'm tired of superhero movies now.")
+    assert remembered("So tired of this rain.") == ""

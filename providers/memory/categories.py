@@ -35,7 +35,7 @@ CATEGORIES: tuple[Category, ...] = (
         r"(?<!\bhis )(?<!\bher )(?<!\btheir )(?<!\bits )name\b|named? me|"
         r"call me|calls me|called me|go by|goes by|address me|"
         r"nickname|surname|first name|(?:rather|prefer) you (?:used?|called?)|heiße|"
-        r"ich heisse|nennt? mich|je m'appelle|m'appelle|"
+        r"ich heisse|nennt? mich|je m'appelle|m'appelle|meinen namen|mon prénom|"
         r"appelle-moi|appelez-moi|me llamo|llámame|mi nombre|mon nom|mein name",
     ),
     Category(
@@ -49,7 +49,8 @@ CATEGORIES: tuple[Category, ...] = (
         r"halal|keto|paleo|gluten|lactose|dairy-free|fasting|calorie|teetotal|sober|"
         r"don't drink|do not drink|eat(?:ing)? meat|eat(?:ing)? fish|végé|végan|vegano|"
         r"food restriction|dietary|diet\b|"
-        r"vegetarisch|vegetariano|fleisch|viande|carne\b|\bcarne|\bmeat\b",
+        r"vegetarisch|vegetariano|fleisch|viande|carne\b|\bcarne|\bmeat\b|plant-based|"
+        r"plant based",
     ),
     Category(
         "age",
@@ -72,7 +73,7 @@ CATEGORIES: tuple[Category, ...] = (
         r"hometown|my flat|my apartment|my house|our house|"
         r"our flat|our place|my place|our own place|neighbou?rhood|village|suburb|"
         r"wohne|lebe in|gezogen|j'habite|habite|vivo en|vivimos|abito|moro|woon|address|street|"
-        r"\blocation\b|where i live",
+        r"\blocation\b|where i live|\bresident\b|\blocal here\b",
     ),
     Category(
         "timezone",
@@ -98,6 +99,7 @@ CATEGORIES: tuple[Category, ...] = (
         r"by trade|self-employed|freelanc|my company|our company|my team|my boss|colleague|"
         r"office|shift|salary|retired|startup|consultan|intern\b|internship|"
         r"i run a|i own a|i manage|manager|engineer|developer|designer|teacher|nurse|doctor|"
+        r"\bvet\b|"
         r"lawyer|accountant|chef|\bcook\b|electrician|plumber|paramedic|scientist|researcher|"
         r"analyst|officer|lecturer|lecture|professor|postdoc|\bgp\b|surgeon|therapist|"
         r"architect|pilot|driver|writer|journalist|artist|musician|farmer|mechanic|"
@@ -151,6 +153,7 @@ CATEGORIES: tuple[Category, ...] = (
         "dislikes",
         r"hate|hates|loathe|detest|despise|can't stand|cannot stand|can't bear|dislike|"
         r"not a fan|not into|not really into|no fan of|don't like|do not like|don't enjoy|"
+        r"(?:tired|sick|bored) of (?!this|these|that|it\b|today|the weather)|fed up with|"
         r"avoid|allergic to fun|bores? me|boring|gross|disgust|ugh|no-go|hard pass|"
         r"turns my stomach|never eat|don't eat|don't touch|aversion|can't do|"
         r"(?:tastes?|smells?) (?:like|awful|gross|bad|terrible|vile)|\bno \w+(?: \w+)? for me\b|"

@@ -111,7 +111,7 @@ CHANGE_OF_STATE = re.compile(
     r"\b(?:moved|relocated|married|divorced|adopted|born|grew up|raised|started|joined|"
     r"switched|quit|retired|graduated|hired|became|converted|transferred|got an?|bought|"
     r"got married|got engaged|retrained|trained as|qualified as|promoted|upgraded|swapped|"
-    r"replaced|traded|exchanged|turned \d+|completed|founded|(?:my|our) new|"
+    r"replaced|traded|exchanged|turned \d+|completed|founded|(?:my|our) new|as of|"
     r"(?:opened|set up) (?:my|our) own|"
     r"finished (?:my |a |the )?(?:\w+ )?(?:degree|course|training|apprenticeship|phd|masters?)|"
     r"(?:have|has|'ve|'s) been|since|for (?:\w+ )?(?:years|months|decades)|always|every|"
@@ -223,7 +223,7 @@ SWITCH = re.compile(
 # A change said outright: what it replaces need not be named.
 CHANGE = re.compile(
     r"\b(?:switched|moved (?:over )?to|changed|converted|transferred|instead|no longer|"
-    r"upgraded|swapped|replaced|these days|nowadays|(?:i'm|i am|we're|we are|it's) now|"
+    r"upgraded|swapped|replaced|these days|nowadays|(?:i'm|i am|we're|we are|it's) now|as of|"
     r"(?<=\s)now(?=[.!]?$)|^now(?=\s)|"
     r"anymore|any more|not so much|update:|gewechselt|umgezogen|changé|déménagé|cambié|"
     r"me mudé|trasferit\w*|mudei)\b",
@@ -337,6 +337,7 @@ PASSING = re.compile(
     r"cold|freezing|hot|sad|angry|annoyed|grumpy|excited|nervous|busy|late|lost|confused|"
     r"stuck|drunk|hungover|full|sore|fried|wiped|shattered|overwhelmed|frustrated|"
     r"in a hurry|in a rush|on my way|travell?ing|running late|on holiday|on vacation|away)\b"
+    r"(?! of\b| with\b)"  # "tired of superhero films" is a taste, not a state
     r"|\b(?:ich bin|je suis|estoy)\s+"
     r"(?:so\s+|très\s+|muy\s+)?(?:müde|hungrig|fatigué|fatiguée|crevé|cansad[oa]|agotad[oa])",
     re.IGNORECASE,
@@ -345,7 +346,8 @@ PASSING = re.compile(
 ENDING = re.compile(
     r"(?<!\bmy )(?<!\bthe )(?<!\bour )(?<!\bher )(?<!\bhis )(?<!\byour )"
     r"(?<!\bnever )(?<!\bnot )(?<!n't )"  # "never left": what did not end
-    r"\b(?:left|quit|stopped|gave up|given up|dropped|cancell?ed|sold|died|ended|"
+    r"\b(?:left|quit|stopped|gave up|given up|dropped|cancell?ed|sold|died|ended|laid off|"
+    r"made redundant|let go from|fired from|sacked from|"
     r"finished with|moved (?:away|out|on)|(?:migrated|moved|switched) (?:off|away from)|"
     r"(?:is|are|was|'s) (?:over|done|gone|finished|uninstalled|history)|done with|"
     r"got rid of|ditched|broke up|wrong|misspoke|typo|mistake|scratch|disregard|"
@@ -396,6 +398,7 @@ CORRECTION = re.compile(
     r"\b(?:typo|misspo?ke|mistake|mistyped|misspelled|misspelt|spelled that wrong|"
     r"spelt that wrong|correction|i meant|sorry|autocorrect|wrong|scratch that|oops|whoops|"
     r"my bad|it'?s actually|actually,? it'?s|"
+    r"(?<=^)[\w'-]+(?: [\w'-]+)?,? (?:actually|technically)\b|"
     r"tippfehler|korrektur|erreur|pardon|perdón|error(?!\s*:)|sbagliato|errado|foutje)\b",
     re.IGNORECASE,
 )
@@ -411,7 +414,7 @@ LIFE_ENDED = re.compile(
 # also apologise, or judge something else).
 RETRACTED_AS_WRONG = re.compile(
     r"\b(?:typo|misspo?ke|mistake|mistyped|correction|i meant|scratch that|tippfehler|"
-    r"it'?s actually|actually,? it'?s|"
+    r"it'?s actually|actually,? it'?s|(?<=^)[\w'-]+(?: [\w'-]+)?,? (?:actually|technically)\b|"
     r"korrektur|erreur|me equivoqué|foutje)\b",
     re.IGNORECASE,
 )

@@ -43,6 +43,11 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
             # asks the memory only when it is what the user asks for.
             return None
         target = said[m.end() :].strip(" .!?")
+        spared = EXCEPT.match(target)
+        if spared is not None:
+            # "Forget everything except my name": everything goes but what is spared.
+            ops.append(Op("forget", FORGET_ALL, "", said, spared["what"]))
+            return ops
         if THE_REST.match(target):
             # "Keep my name, lose the rest": everything goes but what is to stay.
             kept = KEEP.search(said)
@@ -90,6 +95,10 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
     return ops
 
 
+EXCEPT = re.compile(
+    r"(?:everything|all|it all)\s+(?:except|but|apart from|other than|besides)\s+(?P<what>.+)",
+    re.IGNORECASE,
+)
 DEMONSTRATIVE = re.compile(
     r"(?:that|this|it|those|these|that one|this one)(?:\s+(?:please|thanks|thank you|either))?",
     re.IGNORECASE,

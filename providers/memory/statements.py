@@ -447,7 +447,14 @@ class _Reader:
             slot, value = judged
             slot = slot or self.slot_of(value)
             last = groups[-1] if groups else None
-            if last and last.index == index - 1 and (slot is None or last.slot in (None, slot)):
+            # A name given is a statement of its own ("I'm Priya and I'm a vet in Leicester").
+            joins = last is not None and last.slot != "name" and slot != "name"
+            if (
+                last
+                and joins
+                and last.index == index - 1
+                and (slot is None or last.slot in (None, slot))
+            ):
                 last.slot, last.index, last.end = last.slot or slot, index, c_end
                 last.values.append(value)
                 last.edited = last.edited or value != clause
@@ -464,7 +471,13 @@ class _Reader:
                 kin = person.group().removesuffix("'s")
                 self.ops.append(Op("retract", group.slot, kin, said))
                 switched = changed = False
-            if group.slot is not None and switched and slot_info(group.slot).kind == "list":
+            also = ALSO.search(self.text, start, end) is not None
+            if (
+                group.slot is not None
+                and switched
+                and not also
+                and slot_info(group.slot).kind == "list"
+            ):
                 # "Switched to a Mac": the newest statement about the same thing goes (a
                 # single-valued slot supersedes by itself, keeping the old value's history).
                 self.ops.append(Op("retract", group.slot, NEWEST, said))
@@ -648,6 +661,11 @@ class _Reader:
         """The (slot, words) a clause adds, or None; retirements it implies are queued."""
         if self.asks(clause) or PASSING.search(clause) or MOMENT.search(clause):
             return None
+        for m in NOT_SO.finditer(clause):
+            # "Turns out I'm not allergic to cats after all": what was said so goes.
+            words = [w for w in content_words(m["old"]) if not PRONOUN.fullmatch(w)]
+            if len(words) >= 2:
+                self.ops.append(Op("retract", None, " ".join(words), clause))
         negated = list(NO_MORE.finditer(clause))
         for m in negated:
             self.retire(m["old"], bare_ok=False)  # "not a barista any more", "no more bus"
@@ -873,8 +891,9 @@ class _Reader:
             return
         named = [m.group("old").strip() for m in NOT_X.finditer(self.text)]
         text = NOT_X.sub("", self.text)
-        # "*Deloitte": the chat habit of starring a fixed word puts the value first.
-        starred = text.lstrip().startswith("*")
+        # "*Deloitte": the chat habit of starring a fixed word puts the value first, as
+        # does "Four, actually".
+        starred = text.lstrip().startswith("*") or VALUE_FIRST.match(text) is not None
         words = WORD.findall(text)
         values = [
             w for i, w in enumerate(words)
@@ -908,6 +927,15 @@ TOPIC_FIRST = re.compile(
     r"^(?:when it comes to|as for|as far as|speaking of|in terms of)\s+[^,]{1,40},\s*(?:it'?s\s+)?",
     re.IGNORECASE,
 )
+VALUE_FIRST = re.compile(r"\W*[\w'-]+(?: [\w'-]+)?,? (?:actually|technically)\b", re.I)
+# A statement of the user's denied: "I'm not allergic to cats after all".
+NOT_SO = re.compile(
+    r"\b(?:i'm|i am|im)\s+not\s+(?:really\s+|actually\s+)?(?P<old>[\w' -]{3,40}?)"
+    r"(?=\s+(?:after all|anymore|any more)\b|\s*[,.;!]|$)",
+    re.IGNORECASE,
+)
+# One more of a kind, not another in its place: "Also I do a lot of Rust lately".
+ALSO = re.compile(r"\b(?:also|too|as well|another|additionally|auch|aussi|también)\b", re.I)
 # A name as the subject of its clause: "Theo is 9".
 SUBJECT_NAME = re.compile(r"\b(?P<who>(?-i:[A-Z])[\w'-]+)\s+(?:is|was|'s|are|were)\b")
 # A phrase the user owns, "my" and a few words up to where the phrase ends.

@@ -243,12 +243,13 @@ class _Step:
         if not facts:
             return []
         fact = facts[0]
+        numeric = _is_number(value)
         candidates = [
             w
             for w in _WORDS.findall(fact.value)[1:]  # a capital that opens it is no name
-            if w.isdigit() == value.isdigit()
+            if _is_number(w) == numeric
             and w.casefold() != value.casefold()
-            and (value.isdigit() or w[:1].isupper())
+            and (numeric or w[:1].isupper())
         ]
         if not candidates:
             return []
@@ -257,7 +258,9 @@ class _Step:
             return SequenceMatcher(None, word.casefold(), value.casefold()).ratio()
 
         old = max(candidates, key=alike)
-        if spelling and not value.isdigit() and alike(old) < 0.5:
+        if numeric and not value.isdigit():
+            value = value.casefold()  # "Four, actually": the number as the fact spells one
+        if spelling and not numeric and alike(old) < 0.5:
             return []  # nothing it could be a spelling of: not this fact's correction
         return [self.supersede_value(fact, re.sub(rf"\b{re.escape(old)}\b", value, fact.value))]
 
@@ -298,6 +301,19 @@ class _Step:
         if rest and len(rest) < len(parts):
             kept = replace(fact, id=self.make_id(), value=", ".join(rest), history=())
             self.facts.add(kept)
+
+
+_NUMBER_WORDS = frozenset(
+    (
+        *("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
+        *("eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen"),
+        *("eighteen", "nineteen", "twenty", "thirty", "forty", "fifty", "sixty"),
+    )
+)
+
+
+def _is_number(word: str) -> bool:
+    return word.isdigit() or word.casefold() in _NUMBER_WORDS
 
 
 def _kept_aside(kept: str | None) -> Callable[[Fact], bool]:
