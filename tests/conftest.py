@@ -46,7 +46,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(autouse=True)
 def no_remembered_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each test starts with no secrets remembered by an earlier one in this process."""
-    monkeypatch.setattr(redact, "_secrets", set())
+    monkeypatch.setattr(redact, "SECRETS", redact.KnownSecrets())
 
 
 @pytest.fixture(autouse=True)

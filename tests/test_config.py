@@ -181,7 +181,7 @@ def test_example_config_documents_the_tools_tables() -> None:
     import re
 
     from ctxchat.core.options import option_fields
-    from ctxchat.providers.tools.mcp_servers import McpServerOptions
+    from ctxchat.providers.tools.mcp_config import McpServerOptions
     from ctxchat.providers.tools.provider import PythonToolOptions
 
     text = EXAMPLE.read_text()

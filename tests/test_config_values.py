@@ -11,7 +11,7 @@ import pytest
 from cli_support import assert_clean_error, ctxchat, write_config
 from fakeopenai import FakeOpenAI
 
-from ctxchat.config.loading import MAX_CONFIG_BYTES
+from ctxchat.config.toml_file import MAX_CONFIG_BYTES
 
 pytest_plugins = ["sqlfixtures"]
 

@@ -28,7 +28,7 @@ class Invocation:
         """Close what the command opened: token counts learnt are kept for the next run,
         every engine is closed, a local model server this process started is stopped."""
         if self.services:
-            from ctxchat.services.model_info import save_token_counts
+            from ctxchat.services.token_counts import save_token_counts
 
             save_token_counts()
         while self.services:

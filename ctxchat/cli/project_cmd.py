@@ -18,9 +18,9 @@ def trust() -> None:
     for the project.
     """
     from ctxchat.cli.common import warn
-    from ctxchat.config.loading import read_toml
     from ctxchat.config.projects import TRUST_FILE, find_project, refused_keys
     from ctxchat.config.projects import trust as record_trust
+    from ctxchat.config.toml_file import read_toml
     from ctxchat.core.errors import UsageError
     from ctxchat.core.paths import data_dir
 

@@ -252,7 +252,7 @@ def project_layer(cwd: Path, user: Mapping[str, Any], trust_file: Path) -> Proje
             {},
             f"{file} changed since you trusted it: ignored until `ctxchat config trust` again",
         )
-    from ctxchat.config.loading import read_toml
+    from ctxchat.config.toml_file import read_toml
     from ctxchat.core.errors import ConfigError
 
     try:

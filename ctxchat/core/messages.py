@@ -14,9 +14,6 @@ from typing import Any, Literal, TypeAlias, cast, get_args
 # Ids: ULIDs (48-bit millisecond time + 80 random bits, Crockford base32), so ids sort by
 # creation time. Messages, turns, sessions and facts all take theirs from here.
 _ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-_lock = threading.Lock()
-_last_ms = -1
-_last_random = 0
 _BURST_STEP_BITS = 75
 
 
@@ -28,24 +25,42 @@ def _encode(value: int, length: int) -> str:
     return "".join(reversed(chars))
 
 
+class _MonotonicIds:
+    """The last id made, so the next one sorts after it.
+
+    One per process (`_IDS`), as uuid's state is: ids made anywhere in the process (every
+    chat, every thread) must sort in the order they were made, which no per-chat object
+    could promise once two chats write to the same history. Nothing else lives here."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._last_ms = -1
+        self._last_random = 0
+
+    def next(self) -> str:
+        with self._lock:
+            now_ms = time.time_ns() // 1_000_000
+            random_part = int.from_bytes(os.urandom(10), "big")
+            if now_ms <= self._last_ms:
+                # Same millisecond (or a clock step back): the random part grows so order
+                # holds, by a random step in its upper bits, so ids of one burst differ
+                # early on and short prefixes tell them apart (`ctxchat.core.idprefix`).
+                # When it would overflow, the id takes the next millisecond.
+                step = 1 + (random_part >> (80 - _BURST_STEP_BITS))
+                if self._last_random + step < 1 << 80:
+                    now_ms, random_part = self._last_ms, self._last_random + step
+                else:
+                    now_ms = self._last_ms + 1
+            self._last_ms, self._last_random = now_ms, random_part
+        return _encode(now_ms, 10) + _encode(random_part, 16)
+
+
+_IDS = _MonotonicIds()
+
+
 def new_id() -> str:
     """A 26-character id; ids made later in this process always sort after earlier ones."""
-    global _last_ms, _last_random
-    with _lock:
-        now_ms = time.time_ns() // 1_000_000
-        random_part = int.from_bytes(os.urandom(10), "big")
-        if now_ms <= _last_ms:
-            # Same millisecond (or a clock step back): the random part grows so order
-            # holds, by a random step in its upper bits, so ids of one burst differ early
-            # on and short prefixes tell them apart (`ctxchat.core.idprefix`). When it
-            # would overflow, the id takes the next millisecond.
-            step = 1 + (random_part >> (80 - _BURST_STEP_BITS))
-            if _last_random + step < 1 << 80:
-                now_ms, random_part = _last_ms, _last_random + step
-            else:
-                now_ms = _last_ms + 1
-        _last_ms, _last_random = now_ms, random_part
-    return _encode(now_ms, 10) + _encode(random_part, 16)
+    return _IDS.next()
 
 
 # 2: usage keys are input_tokens/output_tokens, as everywhere else (1 said input/output).

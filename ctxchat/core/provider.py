@@ -47,6 +47,7 @@ from typing import (
 )
 
 from ctxchat.core.errors import ConfigError, CtxchatError
+from ctxchat.core.handles import Handles
 from ctxchat.core.messages import Message, new_id
 from ctxchat.core.options import NoOptions, build_options, option
 from ctxchat.core.progress import ProgressBars, no_bars
@@ -117,6 +118,11 @@ class ProviderEnv:
     # (hybrid search and recall); None: by words only. Never implied, as the tool
     # selector's is: on a paid endpoint every message embedded costs money.
     message_embeddings: Embeddings | None = None
+    # The SQL databases the providers open, one engine per URL, owned by whoever built
+    # the env and closed by it (`Handles[Database]`: core cannot name storage's type).
+    # None: the registry of the process, for providers no owner built (a script, a test:
+    # `ctxchat.storage.sql.store.PROCESS_DATABASES`).
+    databases: Handles[Any] | None = None
 
     @classmethod
     def standalone(cls) -> ProviderEnv:

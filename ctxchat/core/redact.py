@@ -8,15 +8,17 @@ pattern disagrees with them exactly on the passwords that matter (one holding `/
 or an unencoded `@`), and then shows what the driver takes for the password. A URL neither
 can parse is masked up to its last `@`: more than needed, never less.
 
-Known secrets (`remember_secret`) are replaced in any text by `scrub_secrets`, which every
-error line, traceback and stored error goes through: a driver or a server may quote them in
-their own words (an echoed key in a 400's message, the tail of a password in a host name).
+Known secrets (`remember_secret`, kept by the process's `SECRETS`) are replaced in any text
+by `scrub_secrets`, which every error line, traceback and stored error goes through: a
+driver or a server may quote them in their own words (an echoed key in a 400's message, the
+tail of a password in a host name).
 """
 
 from __future__ import annotations
 
 import importlib
 import re
+import threading
 from typing import Any
 from urllib.parse import unquote
 
@@ -32,25 +34,48 @@ _URL_WORDS = ("url", "dsn", "uri")
 MIN_SECRET_LENGTH = 4
 MASK = "***"
 
-_secrets: set[str] = set()
+
+class KnownSecrets:
+    """The secrets this process was given, to scrub from any text it prints or stores.
+
+    One per process (`SECRETS`), not one per chat: an error is turned into its line where
+    the command ends (`cli.common`), after the chat that learnt the secret is closed, and a
+    log line or a stored error may come from any thread of the process. A secret, once
+    given, stays scrubbed until the process ends."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()  # a scrub on one thread while another remembers
+        self._secrets: set[str] = set()
+
+    def remember(self, value: str | None) -> None:
+        if not value:
+            return
+        with self._lock:
+            for form in {value, unquote(value)}:
+                if len(form) >= MIN_SECRET_LENGTH:
+                    self._secrets.add(form)
+
+    def scrub(self, text: str) -> str:
+        with self._lock:
+            longest_first = sorted(self._secrets, key=len, reverse=True)
+        for secret in longest_first:
+            if secret in text:
+                text = text.replace(secret, MASK)
+        return mask_urls_in(text)
+
+
+SECRETS = KnownSecrets()
 
 
 def remember_secret(value: str | None) -> None:
     """Scrub `value` (and its percent-decoded form) from every error text from now on."""
-    if not value:
-        return
-    for form in {value, unquote(value)}:
-        if len(form) >= MIN_SECRET_LENGTH:
-            _secrets.add(form)
+    SECRETS.remember(value)
 
 
 def scrub_secrets(text: str) -> str:
     """`text` with every remembered secret replaced by ***, and the credentials of any URL
     in it masked."""
-    for secret in sorted(_secrets, key=len, reverse=True):
-        if secret in text:
-            text = text.replace(secret, MASK)
-    return mask_urls_in(text)
+    return SECRETS.scrub(text)
 
 
 # -- URLs ----------------------------------------------------------------------------------

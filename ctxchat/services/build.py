@@ -10,6 +10,7 @@ from ctxchat.config.loading import Config, ProviderSpec
 from ctxchat.core.agent import Agent
 from ctxchat.core.capabilities import ChecksReach, Closes
 from ctxchat.core.errors import EXIT_USAGE, ConfigError, CtxchatError, ProblemGroup
+from ctxchat.core.handles import Handles
 from ctxchat.core.model_types import ChatModel
 from ctxchat.core.options import build_options
 from ctxchat.core.paths import data_dir
@@ -64,6 +65,9 @@ def build_env(config: Config, progress: ProgressBars = no_bars) -> ProviderEnv:
     embeddings = None if local_only else OpenAIEmbeddings(config.embeddings, config.model)
     return ProviderEnv(
         data_dir=data_dir(),
+        # The pipeline's own engines, closed with its providers: another pipeline of the
+        # process (a second chat, a role switched to) never closes them under it.
+        databases=Handles(),
         storage_url=config.storage.url,
         embeddings=embeddings,
         progress=progress,

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +32,7 @@ from ctxchat.core.model_types import ChatModel, EventSink, ProviderWarning, igno
 from ctxchat.core.provider import HistoryProvider, HistoryUnsupported
 from ctxchat.core.session import Session
 from ctxchat.services import journal
+from ctxchat.services.sessions_on_disk import SessionsOnDisk
 from ctxchat.services.titles import clean_title, text_of
 from ctxchat.storage.catalog import SessionCatalog
 from ctxchat.storage.store import SessionStore, SessionSummary
@@ -97,14 +97,15 @@ class ChatService:
         # A temporary chat (`run --temp`): its session lives in memory only, never locked
         # or written, so nothing of it is left on disk.
         self.ephemeral = ephemeral
-        self.writer: journal.SessionWriter = _Unsaved() if ephemeral else store
-        self.lock_wait = lock_wait
+        # Each session worked on under its lock, reloaded inside it (`sessions_on_disk`).
+        self.on_disk = SessionsOnDisk(
+            store, lock_wait=lock_wait, on_lock_wait=on_lock_wait, ephemeral=ephemeral
+        )
+        self.writer = self.on_disk.writer
         self.context_window = context_window
         # Whether the agent's model was chosen for this run (flag, environment) rather
         # than read from the config file: see `conversation_model`.
         self.model_chosen = model_chosen
-        # Told the session id when another process holds its lock and waiting begins.
-        self.on_lock_wait = on_lock_wait
         # What the endpoint serves (see model_discovery); None: nothing to ask it.
         self.models = models
         # The role in use and how to switch it (`ctxchat.services.roles`); None: no roles.
@@ -200,7 +201,7 @@ class ChatService:
         conversation.last_input = inputs if isinstance(inputs, str) else text_of(inputs)
         if self.roles is not None:
             inputs = self.roles.wrap([Message.user(inputs)] if isinstance(inputs, str) else inputs)
-        async with self._locked_async(conversation.session.id):
+        async with self.on_disk.locked_async(conversation.session.id):
             session = self._fresh(conversation)
             await journal.recover(self.writer, session, self.agent)
             turn_id = new_id()
@@ -243,7 +244,7 @@ class ChatService:
                 # A save that fails leaves the mark: the next process finds the turn
                 # recorded already, and clears it.
                 with contextlib.suppress(CtxchatError):
-                    self._save(session, used=False)
+                    self.on_disk.save(session, used=False)
         conversation.session = session
         conversation.saved = True
         conversation.last_context = context
@@ -261,7 +262,7 @@ class ChatService:
         (Ctrl-C skips it), what was done so far is still saved."""
         if not work or not conversation.saved:
             return
-        async with self._locked_async(conversation.session.id):
+        async with self.on_disk.locked_async(conversation.session.id):
             session = self._fresh(conversation)
             try:
                 for item in work:
@@ -275,84 +276,27 @@ class ChatService:
         """Save what the second stage (memory, summaries) put in the session's state after
         the turn was committed; the turn stands if this fails."""
         try:
-            self._save(session, used=False)
+            self.on_disk.save(session, used=False)
         except CtxchatError as exc:
             on_event(ProviderWarning("session", f"what was learnt could not be saved: {exc}"))
 
-    @contextlib.contextmanager
-    def _locked(self, session_id: str) -> Iterator[None]:
-        """The session's lock, announcing a wait; a lock file left for a session that has
-        no file (never saved, or deleted meanwhile) is removed on the way out."""
-        if self.ephemeral:
-            yield
-            return
-        with self.store.locked(
-            session_id, wait=self.lock_wait, on_wait=self._announcer(session_id)
-        ):
-            try:
-                yield
-            finally:
-                self._drop_orphan_lock(session_id)
-
     def session_lock(self, session_id: str) -> contextlib.AbstractAsyncContextManager[None]:
         """The session's lock, as a turn takes it: for work that must not run beside one."""
-        return self._locked_async(session_id)
-
-    @contextlib.asynccontextmanager
-    async def _locked_async(self, session_id: str) -> AsyncIterator[None]:
-        """`_locked` for turns: waiting for the lock can be cancelled (Ctrl-C)."""
-        if self.ephemeral:
-            yield
-            return
-        lock = self.store.locked_async(
-            session_id, wait=self.lock_wait, on_wait=self._announcer(session_id)
-        )
-        async with lock:
-            try:
-                yield
-            finally:
-                self._drop_orphan_lock(session_id)
-
-    def _announcer(self, session_id: str) -> Callable[[], None]:
-        announce = self.on_lock_wait
-
-        def on_wait() -> None:
-            if announce is not None:
-                announce(session_id)
-
-        return on_wait
-
-    def _drop_orphan_lock(self, session_id: str) -> None:
-        if not self.store.exists(session_id):
-            self.store.discard_lock(session_id)
+        return self.on_disk.locked_async(session_id)
 
     def _fresh(self, conversation: Conversation) -> Session:
-        """The session as on disk now: another process may have added turns."""
-        session_id = conversation.session.id
-        if not conversation.saved or self.ephemeral:
-            return conversation.session
-        if not self.store.exists(session_id):
-            # Writing the in-memory copy back would resurrect it with a stale turn count.
-            raise SessionNotFound(
-                f"session {session_id} was deleted by another process while open here"
-            )
-        return self.store.load(session_id)
-
-    def _save(self, session: Session, *, used: bool = True) -> None:
-        if used:
-            session.updated_at = datetime.now(UTC)
-        if not self.ephemeral:
-            self.store.save(session)
+        """The conversation's session as on disk now: another process may have added turns."""
+        return self.on_disk.fresh(conversation.session, saved=conversation.saved)
 
     # -- editing ------------------------------------------------------------------------------
     def rename(self, conversation: Conversation, title: str) -> None:
         title = clean_title(title)
-        with self._locked(conversation.session.id):
+        with self.on_disk.locked(conversation.session.id):
             session = self._fresh(conversation)
             session.title = title
             # A new title is not a use: "last used" (and the order of `sessions list`)
             # stays the last turn's.
-            self._save(session, used=False)
+            self.on_disk.save(session, used=False)
         conversation.session = session
         conversation.saved = True
 
@@ -361,10 +305,10 @@ class ChatService:
         if not conversation.saved or self.ephemeral:
             conversation.session.role = role
             return
-        with self._locked(conversation.session.id):
+        with self.on_disk.locked(conversation.session.id):
             session = self._fresh(conversation)
             session.role = role
-            self._save(session, used=False)
+            self.on_disk.save(session, used=False)
         conversation.session = session
 
     def save_provider_state(self, conversation: Conversation, source_id: str) -> None:
@@ -374,10 +318,10 @@ class ChatService:
         if not conversation.saved:
             return
         changed = conversation.session.provider_state(source_id)
-        with self._locked(conversation.session.id):
+        with self.on_disk.locked(conversation.session.id):
             session = self._fresh(conversation)
             session.state[source_id] = changed
-            self._save(session)
+            self.on_disk.save(session)
         conversation.session = session
 
     def history(self) -> HistoryProvider[Any]:
@@ -391,7 +335,7 @@ class ChatService:
         if not conversation.saved:
             return []
         provider = self.history()
-        async with self._locked_async(conversation.session.id):
+        async with self.on_disk.locked_async(conversation.session.id):
             session = self._fresh(conversation)
             await journal.recover(self.writer, session, self.agent)
             if not isinstance(provider, UndoesTurns):
@@ -403,7 +347,7 @@ class ChatService:
             )
             if removed:
                 session.turns = max(0, session.turns - 1)
-                self._save(session)
+                self.on_disk.save(session)
         conversation.session = session
         conversation.last_context = None
         return removed
@@ -461,16 +405,3 @@ class ChatService:
         """Session ids for `refs`, every one resolved before anything is done with them:
         one typo in a list given to `delete_many` deletes nothing."""
         return list(dict.fromkeys(self.store.resolve(ref) for ref in refs))
-
-
-class _Unsaved:
-    """The journal's writer for a temporary chat: its session is never written."""
-
-    def save(self, session: Session) -> None:
-        return None
-
-    def delete(self, session_id: str) -> None:
-        return None
-
-    def exists(self, session_id: str) -> bool:
-        return False

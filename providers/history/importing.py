@@ -24,7 +24,7 @@ def store_conversation(
     database: Database, key: str, turns: Sequence[ImportedTurn], owner: Owner
 ) -> None:
     from .schema import HISTORY
-    from .sql import message_row
+    from .writing import message_row
 
     table = HISTORY.tables
     rows: list[dict[str, Any]] = []

@@ -2,9 +2,8 @@
 
 Rows are keyed by a history key (`state["history_key"]`, the session id unless pointed
 elsewhere, so sessions can share one history) and a per-key sequence number. A turn is one
-transaction. Loading reads the newest rows by the (key, seq) primary key, so it costs the
-window, not the history: a count-limited window is one `LIMIT n` query, a token-limited one
-reads backwards in batches until the stored token counts cover the limit. (Counts are taken
+transaction (`history.writing`). Loading reads the newest rows by the (key, seq) primary
+key, so it costs the window, not the history (`history.window`). (Token counts are taken
 when a message is stored, by the tokenizer available then: see `ctxchat.core.tokens`.)
 
 The table and its migrations are the history store (`history.schema`); the database is
@@ -29,30 +28,27 @@ from ctxchat.kit import (
     SqlBacked,
     WindowedHistoryOptions,
     adopt_unowned,
-    as_json,
-    count_message_tokens,
     count_owned,
     new_id,
-    owner_values,
     select_window,
 )
 
-from . import attachments as blobs
+from . import writing
 from .attachments_schema import ATTACHMENTS
-from .rows import Row, read_rows, reindex, searchable_body, select_rows
-from .schema import HISTORY, searchable_text
-from .usage import discard_usage, insert_usage, turn_tokens, usage_groups, usage_row
+from .rows import Row, read_rows, select_rows
+from .schema import HISTORY
+from .usage import turn_tokens, usage_groups
 from .usage_schema import USAGE
+from .window import messages_between, newest_rows
+from .writing import message_row as message_row  # where benches and tests build rows
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
     from ctxchat import AgentView, RunContext
-    from ctxchat.kit import Grouping, HitFilter, ImportedTurn, MessageHit, Owner, UsageGroup
+    from ctxchat.kit import Grouping, HitFilter, ImportedTurn, MessageHit, UsageGroup
 
     from .hybrid import QueryVector
-
-FIRST_BATCH = 64  # rows read first for a token-limited window; doubled until it is covered
 
 
 @dataclass(frozen=True)
@@ -69,24 +65,6 @@ class SqlHistoryOptions(WindowedHistoryOptions):
         help="whose rows these are, searched and recalled apart from other users sharing "
         "the database (omitted = CTXCHAT_USER, else your login name, as user_memory)",
     )
-
-
-def message_row(
-    key: str, turn_id: str, now: datetime, message: Message, owner: Owner
-) -> dict[str, Any]:
-    """A message as a `ctxchat_history` row, all but its sequence number."""
-    return {
-        **owner_values(owner),
-        "history_key": key,
-        "turn_id": turn_id,
-        "role": message.role,
-        "kind": message.kind,
-        "source_id": message.source_id,
-        "created_at": now,
-        "message": as_json(message.to_dict()),
-        "token_count": count_message_tokens(message),
-        "body": searchable_text(message),
-    }
 
 
 class SqlHistoryProvider(
@@ -121,7 +99,7 @@ class SqlHistoryProvider(
     def _window(self, key: str) -> list[Message]:
         database = self.database()
         limit, budget = self.options.message_limit, self.options.token_limit
-        rows = database.read(lambda conn: _newest(database, conn, key, limit, budget))
+        rows = database.read(lambda conn: newest_rows(database, conn, key, limit, budget))
         chosen = select_window(
             rows,
             message_of=lambda r: r.message,
@@ -157,38 +135,8 @@ class SqlHistoryProvider(
         return await asyncio.to_thread(self._before, key, first_kept, after)
 
     def _before(self, key: str, first_kept: str | None, after: str | None) -> list[Message] | None:
-        """Read backwards from the newest row: what lies between the two marks costs the
-        window and the rows that fell out of it since `after`, not the whole history."""
         database = self.database()
-        table = HISTORY.tables
-
-        def read(conn: Connection) -> list[Message] | None:
-            newest_first: list[Message] = []
-            reached_after = after is None
-            below: int | None = None
-            batch = FIRST_BATCH
-            while True:
-                query = select_rows().where(table.c.history_key == key)
-                if below is not None:
-                    query = query.where(table.c.seq < below)
-                query = query.order_by(table.c.seq.desc()).limit(batch)
-                rows = read_rows(database, conn, conn.execute(query))
-                for row in rows:
-                    if row.message.id == after:
-                        reached_after = True
-                        break
-                    newest_first.append(row.message)
-                if (reached_after and after is not None) or len(rows) < batch:
-                    break
-                below = rows[-1].seq
-                batch *= 2
-            if not reached_after:
-                return None
-            since = newest_first[::-1]
-            ids = [m.id for m in since]
-            return since[: ids.index(first_kept)] if first_kept in ids else since
-
-        return database.read(read)
+        return database.read(lambda conn: messages_between(database, conn, key, first_kept, after))
 
     # -- writing ------------------------------------------------------------------------------
     async def after_run(
@@ -225,18 +173,7 @@ class SqlHistoryProvider(
         return True
 
     def _discard(self, key: str, turn_id: str) -> None:
-        table = HISTORY.tables
-        where = (table.c.history_key == key) & (table.c.turn_id == turn_id)
-        uses = ATTACHMENTS.tables.uses
-        database = self.database()
-
-        def write(conn: Connection) -> None:
-            conn.execute(table.delete().where(where))
-            discard_usage(conn, key, turn_id)
-            used = (uses.c.history_key == key) & (uses.c.turn_id == turn_id)
-            reindex(database, conn, blobs.drop_uses(conn, used))
-
-        database.write(write)
+        writing.discard_turn(self.database(), key, turn_id)
 
     async def import_turn(
         self, session_id: str, messages: Sequence[Message], *, state: dict[str, Any], at: datetime
@@ -266,66 +203,16 @@ class SqlHistoryProvider(
         at: datetime | None = None,
         usage: dict[str, Any] | None = None,
     ) -> None:
-        """Store the rows and their attachments; with `usage` (a turn of a chat, not one
-        imported), its ledger row in the same transaction."""
-        import sqlalchemy as sa
-
-        now = datetime.now(UTC) if at is None else at
-        owner = self.owner
-        # Serialised before the transaction opens: the write lock is held for inserts only.
-        rows = [message_row(key, turn_id, now, m, owner) for m in messages]
-        stored = [blobs.take_out(m.to_dict()) for m in messages]
-        table = HISTORY.tables
-        ledger = None if usage is None else usage_row(key, turn_id, now, owner=owner, **usage)
-
-        def write(conn: Connection) -> None:
-            new = blobs.store_blobs(conn, owner, (b for s in stored for b in s.blobs), now)
-            last = conn.execute(
-                sa.select(sa.func.max(table.c.seq)).where(table.c.history_key == key)
-            ).scalar()
-            first = int(last or 0) + 1
-            numbered = []
-            for i, (row, message, kept) in enumerate(zip(rows, messages, stored, strict=True)):
-                if kept.blobs:
-                    row = {**row, "message": as_json(kept.document)}
-                    row["body"] = searchable_body(message, kept.document, new)
-                numbered.append({**row, "seq": first + i})
-            conn.execute(table.insert(), numbered)
-            hashes = [h for kept in stored for h in blobs.references(kept.document)]
-            blobs.record_uses(conn, owner, key, turn_id, hashes, indexed=new)
-            if ledger is not None:
-                insert_usage(conn, row=ledger)
-
-        if rows:
-            self.database().write(write)
+        if messages:
+            now = datetime.now(UTC) if at is None else at
+            writing.append_turn(self.database(), self.owner, key, messages, turn_id, now, usage)
 
     async def remove_last_turn(self, session_id: str, *, state: dict[str, Any]) -> list[Message]:
         key = self.history_key(session_id, state)
         return await asyncio.to_thread(self._remove_last_turn, key)
 
     def _remove_last_turn(self, key: str) -> list[Message]:
-        database = self.database()
-        table = HISTORY.tables
-
-        def write(conn: Connection) -> list[Message]:
-            last = conn.execute(
-                select_rows()
-                .where(table.c.history_key == key)
-                .order_by(table.c.seq.desc())
-                .limit(1)
-            ).first()
-            if last is None:
-                return []
-            turn = last.turn_id
-            where = (table.c.history_key == key) & (table.c.turn_id == turn)
-            rows = read_rows(database, conn, conn.execute(select_rows().where(where)))
-            conn.execute(table.delete().where(where))
-            uses = ATTACHMENTS.tables.uses
-            used = (uses.c.history_key == key) & (uses.c.turn_id == turn)
-            reindex(database, conn, blobs.drop_uses(conn, used))
-            return [r.message for r in sorted(rows)]
-
-        return database.write(write)
+        return writing.remove_last_turn(self.database(), key)
 
     async def forget_session(self, session: Session, state: dict[str, Any]) -> None:
         # Only the history named after this session: one pointed elsewhere may be shared.
@@ -346,29 +233,7 @@ class SqlHistoryProvider(
         state["history_key"] = fork.id
 
     def _copy(self, key: str, new_key: str, turns: int | None) -> None:
-        import sqlalchemy as sa
-
-        table = HISTORY.tables
-        columns = [c for c in table.c if c.name not in ("history_key", "seq")]
-        owner = owner_values(self.owner)  # the fork is this home's, whoever wrote the source
-        database = self.database()
-
-        def write(conn: Connection) -> None:
-            query = sa.select(*columns).where(table.c.history_key == key).order_by(table.c.seq)
-            rows: list[dict[str, Any]] = []
-            kept: set[str] = set()
-            for row in conn.execute(query).mappings():
-                if row["turn_id"] not in kept:
-                    if turns is not None and len(kept) == turns:
-                        break
-                    kept.add(row["turn_id"])
-                rows.append({**row, **owner, "history_key": new_key, "seq": len(rows) + 1})
-            if rows:
-                conn.execute(table.insert(), rows)
-                uses = blobs.copy_uses(conn, key, new_key, sorted(kept), self.owner)
-                reindex(database, conn, uses)
-
-        database.write(write)
+        writing.copy_history(self.database(), self.owner, key, new_key, turns)
 
     def session_keys(self, session: Session, state: dict[str, Any]) -> set[str]:
         key = state.get("history_key", session.id)
@@ -383,23 +248,8 @@ class SqlHistoryProvider(
         await asyncio.to_thread(self._forget_keys, list(keys))
 
     def _forget_keys(self, keys: list[str]) -> None:
-        """Only this home's rows: another home sharing the database may use the same key
-        for a session of its own, which no file here says anything about."""
-        table, uses = HISTORY.tables, ATTACHMENTS.tables.uses
-        if not keys:
-            return
-        delete = table.delete().where(
-            table.c.history_key.in_(keys), table.c.home_id == self.owner.home
-        )
-
-        database = self.database()
-
-        def write(conn: Connection) -> None:
-            conn.execute(delete)
-            where = uses.c.history_key.in_(keys) & (uses.c.home_id == self.owner.home)
-            reindex(database, conn, blobs.drop_uses(conn, where))
-
-        database.write(write)
+        if keys:
+            writing.forget_keys(self.database(), self.owner.home, keys)
 
     # -- the usage ledger ---------------------------------------------------------------------
     async def usage_groups(
@@ -500,37 +350,3 @@ class SqlHistoryProvider(
             if progress is not None:
                 progress(min(done, total), total)
         return done
-
-
-def _newest(
-    database: Database, conn: Connection, key: str, limit: int | None, budget: int | None
-) -> list[Row]:
-    """The newest rows, oldest first, enough for the window whatever its unit boundaries.
-
-    The window never takes a unit it cannot take whole, so once the rows read hold more
-    tokens than `budget` (or as many rows as `limit`), the unit they cut into lies outside it.
-    """
-    table = HISTORY.tables
-    newest_first: list[Row] = []
-    tokens = 0
-    batch = limit if budget is None else min(FIRST_BATCH, limit or FIRST_BATCH)
-    while True:
-        query = select_rows().where(table.c.history_key == key)
-        if newest_first:
-            query = query.where(table.c.seq < newest_first[-1].seq)
-        query = query.order_by(table.c.seq.desc())
-        if batch is not None:
-            query = query.limit(batch)
-        got = read_rows(database, conn, conn.execute(query))
-        newest_first.extend(got)
-        tokens += sum(r.tokens for r in got)
-        if batch is None or len(got) < batch:
-            break  # the whole history is read
-        if limit is not None and len(newest_first) >= limit:
-            break
-        if budget is not None and tokens > budget:
-            break
-        batch *= 2
-        if limit is not None:
-            batch = min(batch, limit - len(newest_first))
-    return newest_first[::-1]

@@ -59,7 +59,9 @@ from ctxchat.kit import ToolRun, build_options, did_you_mean, first_sentence, se
 from .calc import calculate
 from .clock import convert_time, current_time
 from .files import FileTools, check_roots
-from .mcp_servers import CLOSE_WAIT, McpHub, McpServer, parse_servers, start_all
+from .mcp_config import parse_servers
+from .mcp_hub import McpHub
+from .mcp_servers import CLOSE_WAIT, McpServer, start_all
 from .python_functions import in_a_loop_of_its_own, load_reference, tool_from_function
 
 FILE_TOOLS = ("read_file", "list_directory")

@@ -7,13 +7,12 @@ existing row unowned. The rows are then adopted by the first process of a home t
 the database: those whose key is a session file in this home get its id and user; any
 other is left unowned and untouched, since another home (sharing the database) may hold
 its session. Adoption is one indexed UPDATE per batch of session ids, done once per
-process and only while unowned rows remain.
+engine (`Database.first_adoption`) and only while unowned rows remain.
 """
 
 from __future__ import annotations
 
 import functools
-import threading
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,9 +28,6 @@ if TYPE_CHECKING:
 HOME_COLUMN = "home_id"
 USER_COLUMN = "user_key"
 ADOPT_BATCH = 500
-
-_adopted: set[tuple[str, str, str]] = set()  # (database url, table, home) done this process
-_adopted_lock = threading.Lock()
 
 
 def add_owner_columns(conn: Connection, table: str, key_column: str) -> None:
@@ -56,18 +52,15 @@ def adopt_unowned(
     rows: OwnedRows,
 ) -> None:
     """Give this home's owner to the unowned rows whose key is one of this home's sessions
-    (once per process and database). A read-only database is left as it is (and a
+    (once per engine of the database). A read-only database is left as it is (and a
     read-only home, which cannot keep an id, never gets that far)."""
     import sqlalchemy as sa
 
     if database.read_only:
         return
     owner = rows.owner
-    mark = (database.url, table.name, owner.home)
-    with _adopted_lock:
-        if mark in _adopted:
-            return
-        _adopted.add(mark)
+    if not database.first_adoption(table.name, owner.home):
+        return
     home, key = table.c[HOME_COLUMN], table.c[key_column]
     probe = sa.select(sa.literal(1)).select_from(table).where(home.is_(None)).limit(1)
     if database.read(lambda conn: conn.execute(probe).first()) is None:

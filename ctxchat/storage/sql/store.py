@@ -1,5 +1,6 @@
-"""The SQL machinery the SQL-backed providers share: one engine per database URL per process,
-each provider's store migrated on first use, transactions, the numbered insert, and errors
+"""The SQL machinery the SQL-backed providers share: one engine per database URL per owner
+(`ProviderEnv.databases`, see `ctxchat.core.handles`), each provider's store migrated on
+first use, transactions, the numbered insert, and errors
 reported as one line.
 
 Writers never race on sequence numbers. On SQLite a write transaction starts with
@@ -14,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import os
 import random
 import threading
 import time
@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from ctxchat.core.errors import CtxchatError, StorageError
+from ctxchat.core.handles import Handles
 from ctxchat.core.progress import ProgressBars, no_bars
 from ctxchat.core.provider import ContextProvider
 from ctxchat.core.redact import mask_password
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from sqlalchemy import Table
     from sqlalchemy.engine import Connection, Engine
 
-__all__ = ["Database", "SqlBacked", "close_all", "close_database", "open_database"]
+__all__ = ["PROCESS_DATABASES", "Database", "SqlBacked", "close_all", "open_database"]
 
 T = TypeVar("T")
 
@@ -42,7 +43,8 @@ WRITE_ATTEMPTS = 20
 
 class Database:
     """An engine and the stores migrated in it so far. Shared by every provider and session
-    of the process that uses the same URL; it holds no session data."""
+    of its owner (`ProviderEnv.databases`) that uses the same URL; it holds no session
+    data."""
 
     def __init__(self, url: str, engine: Engine, *, read_only: bool = False) -> None:
         self.url = url
@@ -52,6 +54,22 @@ class Database:
         self.read_only = read_only
         self._ready: set[str] = set()  # stores found or brought up to date by this process
         self._ready_lock = threading.Lock()
+        # (table, home) whose unowned rows were adopted through this engine (`ownership`).
+        self._adopted: set[tuple[str, str]] = set()
+        self._adopted_lock = threading.Lock()
+
+    def close(self) -> None:
+        """Close the pooled connections (a later use opens new ones)."""
+        self.engine.dispose()
+
+    def first_adoption(self, table: str, home: str) -> bool:
+        """True the first time it is asked for `table` and `home`, False after: adoption
+        is done once per engine (see `ownership.adopt_unowned`)."""
+        with self._adopted_lock:
+            if (table, home) in self._adopted:
+                return False
+            self._adopted.add((table, home))
+            return True
 
     @contextlib.contextmanager
     def errors(self) -> Iterator[None]:
@@ -184,56 +202,41 @@ def inspect_database(url: str, stores: Iterable[Store[Any]]) -> None:
             raise StorageError(f"database {mask_password(url)} has {SchemaTooNew.of(store, found)}")
 
 
-# -- the process-wide engine cache ------------------------------------------------------------
-_lock = threading.Lock()
-_databases: dict[str, Database] = {}
-_owner_pid = os.getpid()
+# -- which engines are open -------------------------------------------------------------------
+# The databases of the providers no owner built (a script, a test, a bench: their env says
+# `databases=None`), which nobody closes but `close_all`. A pipeline the engine builds brings
+# a registry of its own (`services.build.build_env`) and closes it with its providers.
+PROCESS_DATABASES: Handles[Database] = Handles()
 
 
 def open_database(
-    url: str, stores: Iterable[Store[Any]] = (), progress: ProgressBars = no_bars
+    url: str,
+    stores: Iterable[Store[Any]] = (),
+    progress: ProgressBars = no_bars,
+    databases: Handles[Database] | None = None,
 ) -> Database:
-    """The database at `url`, opened once per process, with `stores` migrated (a long step
-    showing its progress on `progress`)."""
-    database = _engine_for(url)
+    """The database at `url`, opened once in `databases` (the process's when None), with
+    `stores` migrated (a long step showing its progress on `progress`)."""
+    registry = PROCESS_DATABASES if databases is None else databases
+    database = registry.get(url, _new_database)
     database.ensure(stores, progress)
     return database
 
 
-def _engine_for(url: str) -> Database:
-    global _owner_pid
-    with _lock:
-        if os.getpid() != _owner_pid:
-            # A forked child must not share the parent's pooled connections.
-            _databases.clear()
-            _owner_pid = os.getpid()
-        database = _databases.get(url)
-        if database is None:
-            try:
-                engine, read_only = create_engine(url)
-            except CtxchatError:
-                raise
-            except Exception as exc:
-                raise storage_error(url, exc) from exc
-            database = Database(url, engine, read_only=read_only)
-            _databases[url] = database
-        return database
-
-
-def close_database(url: str) -> None:
-    """Close the pooled connections to `url`, if it was opened (reopened on next use)."""
-    with _lock:
-        database = _databases.pop(url, None)
-    if database is not None:
-        database.engine.dispose()
+def _new_database(url: str) -> Database:
+    try:
+        engine, read_only = create_engine(url)
+    except CtxchatError:
+        raise
+    except Exception as exc:
+        raise storage_error(url, exc) from exc
+    return Database(url, engine, read_only=read_only)
 
 
 def close_all() -> None:
-    """Dispose every cached engine (tests and benchmarks that delete their databases)."""
-    with _lock:
-        for database in _databases.values():
-            database.engine.dispose()
-        _databases.clear()
+    """Close the engines of the process's registry (tests and benchmarks that delete their
+    databases)."""
+    PROCESS_DATABASES.close_all()
 
 
 class UrlOptions(Protocol):
@@ -267,14 +270,18 @@ class SqlBacked(ContextProvider[SqlOptionsT]):
         self.url = resolve_url(self.options.url or self.env.storage_url, self.env.data_dir)
 
     def database(self) -> Database:
-        return open_database(self.url, self.stores, self.env.progress)
+        return open_database(self.url, self.stores, self.env.progress, self._databases())
 
     def database_url(self) -> str:
         """The database this provider uses, resolved (unmasked: mask it to show it)."""
         return self.url
 
     def close(self) -> None:
-        close_database(self.url)
+        self._databases().close(self.url)
+
+    def _databases(self) -> Handles[Database]:
+        registry: Handles[Database] | None = self.env.databases
+        return PROCESS_DATABASES if registry is None else registry
 
     def check(self) -> None:
         """Reach the database as the first turn would, without writing anything: a new
