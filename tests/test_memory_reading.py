@@ -673,3 +673,33 @@ def test_a_name_given_with_a_job_is_two_statements() -> None:
 def test_tired_of_a_kind_is_a_taste_and_tired_of_this_a_moment() -> None:
     assert "superhero" in remembered("Honestly I'm tired of superhero movies now.")
     assert remembered("So tired of this rain.") == ""
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "My gym locker code is 0093.",
+        "my bike lock combination is 4417",
+        "My storage unit code is 2231.",
+    ],
+)
+def test_a_code_or_combination_given_as_digits_is_a_secret(message: str) -> None:
+    extraction = extract_rules(message)
+    assert [op for op in extraction.ops if op.kind == "add"] == []
+    assert extraction.secret_dropped
+
+
+def test_a_favourite_combination_and_an_error_code_are_no_secrets() -> None:
+    assert "salt" in remembered("My favourite combination is salt and chocolate.")
+    assert not extract_rules("The error code is 404, what does it mean?").secret_dropped
+
+
+@pytest.mark.parametrize(
+    "message", ["Put together a shopping list for tacos.", "Most cats hate water."]
+)
+def test_a_task_put_plainly_and_a_statement_of_a_kind_keep_nothing(message: str) -> None:
+    assert remembered(message) == ""
+
+
+def test_a_habit_said_of_most_days_is_still_the_users() -> None:
+    assert "walk to work" in remembered("Most days I walk to work.")

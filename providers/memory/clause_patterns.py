@@ -62,6 +62,7 @@ OTHER_PEOPLE = re.compile(
 # Someone other than the user as the subject: "a guest at my party has…", "my mentor…".
 SOMEONE_ELSE = re.compile(
     r"^(?:everyone|everybody|someone|somebody|nobody|people|they all|most people)\b|"
+    r"^(?:most|all|many|some|few)\s+[^\W\d_]+s\b|"  # "Most cats hate water": of a kind, no one
     r"^(?:\w+\s+){0,2}?(?:a|an|the|this|that|my|our|his|her|their|one|some)\s+(?:\w+\s+)?"
     r"(?:guest|guests|barista|waiter|waitress|mentor|coach|tutor|nanny|babysitter|stranger|"
     r"guy|girl|woman|man|lady|person|people|everyone|someone|somebody|friend|friends|"
@@ -76,7 +77,8 @@ TASK_VERB = re.compile(
     r"(?:explain|write|draft|summari[sz]e|translate|describe|compare|list|tell|give|show|make|"
     r"create|generate|find|fix|check|review|plan|suggest|recommend|calculate|convert|rewrite|"
     r"edit|proofread|outline|teach|brainstorm|analy[sz]e|help|walk me|go through|break down|"
-    r"i need|i want|i'd like|i'm looking for|looking for|"
+    r"i need|i want|i'd like|i'm looking for|looking for|put together|compile|draw up|"
+    r"come up with|work out|figure out|sort out|set up|pick|choose|"
     r"erkläre|schreib|übersetze|fasse|explique|écris|traduis|résume|explica|escribe|traduce|"
     r"resume)\b",
     re.IGNORECASE,

@@ -35,7 +35,8 @@ _SECRET_NAMES = re.compile(
     r"|national insurance|ni|ssn|tax|taxpayer|passport|driver'?s licen[cs]e|licen[cs]e"
     r"|id card|identity card)[- ]?(?:account )?(?:number|no\.?|details|id)s?"
     r"|social security|seed phrase|recovery (?:phrase|codes?)|backup codes?"
-    r"|(?:door|gate|alarm|garage|safe|lock|entry) ?codes?"
+    r"|(?:door|gate|alarm|garage|safe|lock|locker|padlock|keypad|building|entry|unlock|"
+    r"screen ?lock|phone|bike lock) ?codes?|(?:lock|locker|padlock|safe|bike lock) ?combinations?"
     r"|kennw[oö]rt(?:er)?|passw[oö]rt(?:er)?|geheimzahl|kontonummer|kreditkarten(?:nummer)?"
     r"|zugangsdaten|anmeldedaten|sozialversicherungsnummer|steuer-?(?:id|nummer)"
     r"|steueridentifikationsnummer|(?:personal)?ausweisnummer|reisepassnummer|t[üu]rcode"
@@ -57,6 +58,16 @@ _NAMED_VALUE = re.compile(
     re.IGNORECASE,
 )
 
+# A combination or code given as digits ("the combination is 12-34-56"), whatever it opens.
+_NAMED_NUMBER = re.compile(
+    r"\b(?:combinations?|combo|code)(?=\s*(?:[:=]|is\b|was\b)\s*[#\w-]*\d)", re.IGNORECASE
+)
+# Codes that are no secret: an error's, a post code, a product's.
+_PUBLIC_CODE = re.compile(
+    r"\b(?:post|zip|area|country|dress|source|qr|error|status|exit|return|http|promo|discount|"
+    r"tracking|product|colou?r|dialling|postal)\s*code\b",
+    re.IGNORECASE,
+)
 
 WITHHELD = "[secret withheld]"
 # What follows a secret's name up to the end of its clause: the value it names.
@@ -70,12 +81,16 @@ class SecretRefused(UsageError):
 
 def secret_kind(text: str) -> str | None:
     """Why `text` counts as holding a secret (the name or shape that caught it), or None."""
-    for pattern in (_SECRET_NAMES, _SECRET_ACRONYMS, _NAMED_VALUE):
+    for pattern in (_SECRET_NAMES, _SECRET_ACRONYMS, _NAMED_VALUE, _NAMED_NUMBER):
         found = pattern.search(text)
-        if found is not None:
+        if found is not None and not (pattern is _NAMED_NUMBER and _public(text, found)):
             name = " ".join(found.group().split()).rstrip(":= ")
             return f"named '{name}'"
     return shape_of(text)
+
+
+def _public(text: str, found: re.Match[str]) -> bool:
+    return any(m.end() == found.end() for m in _PUBLIC_CODE.finditer(text, 0, found.end()))
 
 
 def withhold_secrets(text: str) -> str:
@@ -84,8 +99,10 @@ def withhold_secrets(text: str) -> str:
     becomes "my PIN is [secret withheld]"). For text that is not refused whole but kept,
     such as a summary of a conversation in which the user told a secret."""
     spans = shape_spans(text)
-    for pattern in (_SECRET_NAMES, _SECRET_ACRONYMS, _NAMED_VALUE):
+    for pattern in (_SECRET_NAMES, _SECRET_ACRONYMS, _NAMED_VALUE, _NAMED_NUMBER):
         for found in pattern.finditer(text):
+            if pattern is _NAMED_NUMBER and _public(text, found):
+                continue
             copula = _COPULA.match(text, found.end())
             start = copula.end() if copula is not None else found.end()
             rest = _NAMED_REST.match(text, start)
