@@ -703,3 +703,32 @@ def test_a_task_put_plainly_and_a_statement_of_a_kind_keep_nothing(message: str)
 
 def test_a_habit_said_of_most_days_is_still_the_users() -> None:
     assert "walk to work" in remembered("Most days I walk to work.")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "The lift in our building is out of order again.",
+        "Lunch was a sad sandwich at my desk.",
+        "My eyes are tired from the screen.",
+        "Pitch me three startup ideas about recycling.",
+        "My aunt's neighbour breeds alpacas.",
+        "Sounds good to me.",
+    ],
+)
+def test_an_occasion_a_passing_trouble_a_task_or_anothers_fact_keeps_nothing(
+    message: str,
+) -> None:
+    assert remembered(message) == ""
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("I did a nursing degree in Manchester.", "nursing degree"),
+        ("Get me a list of vegan cafes, since I am vegan.", "diet: i am vegan"),
+        ("No me gusta el cilantro.", "cilantro"),
+    ],
+)
+def test_a_degree_done_and_a_reason_inside_a_request_are_kept(message: str, word: str) -> None:
+    assert word in remembered(message)

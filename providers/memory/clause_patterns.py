@@ -49,7 +49,7 @@ HEDGE = re.compile(
     re.IGNORECASE,
 )
 OTHER_PEOPLE = re.compile(
-    r"\b(?:my|our|mein\w*|mon|ma|mes|mi|mis|mio|mia|meu|minha|mijn)\s+(?:\w+\s+)?"
+    r"\b(?:my|our|mein\w*|mon|ma|mes|mi|mis|mio|mia|meu|minha|mijn)\s+(?:[\w'’]+\s+)?"
     r"(?:friend|friends|colleague|colleagues|coworker|coworkers|co-worker|boss|manager|"
     r"client|clients|customer|customers|neighbou?r|neighbou?rs|roommate|flatmate|housemate|"
     r"classmate|teammate|guest|guests|students?|patients?|landlord|tenant|ex|mate|buddy|"
@@ -78,7 +78,8 @@ TASK_VERB = re.compile(
     r"create|generate|find|fix|check|review|plan|suggest|recommend|calculate|convert|rewrite|"
     r"edit|proofread|outline|teach|brainstorm|analy[sz]e|help|walk me|go through|break down|"
     r"i need|i want|i'd like|i'm looking for|looking for|put together|compile|draw up|"
-    r"come up with|work out|figure out|sort out|set up|pick|choose|"
+    r"come up with|work out|figure out|sort out|set up|pick|choose|pitch|propose|get me|"
+    r"send me|bring me|fetch|grab me|"
     r"erkläre|schreib|übersetze|fasse|explique|écris|traduis|résume|explica|escribe|traduce|"
     r"resume)\b",
     re.IGNORECASE,
@@ -115,7 +116,8 @@ CHANGE_OF_STATE = re.compile(
     r"got married|got engaged|retrained|trained as|qualified as|promoted|upgraded|swapped|"
     r"replaced|traded|exchanged|turned \d+|completed|founded|(?:my|our) new|as of|"
     r"(?:opened|set up) (?:my|our) own|"
-    r"finished (?:my |a |the )?(?:\w+ )?(?:degree|course|training|apprenticeship|phd|masters?)|"
+    r"(?:finished|did|earned|got|have|hold) (?:my |a |an |the )?(?:\w+ )?(?:degree|course|"
+    r"training|apprenticeship|phd|masters?|diploma)|"
     r"(?:have|has|'ve|'s) been|since|for (?:\w+ )?(?:years|months|decades)|always|every|"
     r"usually|never)\b",
     re.IGNORECASE,
@@ -139,7 +141,8 @@ PLAN_AHEAD = re.compile(
 # An exclamation or a reaction: "Wow, what a moment!", "Those moments make me thankful".
 REACTION = re.compile(
     r"^(?:wow|whoa|aww|omg|what an?|how|yay|congrats|congratulations|nice|cool|great|awesome|"
-    r"amazing|lol|haha)\b|\byou(?:'re| are)?\s+(?:\w+\s+)?(?:rock|amazing|awesome|the best|"
+    r"amazing|lol|haha|sounds? (?:good|great|fine|perfect|lovely)|works for me|fine by me|"
+    r"good to me)\b|\byou(?:'re| are)?\s+(?:\w+\s+)?(?:rock|amazing|awesome|the best|"
     r"inspiring|a star|a legend)\b|\bi (?:\w+ )?(?:admire|appreciate|respect|love|miss) "
     r"(?:what |how |that )?(?:you|your)\b"
     r"|^(?:love|loving|adore)\s+(?:that|the|this|these|those|all|your|how|it)\b"
@@ -324,6 +327,8 @@ PLAN = re.compile(
 MOMENT = re.compile(
     r"\b(?:today|tonight|right now|just now|this morning|this afternoon|this evening|rn|"
     r"headache|hangover|jet ?lag|barely slept|out of my mind|heute|gerade|aujourd'hui|"
+    r"out of order|broken down|stopped working|not working|"
+    r"(?:is|are) (?:so )?(?:tired|sore|aching|itchy|swollen|killing me)|"
     r"ce soir|hoy|esta noche|oggi|stasera|hoje|vandaag)\b",
     re.IGNORECASE,
 )

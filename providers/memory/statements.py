@@ -341,6 +341,8 @@ class _Reader:
             or NOT_YET.search(said)  # a hope or a plan is no fact yet
         ):
             return False
+        if PAST_OF_A_THING.match(said):
+            return False  # "Lunch was a sad sandwich at my desk": how something went
         mine = self.first_person(said)
         if (SOMEONE_ELSE.match(said) or OTHER_PEOPLE.match(said)) and not SELF_AS_PERSON.search(
             said
@@ -412,6 +414,7 @@ class _Reader:
             self.opens("request_openers", bare)
             or conditional is not None
             or (NO_THING.match(bare) is not None and style_aspect_of(bare) is not None)
+            or self.verb_me(bare)  # "Pitch me three ideas", "Get me a list"
         )
         conditional = conditional or (lasting_start if request else None)
         if request or (question and self.has("lasting", said)):
@@ -490,6 +493,11 @@ class _Reader:
             # A change said outright ("I moved over to marketing") replaces what was said
             # last when nothing of its own kind was said before.
             self.ops.append(Op("add", group.slot, value, said, NEWEST if changed else None))
+
+    def verb_me(self, said: str) -> bool:
+        """An English imperative of any verb with the user as its object ("No me gusta…" is
+        Spanish for a dislike)."""
+        return self.code == "en" and VERB_ME.match(said) is not None
 
     def later_request(self, start: int, end: int) -> int | None:
         """Where a request opens after a comma inside the sentence, if one does."""
@@ -596,10 +604,12 @@ class _Reader:
                 continue
             if apposed is not None and c_start <= apposed.start() + 1:
                 continue  # "As a nurse, what shoes…": the apposition is kept, not the question
-            if clause and not self.opens("request_openers", clause) and self.first_person(clause):
+            request = self.opens("request_openers", clause) or self.verb_me(clause)
+            if clause and not request and self.first_person(clause):
                 judged = self.clause(clause, sentence_about_user=True)
                 if judged is not None:
-                    self.ops.append(Op("add", judged[0], judged[1], clause))
+                    slot = judged[0] or self.slot_of(judged[1])
+                    self.ops.append(Op("add", slot, judged[1], clause))
 
     def own_relatives(self, start: int, end: int) -> None:
         """ "…near Grenoble, where I live?", "…at the hospital where I work as a nurse": a
@@ -919,6 +929,8 @@ class _Reader:
             self.ops.append(Op("update", NEWEST, values[0], self.message, replaces=respelt))
 
 
+# An imperative of any verb with the user as its object.
+VERB_ME = re.compile(r"(?!(?:i|it|that|this|they|he|she|you|we|let)\b)[a-z]+\s+me\b", re.I)
 # "No emojis, ever": a reply's feature refused outright.
 NO_THING = re.compile(r"no\s+(?!one\b|longer\b|more\b|idea\b|way\b|need\b|problem\b)\w", re.I)
 # What a request is for, given after it: the request is that task's.
@@ -933,6 +945,10 @@ NOT_SO = re.compile(
     r"\b(?:i'm|i am|im)\s+not\s+(?:really\s+|actually\s+)?(?P<old>[\w' -]{3,40}?)"
     r"(?=\s+(?:after all|anymore|any more)\b|\s*[,.;!]|$)",
     re.IGNORECASE,
+)
+# A thing that is not the user's own person, said as it was: an occasion.
+PAST_OF_A_THING = re.compile(
+    r"(?!(?:my|our|i|we)\b)[^\W\d_][\w'-]*(?:\s+[\w'-]+){0,2}\s+(?:was|were)\b", re.I
 )
 # One more of a kind, not another in its place: "Also I do a lot of Rust lately".
 ALSO = re.compile(r"\b(?:also|too|as well|another|additionally|auch|aussi|también)\b", re.I)
