@@ -732,3 +732,7 @@ def test_an_occasion_a_passing_trouble_a_task_or_anothers_fact_keeps_nothing(
 )
 def test_a_degree_done_and_a_reason_inside_a_request_are_kept(message: str, word: str) -> None:
     assert word in remembered(message)
+
+
+def test_a_third_persons_verb_before_me_is_no_request() -> None:
+    assert "performing" in remembered("Reminds me how much I love performing.")

@@ -930,7 +930,9 @@ class _Reader:
 
 
 # An imperative of any verb with the user as its object.
-VERB_ME = re.compile(r"(?!(?:i|it|that|this|they|he|she|you|we|let)\b)[a-z]+\s+me\b", re.I)
+VERB_ME = re.compile(
+    r"(?!(?:i|it|that|this|they|he|she|you|we|let)\b)(?:[a-z]+[^s\W]|pass|guess)\s+me\b", re.I
+)
 # "No emojis, ever": a reply's feature refused outright.
 NO_THING = re.compile(r"no\s+(?!one\b|longer\b|more\b|idea\b|way\b|need\b|problem\b)\w", re.I)
 # What a request is for, given after it: the request is that task's.
