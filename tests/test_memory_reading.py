@@ -736,3 +736,21 @@ def test_a_degree_done_and_a_reason_inside_a_request_are_kept(message: str, word
 
 def test_a_third_persons_verb_before_me_is_no_request() -> None:
     assert "performing" in remembered("Reminds me how much I love performing.")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Well, it's been a long week and I'm glad it's over. Anyway, take care, Maria.",
+        "Honestly, after everything that happened this year, cherish those little moments!",
+    ],
+)
+def test_a_word_inside_a_longer_one_names_no_kind(message: str) -> None:
+    # "Maria" holds French "mari" (husband), "moments" holds "mom".
+    assert remembered(message) == ""
+
+
+def test_saying_one_was_kidding_retires_what_was_said() -> None:
+    said = remembered("Celtic till I die.", "Kidding, kidding. I'm a Rangers man.")
+    assert "rangers" in said
+    assert "celtic" not in said

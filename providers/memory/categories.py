@@ -46,7 +46,7 @@ CATEGORIES: tuple[Category, ...] = (
     Category(
         "diet",
         r"vegan|vegetari|veggie|pescatari|pescetari|flexitari|carnivore|omnivore|kosher|"
-        r"halal|keto|paleo|gluten|lactose|dairy-free|fasting|calorie|teetotal|sober|"
+        r"halal|keto\b|paleo\b|gluten|lactose|dairy-free|fasting|calorie|teetotal|sober|"
         r"don't drink|do not drink|eat(?:ing)? meat|eat(?:ing)? fish|végé|végan|vegano|"
         r"food restriction|dietary|diet\b|"
         r"vegetarisch|vegetariano|fleisch|viande|carne\b|\bcarne|\bmeat\b|plant-based|"
@@ -72,7 +72,7 @@ CATEGORIES: tuple[Category, ...] = (
         r"\b(?:flat|house|apartment|condo|place|room|bungalow|cottage) in\b|"
         r"hometown|my flat|my apartment|my house|our house|"
         r"our flat|our place|my place|our own place|neighbou?rhood|village|suburb|"
-        r"wohne|lebe in|gezogen|j'habite|habite|vivo en|vivimos|abito|moro|woon|address|street|"
+        r"wohne|lebe in|gezogen|j'habite|habite|vivo en|vivimos|abito|moro\b|woon|address|street|"
         r"\blocation\b|where i live|\bresident\b|\blocal here\b",
     ),
     Category(
@@ -97,8 +97,9 @@ CATEGORIES: tuple[Category, ...] = (
         r"hired|career|"
         r"profession|"
         r"by trade|self-employed|freelanc|my company|our company|my team|my boss|colleague|"
-        r"office|shift|salary|retired|startup|consultan|intern\b|internship|"
-        r"i run a|i own a|i manage|manager|engineer|developer|designer|teacher|nurse|doctor|"
+        r"office|shifts?\b|salary|retired|startup|consultan|intern\b|internship|"
+        r"i run a|i own a|i manage|manager|engineer|developer|designer|teacher|nurses?\b|"
+        r"nursing|doctor|"
         r"\bvet\b|"
         r"lawyer|accountant|chef|\bcook\b|electrician|plumber|paramedic|scientist|researcher|"
         r"analyst|officer|lecturer|lecture|professor|postdoc|\bgp\b|surgeon|therapist|"
@@ -121,30 +122,33 @@ CATEGORIES: tuple[Category, ...] = (
     Category(
         "family",
         r"wife|husband|partner|spouse|girlfriend|boyfriend|fianc|married|divorc|widow|"
-        r"son\b|sons\b|daughter|kid|child|children|baby|toddler|twins|teenager|mum|mom|"
+        r"son\b|sons\b|daughter|kids?\b|kiddos?\b|child\b|children|baby|toddler|twins|teenager|mum\b|mums\b|mom\b|moms\b|"
         r"mother|dad\b|father|parent|brother|sister|sibling|grandma|grandpa|grandmother|"
         r"grandfather|grandchild|niece|nephew|aunt|uncle|cousin|in-law|"
-        r"frau|mann|tochter|sohn|kinder|femme|mari|fille|fils|esposa|esposo|hija|hijo",
+        # Whole words: "Maria" is no "mari", "Mannheim" no "Mann".
+        r"frau\b|mann\b|tochter|sohn\b|kinder\b|femme\b|mari\b|fille\b|fils\b|esposa|esposo|"
+        r"hija|hijo",
     ),
     Category(
         "pets",
         r"\bpet\b|\bpets\b|\bdog\b|\bdogs\b|puppy|pup\b|\bcat\b|\bcats\b|kitten|parrot|"
-        r"budgie|hamster|guinea pig|rabbit|bunny|tortoise|turtle|lizard|gecko|snake|horse|"
-        r"pony|goldfish|aquarium|ferret|chicken|greyhound|collie|terrier|retriever|labrador|"
+        r"budgie|hamster|guinea pig|rabbit|bunny|tortoise|turtle|lizard|gecko|snakes?\b|"
+        r"horses?\b|horse-?riding|"
+        r"pony\b|ponies|goldfish|aquarium|ferret|chicken|greyhound|collie|terrier|retriever|labrador|"
         r"poodle|doodle|mutt|furball|rescue|corgi|beagle|spaniel|dachshund|husk(?:y|ies)|pug|"
         r"schnauzer|shepherd|whippet|lurcher|pointer|setter|boxer\b|bulldog|chihuahua|"
         r"maine coon|siamese|tabby|ragdoll|moggy|cockatiel|canary|axolotl|"
-        r"hund|katze|chien|(?:mon|un|le|mes) chats?\b|perro|"
-        r"gato|kat\b",
+        r"hund\b|hunde\b|katze|chien|(?:mon|un|le|mes) chats?\b|perro|"
+        r"gatos?\b|kat\b",
     ),
     Category(
         "health",
         r"diabet|asthma|epilep|\bocd\b|migrain|arthrit|adhd|autis|dyslex|anxiety|depress|bipolar|"
-        r"injur|surgery|recover|chronic|condition|disabilit|wheelchair|blind|deaf|hearing|"
-        r"hard of hearing|knee|back pain|\bbad back\b|blood pressure|cholesterol|pregnan|"
+        r"injur|surgery|recover|chronic|condition|disabilit|wheelchair|blind\b|deaf|hearing|"
+        r"hard of hearing|knees?\b|back pain|\bbad back\b|blood pressure|cholesterol|pregnan|"
         r"medication|\bmg\b|prescri|therapy|doctor says|diagnos|insomnia|sleep apnea|"
         r"\bacl\b|cancer|heart (?:condition|disease|attack|surgery|problem|murmur|failure|rate)|"
-        r"cardiac|health\b|medical|antidepress|inhaler|pacemaker|chemo|radiotherapy|dialysis|sciatica|"
+        r"cardiac|health\b|medical|antidepress|inhaler|pacemaker|chemo\b|chemotherapy|radiotherapy|dialysis|sciatica|"
         r"crohn|colitis|\bibs\b|fibromyalg|lupus|multiple sclerosis|\bms\b|parkinson|"
         r"eczema|psoriasis|tinnitus|vertigo|hay fever|fatigue|flat-foot|scoliosis|hernia|"
         r"heuschnupfen|asthme|\basma\b|diabète|diabetes|migräne|migraña",
@@ -178,7 +182,7 @@ CATEGORIES: tuple[Category, ...] = (
         r"or nothing\b|all the way\b|every time\b|any day\b|hands down\b|can't beat|"
         r"(?:is|are) the best\b|over (?:any|every|all) other|[^\W\d]\s*>\s*[^\W\d]|"
         r"team \w+\b(?= all)|"
-        r"liebe|mag\b|j'adore|adore|j'aime|aime\b|me encanta|me gusta|amo\b|piace|gosto",
+        r"liebe\b|mag\b|j'adore|adore|j'aime|aime\b|me encanta|me gusta|amo\b|piace|gosto",
     ),
     Category(
         "hobby",
@@ -220,7 +224,7 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "travel",
-        r"\bfly\b|flying|flight|airline|trip|travel|holiday|vacation|abroad|visit(?:ing)?|"
+        r"\bfly\b|flying|flight|airline|trips?\b|travel|holiday|vacation|abroad|visit(?:ing)?|"
         r"spending .{1,20} in|window seat|aisle seat",
     ),
     Category(
@@ -253,20 +257,20 @@ STYLE_ASPECTS: tuple[Category, ...] = (
     ),
     Category(
         "reply_length",
-        r"brief|short|shorter|concise|succinct|terse|to the point|one-liner|long-winded|"
+        r"brief|short\b|shorter|concise|succinct|terse|to the point|one-liner|long-winded|"
         r"detailed|in depth|in-depth|thorough|elaborate|lengthy|verbose|\d+ words|"
-        r"word limit|sentences? max|tl;?dr|kurz|court|breve|corto|"
+        r"word limit|sentences? max|tl;?dr|kurz|court\b|breve|corto|"
         r"\d+ (?:wörter\w*|mots|palabras|parole|palavras|woorden)",
     ),
     Category(
         "reply_format",
-        r"bullet|numbered|list|table|paragraph|markdown|heading|headers|steps?\b|"
+        r"bullet|numbered|list\b|lists\b|table|paragraph|markdown|heading|headers|steps?\b|"
         r"answer first|conclusion first|bottom line first|lead with|"
         r"walls? of text|prose|plain text|code block|json|format",
     ),
     Category(
         "reply_tone",
-        r"tone|formal|informal|casual|friendly|blunt|direct|sugarcoat|polite|sarcas|"
+        r"tone\b|formal|informal|casual|friendly|blunt|direct|sugarcoat|polite|sarcas|"
         r"cheerful|serious|humou?r|jokes?|professional|register|du\b|sie\b|tutoie|vouvoie|"
         r"pleasantries|small talk|fluff|flattery|preamble|waffle|filler|jargon|plain language|"
         r"plain english|technical terms",
@@ -285,7 +289,7 @@ STYLE_ASPECTS: tuple[Category, ...] = (
     Category(
         "reply_style",
         r"answer|answers|reply|replies|response|responses|explain|explanation|source|"
-        r"cite|citation|link|lowercase|uppercase|capital|oxford comma|spelling|pronouns|"
+        r"cite|citation|links?\b|lowercase|uppercase|capital|oxford comma|spelling|pronouns|"
         r"exclamation|punctuation|caps\b|"
         r"antwort|réponse|respuesta|risposta|resposta|antwoord|"
         r"address me|call me",

@@ -390,12 +390,13 @@ NO_LONGER = re.compile(
 LAPSED = re.compile(
     r"(?:(?:nope|no|nah|well|actually|honestly|sadly|ehh?|hmm|um|ok(?:ay)?|haha|lol|"
     r"that's|that is|it's|it is|isn't|not|so|much|really|true|the case|at all|for me|"
-    r"any ?more|no longer|now|these days|nowadays|lately|since then|"
+    r"any ?more|no longer|now|these days|nowadays|lately|since then|just|kidding|joking|jk|"
     r"nicht|mehr|nein|plus|ce n'est|c'est|le cas|non|ya|ahora|no es|así)[\s,.!;:…]*)+",
     re.IGNORECASE,
 )
 LAPSE_SAID = re.compile(
-    r"\b(?:any ?more|no longer|not so much|not really (?:now|these days)|nicht mehr|"
+    r"\b(?:any ?more|no longer|not so much|not really (?:now|these days)|kidding|joking|jk|"
+    r"nicht mehr|"
     r"plus maintenant|n'est plus|ya no)\b",
     re.IGNORECASE,
 )
