@@ -754,3 +754,32 @@ def test_saying_one_was_kidding_retires_what_was_said() -> None:
     said = remembered("Celtic till I die.", "Kidding, kidding. I'm a Rangers man.")
     assert "rangers" in said
     assert "celtic" not in said
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I feel great. It really helps me relax and feel more connected.",
+        "Yup, we rock as a team! Glad to have you.",
+        "Thanks! I see them at least once a week. It's a good way to disconnect.",
+        "I got a surge of energy and purpose, and we were able to help a family.",
+        "I haven't been able to volunteer much lately, but I definitely care about it.",
+        "I set up a 5K charity run in our neighborhood. It was all for a good cause.",
+        "You're right. It gives me a sense of purpose. I feel like this is my true calling.",
+        "Wow! I see, so that's the key to making a difference.",
+    ],
+)
+def test_talk_of_a_conversation_is_no_fact(message: str) -> None:
+    assert remembered(message) == ""
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("We're a military family, stationed in Okinawa at the moment.", "okinawa"),
+        ("We're out in the countryside near Bordeaux.", "bordeaux"),
+        ("Next month I start my new job at Google.", "google"),
+    ],
+)
+def test_what_the_household_is_and_a_dated_new_job_are_kept(message: str, word: str) -> None:
+    assert word in remembered(message)

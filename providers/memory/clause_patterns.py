@@ -104,7 +104,7 @@ EPISODE = re.compile(
     r"kept|knew|lost|paid|rode|sang|sat|said|sent|slept|spoke|spent|stood|swam|threw|woke|"
     r"won|wrote|tried|visited|watched|played|talked|attended|finished|enjoyed|loved|hated|"
     r"liked|wanted|needed|realized|realised|noticed|decided|learned|learnt|checked|painted|"
-    r"baked|cooked|signed|joined a|picked|saved|helped|stopped by|ended up|managed|"
+    r"baked|cooked|signed|joined a|picked|saved|helped|stopped by|ended up|managed|set up a|"
     r"\w+ed)\b|\b(?:yesterday|(?<!my )(?<!our )(?<!the )(?<!his )(?<!her )"
     r"last (?:night|week|weekend|month|year|friday|saturday|sunday|"
     r"monday|tuesday|wednesday|thursday|time)|ago|the other day|earlier today|this past)\b",
@@ -123,16 +123,23 @@ CHANGE_OF_STATE = re.compile(
     re.IGNORECASE,
 )
 FEELING = re.compile(
-    r"\b(?:i'm|im|i am|i feel|i felt|i was|i've been|made me feel|makes me feel|feeling)\s+"
+    r"\b(?:i'm|im|i am|i feel|i felt|i was|i've been|we've been|we were|made me feel|"
+    r"makes me feel|feeling)\s+"
     r"(?:so\s+|really\s+|very\s+|super\s+|totally\s+|truly\s+|just\s+|kinda\s+|"
     r"pretty\s+|a bit\s+|quite\s+)*(?:happy|glad|thankful|grateful|proud|excited|stoked|"
     r"thrilled|lucky|blessed|sorry|sad|amazed|inspired|hopeful|optimistic|honored|honoured|"
     r"touched|moved|relieved|nervous|worried|curious|impressed|pumped|psyched|down|bummed|"
-    r"jealous|envious|shocked|surprised|speechless|overjoyed|delighted)\b",
+    r"jealous|envious|shocked|surprised|speechless|overjoyed|delighted|great|good|fine|"
+    r"awful|terrible|better|worse|overwhelmed|blown away|humbled|stumped|torn|unsure|"
+    r"conflicted)\b"
+    # "I got a surge of energy", "I feel like this is my calling", "still thinking about Max"
+    r"|\ba (?:surge|sense|wave|rush|burst) of\b|\bi feel like (?:this|that|it)\b"
+    r"|\b(?:still )?thinking about\b|\b(?:haven't|have not|hasn't) been able to\b",
     re.IGNORECASE,
 )
 PLAN_AHEAD = re.compile(
     r"\b(?:i'm|im|i am|we're|we are)\s+(?:going to|gonna|thinking (?:of|about)|about to|"
+    r"planning (?:a|an|the|my|our)\b|"
     r"off to|heading|ready to|looking forward)\b|\b(?:i'll|i will|we'll|i'd love to|can't wait|"
     r"i (?:\w+ )?(?:want|hope|wish|plan) to|i wanna|i might|i bet|i believe|"
     r"i can picture|i find it|we can|we should|we need to|let's|we all)\b",

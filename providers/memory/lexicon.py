@@ -84,7 +84,7 @@ EN = Language(
     r"honestly|tbh|ngl|just|"
     r"heads up|for the record|for what it's worth|in case|anyway|hey|hi|hello|um|uh|"
     r"hmm|actually|also|plus|oh and|just so you know|fun fact|p\.?s\.?|note|quick note|"
-    r"yeah|yep|yup|yes|ah|aha|ooh",
+    r"yeah|yep|yup|yes|ah|aha|ooh|i see",
 )
 
 DE = Language(

@@ -779,6 +779,10 @@ class _Reader:
             # thing of the user's doing something, of no kind a person has, is the
             # moment's trouble, not who the user is.
             return False
+        if slot is None and (WE_SAID.match(clause) or LOST_REFERENT.search(clause)):
+            # "we rock as a team!", "I see them once a week": of no kind a person has, said
+            # of a group or of something named elsewhere, it is talk.
+            return False
         if slot is None:
             # "I'm doing nursing instead" is what holds since a change, not an activity.
             ongoing = ONGOING.match(clause) and not (
@@ -951,6 +955,19 @@ NOT_SO = re.compile(
 # A thing that is not the user's own person, said as it was: an occasion.
 PAST_OF_A_THING = re.compile(
     r"(?!(?:my|our|i|we)\b)[^\W\d_][\w'-]*(?:\s+[\w'-]+){0,2}\s+(?:was|were)\b", re.I
+)
+# "we rock as a team", "we're all in it together" (but "we're a military family", "we
+# have two dogs": what the household is or has).
+WE_SAID = re.compile(
+    r"(?:\w+,?\s+)?(?:(?:we(?:'ve|'ll|'d)|we(?!['’]))\b(?!\s+(?:have|own|live|keep|rent|grow|"
+    r"are (?:a|an|in|out|"
+    r"based|from))\b)|we're\b(?!\s+(?:a|an|in|out|based|from)\b))",
+    re.I,
+)
+LOST_REFERENT = re.compile(
+    r"\b(?:i|we)\s+(?:\w+\s+)?(?:see|visit|call|do|love|like|miss|enjoy|hate|care about|"
+    r"think about)\s+(?:them|him|her|it|this|that)\b",
+    re.I,
 )
 # One more of a kind, not another in its place: "Also I do a lot of Rust lately".
 ALSO = re.compile(r"\b(?:also|too|as well|another|additionally|auch|aussi|también)\b", re.I)
