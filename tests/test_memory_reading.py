@@ -783,3 +783,22 @@ def test_talk_of_a_conversation_is_no_fact(message: str) -> None:
 )
 def test_what_the_household_is_and_a_dated_new_job_are_kept(message: str, word: str) -> None:
     assert word in remembered(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I hope so, Gina.",
+        "Glad I have you in my corner!",
+        "I'm determined to make it work.",
+        "I'm not giving up.",
+        "Running a business isn't easy, but here we are.",
+        "The energy was really motivating, it gave me a boost.",
+    ],
+)
+def test_a_word_to_the_listener_resolve_or_a_verdict_on_a_thing_is_no_fact(message: str) -> None:
+    assert remembered(message) == ""
+
+
+def test_a_place_after_a_place_is_no_name_called_out() -> None:
+    assert "cardiff" in remembered("I'm in Cardiff, Wales.")

@@ -134,7 +134,9 @@ FEELING = re.compile(
     r"conflicted)\b"
     # "I got a surge of energy", "I feel like this is my calling", "still thinking about Max"
     r"|\ba (?:surge|sense|wave|rush|burst) of\b|\bi feel like (?:this|that|it)\b"
-    r"|\b(?:still )?thinking about\b|\b(?:haven't|have not|hasn't) been able to\b",
+    r"|\b(?:still )?thinking about\b|\b(?:haven't|have not|hasn't) been able to\b"
+    # Resolve, whatever it is about: "I'm determined to make it work", "I'm not giving up".
+    r"|\bdetermined to\b|\b(?:not|never) giving up\b|\bhoping for the best\b",
     re.IGNORECASE,
 )
 PLAN_AHEAD = re.compile(
@@ -149,6 +151,7 @@ PLAN_AHEAD = re.compile(
 REACTION = re.compile(
     r"^(?:wow|whoa|aww|omg|what an?|how|yay|congrats|congratulations|nice|cool|great|awesome|"
     r"amazing|lol|haha|sounds? (?:good|great|fine|perfect|lovely)|works for me|fine by me|"
+    r"(?:so |really )?glad|"
     r"good to me)\b|\byou(?:'re| are)?\s+(?:\w+\s+)?(?:rock|amazing|awesome|the best|"
     r"inspiring|a star|a legend)\b|\bi (?:\w+ )?(?:admire|appreciate|respect|love|miss) "
     r"(?:what |how |that )?(?:you|your)\b"

@@ -43,6 +43,12 @@ THINGS_OF_MINE = re.compile(
 RESOLVE = re.compile(
     r"\b(?:won't|will|gonna|i'll|we'll|(?:i'm|i am|we're|we are) going to)\b", re.IGNORECASE
 )
+# How hard a thing is, said of the thing: "Running a business isn't easy".
+HARD_THING = re.compile(
+    r"^[^\W\d_]+ing\b[^,.!?]{0,40}\b(?:is|isn't|is not|has been|can be|was)\s+(?:not\s+|really\s+|"
+    r"so\s+)?(?:easy|hard|tough|difficult|a challenge|no joke|a struggle)\b",
+    re.IGNORECASE,
+)
 DREAM_TALK = re.compile(
     r"\bdreams?\b(?!\s+(?:is|was|of|to|job|house|home|car|trip|destination|school|role))",
     re.IGNORECASE,

@@ -111,6 +111,7 @@ from .remark_patterns import (
     CARE_SAYS,
     DISPOSITION,
     DREAM_TALK,
+    HARD_THING,
     IMAGINED,
     JUST_DONE,
     LASTING_DESPITE_PLANS,
@@ -768,9 +769,13 @@ class _Reader:
         if category is not None and category.slot == "goals" and DREAM_TALK.search(clause):
             return False  # "keep chasing those dreams": a motto, no goal named
         # "I'm always here for you, Mel!": said to the listener, by name.
-        vocative = re.search(r",\s*[A-Z][a-z]+[.!?]*$", clause) is not None
-        if vocative and self.chatty and category is None:
+        # (but "I'm in Cardiff, Wales": a place after a place)
+        called = re.search(r"(\S+),\s*[A-Z][a-z]+[.!?]*$", clause)
+        vocative = called is not None and not called.group(1)[:1].isupper()
+        if vocative and category is None:
             return False
+        if HARD_THING.match(clause) or PAST_OF_A_THING.match(clause):
+            return False  # "Running a business isn't easy", "The energy was motivating"
         if TO_YOU.search(ASIDES.sub(" ", clause)) and (category is None or self.chatty):
             return False  # speaks to the listener: "your words mean a lot to me"
         slot = self.slot_of(clause)
