@@ -802,3 +802,29 @@ def test_a_word_to_the_listener_resolve_or_a_verdict_on_a_thing_is_no_fact(messa
 
 def test_a_place_after_a_place_is_no_name_called_out() -> None:
     assert "cardiff" in remembered("I'm in Cardiff, Wales.")
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("Yeah, definitely! Drawing flowers is one of my faves. What about you?", "flowers"),
+        ("Thanks - love the vase! Blue's my fave, it makes me feel relaxed.", "blue"),
+        ("Last weekend I joined a mentorship program for LGBTQ youth.", "mentorship"),
+        ("What made you paint it? I've been trying out abstract stuff recently.", "abstract"),
+    ],
+)
+def test_a_taste_or_an_ongoing_pursuit_in_conversation_is_kept(message: str, word: str) -> None:
+    assert word in remembered(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Yeah, because I totally enjoy filling in tax forms.",
+        "Thanks! They're my biggest support.",
+        "I love how uncomplicated it is.",
+        "I haven't done pottery yet.",
+    ],
+)
+def test_sarcasm_and_what_points_back_keep_nothing(message: str) -> None:
+    assert remembered(message) == ""

@@ -190,7 +190,8 @@ CATEGORIES: tuple[Category, ...] = (
         r"(?:guitar|piano|bass|drums|violin|cello|chess|tennis|football|golf)|hiking|"
         r"climbing|bouldering|running|cycling|swimming|knitting|painting|gardening|baking|"
         r"fishing|birdwatch|photograph|woodwork|restor|collect|band\b|choir|gym|yoga|"
-        r"marathon|triathlon|volunteer|\bmentor\b|\bmentoring\b",
+        r"marathon|triathlon|volunteer|\bmentor\b|\bmentoring\b|drawing|sketching|"
+        r"(?:i've|i have) been (?:trying out|getting into|learning|practi[cs]ing|taking up)\b",
     ),
     Category(
         "tech",

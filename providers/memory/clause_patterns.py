@@ -294,7 +294,8 @@ SELF_AS_PERSON = re.compile(
 )
 # Sarcasm announces itself: praise opening a complaint. Role-play casts the user.
 NOT_MEANT = re.compile(
-    r"^(?:oh\s+)?(?:great|fantastic|wonderful|lovely|brilliant|perfect|sure|yeah right|yeah|"
+    r"^(?:oh\s+)?yeah,?\s+(?:because|right|sure|like|as if)\b|"
+    r"^(?:oh\s+)?(?:great|fantastic|wonderful|lovely|brilliant|perfect|sure|yeah right|"
     r"just what i needed|best day ever|just my luck|typical|love it when)\b[,!]|"
     r"\b(?:i'll play|i'll be (?:a|an|the)|you be (?:a|an|the)|"
     r"you play|in this scene|let's play|act as|you are (?:a|an) |you're (?:a|an|the) |"

@@ -649,6 +649,7 @@ class _Reader:
         return self.has("first_person", clause) or self.has("first_person_verbs", clause)
 
     def about_user(self, clause: str) -> bool:
+        clause = WHEN_FIRST.sub("", clause)  # "Last weekend I joined a mentorship program"
         if SELF_INTRO.search(clause) or NAME_INTRO.search(clause):
             return True
         if OTHER_PEOPLE.match(clause) and not SELF_AS_PERSON.search(clause):
@@ -759,7 +760,9 @@ class _Reader:
     def lasting(self, clause: str) -> bool:
         """Whether a statement holds beyond the occasion it was said on."""
         category = category_of(clause)
-        if FEELING.search(clause) or REACTION.search(clause) or JUDGED_ACTIVITY.search(clause):
+        felt = FEELING.search(clause) or REACTION.search(clause) or JUDGED_ACTIVITY.search(clause)
+        # "Blue's my fave, it makes me feel relaxed": a favourite said, then why.
+        if felt and not FAVOURITE.search(clause.split(",")[0]):
             return False
         ahead = PLAN_AHEAD.search(clause) and not DISPOSITION.search(clause)
         if ahead and (category is None or category.slot not in TOLD_AHEAD):
@@ -784,7 +787,11 @@ class _Reader:
             # thing of the user's doing something, of no kind a person has, is the
             # moment's trouble, not who the user is.
             return False
-        if slot is None and (WE_SAID.match(clause) or LOST_REFERENT.search(clause)):
+        if HOW_IT_IS.search(clause) or NOT_DONE_YET.search(clause):
+            return False  # "I love how uncomplicated it is", "I haven't done pottery yet"
+        if slot is None and (
+            WE_SAID.match(clause) or LOST_REFERENT.search(clause) or POINTS_BACK.match(clause)
+        ):
             # "we rock as a team!", "I see them once a week": of no kind a person has, said
             # of a group or of something named elsewhere, it is talk.
             return False
@@ -974,6 +981,25 @@ LOST_REFERENT = re.compile(
     r"think about)\s+(?:them|him|her|it|this|that)\b",
     re.I,
 )
+WHEN_FIRST = re.compile(
+    r"^(?:last (?:week|weekend|month|year|night|summer|spring|autumn|fall|winter)|yesterday|"
+    r"recently|lately|this (?:week|month|year)|a (?:few|couple of) (?:days|weeks|months|years) "
+    r"ago|in (?:19|20)\d\d|back then|these days|nowadays)\s*,?\s*",
+    re.IGNORECASE,
+)
+# A note whose subject points back at something said before: "They're my biggest support".
+POINTS_BACK = re.compile(
+    r"(?:it|it's|its|they|they're|they've|that|that's|this|these|those|there)\b"
+    r"(?!\s+(?:days|years|months|weeks|mornings|evenings|weekends|times)\b)",
+    re.I,
+)
+# A liking of how something named elsewhere is: the thing is lost.
+HOW_IT_IS = re.compile(
+    r"\bi (?:really )?(?:love|like|enjoy|adore) (?:how|that|when) (?:[\w'-]+ ){0,5}?"
+    r"(?:it|it's|this|that|they|they're)\b",
+    re.I,
+)
+NOT_DONE_YET = re.compile(r"\b(?:haven't|have not|hasn't|not)\b[^.!?]{0,40}\byet\b", re.I)
 # One more of a kind, not another in its place: "Also I do a lot of Rust lately".
 ALSO = re.compile(r"\b(?:also|too|as well|another|additionally|auch|aussi|también)\b", re.I)
 # A name as the subject of its clause: "Theo is 9".
