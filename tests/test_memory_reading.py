@@ -828,3 +828,19 @@ def test_a_taste_or_an_ongoing_pursuit_in_conversation_is_kept(message: str, wor
 )
 def test_sarcasm_and_what_points_back_keep_nothing(message: str) -> None:
     assert remembered(message) == ""
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ('I loved "Becoming Nicole" by Amy Ellis Nutt. A real inspiring story.', "becoming nicole"),
+        ('Yeah totally! "Brave" by Sara Bareilles has a lot of significance for me.', "brave"),
+        ("Family time means a lot to me.", "family time"),
+    ],
+)
+def test_a_work_named_and_what_means_a_lot_are_tastes(message: str, word: str) -> None:
+    assert word in remembered(message)
+
+
+def test_a_quotation_with_a_speaker_in_it_is_still_someone_elses() -> None:
+    assert remembered("'I am the walrus' - great song, right?") == ""

@@ -174,10 +174,13 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "likes",
-        r"\b(?:i|we)\s+(?:\w+\s+)?(?:love|like|adore|enjoy|prefer)\b|\blove (?:of|for)\b|"
+        r"\b(?:i|we)\s+(?:\w+\s+)?(?:love|like|adore|enjoy|prefer|loved|liked|adored|enjoyed)\b|"
+        r"\blove (?:of|for)\b|"
         r"fan of|big fan|favou?rite|fave\b|obsessed|sucker for|(?:i'm|im|i am) (?:\w+ )?into\b|"
         r"passionate about|comfort (?:food|watch|read)|can't get enough|"
-        r"nothing beats|go-to|my thing|my jam|i'm all about|addicted|"
+        r"nothing beats|go-to|my thing|my jam|i'm all about|addicted|significance for me|"
+        r"means (?:a lot|so much|everything) to me|(?:special|important|dear) to me|"
+        r"close to my heart|"
         # A verdict's frames: "Earl Grey or nothing", "window seat, every time", "tea > coffee"
         r"or nothing\b|all the way\b|every time\b|any day\b|hands down\b|can't beat|"
         r"(?:is|are) the best\b|over (?:any|every|all) other|[^\W\d]\s*>\s*[^\W\d]|"

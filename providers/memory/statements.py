@@ -130,8 +130,11 @@ from .slots import favourite_slot, slot_info
 
 
 def mask_quotes(text: str) -> str:
-    """The text with each quotation blanked out (same length, so offsets still hold)."""
-    return QUOTE.sub(lambda m: " " * len(m.group()), text)
+    """The text with each quotation blanked out (same length, so offsets still hold). A
+    title ("I loved 'Becoming Nicole'") is the user's own word for a thing, not a quotation."""
+    return QUOTE.sub(
+        lambda m: m.group() if TITLE.fullmatch(m.group()[1:-1]) else " " * len(m.group()), text
+    )
 
 
 def _sentences(text: str) -> Iterator[tuple[int, int]]:
@@ -813,6 +816,12 @@ class _Reader:
         # An occasion that changed something a person has for good ("got diagnosed with
         # diabetes", "opened my own bakery") is told for what it left behind.
         left_state = category is not None and category.slot in STATE_SLOTS
+        # "I loved 'Becoming Nicole'": a feeling about a work named is a taste, not an outing.
+        left_state = left_state or (
+            category is not None
+            and category.slot in ("likes", "dislikes")
+            and bool(QUOTE.search(clause))
+        )
         return not (episode and not CHANGE_OF_STATE.search(clause) and not left_state)
 
     def episode(self, clause: str) -> bool:
@@ -1004,6 +1013,10 @@ NOT_DONE_YET = re.compile(r"\b(?:haven't|have not|hasn't|not)\b[^.!?]{0,40}\byet
 ALSO = re.compile(r"\b(?:also|too|as well|another|additionally|auch|aussi|también)\b", re.I)
 # A name as the subject of its clause: "Theo is 9".
 SUBJECT_NAME = re.compile(r"\b(?P<who>(?-i:[A-Z])[\w'-]+)\s+(?:is|was|'s|are|were)\b")
+# A short name in capitals with no one speaking in it: a book's, a song's, a group's.
+TITLE = re.compile(
+    r"(?!.*\b(?:i|i'm|i've|my|me|we|you)\b)(?-i:[A-Z0-9])[^.!?:;\n]{0,40}", re.IGNORECASE
+)
 # A phrase the user owns, "my" and a few words up to where the phrase ends.
 MY_ATTRIBUTE = re.compile(
     r"\b(?:my|our)\s+(?:(?!(?:and|but|or|so|for|with|while|when|because|that|which|is|are|"
