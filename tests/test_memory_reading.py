@@ -844,3 +844,16 @@ def test_a_work_named_and_what_means_a_lot_are_tastes(message: str, word: str) -
 
 def test_a_quotation_with_a_speaker_in_it_is_still_someone_elses() -> None:
     assert remembered("'I am the walrus' - great song, right?") == ""
+
+
+def test_now_opening_a_sentence_changes_nothing_else() -> None:
+    facts = learn(
+        "I'm thinking of working with trans people, supporting their mental health.",
+        "Now I'm passionate about creating a safe place for people to grow.",
+    )
+    assert len(list(facts.active())) == 2
+
+
+def test_a_group_the_user_belongs_to_is_kept() -> None:
+    said = remembered("Our group, 'Connected Climbers', meets every week to plan trips.")
+    assert "connected climbers" in said

@@ -89,6 +89,7 @@ CATEGORIES: tuple[Category, ...] = (
     Category(
         "goals",
         r"goal|aim\b|plan is|planning to|want to become|want to be an?\b|aspire|saving up|"
+        r"thinking (?:of|about) (?:working|becoming|studying|going into|training|retraining)|"
         r"save up|dream|hope to|trying to|training for|resolution|by the end of",
     ),
     Category(
@@ -193,7 +194,9 @@ CATEGORIES: tuple[Category, ...] = (
         r"(?:guitar|piano|bass|drums|violin|cello|chess|tennis|football|golf)|hiking|"
         r"climbing|bouldering|running|cycling|swimming|knitting|painting|gardening|baking|"
         r"fishing|birdwatch|photograph|woodwork|restor|collect|band\b|choir|gym|yoga|"
-        r"marathon|triathlon|volunteer|\bmentor\b|\bmentoring\b|drawing|sketching|"
+        r"marathon|triathlon|volunteer|\bmentor\b|\bmentoring\b|drawing|sketching|member of|"
+        r"(?:our|my) (?:group|club|society|choir|crew)\b|belong to|part of (?:a|the|our) "
+        r"(?:group|club|team|community|network|brigade|choir|band|society)|"
         r"(?:i've|i have) been (?:trying out|getting into|learning|practi[cs]ing|taking up)\b",
     ),
     Category(

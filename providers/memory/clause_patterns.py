@@ -239,7 +239,7 @@ SWITCH = re.compile(
 CHANGE = re.compile(
     r"\b(?:switched|moved (?:over )?to|changed|converted|transferred|instead|no longer|"
     r"upgraded|swapped|replaced|these days|nowadays|(?:i'm|i am|we're|we are|it's) now|as of|"
-    r"(?<=\s)now(?=[.!]?$)|^now(?=\s)|"
+    r"(?<=\s)now(?=[.!]?$)|"
     r"anymore|any more|not so much|update:|gewechselt|umgezogen|changé|déménagé|cambié|"
     r"me mudé|trasferit\w*|mudei)\b",
     re.IGNORECASE,
