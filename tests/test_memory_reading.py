@@ -857,3 +857,26 @@ def test_now_opening_a_sentence_changes_nothing_else() -> None:
 def test_a_group_the_user_belongs_to_is_kept() -> None:
     said = remembered("Our group, 'Connected Climbers', meets every week to plan trips.")
     assert "connected climbers" in said
+
+
+@pytest.mark.parametrize(
+    ("turns", "new", "old"),
+    [
+        (("29 years young, for the record.", "oops typo, 26"), "26", "29"),
+        (("Our dog is Rocket.", "We renamed him! Rocket is now officially Sprout."), "sprout",
+         "rocket"),
+        (("We're in Halifax.", "We moved inland to Fredericton."), "fredericton", "halifax"),
+        (("I love summer.", "This summer changed my mind. Autumn all the way."), "autumn",
+         "love summer"),
+    ],
+)  # fmt: skip
+def test_an_update_by_a_rename_a_number_first_a_move_or_a_verdict_replaces(
+    turns: tuple[str, str], new: str, old: str
+) -> None:
+    said = remembered(*turns)
+    assert new in said
+    assert old not in said
+
+
+def test_a_household_that_has_also_got_a_pet_keeps_it() -> None:
+    assert "pretzel" in remembered("We've also got a goldendoodle called Pretzel.")

@@ -65,7 +65,8 @@ CATEGORIES: tuple[Category, ...] = (
     Category(
         "home",
         r"\blive\b|\blives\b|(?<!for a )\bliving\b|based in|-based|"
-        r"moved to|move to|moving to|relocat|"
+        r"moved to|move to|moving to|moved (?!(?:me|us|them|him|her|it)\b)\w+ to\b|"
+        r"relocat|"
         # "my home" is where one lives, not "my home PC" or "my home office".
         r"my home\b(?! ?(?:pc|computer|laptop|office|network|server|setup|desk|gym|page|"
         r"screen|router|wi-?fi|printer|made|cooking|brew))|home for me|home is|"
@@ -136,7 +137,7 @@ CATEGORIES: tuple[Category, ...] = (
         r"budgie|hamster|guinea pig|rabbit|bunny|tortoise|turtle|lizard|gecko|snakes?\b|"
         r"horses?\b|horse-?riding|"
         r"pony\b|ponies|goldfish|aquarium|ferret|chicken|greyhound|collie|terrier|retriever|labrador|"
-        r"poodle|doodle|mutt|furball|rescue|corgi|beagle|spaniel|dachshund|husk(?:y|ies)|pug|"
+        r"poodle|doodle|goldendoodle|labradoodle|cockapoo|cavapoo|mutt|furball|rescue|corgi|beagle|spaniel|dachshund|husk(?:y|ies)|pug|"
         r"schnauzer|shepherd|whippet|lurcher|pointer|setter|boxer\b|bulldog|chihuahua|"
         r"maine coon|siamese|tabby|ragdoll|moggy|cockatiel|canary|axolotl|"
         r"hund\b|hunde\b|katze|chien|(?:mon|un|le|mes) chats?\b|perro|"
@@ -184,6 +185,7 @@ CATEGORIES: tuple[Category, ...] = (
         r"close to my heart|"
         # A verdict's frames: "Earl Grey or nothing", "window seat, every time", "tea > coffee"
         r"or nothing\b|all the way\b|every time\b|any day\b|hands down\b|can't beat|"
+        r"only from now on\b|"
         r"(?:is|are) the best\b|over (?:any|every|all) other|[^\W\d]\s*>\s*[^\W\d]|"
         r"team \w+\b(?= all)|"
         r"liebe\b|mag\b|j'adore|adore|j'aime|aime\b|me encanta|me gusta|amo\b|piace|gosto",

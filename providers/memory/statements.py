@@ -383,6 +383,17 @@ class _Reader:
 
     # -- one sentence ----------------------------------------------------------------------
     def sentence(self, start: int, end: int) -> None:
+        before = len(self.ops)
+        self.read_sentence(start, end)
+        said = self.text[start:end]
+        made = self.ops[before:]
+        # "This summer changed my mind.": what was said before, whatever it was, goes.
+        if MIND_CHANGED.search(said) and all(
+            op.kind == "retract" and op.slot != NEWEST for op in made
+        ):
+            self.ops.append(Op("retract", NEWEST, "", said))
+
+    def read_sentence(self, start: int, end: int) -> None:
         said = _trim(self.text[start:end], self.lang)
         if not said:
             return
@@ -396,6 +407,9 @@ class _Reader:
             self.ops.append(Op("retract", NEWEST, "", said))  # "Not anymore, I retired…"
         if self.imagined(said):
             return
+        for m in RENAMED.finditer(said):
+            # "Rocket is now officially Sprout": the old name becomes the new one.
+            self.ops.append(Op("update", None, m["new"], said, replaces=m["old"]))
         for m in LIFE_ENDED.finditer(said):
             # "Sadly Oreo died", "Sam and I split up": what was said of them holds no more.
             self.ops.append(Op("retract", None, m["who"], said))
@@ -712,7 +726,14 @@ class _Reader:
             and not REACTION.search(THANKS.sub("", clause))  # "…, thanks" is politeness
             and STYLE_SAID.search(clause) is not None
         )
-        if not (sentence_about_user or style or self.fragment(clause)):
+        # "Spring all the way", "Virgin only from now on": a verdict in a frame of choosing,
+        # with no subject, names its judge by its words.
+        verdict = (
+            VERDICT_FRAME.search(clause) is not None
+            and not self.opens("third_person", clause)
+            and not someone_else
+        )
+        if not (sentence_about_user or style or verdict or self.fragment(clause)):
             return None
         exchanged = False
         if ENDING.search(clause):
@@ -980,7 +1001,7 @@ PAST_OF_A_THING = re.compile(
 # "we rock as a team", "we're all in it together" (but "we're a military family", "we
 # have two dogs": what the household is or has).
 WE_SAID = re.compile(
-    r"(?:\w+,?\s+)?(?:(?:we(?:'ve|'ll|'d)|we(?!['’]))\b(?!\s+(?:have|own|live|keep|rent|grow|"
+    r"(?:\w+,?\s+)?(?:(?:we(?:'ve|'ll|'d)|we(?!['’]))\b(?!\s+(?:(?:also\s+)?got|have|own|live|keep|rent|grow|"
     r"are (?:a|an|in|out|"
     r"based|from))\b)|we're\b(?!\s+(?:a|an|in|out|based|from)\b))",
     re.I,
@@ -1009,6 +1030,18 @@ HOW_IT_IS = re.compile(
     re.I,
 )
 NOT_DONE_YET = re.compile(r"\b(?:haven't|have not|hasn't|not)\b[^.!?]{0,40}\byet\b", re.I)
+RENAMED = re.compile(
+    r"\b(?P<old>(?-i:[A-Z])[\w'-]+) (?:is|'s) now (?:officially |called |named |known as )?"
+    r"(?P<new>(?-i:[A-Z])[\w'-]+)",
+    re.IGNORECASE,
+)
+VERDICT_FRAME = re.compile(
+    r"\b(?:all the way|or nothing|only from now on|every time|any day|hands down)\b", re.I
+)
+MIND_CHANGED = re.compile(
+    r"\b(?:changed my mind|change of heart|meinung geändert|changé d'avis|cambié de opinión)\b",
+    re.I,
+)
 # One more of a kind, not another in its place: "Also I do a lot of Rust lately".
 ALSO = re.compile(r"\b(?:also|too|as well|another|additionally|auch|aussi|también)\b", re.I)
 # A name as the subject of its clause: "Theo is 9".

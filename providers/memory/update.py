@@ -244,9 +244,11 @@ class _Step:
             return []
         fact = facts[0]
         numeric = _is_number(value)
+        words = _WORDS.findall(fact.value)
         candidates = [
             w
-            for w in _WORDS.findall(fact.value)[1:]  # a capital that opens it is no name
+            # A capital that opens it is no name; a number that opens it is a number.
+            for w in (words if numeric else words[1:])
             if _is_number(w) == numeric
             and w.casefold() != value.casefold()
             and (numeric or w[:1].isupper())
