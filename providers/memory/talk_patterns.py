@@ -1,0 +1,101 @@
+"""Patterns of everyday talk the statement reader tells apart: a reply that says only that
+something no longer holds, a verdict in a frame of choosing, a note that points back at what
+was said before, a rename, what the user has named in passing inside a request. Patterns
+only, as in `clause_patterns` and `remark_patterns`; the reader (`statements`) decides."""
+
+from __future__ import annotations
+
+import re
+
+# An imperative of any verb with the user as its object.
+VERB_ME = re.compile(
+    r"(?!(?:i|it|that|this|they|he|she|you|we|let)\b)(?:[a-z]+[^s\W]|pass|guess)\s+me\b", re.I
+)
+# "No emojis, ever": a reply's feature refused outright.
+NO_THING = re.compile(r"no\s+(?!one\b|longer\b|more\b|idea\b|way\b|need\b|problem\b)\w", re.I)
+# What a request is for, given after it: the request is that task's.
+TASK_AFTER_COLON = re.compile(r":\s*\S.{2,}", re.DOTALL)
+TOPIC_FIRST = re.compile(
+    r"^(?:when it comes to|as for|as far as|speaking of|in terms of)\s+[^,]{1,40},\s*(?:it'?s\s+)?",
+    re.IGNORECASE,
+)
+VALUE_FIRST = re.compile(r"\W*[\w'-]+(?: [\w'-]+)?,? (?:actually|technically)\b", re.I)
+# A statement of the user's denied: "I'm not allergic to cats after all".
+NOT_SO = re.compile(
+    r"\b(?:i'm|i am|im)\s+not\s+(?:really\s+|actually\s+)?(?P<old>[\w' -]{3,40}?)"
+    r"(?=\s+(?:after all|anymore|any more)\b|\s*[,.;!]|$)",
+    re.IGNORECASE,
+)
+# A thing that is not the user's own person, said as it was: an occasion.
+PAST_OF_A_THING = re.compile(
+    r"(?!(?:my|our|i|we)\b)[^\W\d_][\w'-]*(?:\s+[\w'-]+){0,2}\s+(?:was|were)\b", re.I
+)
+# "we rock as a team", "we're all in it together" (but "we're a military family", "we
+# have two dogs": what the household is or has).
+WE_SAID = re.compile(
+    r"(?:\w+,?\s+)?(?:(?:we(?:'ve|'ll|'d)|we(?!['’]))\b(?!\s+(?:(?:also\s+)?got|have|own|live|keep|rent|grow|"
+    r"are (?:a|an|in|out|"
+    r"based|from))\b)|we're\b(?!\s+(?:a|an|in|out|based|from)\b))",
+    re.I,
+)
+LOST_REFERENT = re.compile(
+    r"\b(?:i|we)\s+(?:\w+\s+)?(?:see|visit|call|do|love|like|miss|enjoy|hate|care about|"
+    r"think about)\s+(?:them|him|her|it|this|that)\b",
+    re.I,
+)
+WHEN_FIRST = re.compile(
+    r"^(?:last (?:week|weekend|month|year|night|summer|spring|autumn|fall|winter)|yesterday|"
+    r"recently|lately|this (?:week|month|year)|a (?:few|couple of) (?:days|weeks|months|years) "
+    r"ago|in (?:19|20)\d\d|back then|these days|nowadays)\s*,?\s*",
+    re.IGNORECASE,
+)
+# A note whose subject points back at something said before: "They're my biggest support".
+POINTS_BACK = re.compile(
+    r"(?:it|it's|its|they|they're|they've|that|that's|this|these|those|there)\b"
+    r"(?!\s+(?:days|years|months|weeks|mornings|evenings|weekends|times)\b)",
+    re.I,
+)
+# A liking of how something named elsewhere is: the thing is lost.
+HOW_IT_IS = re.compile(
+    r"\bi (?:really )?(?:love|like|enjoy|adore) (?:how|that|when) (?:[\w'-]+ ){0,5}?"
+    r"(?:it|it's|this|that|they|they're)\b",
+    re.I,
+)
+NOT_DONE_YET = re.compile(r"\b(?:haven't|have not|hasn't|not)\b[^.!?]{0,40}\byet\b", re.I)
+RENAMED = re.compile(
+    r"\b(?P<old>(?-i:[A-Z])[\w'-]+) (?:is|'s) now (?:officially |called |named |known as )?"
+    r"(?P<new>(?-i:[A-Z])[\w'-]+)",
+    re.IGNORECASE,
+)
+VERDICT_FRAME = re.compile(
+    r"\b(?:all the way|or nothing|only from now on|every time|any day|hands down)\b", re.I
+)
+MIND_CHANGED = re.compile(
+    r"\b(?:changed my mind|change of heart|meinung geändert|changé d'avis|cambié de opinión)\b",
+    re.I,
+)
+# One more of a kind, not another in its place: "Also I do a lot of Rust lately".
+ALSO = re.compile(r"\b(?:also|too|as well|another|additionally|auch|aussi|también)\b", re.I)
+# A name as the subject of its clause: "Theo is 9".
+SUBJECT_NAME = re.compile(r"\b(?P<who>(?-i:[A-Z])[\w'-]+)\s+(?:is|was|'s|are|were)\b")
+# A short name in capitals with no one speaking in it: a book's, a song's, a group's.
+TITLE = re.compile(
+    r"(?!.*\b(?:i|i'm|i've|my|me|we|you)\b)(?-i:[A-Z0-9])[^.!?:;\n]{0,40}", re.IGNORECASE
+)
+# A phrase the user owns, "my" and a few words up to where the phrase ends.
+MY_ATTRIBUTE = re.compile(
+    r"\b(?:my|our)\s+(?:(?!(?:and|but|or|so|for|with|while|when|because|that|which|is|are|"
+    r"was|were|has|have|had|does|do|did|can|could|will|would|should|gets|got|needs|keeps|"
+    r"at|in|on|to|from)\b)[\w'-]+\s*){1,3}",
+    re.IGNORECASE,
+)
+OWN_KINDS = frozenset({"health", "allergy", "diet", "pets", "education"})
+# "Is my diet balanced?" names a kind and no condition of the user's.
+GENERIC_NEED = re.compile(
+    r"(?:my|our)\s+(?:own\s+)?(?:diet|health|medical|condition|medication)\w*", re.IGNORECASE
+)
+# Where the user is, said of a place in passing: "a plumber here in Bristol".
+HERE_IN = re.compile(
+    r"\b(?:here|near me|around me|close to me)\s+in\s+(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)*",
+    re.IGNORECASE,
+)
