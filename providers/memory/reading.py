@@ -1,0 +1,167 @@
+"""What the statement reader reads with: a message's text with quotations blanked, its
+sentences and clauses, a clause trimmed of fillers, and the reader's state and its plainest
+questions (`ReaderBase`). The reader itself (`statements._Reader`) is put together from the
+parts in `reading_requests`, `reading_short` and `reading_fixes`."""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from .categories import category_of
+from .clause_patterns import (
+    CLAUSE_BREAK,
+    ENDING,
+    FAVOURITE,
+    HEDGE,
+    IN_PLACE,
+    MY_PEOPLE,
+    NAME_INTRO,
+    QUOTE,
+    SENTENCE,
+    WORD,
+    content_words,
+)
+from .lexicon import (
+    Compiled,
+    compiled,
+    language_of,
+)
+from .ops import Op
+from .remark_patterns import (
+    IMAGINED,
+    LEFT_FOR,
+)
+from .slots import favourite_slot
+from .talk_patterns import TITLE
+
+
+def mask_quotes(text: str) -> str:
+    """The text with each quotation blanked out (same length, so offsets still hold). A
+    title ("I loved 'Becoming Nicole'") is the user's own word for a thing, not a quotation."""
+    return QUOTE.sub(
+        lambda m: m.group() if TITLE.fullmatch(m.group()[1:-1]) else " " * len(m.group()), text
+    )
+
+
+def sentences(text: str) -> Iterator[tuple[int, int]]:
+    for m in SENTENCE.finditer(text):
+        if m.group().strip():
+            yield m.start(), m.end()
+
+
+def clauses(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    at = start
+    for m in CLAUSE_BREAK.finditer(text, start, end):
+        if len(WORD.findall(text, at, m.start())) <= 1:
+            continue  # "Jonas, my son, …": a name before an apposition opens no clause
+        if m.start() > at:
+            yield at, m.start()
+        at = m.end()
+    if at < end:
+        yield at, end
+
+
+def trim(text: str, lang: Compiled) -> str:
+    fillers = lang.opens["fillers"]
+    text = HEDGE.sub("", text.strip(" \t,;:-–—"))
+    while fillers is not None:
+        m = fillers.match(text)
+        if m is None or m.end() == 0:
+            break
+        rest = text[m.end() :].lstrip(" ,:!-–—")
+        if not rest or rest == text:
+            break
+        text = rest
+    return text.strip(" \t,;-–—")
+
+
+def ended_thing(part: str) -> str:
+    """What a clause says has ended: the object of its verb ("done with British Airways"),
+    else its subject ("the Civic's gone"); what it was left for is no part of it."""
+    m = ENDING.search(part)
+    if m is None:
+        return part
+    after = part[m.end() :]
+    target = after if content_words(after) else part[: m.start()]
+    return LEFT_FOR.split(target, maxsplit=1)[0]
+
+
+@dataclass(slots=True)
+class Group:
+    """Neighbouring clauses about one thing: kept as one statement."""
+
+    slot: str | None
+    values: list[str]
+    index: int
+    start: int
+    end: int
+    edited: bool
+
+
+class ReaderBase(ABC):
+    """One message being read: its text (quotations blanked), language, the operations found
+    so far, and the questions every part of the reader asks of a clause."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        self.code = language_of(message)
+        self.lang = compiled(self.code)
+        self.text = mask_quotes(message)
+        self.ops: list[Op] = []
+        # A turn of over 25 words is conversation more than telling: someone who tells a
+        # fact to be kept says it in a sentence or two.
+        self.chatty = len(WORD.findall(message)) > 25
+        self.introduces_task = False  # a request that opens a text to work on ("Fix this: …")
+
+    def has(self, kind: str, text: str) -> bool:
+        pattern = self.lang.search[kind]
+        return pattern is not None and pattern.search(text) is not None
+
+    def opens(self, kind: str, text: str) -> bool:
+        pattern = self.lang.opens[kind]
+        return pattern is not None and pattern.match(text) is not None
+
+    @staticmethod
+    def slot_of(value: str) -> str | None:
+        if NAME_INTRO.search(value):
+            return "name"
+        if IN_PLACE.search(value):
+            return "home"
+        # "Ezra, my seven-year-old, is…": a name in apposition comes first.
+        apposed = re.match(r"[A-Z][\w'-]+,\s+", value)
+        subject = MY_PEOPLE.match(value, apposed.end() if apposed else 0)
+        if subject is not None:
+            # "My sister lives in Galway" is about the sister: it must not move the user.
+            found = category_of(subject.group())
+            return found.slot if found else "family"
+        favourite = FAVOURITE.search(value)
+        if favourite is not None:
+            thing = favourite.group("thing") or favourite.group("after") or "thing"
+            return favourite_slot(
+                re.sub(r"\s+(?:now|these days|too|again)$", "", thing, flags=re.I)
+            )
+        found = category_of(value)
+        return found.slot if found else None
+
+    # -- one clause ------------------------------------------------------------------------
+    def first_person(self, clause: str) -> bool:
+        return self.has("first_person", clause) or self.has("first_person_verbs", clause)
+
+    def imagined(self, said: str) -> bool:
+        """Pretend, role-play or fiction: nothing in it is the user's."""
+        return self.opens("hypothetical", said) or IMAGINED.search(said) is not None
+
+    @abstractmethod
+    def clause(self, clause: str, *, sentence_about_user: bool) -> tuple[str | None, str] | None:
+        """The (slot, words) a clause adds, or None (`statements._Reader`)."""
+
+    @abstractmethod
+    def lasting(self, clause: str) -> bool:
+        """Whether a statement holds beyond the occasion it was said on."""
+
+    @abstractmethod
+    def asks(self, clause: str) -> bool:
+        """Whether a clause asks rather than tells."""

@@ -1,0 +1,170 @@
+"""The statement reader's part for requests: a standing instruction about replies, a task
+(nothing kept), a request to forget, and what a request still tells of the user in passing
+("since I'm vegan, …", "…near Grenoble, where I live")."""
+
+from __future__ import annotations
+
+import re
+
+from .categories import (
+    category_of,
+    named_as,
+    style_aspect_of,
+)
+from .clause_patterns import (
+    AS_A,
+    MY_PEOPLE,
+    OWN_RELATIVE,
+    STANDING_DISLIKE,
+    STYLE_VERB,
+    TASK_VERB,
+    THATS_ME,
+    WORD,
+)
+from .forget_request import forget_ops
+from .ops import Op
+from .reading import (
+    ReaderBase,
+    clauses,
+    trim,
+)
+from .remark_patterns import OF_REPLIES
+from .talk_patterns import (
+    GENERIC_NEED,
+    HERE_IN,
+    MY_ATTRIBUTE,
+    OWN_KINDS,
+    TASK_AFTER_COLON,
+    VERB_ME,
+)
+
+
+class Requests(ReaderBase):
+    """Requests: what is kept of a directive, a task or a request to forget."""
+
+    def verb_me(self, said: str) -> bool:
+        """An English imperative of any verb with the user as its object ("No me gusta…" is
+        Spanish for a dislike)."""
+        return self.code == "en" and VERB_ME.match(said) is not None
+
+    def later_request(self, start: int, end: int) -> int | None:
+        """Where a request opens after a comma inside the sentence, if one does."""
+        if re.match(
+            r"\s*(?:when|whenever|if|every time|each time|once|as soon as)\b",
+            self.text[start:end],
+            re.I,
+        ):
+            return None  # "When you state a fact, cite a source": one standing directive
+        for m in re.finditer(r"[,;:]\s*", self.text[start:end]):
+            at = start + m.end()
+            rest = self.text[at:end]
+            if len(WORD.findall(rest)) >= 2 and (
+                self.opens("request_openers", rest) or TASK_VERB.match(rest)
+            ):
+                return at
+        return None
+
+    def forget(self, said: str) -> bool:
+        ops = forget_ops(said, self.lang)
+        if ops is None:
+            return False
+        self.ops.extend(ops)
+        return True
+
+    def directive(self, said: str, start: int, end: int, *, standing: bool) -> None:
+        """A request: a standing instruction about replies, or a task (nothing kept)."""
+        if not (standing or self.has("lasting", said)) and (
+            self.introduces_task or TASK_AFTER_COLON.search(said)
+        ):
+            self.indirect(start, end)  # "Answer in one word: is Pluto a planet?"
+            return
+        if STANDING_DISLIKE.match(said):
+            self.ops.append(Op("add", "dislikes", said, said))  # "avoid recommending X"
+            return
+        aspect = style_aspect_of(said)
+        if aspect is None:
+            self.indirect(start, end)
+            return
+        polite = re.match(
+            r"(?:(?:please|pls|plz|can you|could you|would you|will you|kindly)\b"
+            r"[\s,]*)*",
+            said,
+            re.I,
+        )
+        verb = said[polite.end() if polite else 0 :]
+        # "Give me detailed answers" asks for a kind of reply, not for one piece of work.
+        of_replies = OF_REPLIES.match(verb) is not None
+        if TASK_VERB.match(verb) and not (standing or of_replies or self.has("lasting", said)):
+            self.indirect(start, end)  # "explain the key points step by step": this task's
+            return
+        opener = self.lang.opens["request_openers"]
+        rest = said
+        while opener is not None and (m := opener.match(rest)) and m.end() > 0:
+            rest = rest[m.end() :].lstrip(" ,")
+        named = category_of(said)
+        if named is not None and named.slot == "name":
+            self.ops.append(Op("add", "name", said, said))  # "please call me Bex"
+            return
+        object_first = re.match(
+            r"(?:this|that|these|those|the following|the attached|my|it's|our|a|an|some)\b",
+            rest,
+            re.I,
+        )
+        worked_on = not STYLE_VERB.match(rest) and re.match(
+            r"[\w-]+\s+(?:this|that|these|those|the|it|my|our)\b", rest, re.I
+        )
+        if (object_first and not STYLE_VERB.match(verb)) or worked_on:
+            self.indirect(start, end)  # "proofread this paragraph": a task on a text
+            return
+        # A directive about replies with no task in it stands until the user says otherwise.
+        self.ops.append(Op("add", aspect.slot, said, said))
+
+    def indirect(self, start: int, end: int, *, causal_only: bool = False) -> None:
+        """Inside a request, a clause giving the user's own reason still tells: "since I'm
+        vegan, suggest a dinner", "as a diabetic, what can I eat?"."""
+        apposed = AS_A.match(self.text, start, end)
+        if apposed is not None:
+            value = apposed.group("what").strip()
+            self.ops.append(Op("add", self.slot_of(value), value, apposed.group()))
+        for m in MY_PEOPLE.finditer(self.text, start, end):
+            person = m.group().removesuffix("'s")
+            self.ops.append(Op("add", self.slot_of(person) or "family", person, m.group()))
+        self.own_relatives(start, end)
+        for m in MY_ATTRIBUTE.finditer(self.text, start, end):
+            # "…a workout I can do with my bad back": what the user has, named in passing,
+            # is kept when it is of a kind a body, a diet or a home has (a condition, a pet).
+            named = named_as(m.group())
+            if named is not None and named[0].slot in OWN_KINDS:
+                thing = named[1]
+                if not GENERIC_NEED.fullmatch(thing):
+                    self.ops.append(Op("add", named[0].slot, thing, m.group()))
+        for m in HERE_IN.finditer(self.text, start, end):
+            self.ops.append(Op("add", "home", m.group(), m.group()))  # "…my landlord here in Leeds"
+        for m in THATS_ME.finditer(self.text, start, len(self.text)):
+            if m.start() < end:  # "…for a software developer who sits all day? That's me."
+                value = (m.group("who") or m.group("like") or m.group("as") or "").strip()
+                self.ops.append(Op("add", self.slot_of(value), value, m.group()))
+        for c_start, c_end in clauses(self.text, start, end):
+            clause = trim(self.text[c_start:c_end], self.lang)
+            if causal_only and not re.match(
+                r"(?:since|because|as|given(?: that)?|seeing as|considering)\b", clause, re.I
+            ):
+                continue
+            if apposed is not None and c_start <= apposed.start() + 1:
+                continue  # "As a nurse, what shoes…": the apposition is kept, not the question
+            request = self.opens("request_openers", clause) or self.verb_me(clause)
+            if clause and not request and self.first_person(clause):
+                judged = self.clause(clause, sentence_about_user=True)
+                if judged is not None:
+                    slot = judged[0] or self.slot_of(judged[1])
+                    self.ops.append(Op("add", slot, judged[1], clause))
+
+    def own_relatives(self, start: int, end: int) -> None:
+        """ "…near Grenoble, where I live?", "…at the hospital where I work as a nurse": a
+        relative clause of the user's own, inside a question or a need, still tells."""
+        for m in OWN_RELATIVE.finditer(self.text, start, end):
+            said = m.group("said").strip(" ,?.!")
+            place = m.group("place")
+            value = m.group().strip(" ,?.!") if place else said
+            if place or self.clause(said, sentence_about_user=True) is not None:
+                self.ops.append(Op("add", self.slot_of(value), value, m.group()))

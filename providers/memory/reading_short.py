@@ -1,0 +1,166 @@
+"""The statement reader's part for short messages none of its clause tests heard: a form
+filled in about oneself, a brief for a piece of work, and a sentence whose "I" was dropped."""
+
+from __future__ import annotations
+
+import re
+
+from .categories import category_of
+from .clause_patterns import (
+    BARE_IMPERATIVE,
+    BRIEF_LABEL,
+    DROPPED_I,
+    DROPPED_I_PAST,
+    FEELING,
+    FIELD,
+    FINITE,
+    MOMENT,
+    NOT_YET,
+    OTHER_PEOPLE,
+    PASSING,
+    REACTION,
+    REPORTED,
+    SELF_AS_PERSON,
+    SOMEONE_ELSE,
+    SUBJECT_VERB,
+    TASK_VERB,
+    WHEN_AHEAD,
+    WORD,
+)
+from .ops import Op
+from .reading import (
+    ReaderBase,
+    sentences,
+    trim,
+)
+from .remark_patterns import SPOKEN_LABEL
+from .talk_patterns import (
+    PAST_OF_A_THING,
+    TOPIC_FIRST,
+)
+
+
+class ShortMessages(ReaderBase):
+    """Short messages: a form, a brief, a sentence whose "I" was dropped."""
+
+    def brief(self, text: str) -> bool:
+        """Whether the message holds a field of a brief for a piece of work; "Context: I'm
+        deaf in one ear" is the user's own context, not a brief's."""
+        return any(
+            not (
+                m.group().rstrip(":").strip(" .!?").casefold().endswith("context")
+                and self.first_person(text[m.end() : m.end() + 12])
+            )
+            for m in BRIEF_LABEL.finditer(text)
+        )
+
+    def form(self) -> bool:
+        """A message that is a form filled in about oneself ("Name: Beatriz. Based in: Porto.
+        Field: architecture."): every sentence a field, one of them at least of a kind a
+        person has. Each field is kept as written."""
+        fields = [trim(self.text[a:b], self.lang).rstrip(" .!") for a, b in sentences(self.text)]
+        labels = [FIELD.match(f) for f in fields if f]
+        if not labels or not all(labels) or self.code not in ("en",):
+            return False
+        if any(m is not None and SPOKEN_LABEL.search(m["label"]) for m in labels):
+            return False  # "We went electric: the Civic's gone…" is a sentence, not a field
+        if not any(category_of(m["label"]) or self.first_person(m["label"]) for m in labels if m):
+            return False
+        for m in labels:
+            if m is not None:
+                value = m.group().strip()
+                self.ops.append(Op("add", self.slot_of(value), value, self.message))
+        return True
+
+    def unheard(self) -> None:
+        """A short message that none of the tests above heard, yet that tells rather than
+        asks, is kept in the user's words: people drop the "I" ("Been learning the cello
+        since May"), fill in a form ("Job: paramedic. City: Cork.") or give a topic and their
+        verdict ("Country music? No thanks."). Every sentence must tell, else the message is
+        a question or a task and keeps nothing."""
+        spans = list(sentences(self.text))
+        kept: list[str] = []
+        topic = ""
+        for index, (start, end) in enumerate(spans):
+            said = trim(self.text[start:end], self.lang)
+            if not said:
+                continue
+            bare = said.rstrip(" .!)\"'”»")
+            last = index == len(spans) - 1
+            if bare.endswith("?"):
+                # "Jazz fusion? Hard pass.": a bare topic before a verdict is no question;
+                # "Really!?" is a reaction.
+                if (
+                    last
+                    or len(WORD.findall(bare)) > 3
+                    or FINITE.search(bare)
+                    or re.search(r"!\?|\?!", bare)
+                ):
+                    return
+                topic = bare
+                continue
+            if (
+                topic
+                and len(WORD.findall(bare)) <= 4
+                and not self.opens("request_openers", bare)
+                and not self.opens("third_person", bare)  # "that's him": said of someone
+            ):
+                kept.append(f"{topic} {bare}")  # the verdict on a topic: "No thanks."
+            elif self.tells(bare):
+                kept.append(f"{topic} {bare}" if topic else bare)
+            else:
+                return
+            topic = ""
+        for value in kept:
+            self.ops.append(Op("add", self.slot_of(value), value, self.message))
+
+    def tells(self, said: str) -> bool:
+        """Whether one sentence of an unheard message is a lasting statement of the user's."""
+        # "When it comes to tea, it's Earl Grey or nothing": a topic given first asks nothing.
+        said = TOPIC_FIRST.sub("", said)
+        if (
+            self.opens("request_openers", said)
+            or self.opens("question_openers", said)
+            or self.imagined(said)
+            or WHEN_AHEAD.search(said)
+            or TASK_VERB.match(said)
+            or self.asks(said)
+            or REPORTED.search(said)
+            or PASSING.search(said)
+            or MOMENT.search(said)
+            or FEELING.search(said)
+            or REACTION.search(said)
+            or NOT_YET.search(said)  # a hope or a plan is no fact yet
+        ):
+            return False
+        if PAST_OF_A_THING.match(said):
+            return False  # "Lunch was a sad sandwich at my desk": how something went
+        mine = self.first_person(said)
+        if (SOMEONE_ELSE.match(said) or OTHER_PEOPLE.match(said)) and not SELF_AS_PERSON.search(
+            said
+        ):
+            return False
+        if self.opens("third_person", said) and not mine:
+            return False  # "It's pouring here", "They're closed on Sundays"
+        label = re.match(r"([^:]{1,30}):\s*\S", said)
+        if label is not None:
+            # A form filled in about oneself: "Job: paramedic", not "Error: refused".
+            return mine or category_of(label.group(1)) is not None
+        taste = category_of(said)
+        if taste is not None and taste.slot in ("likes", "dislikes") and not mine:
+            # A verdict with no "I" names its judge by its words: "nothing beats a good
+            # Negroni" is the speaker's taste, whatever the grammatical subject.
+            return not self.opens("third_person", said) and self.lasting(said)
+        # "Been driving trucks for years", "Went vegan": a past form opens no subject.
+        subject = (
+            SUBJECT_VERB.match(said)
+            and not re.match(r"been\b", said, re.I)
+            and not DROPPED_I_PAST.match(said)
+        )
+        if not mine and (subject or not DROPPED_I.match(said)):
+            # Without an "I", only a sentence whose "I" was dropped before its verb is the
+            # user's: "Paris is the capital of France" is about Paris.
+            return False
+        if BARE_IMPERATIVE.match(said):
+            return False  # "Pull the details out into JSON"
+        return self.lasting(said)
