@@ -69,21 +69,57 @@ def plan_query(
     plan = query_plan(terms)
     if not plan or (keys is not None and not keys):
         return None
+    return database.read(lambda conn: _planned(conn, database, plan, terms, keys, owner))
 
-    def read(conn: Connection) -> tuple[dict[str, int], int]:
-        params: dict[str, Any] = {"u": owner.user}
-        where = _key_filter(keys, params)
+
+def _planned(
+    conn: Connection,
+    database: Database,
+    plan: list[Term],
+    terms: Sequence[str],
+    keys: Collection[str] | None,
+    owner: Owner,
+) -> PlannedQuery:
+    params: dict[str, Any] = {"u": owner.user}
+    where = _key_filter(keys, params)
+    if database.is_sqlite:
         total = _total(conn, params)
         params["cap"] = count_limit(total, DF_CAP)
-        if database.is_sqlite:
-            return _sqlite_df(conn, plan, params, total), total
-        return _postgres_df(conn, plan, where, params), total
-
-    df, total = database.read(read)
+        df = _sqlite_df(conn, plan, params, total)
+    else:
+        df, total = _postgres_df(conn, plan, where, params)
     kept = distinctive(plan, df, total)
     dropped = {t.key for t in plan} - {t.key for t in kept}
     words = [w for w in terms if not any(t.key in dropped for t in query_plan([w]))]
     return PlannedQuery(kept, words, df, total)
+
+
+def search_by_words(
+    database: Database,
+    terms: Sequence[str],
+    limit: int,
+    keys: Collection[str] | None,
+    owner: Owner,
+    exclude: Callable[[MessageHit], bool] | None = None,
+) -> list[MessageHit]:
+    """`plan_query` and `search` in one read transaction, for a search by words alone.
+
+    Called in the caller's thread, not through a worker thread as the history's other
+    reads are: it is a few milliseconds of work that nothing waits beside (a turn runs its
+    providers' hooks and its tool calls one at a time, and `sessions search` runs nothing
+    else), while each trip to a thread and back costs two wake-ups, and on a busy machine
+    each waits for a free core. Measured at 100,000 messages on a loaded 2-core machine
+    (`bench/session_search.py`): the two trips a search made took more time than its SQL and
+    ranking together."""
+    plan = query_plan(terms)
+    if not plan or (keys is not None and not keys) or limit < 1:
+        return []
+
+    def read(conn: Connection) -> list[MessageHit]:
+        planned = _planned(conn, database, plan, terms, keys, owner)
+        return _found(conn, database, planned, limit, keys, owner, exclude, None)
+
+    return database.read(read)
 
 
 def search(
@@ -99,50 +135,62 @@ def search(
     none that `exclude` refuses (read beyond the limit, so that refused ones leave room).
     With `meaning` (the query's vector and its model), ranked by words and meaning together
     (see `history.hybrid`)."""
-    plan, df, total = planned.plan, planned.df, planned.total
     if limit < 1:
         return []
+    return database.read(
+        lambda conn: _found(conn, database, planned, limit, keys, owner, exclude, meaning)
+    )
+
+
+def _found(
+    conn: Connection,
+    database: Database,
+    planned: PlannedQuery,
+    limit: int,
+    keys: Collection[str] | None,
+    owner: Owner,
+    exclude: Callable[[MessageHit], bool] | None,
+    meaning: QueryVector | None,
+) -> list[MessageHit]:
+    plan, df, total = planned.plan, planned.df, planned.total
     wanted = max(MIN_CANDIDATES, 4 * limit)
+    params: dict[str, Any] = {"u": owner.user, "c": wanted}
+    where = _key_filter(keys, params)
+    # A message's document is read for its id only when `exclude` may ask for it; else the
+    # ids of the hits kept are read with their neighbours.
+    shown = _COLUMNS if exclude is None else f"{_COLUMNS}, {MESSAGE_COLUMN}"
+    columns = shown if meaning is None else f"{shown}, {VECTOR_COLUMNS}"
+    if database.is_sqlite:
+        rows = _sqlite(conn, plan, where, params, columns)
+    else:
+        rows = _postgres(conn, plan, df, total, where, params, columns)
+    by_id = dict(enumerate(rows))
+    candidates = [Candidate(i, str(row.body)) for i, row in by_id.items()]
+    ranked_rows = [(by_id[r.ident], r) for r in rank(plan, candidates, df, total)]
+    if meaning is not None:
+        from .hybrid import hybrid_order
 
-    def read(conn: Connection) -> list[MessageHit]:
-        params: dict[str, Any] = {"u": owner.user, "c": wanted}
-        where = _key_filter(keys, params)
-        columns = _COLUMNS if meaning is None else f"{_COLUMNS}, {VECTOR_COLUMNS}"
-        if database.is_sqlite:
-            rows = _sqlite(conn, plan, where, params, columns)
-        else:
-            rows = _postgres(conn, plan, df, total, where, params, columns)
-        by_id = dict(enumerate(rows))
-        candidates = [Candidate(i, str(row.body)) for i, row in by_id.items()]
-        ranked_rows = [(by_id[r.ident], r) for r in rank(plan, candidates, df, total)]
-        if meaning is not None:
-            from .hybrid import hybrid_order
-
-            ranked_rows = hybrid_order(conn, database, owner, keys, meaning, ranked_rows, wanted)
-        ranked_rows = _lifted(ranked_rows)
-        hits: list[MessageHit] = []
-        for row, ranked in ranked_rows:
-            hit = _hit(row, ranked, plan, owner.home)
-            if exclude is not None and exclude(hit):
-                continue
-            hits.append(hit)
-            if len(hits) == limit:
-                break
-        return _with_neighbours(conn, hits)
-
-    return database.read(read)
+        ranked_rows = hybrid_order(conn, database, owner, keys, meaning, ranked_rows, wanted, shown)
+    ranked_rows = _lifted(ranked_rows)
+    hits: list[MessageHit] = []
+    for row, ranked in ranked_rows:
+        hit = _hit(row, ranked, plan, owner.home, with_id=exclude is not None)
+        if exclude is not None and exclude(hit):
+            continue
+        hits.append(hit)
+        if len(hits) == limit:
+            break
+    return _completed(conn, hits, ids=exclude is None)
 
 
 def _lifted(ranked_rows: Sequence[tuple[Any, Ranked]]) -> list[tuple[Any, Ranked]]:
     """The ranked rows, each lifted by its ranked neighbours, best first again."""
-    import dataclasses
-
     places = [(str(row.history_key), int(row.seq)) for row, _ in ranked_rows]
     lifted = lifted_by_neighbours(
         {place: r.score for place, (_, r) in zip(places, ranked_rows, strict=True)}
     )
     again = [
-        (row, dataclasses.replace(r, score=lifted[place]))
+        (row, Ranked(r.ident, lifted[place], r.relevance))
         for place, (row, r) in zip(places, ranked_rows, strict=True)
     ]
     again.sort(key=lambda pair: -pair[1].score)
@@ -166,9 +214,8 @@ def _fts5_term(term: Term) -> str:
     return quoted + "*" if term.prefix else quoted
 
 
-_COLUMNS = (
-    "h.rowid AS rid, h.history_key, h.seq, h.role, h.created_at, h.home_id, h.body, h.message"
-)
+_COLUMNS = "h.rowid AS rid, h.history_key, h.seq, h.role, h.created_at, h.home_id, h.body"
+MESSAGE_COLUMN = "h.message"
 VECTOR_COLUMNS = "h.embedding, h.embedding_model"  # read too when ranking by meaning
 
 
@@ -213,16 +260,19 @@ def _sqlite_df(
     return df
 
 
+# Capped, as document frequencies are: an exact count of a large history costs a scan of
+# its user's index (200 ms at 100,000 rows on PostgreSQL), and past the cap idf orders words
+# the same.
+_TOTAL = (
+    "SELECT count(*) FROM (SELECT 1 FROM ctxchat_history h WHERE h.user_key = :u "
+    "LIMIT :most) AS mine"
+)
+
+
 def _total(conn: Connection, params: dict[str, Any]) -> int:
     import sqlalchemy as sa
 
-    # Capped, as document frequencies are: an exact count of a large history costs a scan
-    # of its user's index (200 ms at 100,000 rows on PostgreSQL), and past the cap idf
-    # orders words the same.
-    query = sa.text(
-        "SELECT count(*) FROM (SELECT 1 FROM ctxchat_history h WHERE h.user_key = :u "
-        "LIMIT :most) AS mine"
-    )
+    query = sa.text(_TOTAL)
     return int(conn.execute(query, {"u": params["u"], "most": TOTAL_CAP}).scalar() or 0)
 
 
@@ -241,18 +291,25 @@ def _tsqueries(plan: Sequence[Term], params: dict[str, Any]) -> list[str]:
 
 def _postgres_df(
     conn: Connection, plan: Sequence[Term], where: str, params: dict[str, Any]
-) -> dict[str, int]:
-    """Each term's messages of the user, counted to `cap`."""
+) -> tuple[dict[str, int], int]:
+    """Each term's messages of the user, counted to `count_limit` of the user's (capped)
+    count, and that count: one statement, a server's round trip fewer. Each term is counted
+    as far as the largest count could need and cut to its own limit here, which gives the
+    counts a `LIMIT` of that limit would."""
     import sqlalchemy as sa
 
     queries = _tsqueries(plan, params)
+    params["most"], params["cap"] = TOTAL_CAP, count_limit(TOTAL_CAP, DF_CAP)
     counts = ", ".join(
         f"(SELECT count(*) FROM (SELECT 1 FROM ctxchat_history h WHERE h.{TSV_COLUMN} @@ "
         f"{q}{where} LIMIT :cap) s{i})"
         for i, q in enumerate(queries)
     )
-    found = conn.execute(sa.text(f"SELECT {counts}"), params).one()
-    return {term.key: int(n) for term, n in zip(plan, found, strict=True)}
+    found = conn.execute(sa.text(f"SELECT ({_TOTAL}), {counts}"), params).one()
+    total = int(found[0])
+    cap = count_limit(total, DF_CAP)
+    df = {term.key: min(int(n), cap) for term, n in zip(plan, found[1:], strict=True)}
+    return df, total
 
 
 def _postgres(
@@ -292,7 +349,7 @@ def _when(value: Any) -> Any:
     return utc(value)
 
 
-def _hit(row: Any, ranked: Ranked, plan: Sequence[Term], home: str) -> MessageHit:
+def _hit(row: Any, ranked: Ranked, plan: Sequence[Term], home: str, *, with_id: bool) -> MessageHit:
     return MessageHit(
         key=str(row.history_key),
         seq=int(row.seq),
@@ -303,7 +360,7 @@ def _hit(row: Any, ranked: Ranked, plan: Sequence[Term], home: str) -> MessageHi
         local=row.home_id == home,
         relevance=ranked.relevance,
         text=_clipped(str(row.body)),
-        message_id=_message_id(row.message),
+        message_id=_message_id(row.message) if with_id else "",
     )
 
 
@@ -319,25 +376,31 @@ def _message_id(document: object) -> str:
     return found if isinstance(found, str) else ""
 
 
-def _with_neighbours(conn: Connection, hits: list[MessageHit]) -> list[MessageHit]:
-    """Each hit with its neighbouring turn: the reply to a user's message, the message an
-    assistant's replied to. An answer often sits in the reply to what matched."""
+def _completed(conn: Connection, hits: list[MessageHit], *, ids: bool) -> list[MessageHit]:
+    """Each hit with its neighbouring turn (the reply to a user's message, the message an
+    assistant's replied to: an answer often sits in the reply to what matched), and with
+    `ids` its message's id, both read in one query."""
     import dataclasses
 
     import sqlalchemy as sa
 
-    from .schema import HISTORY
-
     if not hits:
         return hits
-    table = HISTORY.tables
     wanted = {(h.key, h.seq + 1 if h.role == "user" else h.seq - 1) for h in hits}
+    if ids:
+        wanted |= {(h.key, h.seq) for h in hits}
+    params: dict[str, Any] = {}
+    pairs = []
+    for i, (key, seq) in enumerate(sorted(wanted)):
+        params[f"k{i}"], params[f"s{i}"] = key, seq
+        pairs.append(f"(history_key = :k{i} AND seq = :s{i})")
     # Pairs ORed, not a row-value IN: SQLite would scan the table for that.
-    query = sa.select(
-        table.c.history_key, table.c.seq, table.c.role, table.c.created_at, table.c.body
-    ).where(sa.or_(*((table.c.history_key == key) & (table.c.seq == seq) for key, seq in wanted)))
-    found = {(str(r.history_key), int(r.seq)): r for r in conn.execute(query)}
-    with_neighbours = []
+    query = sa.text(
+        "SELECT history_key, seq, role, created_at, body, message FROM ctxchat_history "
+        f"WHERE {' OR '.join(pairs)}"
+    )
+    found = {(str(r.history_key), int(r.seq)): r for r in conn.execute(query, params)}
+    completed = []
     for hit in hits:
         row = found.get((hit.key, hit.seq + 1 if hit.role == "user" else hit.seq - 1))
         neighbour = None
@@ -348,8 +411,10 @@ def _with_neighbours(conn: Connection, hits: list[MessageHit]) -> list[MessageHi
                 created_at=_when(row.created_at),
                 text=_clipped(str(row.body)),
             )
-        with_neighbours.append(dataclasses.replace(hit, neighbour=neighbour))
-    return with_neighbours
+        own = found.get((hit.key, hit.seq)) if ids else None
+        message_id = _message_id(own.message) if own is not None else hit.message_id
+        completed.append(dataclasses.replace(hit, neighbour=neighbour, message_id=message_id))
+    return completed
 
 
 def _clipped(text: str) -> str:

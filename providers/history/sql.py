@@ -427,9 +427,12 @@ class SqlHistoryProvider(
         """This user's best stored messages for the terms (see `ctxchat.core.search`), by
         words and meaning when `[embeddings]` is set; by words alone, with one `warn`,
         when the endpoint fails."""
-        from .search import plan_query, search
+        from .search import plan_query, search, search_by_words
 
         database = self.database()
+        if self.env.message_embeddings is None:
+            # In the caller's thread: see `search_by_words`.
+            return search_by_words(database, terms, limit, keys, self.owner, exclude)
         planned = await asyncio.to_thread(plan_query, database, terms, keys, self.owner)
         if planned is None:
             return []
