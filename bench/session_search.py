@@ -11,7 +11,8 @@ same run, the median time of `SqlHistoryProvider.search_messages(limit=10)` (ran
 snippets and neighbours, called as `sessions search` calls it, one `asyncio.run`) and of a
 scan that finds the same messages without the index, what search did before the index:
 `WHERE body LIKE '%word%'` ORed for the words (any may match, as in search; ILIKE on
-PostgreSQL, case-insensitive as the index is), every match read, as a ranking must.
+PostgreSQL, case-insensitive as the index is) over the user's messages, every match read,
+as a ranking must.
 Per query the two are timed `--repeats` times each, in turns (which goes first
 alternating), so that the load of a shared machine meets both alike; the median per query,
 then the median over the queries. Prints both medians and the ratio.
@@ -112,8 +113,11 @@ def like_scan(url: str, terms: list[str]) -> int:
     database = open_database(url, [HISTORY])
     op = "LIKE" if database.is_sqlite else "ILIKE"
     where = " OR ".join(f"body {op} :w{i}" for i in range(len(terms)))  # any word may match
-    params = {f"w{i}": f"%{t}%" for i, t in enumerate(terms)}
-    sql = f"SELECT history_key, seq, role, created_at, body FROM ctxchat_history WHERE {where}"
+    params = {f"w{i}": f"%{t}%" for i, t in enumerate(terms)} | {"u": USER}
+    sql = (
+        "SELECT history_key, seq, role, created_at, body FROM ctxchat_history "
+        f"WHERE ({where}) AND user_key = :u"  # the user's messages, as search reads
+    )
     return database.read(lambda conn: len(conn.execute(sa.text(sql), params).all()))
 
 
