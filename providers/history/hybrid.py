@@ -9,13 +9,12 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ctxchat.ranking.message_rank import Ranked
+from ctxchat.kit import Ranked
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
-    from ctxchat.kit import Database, Owner
-    from ctxchat.ranking.embedding import Matrix
+    from ctxchat.kit import Database, Matrix, Owner
 
 
 @dataclass(frozen=True)
@@ -57,7 +56,7 @@ def hybrid_order(
     """The rows to show, best first, each with its fused `Ranked`: the lexical candidates
     (rows read with their vectors) and the `wanted` nearest by meaning, read with the
     same `columns`."""
-    from ctxchat.ranking.message_hybrid import fuse
+    from ctxchat.kit import fuse
 
     from .vectors import nearest, nearest_pgvector
 

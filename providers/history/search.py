@@ -2,11 +2,11 @@
 
 A query is planned first (`plan_query`): each word's messages counted in the user's rows,
 and the words too common there to tell messages apart left out (see
-`ctxchat.ranking.message_rank`), so that the query's vector, when there is one, is made
-of the words searched. The database then finds candidates, any remaining word matching,
-through its own index: FTS5 ranked by its bm25 on SQLite; on PostgreSQL the GIN-indexed
-tsvector, ranked by the idf of the words a message holds, then `ts_rank_cd`.
-`ctxchat.ranking.message_rank` then ranks the candidates the same way on both backends
+`ctxchat.ranking.message_rank`, which the kit exports), so that the query's vector, when
+there is one, is made of the words searched. The database then finds candidates, any
+remaining word matching, through its own index: FTS5 ranked by its bm25 on SQLite; on
+PostgreSQL the GIN-indexed tsvector, ranked by the idf of the words a message holds, then
+`ts_rank_cd`. `ctxchat.ranking.message_rank` then ranks the candidates the same way on both backends
 (BM25, all words and phrases higher), a message is lifted by a matched neighbour, and the
 snippets are made. Only the user's rows are read, filtered in the query.
 
@@ -22,10 +22,13 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ctxchat.kit import MATCH_END, MATCH_START, MessageHit, Neighbour, utc
-from ctxchat.ranking.message_rank import (
+from ctxchat.kit import (
     DF_CAP,
+    MATCH_END,
+    MATCH_START,
     Candidate,
+    MessageHit,
+    Neighbour,
     Ranked,
     Term,
     common,
@@ -35,6 +38,7 @@ from ctxchat.ranking.message_rank import (
     query_plan,
     rank,
     snippet,
+    utc,
 )
 
 from .index import FTS_TABLE, TS_CONFIG, TSV_COLUMN
@@ -339,7 +343,7 @@ def _postgres(
 ) -> list[Any]:
     import sqlalchemy as sa
 
-    from ctxchat.ranking.message_rank import idf
+    from ctxchat.kit import idf
 
     queries = _tsqueries(plan, params)
     for i, term in enumerate(plan):

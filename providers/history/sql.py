@@ -447,7 +447,7 @@ class SqlHistoryProvider(
         embeddings = self.env.message_embeddings
         if embeddings is None or not terms:
             return None
-        from ctxchat.ranking.embedding import embed_texts
+        from ctxchat.kit import embed_texts
 
         from .hybrid import QueryVector
 
@@ -483,7 +483,7 @@ class SqlHistoryProvider(
         embeddings = self.env.message_embeddings
         if embeddings is None:
             return 0
-        from ctxchat.ranking.embedding import DEFAULT_BATCH, embed_texts
+        from ctxchat.kit import DEFAULT_BATCH, embed_texts
 
         from .vectors import count_pending, pending, store
 
