@@ -402,24 +402,24 @@ def _completed(conn: Connection, hits: list[MessageHit], *, ids: bool) -> list[M
     `ids` its message's id, both read in one query."""
     import dataclasses
 
-    import sqlalchemy as sa
-
     if not hits:
         return hits
     wanted = {(h.key, h.seq + 1 if h.role == "user" else h.seq - 1) for h in hits}
     if ids:
         wanted |= {(h.key, h.seq) for h in hits}
+    # Bound in the driver's own style: `text()` would parse the 40-odd names each time.
+    bound = ":{}" if conn.dialect.name == "sqlite" else "%({})s"
     params: dict[str, Any] = {}
     pairs = []
     for i, (key, seq) in enumerate(sorted(wanted)):
         params[f"k{i}"], params[f"s{i}"] = key, seq
-        pairs.append(f"(history_key = :k{i} AND seq = :s{i})")
+        pairs.append(f"(history_key = {bound.format(f'k{i}')} AND seq = {bound.format(f's{i}')})")
     # Pairs ORed, not a row-value IN: SQLite would scan the table for that.
-    query = sa.text(
+    query = (
         "SELECT history_key, seq, role, created_at, body, message FROM ctxchat_history "
         f"WHERE {' OR '.join(pairs)}"
     )
-    found = {(str(r.history_key), int(r.seq)): r for r in conn.execute(query, params)}
+    found = {(str(r.history_key), int(r.seq)): r for r in conn.exec_driver_sql(query, params)}
     completed = []
     for hit in hits:
         row = found.get((hit.key, hit.seq + 1 if hit.role == "user" else hit.seq - 1))
