@@ -8,7 +8,7 @@ remaining word matching, through its own index: FTS5 ranked by its bm25 on SQLit
 PostgreSQL the GIN-indexed tsvector, ranked by the idf of the words a message holds, then
 `ts_rank_cd`. `ctxchat.ranking.message_rank` then ranks the candidates the same way on both backends
 (BM25, all words and phrases higher), a message is lifted by a matched neighbour, and the
-snippets are made. Only the user's rows are read, filtered in the query.
+snippets are made (`history.hits`). Only the user's rows are read, filtered in the query.
 
 Terms reach the database as bound values made of letters, digits and underscores only, each
 quoted as an FTS5 string or turned into a tsquery by `plainto_tsquery` (a prefix match
@@ -24,11 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 from ctxchat.kit import (
     DF_CAP,
-    MATCH_END,
-    MATCH_START,
     Candidate,
     MessageHit,
-    Neighbour,
     Ranked,
     Term,
     common,
@@ -37,10 +34,9 @@ from ctxchat.kit import (
     lifted_by_neighbours,
     query_plan,
     rank,
-    snippet,
-    utc,
 )
 
+from .hits import completed, hit_of
 from .index import FTS_TABLE, TS_CONFIG, TSV_COLUMN
 
 if TYPE_CHECKING:
@@ -51,7 +47,6 @@ if TYPE_CHECKING:
     from .hybrid import QueryVector
 
 MIN_CANDIDATES = 50  # ranked by the database, re-ranked here: enough that a good one is in
-NEIGHBOUR_CHARS = 400
 TOTAL_CAP = 20_000  # the user's messages counted, for idf
 
 
@@ -178,13 +173,13 @@ def _found(
     ranked_rows = _lifted(ranked_rows)
     hits: list[MessageHit] = []
     for row, ranked in ranked_rows:
-        hit = _hit(row, ranked, plan, owner.home, with_id=exclude is not None)
+        hit = hit_of(row, ranked, plan, owner.home, with_id=exclude is not None)
         if exclude is not None and exclude(hit):
             continue
         hits.append(hit)
         if len(hits) == limit:
             break
-    return _completed(conn, hits, ids=exclude is None)
+    return completed(conn, hits, ids=exclude is None)
 
 
 def _lifted(ranked_rows: Sequence[tuple[Any, Ranked]]) -> list[tuple[Any, Ranked]]:
@@ -359,84 +354,3 @@ def _postgres(
         f"h.created_at DESC LIMIT :c"
     )
     return list(conn.execute(sa.text(sql), params))
-
-
-def _when(value: Any) -> Any:
-    if isinstance(value, str):  # SQLite through a text() query hands back the stored text
-        from datetime import datetime
-
-        value = datetime.fromisoformat(value)
-    return utc(value)
-
-
-def _hit(row: Any, ranked: Ranked, plan: Sequence[Term], home: str, *, with_id: bool) -> MessageHit:
-    return MessageHit(
-        key=str(row.history_key),
-        seq=int(row.seq),
-        role=str(row.role),
-        created_at=_when(row.created_at),
-        snippet=snippet(str(row.body), plan, (MATCH_START, MATCH_END)),
-        score=ranked.score,
-        local=row.home_id == home,
-        relevance=ranked.relevance,
-        text=_clipped(str(row.body)),
-        message_id=_message_id(row.message) if with_id else "",
-    )
-
-
-def _message_id(document: object) -> str:
-    """The id inside a stored message document ("" when it has none)."""
-    import json
-
-    try:
-        data = json.loads(str(document))
-    except ValueError:
-        return ""
-    found = data.get("id") if isinstance(data, dict) else None
-    return found if isinstance(found, str) else ""
-
-
-def _completed(conn: Connection, hits: list[MessageHit], *, ids: bool) -> list[MessageHit]:
-    """Each hit with its neighbouring turn (the reply to a user's message, the message an
-    assistant's replied to: an answer often sits in the reply to what matched), and with
-    `ids` its message's id, both read in one query."""
-    import dataclasses
-
-    if not hits:
-        return hits
-    wanted = {(h.key, h.seq + 1 if h.role == "user" else h.seq - 1) for h in hits}
-    if ids:
-        wanted |= {(h.key, h.seq) for h in hits}
-    # Bound in the driver's own style: `text()` would parse the 40-odd names each time.
-    bound = ":{}" if conn.dialect.name == "sqlite" else "%({})s"
-    params: dict[str, Any] = {}
-    pairs = []
-    for i, (key, seq) in enumerate(sorted(wanted)):
-        params[f"k{i}"], params[f"s{i}"] = key, seq
-        pairs.append(f"(history_key = {bound.format(f'k{i}')} AND seq = {bound.format(f's{i}')})")
-    # Pairs ORed, not a row-value IN: SQLite would scan the table for that.
-    query = (
-        "SELECT history_key, seq, role, created_at, body, message FROM ctxchat_history "
-        f"WHERE {' OR '.join(pairs)}"
-    )
-    found = {(str(r.history_key), int(r.seq)): r for r in conn.exec_driver_sql(query, params)}
-    completed = []
-    for hit in hits:
-        row = found.get((hit.key, hit.seq + 1 if hit.role == "user" else hit.seq - 1))
-        neighbour = None
-        if row is not None and str(row.body).strip():
-            neighbour = Neighbour(
-                seq=int(row.seq),
-                role=str(row.role),
-                created_at=_when(row.created_at),
-                text=_clipped(str(row.body)),
-            )
-        own = found.get((hit.key, hit.seq)) if ids else None
-        message_id = _message_id(own.message) if own is not None else hit.message_id
-        completed.append(dataclasses.replace(hit, neighbour=neighbour, message_id=message_id))
-    return completed
-
-
-def _clipped(text: str) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= NEIGHBOUR_CHARS else flat[: NEIGHBOUR_CHARS - 1] + "…"
