@@ -1,17 +1,21 @@
 """Search across sessions: the full-text index against a LIKE scan of the same table.
 
     python bench/session_search.py [--messages 100000] [--sessions 1000] [--queries 30]
-                                   [--postgres URL]
+                                   [--repeats 5] [--postgres URL] [--hybrid]
 
 Stores `--messages` messages (generated sentences over a 6,000-word vocabulary with a
 Zipf-like spread, so words range from everywhere to rare) in `--sessions` sessions'
 histories, through the history's own insert (the index is kept by the database as turns
 are stored). Then, for the same queries (one or two words of middling frequency) in the
 same run, the median time of `SqlHistoryProvider.search_messages(limit=10)` (ranked, with
-snippets) and of a scan that finds the same messages without the index:
+snippets and neighbours, called as `sessions search` calls it, one `asyncio.run`) and of a
+scan that finds the same messages without the index, what search did before the index:
 `WHERE body LIKE '%word%'` ORed for the words (any may match, as in search; ILIKE on
-PostgreSQL, case-insensitive as the index is), every match read, as a ranking must.
-Prints both medians and the ratio.
+PostgreSQL, case-insensitive as the index is) over the user's messages, every match read,
+as a ranking must.
+Per query the two are timed `--repeats` times each, in turns (which goes first
+alternating), so that the load of a shared machine meets both alike; the median per query,
+then the median over the queries. Prints both medians and the ratio.
 PostgreSQL runs when `--postgres` (or CTXCHAT_TEST_POSTGRES_URL) names a server: its tables
 go into a schema of their own, dropped afterwards. Target: the index at least 20 times
 faster than the scan, and under 50 ms.
@@ -87,13 +91,20 @@ def queries(middling: list[str], count: int, seed: int = 11) -> list[list[str]]:
     return [rng.sample(middling, 1 if i % 2 == 0 else 2) for i in range(count)]
 
 
-def median_ms(work: Callable[[], object], repeat: int = 3) -> float:
-    samples = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        work()
-        samples.append((time.perf_counter() - started) * 1000)
-    return statistics.median(samples)
+def interleaved_ms(
+    first: Callable[[], object], second: Callable[[], object], repeats: int
+) -> tuple[float, float]:
+    """The median time of each of two pieces of work, run in turns (which goes first
+    alternating), so that a change in the machine's load meets both alike."""
+    samples: tuple[list[float], list[float]] = ([], [])
+    for i in range(repeats):
+        order = (0, 1) if i % 2 == 0 else (1, 0)
+        for which in order:
+            work = first if which == 0 else second
+            started = time.perf_counter()
+            work()
+            samples[which].append((time.perf_counter() - started) * 1000)
+    return statistics.median(samples[0]), statistics.median(samples[1])
 
 
 def like_scan(url: str, terms: list[str]) -> int:
@@ -102,8 +113,11 @@ def like_scan(url: str, terms: list[str]) -> int:
     database = open_database(url, [HISTORY])
     op = "LIKE" if database.is_sqlite else "ILIKE"
     where = " OR ".join(f"body {op} :w{i}" for i in range(len(terms)))  # any word may match
-    params = {f"w{i}": f"%{t}%" for i, t in enumerate(terms)}
-    sql = f"SELECT history_key, seq, role, created_at, body FROM ctxchat_history WHERE {where}"
+    params = {f"w{i}": f"%{t}%" for i, t in enumerate(terms)} | {"u": USER}
+    sql = (
+        "SELECT history_key, seq, role, created_at, body FROM ctxchat_history "
+        f"WHERE ({where}) AND user_key = :u"  # the user's messages, as search reads
+    )
     return database.read(lambda conn: len(conn.execute(sa.text(sql), params).all()))
 
 
@@ -154,6 +168,7 @@ def measure(
     table_rows: list[dict[str, Any]],
     asked: list[list[str]],
     *,
+    repeats: int,
     hybrid: bool = False,
 ) -> None:
     started = time.perf_counter()
@@ -165,11 +180,14 @@ def measure(
         like_scan(url, terms)
     search_ms = []
     scan_ms = []
-    for terms in asked:  # interleaved, so drift in the machine's speed hits both alike
-        search_ms.append(
-            median_ms(lambda t=terms: asyncio.run(history.search_messages(t, limit=10)))
+    for terms in asked:
+        searched, scanned = interleaved_ms(
+            lambda t=terms: asyncio.run(history.search_messages(t, limit=10)),
+            lambda t=terms: like_scan(url, t),
+            repeats,
         )
-        scan_ms.append(median_ms(lambda t=terms: like_scan(url, t)))
+        search_ms.append(searched)
+        scan_ms.append(scanned)
     index, scan = statistics.median(search_ms), statistics.median(scan_ms)
     print(
         f"{label}: {len(table_rows):,} messages stored in {filled:.1f} s; median search "
@@ -182,12 +200,13 @@ def measure(
         hybrid_ms = []
         words_ms = []
         for terms in asked:
-            hybrid_ms.append(
-                median_ms(lambda t=terms: asyncio.run(both.search_messages(t, limit=10)))
+            mixed_one, words_one = interleaved_ms(
+                lambda t=terms: asyncio.run(both.search_messages(t, limit=10)),
+                lambda t=terms: asyncio.run(history.search_messages(t, limit=10)),
+                repeats,
             )
-            words_ms.append(
-                median_ms(lambda t=terms: asyncio.run(history.search_messages(t, limit=10)))
-            )
+            hybrid_ms.append(mixed_one)
+            words_ms.append(words_one)
         mixed, words = statistics.median(hybrid_ms), statistics.median(words_ms)
         print(
             f"{label}: hybrid search, vectors cached: median {mixed:.2f} ms against "
@@ -200,6 +219,7 @@ def main() -> None:
     parser.add_argument("--messages", type=int, default=100_000)
     parser.add_argument("--sessions", type=int, default=1000)
     parser.add_argument("--queries", type=int, default=30)
+    parser.add_argument("--repeats", type=int, default=5, help="timings of each, per query")
     parser.add_argument("--postgres", default=os.environ.get("CTXCHAT_TEST_POSTGRES_URL"))
     parser.add_argument("--hybrid", action="store_true", help="measure hybrid search too")
     args = parser.parse_args()
@@ -209,11 +229,19 @@ def main() -> None:
         table_rows, middling = rows(args.messages, args.sessions, owner)
         asked = queries(middling, args.queries)
         sqlite = f"sqlite:///{tmp}/history.sqlite3"
-        measure("SQLite", sqlite, home, table_rows, asked, hybrid=args.hybrid)
+        measure("SQLite", sqlite, home, table_rows, asked, repeats=args.repeats, hybrid=args.hybrid)
         close_all()
         if args.postgres:
             with PostgresUrl(args.postgres) as url:
-                measure("PostgreSQL", url, home, table_rows, asked, hybrid=args.hybrid)
+                measure(
+                    "PostgreSQL",
+                    url,
+                    home,
+                    table_rows,
+                    asked,
+                    repeats=args.repeats,
+                    hybrid=args.hybrid,
+                )
         else:
             print("PostgreSQL: skipped (give --postgres URL)", file=sys.stderr)
 

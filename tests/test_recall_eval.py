@@ -264,3 +264,55 @@ def test_recall_index_embeds_old_history_after_showing_the_count(
     assert done.stderr == ""  # no bar on a pipe
     again = ctxchat("--config", str(config), "recall", "index", env=cli_env)
     assert again.stdout == "every stored message has a vector already\n"
+
+
+def rows_left(url: str) -> dict[str, int]:
+    """Every ctxchat table's rows, but the migrations' own bookkeeping."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(url, poolclass=sa.pool.NullPool)
+    try:
+        names = sa.inspect(engine).get_table_names()
+        with engine.connect() as conn:
+            counts = {
+                name: int(conn.exec_driver_sql(f"SELECT count(*) FROM {name}").scalar() or 0)
+                for name in names
+                if name.startswith("ctxchat_")
+                and name not in ("ctxchat_migrations",)
+                and not name.startswith("ctxchat_history_fts_")  # FTS5's own shadow tables
+            }
+    finally:
+        engine.dispose()
+    return {name: n for name, n in counts.items() if n}
+
+
+def test_nothing_of_an_eval_remains_not_even_a_retired_fact(sql_url: str, tmp_path: Path) -> None:
+    """A fact the conversation itself retired (the sister moved) is the user's too: the
+    eval's cleanup leaves no row of its users in any table of the shared database."""
+    conversations, questions = write_case(tmp_path)
+    conversation = json.loads(conversations.read_text())
+    conversation["sessions"].append(
+        {
+            "number": 3,
+            "date": "9:00 am on 2 July, 2023",
+            "turns": [
+                {
+                    "id": "D3:1",
+                    "role": "user",
+                    "speaker": "Ana",
+                    "text": "My sister moved to Porto.",
+                },
+                {"id": "D3:2", "role": "assistant", "speaker": "Ben", "text": "Porto, nice!"},
+            ],
+        }
+    )
+    conversations.write_text(json.dumps(conversation) + "\n")
+    config = tmp_path / "config.toml"
+    config.write_text(f'[storage]\nurl = "{sql_url}"\n')
+
+    result = asyncio.run(
+        evaluate(load_config(config), load_conversations(conversations), load_questions(questions))
+    )
+
+    assert result["memory_facts"] >= 2  # type: ignore[operator]
+    assert rows_left(sql_url) == {}

@@ -62,6 +62,20 @@ def test_a_word_in_a_short_history_is_not_common(sql_url: str, tmp_path: Path) -
     assert [h.key for h in search(provider, "Ana kiln")][:1] == ["one"]
 
 
+def test_another_users_rows_never_make_a_word_common(sql_url: str, tmp_path: Path) -> None:
+    """A database shared with a user whose history is full of the name is not hers."""
+    env = ProviderEnv(data_dir=tmp_path)
+    other = SqlHistoryProvider(
+        "history", SqlHistoryProvider.Options(url=sql_url, user="bo"), env=env
+    )
+    greeted(other, 25)
+    provider = history(sql_url, env)
+    store(provider, "one", "Hi Ana, did the kiln arrive?", "It did.")
+    store(provider, "two", "the kiln is warm", "Good.")
+
+    assert [h.key for h in search(provider, "Ana kiln")][:1] == ["one"]
+
+
 def test_the_querys_vector_leaves_the_common_name_out(
     sql_url: str, tmp_path: Path, model_settings: ModelSettings, fake_openai: FakeOpenAI
 ) -> None:

@@ -269,3 +269,22 @@ def test_excluded_hits_leave_room_for_others(sql_url: str, tmp_path: Path) -> No
     )
 
     assert [h.key for h in hits] == ["s2", "s3"]
+
+
+def test_a_hit_carries_its_message_id_with_or_without_a_filter(
+    sql_url: str, tmp_path: Path
+) -> None:
+    """The id of each hit's message (what a forgotten fact's mark names) comes with it, read
+    with the candidates when a filter may ask for it and with the neighbours otherwise."""
+    provider = history(sql_url, tmp_path)
+    asked, answered = Message.user("the pottery class?"), Message.assistant("pottery on Tuesday")
+    asyncio.run(provider.save_messages("a", [asked, answered], state={}))
+
+    plain = asyncio.run(provider.search_messages(["pottery"], limit=5))
+    filtered = asyncio.run(
+        provider.search_messages(["pottery"], limit=5, exclude=lambda hit: False)
+    )
+
+    expected = {(m.role, m.id) for m in (asked, answered)}
+    assert {(h.role, h.message_id) for h in plain} == expected
+    assert {(h.role, h.message_id) for h in filtered} == expected

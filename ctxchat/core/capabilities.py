@@ -13,6 +13,8 @@ The provider's data outside the session file:
 - `KeepsSessionData`: it keeps data under keys a session claims (listed and pruned by
   `sessions prune --orphans`).
 - `ForksSessions`: it copies or trims what it keeps when a session is forked.
+- `ErasesUser`: it deletes every row it keeps of its configured user, marks of forgotten
+  facts included (what `recall eval` does to its throwaway users).
 - `RecordsMissedTurns`: it records every kept turn, one a killed process left unrecorded
   too (the audit).
 - `ChecksReach`: `ctxchat config validate` reaches what it depends on.
@@ -246,6 +248,16 @@ class StoresOutsideSession(Protocol):
 class ForgetsSessions(Protocol):
     async def forget_session(self, session: Session, state: dict[str, Any]) -> None:
         """The session is being deleted: drop whatever this provider keeps outside it."""
+        ...
+
+
+@runtime_checkable
+class ErasesUser(Protocol):
+    def erase_user(self) -> int:
+        """Delete every row kept of the configured user, in one transaction: facts active
+        and retired, their history, and the marks of forgotten ones (a user's own forgetting
+        keeps those marks, which keep the forgotten out of recall; a user that never was, as
+        `recall eval`'s, leaves nothing). Returns the rows deleted."""
         ...
 
 

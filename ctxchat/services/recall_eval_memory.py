@@ -4,9 +4,9 @@ and each question asked of it as the next input (its own `before_run`): which of
 that hold the answer the facts it recalls were learnt from.
 
 The memory is the pipeline's own provider type and options, as its own user in the eval's
-throwaway home (or on `[storage] url`), scoped to that user; its facts are forgotten
-afterwards. Without a model the `llm` extractor falls back to the offline rules, so the
-figure never costs a model call.
+throwaway home (or on `[storage] url`), scoped to that user; everything it kept of that
+user is erased afterwards. Without a model the `llm` extractor falls back to the offline
+rules, so the figure never costs a model call.
 """
 
 from __future__ import annotations
@@ -111,7 +111,14 @@ class MemoryIngest:
         return lines
 
     async def forget(self) -> None:
-        """Every fact of the conversation's user deleted."""
+        """Everything the memory keeps of the conversation's user deleted: by a memory that
+        can erase a user, every row, retired facts and the marks of forgotten ones too;
+        by any other, each fact it still holds."""
+        from ctxchat.core.capabilities import ErasesUser
+
+        if isinstance(self.provider, ErasesUser):
+            await asyncio.to_thread(self.provider.erase_user)
+            return
         for fact in await asyncio.to_thread(self.source.remembered):
             await asyncio.to_thread(self.source.forget_fact, str(fact["id"]))
 

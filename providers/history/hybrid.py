@@ -9,13 +9,12 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ctxchat.ranking.message_rank import Ranked
+from ctxchat.kit import Ranked
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
-    from ctxchat.kit import Database, Owner
-    from ctxchat.ranking.embedding import Matrix
+    from ctxchat.kit import Database, Matrix, Owner
 
 
 @dataclass(frozen=True)
@@ -52,10 +51,12 @@ def hybrid_order(
     meaning: QueryVector,
     lexical: Sequence[tuple[Any, Ranked]],
     wanted: int,
+    columns: str,
 ) -> list[tuple[Any, Ranked]]:
     """The rows to show, best first, each with its fused `Ranked`: the lexical candidates
-    (rows read with their vectors) and the `wanted` nearest by meaning."""
-    from ctxchat.ranking.message_hybrid import fuse
+    (rows read with their vectors) and the `wanted` nearest by meaning, read with the
+    same `columns`."""
+    from ctxchat.kit import fuse
 
     from .vectors import nearest, nearest_pgvector
 
@@ -78,16 +79,16 @@ def hybrid_order(
     else:
         cosines = found
     missing = [where for where in cosines if where not in rows]
-    rows.update(_rows_at(conn, missing))
+    rows.update(_rows_at(conn, missing, columns))
     order = fuse(by_words, cosines)
     return [(rows[f.ident], Ranked(0, f.score, f.relevance)) for f in order if f.ident in rows]
 
 
-def _rows_at(conn: Connection, places: Sequence[tuple[str, int]]) -> dict[tuple[str, int], Any]:
+def _rows_at(
+    conn: Connection, places: Sequence[tuple[str, int]], columns: str
+) -> dict[tuple[str, int], Any]:
     """The search's columns of the rows at (key, seq) places."""
     import sqlalchemy as sa
-
-    from .search import _COLUMNS
 
     if not places:
         return {}
@@ -96,9 +97,8 @@ def _rows_at(conn: Connection, places: Sequence[tuple[str, int]]) -> dict[tuple[
     for i, (key, seq) in enumerate(places):
         params[f"k{i}"], params[f"s{i}"] = key, seq
         pairs.append(f"(h.history_key = :k{i} AND h.seq = :s{i})")
-    columns = (
-        _COLUMNS if conn.dialect.name == "sqlite" else _COLUMNS.replace("h.rowid AS rid, ", "")
-    )
+    if conn.dialect.name != "sqlite":
+        columns = columns.replace("h.rowid AS rid, ", "")
     # Pairs ORed, not a row-value IN: SQLite would scan the table for that.
     sql = f"SELECT {columns} FROM ctxchat_history h WHERE {' OR '.join(pairs)}"
     return {(str(r.history_key), int(r.seq)): r for r in conn.execute(sa.text(sql), params)}

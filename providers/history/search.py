@@ -2,13 +2,13 @@
 
 A query is planned first (`plan_query`): each word's messages counted in the user's rows,
 and the words too common there to tell messages apart left out (see
-`ctxchat.ranking.message_rank`), so that the query's vector, when there is one, is made
-of the words searched. The database then finds candidates, any remaining word matching,
-through its own index: FTS5 ranked by its bm25 on SQLite; on PostgreSQL the GIN-indexed
-tsvector, ranked by the idf of the words a message holds, then `ts_rank_cd`.
-`ctxchat.ranking.message_rank` then ranks the candidates the same way on both backends
+`ctxchat.ranking.message_rank`, which the kit exports), so that the query's vector, when
+there is one, is made of the words searched. The database then finds candidates, any
+remaining word matching, through its own index: FTS5 ranked by its bm25 on SQLite; on
+PostgreSQL the GIN-indexed tsvector, ranked by the idf of the words a message holds, then
+`ts_rank_cd`. `ctxchat.ranking.message_rank` then ranks the candidates the same way on both backends
 (BM25, all words and phrases higher), a message is lifted by a matched neighbour, and the
-snippets are made. Only the user's rows are read, filtered in the query.
+snippets are made (`history.hits`). Only the user's rows are read, filtered in the query.
 
 Terms reach the database as bound values made of letters, digits and underscores only, each
 quoted as an FTS5 string or turned into a tsquery by `plainto_tsquery` (a prefix match
@@ -22,10 +22,10 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ctxchat.kit import MATCH_END, MATCH_START, MessageHit, Neighbour, utc
-from ctxchat.ranking.message_rank import (
+from ctxchat.kit import (
     DF_CAP,
     Candidate,
+    MessageHit,
     Ranked,
     Term,
     common,
@@ -34,9 +34,9 @@ from ctxchat.ranking.message_rank import (
     lifted_by_neighbours,
     query_plan,
     rank,
-    snippet,
 )
 
+from .hits import completed, hit_of
 from .index import FTS_TABLE, TS_CONFIG, TSV_COLUMN
 
 if TYPE_CHECKING:
@@ -47,7 +47,6 @@ if TYPE_CHECKING:
     from .hybrid import QueryVector
 
 MIN_CANDIDATES = 50  # ranked by the database, re-ranked here: enough that a good one is in
-NEIGHBOUR_CHARS = 400
 TOTAL_CAP = 20_000  # the user's messages counted, for idf
 
 
@@ -69,21 +68,57 @@ def plan_query(
     plan = query_plan(terms)
     if not plan or (keys is not None and not keys):
         return None
+    return database.read(lambda conn: _planned(conn, database, plan, terms, keys, owner))
 
-    def read(conn: Connection) -> tuple[dict[str, int], int]:
-        params: dict[str, Any] = {"u": owner.user}
-        where = _key_filter(keys, params)
+
+def _planned(
+    conn: Connection,
+    database: Database,
+    plan: list[Term],
+    terms: Sequence[str],
+    keys: Collection[str] | None,
+    owner: Owner,
+) -> PlannedQuery:
+    params: dict[str, Any] = {"u": owner.user}
+    where = _key_filter(keys, params)
+    if database.is_sqlite:
         total = _total(conn, params)
         params["cap"] = count_limit(total, DF_CAP)
-        if database.is_sqlite:
-            return _sqlite_df(conn, plan, params, total), total
-        return _postgres_df(conn, plan, where, params), total
-
-    df, total = database.read(read)
+        df = _sqlite_df(conn, plan, params, total)
+    else:
+        df, total = _postgres_df(conn, plan, where, params)
     kept = distinctive(plan, df, total)
     dropped = {t.key for t in plan} - {t.key for t in kept}
     words = [w for w in terms if not any(t.key in dropped for t in query_plan([w]))]
     return PlannedQuery(kept, words, df, total)
+
+
+def search_by_words(
+    database: Database,
+    terms: Sequence[str],
+    limit: int,
+    keys: Collection[str] | None,
+    owner: Owner,
+    exclude: Callable[[MessageHit], bool] | None = None,
+) -> list[MessageHit]:
+    """`plan_query` and `search` in one read transaction, for a search by words alone.
+
+    Called in the caller's thread, not through a worker thread as the history's other
+    reads are: it is a few milliseconds of work that nothing waits beside (a turn runs its
+    providers' hooks and its tool calls one at a time, and `sessions search` runs nothing
+    else), while each trip to a thread and back costs two wake-ups, and on a busy machine
+    each waits for a free core. Measured at 100,000 messages on a loaded 2-core machine
+    (`bench/session_search.py`): the two trips a search made took more time than its SQL and
+    ranking together."""
+    plan = query_plan(terms)
+    if not plan or (keys is not None and not keys) or limit < 1:
+        return []
+
+    def read(conn: Connection) -> list[MessageHit]:
+        planned = _planned(conn, database, plan, terms, keys, owner)
+        return _found(conn, database, planned, limit, keys, owner, exclude, None)
+
+    return database.read(read)
 
 
 def search(
@@ -99,50 +134,62 @@ def search(
     none that `exclude` refuses (read beyond the limit, so that refused ones leave room).
     With `meaning` (the query's vector and its model), ranked by words and meaning together
     (see `history.hybrid`)."""
-    plan, df, total = planned.plan, planned.df, planned.total
     if limit < 1:
         return []
+    return database.read(
+        lambda conn: _found(conn, database, planned, limit, keys, owner, exclude, meaning)
+    )
+
+
+def _found(
+    conn: Connection,
+    database: Database,
+    planned: PlannedQuery,
+    limit: int,
+    keys: Collection[str] | None,
+    owner: Owner,
+    exclude: Callable[[MessageHit], bool] | None,
+    meaning: QueryVector | None,
+) -> list[MessageHit]:
+    plan, df, total = planned.plan, planned.df, planned.total
     wanted = max(MIN_CANDIDATES, 4 * limit)
+    params: dict[str, Any] = {"u": owner.user, "c": wanted}
+    where = _key_filter(keys, params)
+    # A message's document is read for its id only when `exclude` may ask for it; else the
+    # ids of the hits kept are read with their neighbours.
+    shown = _COLUMNS if exclude is None else f"{_COLUMNS}, {MESSAGE_COLUMN}"
+    columns = shown if meaning is None else f"{shown}, {VECTOR_COLUMNS}"
+    if database.is_sqlite:
+        rows = _sqlite(conn, plan, where, params, columns)
+    else:
+        rows = _postgres(conn, plan, df, total, where, params, columns)
+    by_id = dict(enumerate(rows))
+    candidates = [Candidate(i, str(row.body)) for i, row in by_id.items()]
+    ranked_rows = [(by_id[r.ident], r) for r in rank(plan, candidates, df, total)]
+    if meaning is not None:
+        from .hybrid import hybrid_order
 
-    def read(conn: Connection) -> list[MessageHit]:
-        params: dict[str, Any] = {"u": owner.user, "c": wanted}
-        where = _key_filter(keys, params)
-        columns = _COLUMNS if meaning is None else f"{_COLUMNS}, {VECTOR_COLUMNS}"
-        if database.is_sqlite:
-            rows = _sqlite(conn, plan, where, params, columns)
-        else:
-            rows = _postgres(conn, plan, df, total, where, params, columns)
-        by_id = dict(enumerate(rows))
-        candidates = [Candidate(i, str(row.body)) for i, row in by_id.items()]
-        ranked_rows = [(by_id[r.ident], r) for r in rank(plan, candidates, df, total)]
-        if meaning is not None:
-            from .hybrid import hybrid_order
-
-            ranked_rows = hybrid_order(conn, database, owner, keys, meaning, ranked_rows, wanted)
-        ranked_rows = _lifted(ranked_rows)
-        hits: list[MessageHit] = []
-        for row, ranked in ranked_rows:
-            hit = _hit(row, ranked, plan, owner.home)
-            if exclude is not None and exclude(hit):
-                continue
-            hits.append(hit)
-            if len(hits) == limit:
-                break
-        return _with_neighbours(conn, hits)
-
-    return database.read(read)
+        ranked_rows = hybrid_order(conn, database, owner, keys, meaning, ranked_rows, wanted, shown)
+    ranked_rows = _lifted(ranked_rows)
+    hits: list[MessageHit] = []
+    for row, ranked in ranked_rows:
+        hit = hit_of(row, ranked, plan, owner.home, with_id=exclude is not None)
+        if exclude is not None and exclude(hit):
+            continue
+        hits.append(hit)
+        if len(hits) == limit:
+            break
+    return completed(conn, hits, ids=exclude is None)
 
 
 def _lifted(ranked_rows: Sequence[tuple[Any, Ranked]]) -> list[tuple[Any, Ranked]]:
     """The ranked rows, each lifted by its ranked neighbours, best first again."""
-    import dataclasses
-
     places = [(str(row.history_key), int(row.seq)) for row, _ in ranked_rows]
     lifted = lifted_by_neighbours(
         {place: r.score for place, (_, r) in zip(places, ranked_rows, strict=True)}
     )
     again = [
-        (row, dataclasses.replace(r, score=lifted[place]))
+        (row, Ranked(r.ident, lifted[place], r.relevance))
         for place, (row, r) in zip(places, ranked_rows, strict=True)
     ]
     again.sort(key=lambda pair: -pair[1].score)
@@ -166,9 +213,8 @@ def _fts5_term(term: Term) -> str:
     return quoted + "*" if term.prefix else quoted
 
 
-_COLUMNS = (
-    "h.rowid AS rid, h.history_key, h.seq, h.role, h.created_at, h.home_id, h.body, h.message"
-)
+_COLUMNS = "h.rowid AS rid, h.history_key, h.seq, h.role, h.created_at, h.home_id, h.body"
+MESSAGE_COLUMN = "h.message"
 VECTOR_COLUMNS = "h.embedding, h.embedding_model"  # read too when ranking by meaning
 
 
@@ -205,24 +251,43 @@ def _sqlite_df(
         f"SELECT count(*) FROM (SELECT 1 FROM {FTS_TABLE} f CROSS JOIN ctxchat_history h "
         f"ON h.rowid = f.rowid WHERE {FTS_TABLE} MATCH :t AND h.user_key = :u LIMIT :cap)"
     )
+    shared: bool | None = None  # whether the table holds rows of anyone else: asked once
     for term in plan:
         asked = {"t": _fts5_term(term), "cap": params["cap"], "u": params["u"]}
         df[term.key] = int(conn.execute(every, asked).scalar() or 0)
-        if common(term, df, total):
+        if not common(term, df, total):
+            continue
+        if shared is None:
+            # In a table of this user's rows alone (one person's history,
+            # the usual case) every user's count is the user's own, and counting it again
+            # through the rows was a sixth of a search at 100,000 messages.
+            least, most, unowned = conn.execute(sa.text(_WHOSE)).one()
+            shared = bool(unowned) or least != params["u"] or most != params["u"]
+        if shared:
             df[term.key] = int(conn.execute(mine, asked).scalar() or 0)
     return df
+
+
+# Each an index seek (an OR of the three is a scan of the index to SQLite's planner).
+_WHOSE = (
+    "SELECT (SELECT min(user_key) FROM ctxchat_history), (SELECT max(user_key) FROM "
+    "ctxchat_history), EXISTS (SELECT 1 FROM ctxchat_history WHERE user_key IS NULL)"
+)
+
+
+# Capped, as document frequencies are: an exact count of a large history costs a scan of
+# its user's index (200 ms at 100,000 rows on PostgreSQL), and past the cap idf orders words
+# the same.
+_TOTAL = (
+    "SELECT count(*) FROM (SELECT 1 FROM ctxchat_history h WHERE h.user_key = :u "
+    "LIMIT :most) AS mine"
+)
 
 
 def _total(conn: Connection, params: dict[str, Any]) -> int:
     import sqlalchemy as sa
 
-    # Capped, as document frequencies are: an exact count of a large history costs a scan
-    # of its user's index (200 ms at 100,000 rows on PostgreSQL), and past the cap idf
-    # orders words the same.
-    query = sa.text(
-        "SELECT count(*) FROM (SELECT 1 FROM ctxchat_history h WHERE h.user_key = :u "
-        "LIMIT :most) AS mine"
-    )
+    query = sa.text(_TOTAL)
     return int(conn.execute(query, {"u": params["u"], "most": TOTAL_CAP}).scalar() or 0)
 
 
@@ -241,18 +306,25 @@ def _tsqueries(plan: Sequence[Term], params: dict[str, Any]) -> list[str]:
 
 def _postgres_df(
     conn: Connection, plan: Sequence[Term], where: str, params: dict[str, Any]
-) -> dict[str, int]:
-    """Each term's messages of the user, counted to `cap`."""
+) -> tuple[dict[str, int], int]:
+    """Each term's messages of the user, counted to `count_limit` of the user's (capped)
+    count, and that count: one statement, a server's round trip fewer. Each term is counted
+    as far as the largest count could need and cut to its own limit here, which gives the
+    counts a `LIMIT` of that limit would."""
     import sqlalchemy as sa
 
     queries = _tsqueries(plan, params)
+    params["most"], params["cap"] = TOTAL_CAP, count_limit(TOTAL_CAP, DF_CAP)
     counts = ", ".join(
         f"(SELECT count(*) FROM (SELECT 1 FROM ctxchat_history h WHERE h.{TSV_COLUMN} @@ "
         f"{q}{where} LIMIT :cap) s{i})"
         for i, q in enumerate(queries)
     )
-    found = conn.execute(sa.text(f"SELECT {counts}"), params).one()
-    return {term.key: int(n) for term, n in zip(plan, found, strict=True)}
+    found = conn.execute(sa.text(f"SELECT ({_TOTAL}), {counts}"), params).one()
+    total = int(found[0])
+    cap = count_limit(total, DF_CAP)
+    df = {term.key: min(int(n), cap) for term, n in zip(plan, found[1:], strict=True)}
+    return df, total
 
 
 def _postgres(
@@ -266,7 +338,7 @@ def _postgres(
 ) -> list[Any]:
     import sqlalchemy as sa
 
-    from ctxchat.ranking.message_rank import idf
+    from ctxchat.kit import idf
 
     queries = _tsqueries(plan, params)
     for i, term in enumerate(plan):
@@ -282,76 +354,3 @@ def _postgres(
         f"h.created_at DESC LIMIT :c"
     )
     return list(conn.execute(sa.text(sql), params))
-
-
-def _when(value: Any) -> Any:
-    if isinstance(value, str):  # SQLite through a text() query hands back the stored text
-        from datetime import datetime
-
-        value = datetime.fromisoformat(value)
-    return utc(value)
-
-
-def _hit(row: Any, ranked: Ranked, plan: Sequence[Term], home: str) -> MessageHit:
-    return MessageHit(
-        key=str(row.history_key),
-        seq=int(row.seq),
-        role=str(row.role),
-        created_at=_when(row.created_at),
-        snippet=snippet(str(row.body), plan, (MATCH_START, MATCH_END)),
-        score=ranked.score,
-        local=row.home_id == home,
-        relevance=ranked.relevance,
-        text=_clipped(str(row.body)),
-        message_id=_message_id(row.message),
-    )
-
-
-def _message_id(document: object) -> str:
-    """The id inside a stored message document ("" when it has none)."""
-    import json
-
-    try:
-        data = json.loads(str(document))
-    except ValueError:
-        return ""
-    found = data.get("id") if isinstance(data, dict) else None
-    return found if isinstance(found, str) else ""
-
-
-def _with_neighbours(conn: Connection, hits: list[MessageHit]) -> list[MessageHit]:
-    """Each hit with its neighbouring turn: the reply to a user's message, the message an
-    assistant's replied to. An answer often sits in the reply to what matched."""
-    import dataclasses
-
-    import sqlalchemy as sa
-
-    from .schema import HISTORY
-
-    if not hits:
-        return hits
-    table = HISTORY.tables
-    wanted = {(h.key, h.seq + 1 if h.role == "user" else h.seq - 1) for h in hits}
-    # Pairs ORed, not a row-value IN: SQLite would scan the table for that.
-    query = sa.select(
-        table.c.history_key, table.c.seq, table.c.role, table.c.created_at, table.c.body
-    ).where(sa.or_(*((table.c.history_key == key) & (table.c.seq == seq) for key, seq in wanted)))
-    found = {(str(r.history_key), int(r.seq)): r for r in conn.execute(query)}
-    with_neighbours = []
-    for hit in hits:
-        row = found.get((hit.key, hit.seq + 1 if hit.role == "user" else hit.seq - 1))
-        neighbour = None
-        if row is not None and str(row.body).strip():
-            neighbour = Neighbour(
-                seq=int(row.seq),
-                role=str(row.role),
-                created_at=_when(row.created_at),
-                text=_clipped(str(row.body)),
-            )
-        with_neighbours.append(dataclasses.replace(hit, neighbour=neighbour))
-    return with_neighbours
-
-
-def _clipped(text: str) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= NEIGHBOUR_CHARS else flat[: NEIGHBOUR_CHARS - 1] + "…"

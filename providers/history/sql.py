@@ -277,9 +277,12 @@ class SqlHistoryProvider(
         """This user's best stored messages for the terms (see `ctxchat.core.search`), by
         words and meaning when `[embeddings]` is set; by words alone, with one `warn`,
         when the endpoint fails."""
-        from .search import plan_query, search
+        from .search import plan_query, search, search_by_words
 
         database = self.database()
+        if self.env.message_embeddings is None:
+            # In the caller's thread: see `search_by_words`.
+            return search_by_words(database, terms, limit, keys, self.owner, exclude)
         planned = await asyncio.to_thread(plan_query, database, terms, keys, self.owner)
         if planned is None:
             return []
@@ -294,7 +297,7 @@ class SqlHistoryProvider(
         embeddings = self.env.message_embeddings
         if embeddings is None or not terms:
             return None
-        from ctxchat.ranking.embedding import embed_texts
+        from ctxchat.kit import embed_texts
 
         from .hybrid import QueryVector
 
@@ -330,7 +333,7 @@ class SqlHistoryProvider(
         embeddings = self.env.message_embeddings
         if embeddings is None:
             return 0
-        from ctxchat.ranking.embedding import DEFAULT_BATCH, embed_texts
+        from ctxchat.kit import DEFAULT_BATCH, embed_texts
 
         from .vectors import count_pending, pending, store
 

@@ -32,8 +32,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
-    from ctxchat.kit import Database, Owner
-    from ctxchat.ranking.embedding import Matrix
+    from ctxchat.kit import Database, Matrix, Owner
 
 VECTOR_COLUMN = "embedding"
 MODEL_COLUMN = "embedding_model"
@@ -242,7 +241,7 @@ def user_vectors(conn: Connection, database: Database, user: str, model: str) ->
     import numpy as np
     import sqlalchemy as sa
 
-    from ctxchat.ranking.embedding import normalise
+    from ctxchat.kit import normalise
 
     from .schema import HISTORY
 
@@ -314,7 +313,7 @@ def nearest(
         return None
     import numpy as np
 
-    from ctxchat.ranking.embedding import top_positions
+    from ctxchat.kit import top_positions
 
     vectors = user_vectors(conn, database, user, model)
     if not vectors.keys or vectors.matrix.shape[1] != query.shape[0]:

@@ -407,6 +407,14 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
 
         return forgotten_message_ids(self.database(), self.user_key)
 
+    def erase_user(self) -> int:
+        """Every row of this user, marks of forgotten facts included (`ErasesUser`)."""
+        from .erase import erase_user
+
+        deleted = erase_user(self.database(), self.user_key)
+        self._user_memory = None  # its facts, cached per process, are gone
+        return deleted
+
     def forget_fact(self, fact_id: str) -> bool:
         def forget(facts: FactSet) -> bool:
             if not any(f.id == fact_id for f in facts.all()):

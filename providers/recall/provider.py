@@ -35,11 +35,13 @@ from ctxchat import (
     StorageError,
     option,
 )
-from ctxchat.kit import HitFilter, MessageHit, query_terms
-from ctxchat.ranking.recall_block import (
+from ctxchat.kit import (
     DEFAULT_MAX_MESSAGES,
     DEFAULT_MIN_RELEVANCE,
     WINDOW_SHARE,
+    HitFilter,
+    MessageHit,
+    query_terms,
 )
 
 MIN_OWN_TERMS = 3
@@ -80,8 +82,7 @@ class RecallProvider(ContextProvider[RecallOptions]):
     ) -> None:
         if self.options.max_messages == 0 or self.options.max_tokens == 0:
             return
-        from ctxchat.kit import count_text_tokens
-        from ctxchat.ranking.recall_block import block_text, choose
+        from ctxchat.kit import block_text, choose, count_text_tokens
 
         terms = self.query(agent, context)
         if not terms:
@@ -167,7 +168,7 @@ class RecallProvider(ContextProvider[RecallOptions]):
     def query(self, agent: AgentView, context: RunContext) -> list[str]:
         """The words to search by: the input's, joined by the user's last message when the
         input says too little on its own."""
-        from ctxchat.ranking.message_rank import query_plan
+        from ctxchat.kit import query_plan
 
         said = " ".join(m.text for m in context.input_messages)
         if len(query_plan(query_terms(said))) >= MIN_OWN_TERMS and _content(said):
@@ -195,6 +196,6 @@ class RecallProvider(ContextProvider[RecallOptions]):
 
 def _content(text: str) -> bool:
     """Whether `text` holds a word that is not a stop word."""
-    from ctxchat.ranking.message_rank import CONVERSATION_STOP_WORDS, fold
+    from ctxchat.kit import CONVERSATION_STOP_WORDS, fold
 
     return any(fold(w) not in CONVERSATION_STOP_WORDS for w in query_terms(text))
