@@ -6,9 +6,10 @@ classes of openai, pydantic and SQLAlchemy, the providers') and next to no garba
 each young-generation pass walks the objects made since the last: 32 passes in a one-turn
 script, 33 to 41 ms of its 720 ms of CPU (counted with `gc.callbacks`). Raising the
 threshold makes fewer, longer passes over the same objects; only not collecting saves it.
-Once the first turn is out (or the REPL first waits for the user), what exists is frozen
-out of later passes and collection resumes, so a long script or chat frees its cycles as
-usual, and every other command collects from the start.
+Once the first turn is out (or the REPL first waits for the user) collection resumes, so
+a long script or chat frees its cycles as usual, the first turn's among them (freezing
+what exists instead would keep those for good), and every other command collects from the
+start.
 """
 
 from __future__ import annotations
@@ -21,7 +22,4 @@ def pause() -> None:
 
 
 def resume() -> None:
-    """Collect from now on; what start-up made is never walked again."""
-    if not gc.isenabled():
-        gc.freeze()
-        gc.enable()
+    gc.enable()
