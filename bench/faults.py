@@ -197,6 +197,7 @@ class Run:
         self.memory_version = 0
         self.learning_killed: set[str] = set()  # turns killed while memory learnt
         self.last_err = ""  # the last process's stderr, for a failure's message
+        self.log: list[str] = []  # each fault and its processes, printed on a failure
         self.extra = {
             "memory-writers": self.memory_writers,
             "tool-exit": self.tool_exit,
@@ -259,6 +260,7 @@ class Run:
             kind = "server-error"  # nothing to mount read-only before the first turn
         self.look_for_half_turns()
         self.step += 1
+        self.log.append(f"fault {self.step}: {kind}")
         if kind in self.extra:
             self.extra[kind]()
             self.tally.faults[kind] += 1
@@ -482,6 +484,7 @@ class Run:
         return False
 
     def _classify(self, inputs: list[str], out: str, err: str, code: int, killed: bool) -> None:
+        self.log.append(f"  {inputs}: exit {code}{' (killed)' if killed else ''} {err.strip()!r}")
         saved = {json.loads(line)["input"] for line in out.splitlines() if line.strip()}
         if code == 0 and saved != set(inputs):
             raise AssertionError(f"exit 0 but not every turn reported saved: {inputs} {out!r}")
@@ -617,8 +620,10 @@ def run_backend(backend: str, faults: int, seed: int, unshare: bool) -> bool:
             run.settle()
             counts = run.check()
             counts |= check_secret_leaks(run)  # bench/secret_leaks.py
-        except AssertionError as exc:
-            print(f"{backend}: FAILED after {run.step} faults (seed {seed}): {exc}")
+        except Exception as exc:  # a check that failed, or a process that hung
+            what = exc if isinstance(exc, AssertionError) else f"{type(exc).__name__}: {exc}"
+            print(f"{backend}: FAILED after {run.step} faults (seed {seed}): {what}")
+            print("\n".join(run.log))
             return False
         finally:
             run.close()

@@ -140,3 +140,46 @@ def test_a_turn_killed_before_its_audit_row_is_recorded_by_the_next_process(
     shown = ctxchat("sessions", "show", "t", "--audit", env=cli_env)
     assert shown.returncode == 0, shown.stderr
     assert "recorded when the session was next opened" in shown.stdout
+
+
+def execute(url: str, sql: str) -> None:
+    engine = sa.create_engine(url, poolclass=sa.pool.NullPool)
+    try:
+        with engine.begin() as conn:
+            conn.execute(sa.text(sql))
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.slow
+def test_a_turn_left_unrecorded_is_recorded_by_a_reader_opening_the_session(
+    sql_url: str, cli_env: dict[str, str], ctxchat_home: Path
+) -> None:
+    """The fault run's seed 115 (bench/faults.py): its last fault killed a turn after the
+    session file counted it and before its audit row, and only `sessions show` opened the
+    session after that. A reader must record the turn, as the next turn would."""
+    history_url, audit_url = urls(sql_url)
+    write_config(
+        ctxchat_home,
+        f'[storage]\nurl = "{history_url}"\n\n[[providers]]\ntype = "sql_history"\n\n'
+        f'[[providers]]\ntype = "audit"\nurl = "{audit_url}"\n',
+    )
+    for args in (("--title", "t", "one"), ("--session", "t", "two")):
+        done = ctxchat("run", *args, env=cli_env)
+        assert done.returncode == 0, done.stderr
+    one, two = history_turns(history_url)
+    # What the kill leaves (the state the test above makes with a real kill): the turn
+    # counted and marked, its audit row never written.
+    execute(audit_url, f"DELETE FROM ctxchat_audit WHERE turn_id = '{two}'")
+    path = ctxchat_home / "sessions" / f"{only_session(ctxchat_home)['id']}.json"
+    document = json.loads(path.read_text())
+    path.write_text(json.dumps({**document, "unrecorded_turn": two}))
+
+    shown = ctxchat("sessions", "show", "t", env=cli_env)
+
+    assert shown.returncode == 0, shown.stderr
+    rows = audit_rows(audit_url)
+    assert [(turn, ok) for turn, ok, _ in rows] == [(one, True), (two, True)]
+    assert "the process ended before it recorded the turn" in rows[1][2]["recovered"]
+    assert [m["parts"][0]["text"] for m in rows[1][2]["input"]] == ["two"]
+    assert "unrecorded_turn" not in only_session(ctxchat_home)

@@ -7,6 +7,7 @@ that nothing reported saved was lost and nothing reported failed was kept. The f
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -25,13 +26,25 @@ def test_random_faults_lose_and_leak_nothing(cli_env: dict[str, str], backend: s
         if os.environ.get("CTXCHAT_REQUIRE_POSTGRES") == "1":
             pytest.fail("CTXCHAT_REQUIRE_POSTGRES=1 but no PostgreSQL server is installed")
         pytest.skip("no PostgreSQL server installed")
-    done = subprocess.run(
-        [sys.executable, str(BENCH), "--faults", "16", "--backends", backend],
-        capture_output=True,
-        text=True,
-        env=cli_env,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "every check held" in done.stdout
-    assert "16 faults" in done.stdout
+    # The seed is chosen here so that a failure's first line says how to run it again.
+    seed = random.randrange(1 << 30)
+    argv = [sys.executable, str(BENCH), "--faults", "16", "--backends", backend]
+    again = f"python bench/faults.py --faults 16 --backends {backend} --seed {seed}"
+    try:
+        done = subprocess.run(
+            [*argv, "--seed", str(seed)],
+            capture_output=True,
+            text=True,
+            env=cli_env,
+            timeout=600,
+        )
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"{again}: no end after 600 s; its report so far:\n{_text(exc.stdout)}")
+    report = f"{again}: exit {done.returncode}; its report:\n{done.stdout}{done.stderr}"
+    assert done.returncode == 0, report
+    assert "every check held" in done.stdout, report
+    assert "16 faults" in done.stdout, report
+
+
+def _text(output: str | bytes | None) -> str:
+    return output.decode(errors="replace") if isinstance(output, bytes) else output or ""

@@ -125,6 +125,7 @@ def test_missing_file_is_a_case_file_error(tmp_path: Path) -> None:
         load_cases(tmp_path / "nope.jsonl")
 
 
+@pytest.mark.slow  # a benchmark, in a process of its own
 def test_dev_script_prints_both_parts_and_speed(tmp_path: Path) -> None:
     path = write(tmp_path, CASES)
     done = subprocess.run(

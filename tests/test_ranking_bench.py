@@ -6,6 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # benchmarks, each in a process of its own
+
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 

@@ -197,6 +197,7 @@ def test_a_tool_with_an_invalid_input_schema_gets_an_error_result(schema: dict[s
     assert ran == []
 
 
+@pytest.mark.slow  # a worker process, and a wait of the check's whole 2 s timeout
 def test_a_backtracking_pattern_does_not_freeze_argument_checking() -> None:
     """Issue 21, item 9: `^(a+)+$` froze the event loop for over 60 s."""
     schema = {"type": "object", "properties": {"s": {"type": "string", "pattern": "^(a+)+$"}}}

@@ -17,6 +17,7 @@ import typer
 
 from ctxchat import __version__
 from ctxchat.cli import (
+    collector,
     config_cmd,
     import_cmd,
     memory_cmd,
@@ -82,6 +83,8 @@ def root(
 ) -> None:
     """The options before the command name; with no command, `run` with its defaults."""
     ctx.ensure_object(Invocation).config = config
+    if ctx.invoked_subcommand not in (None, "run"):
+        collector.resume()
     if ctx.invoked_subcommand is None:
         run_cmd.run()
 
@@ -179,8 +182,10 @@ def _reader_gone() -> int:
 def main() -> NoReturn:
     """The console-script entry point."""
     # Start-up creates thousands of objects (openai's pydantic models) and no garbage worth
-    # collecting yet: fewer young-generation passes save CPU without holding memory long.
+    # collecting yet: fewer young-generation passes save CPU without holding memory long,
+    # and `run` makes none until its first turn is out (see `collector`).
     gc.set_threshold(20_000, 20, 20)
+    collector.pause()
     invocation = Invocation()
     code = execute(invocation=invocation)
     try:

@@ -271,6 +271,7 @@ def start_repl(
     tool_policy: ToolPolicy,
     attachment_limits: AttachmentSettings | None = None,
 ) -> None:
+    from ctxchat.cli import collector
     from ctxchat.cli.render import make_console
     from ctxchat.cli.repl import Repl
     from ctxchat.core.paths import input_history_path
@@ -287,6 +288,7 @@ def start_repl(
         tool_policy=tool_policy,
         attachment_limits=attachment_limits,
     )
+    collector.resume()  # start-up is over: the REPL waits for the user
     run_sync(repl.run(show_last=show_last, resumed=resumed))
 
 

@@ -15,6 +15,7 @@ import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TextIO
 
+from ctxchat.cli import collector
 from ctxchat.cli.common import cut_note, cut_short_note, report, run_sync, warn
 from ctxchat.cli.event_render import EventLine, EventRenderer
 from ctxchat.cli.progress import ProgressDisplay
@@ -275,6 +276,7 @@ def run_script(
             approve=approve,
         )
         run_sync(sent)
+        collector.resume()  # off for start-up and the first turn only
         if output.gone:
             return  # nobody reads the replies: sending more would only cost tokens
 

@@ -355,7 +355,9 @@ class ChatService:
     async def transcript(self, session: Session) -> list[Message]:
         """The whole stored conversation from the loading history."""
         provider = self.history()
-        if session.pending_turn is not None:
+        # A turn left under way is taken back, and a kept one left unrecorded (killed
+        # before its audit row) recorded: a reader may be the last to open the session.
+        if session.pending_turn is not None or session.unrecorded_turn is not None:
             session = await self._recovered(session)
         return await provider.all_messages(
             session.id, state=session.provider_state(provider.source_id)
