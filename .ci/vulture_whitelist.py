@@ -6,7 +6,6 @@ part of the provider-author API. Each line says which. Checked by .ci/run:
 # ruff: noqa: B018
 from ctxchat import __init__ as package
 from ctxchat.cli import config_cmd, help_words, memory_cmd, prompt, roles_cmd, sessions_cmd, tools_cmd
-from ctxchat.config import loading
 from ctxchat.core.context import RunContext
 from ctxchat.ranking import cache, embedding, evaluate
 from ctxchat.services import llama_server
@@ -93,6 +92,3 @@ _.pooling_type
 # What `ctxchat import` will call (issue 22): screened facts into a user's memory.
 _memory_import.import_facts
 _memory_import.Imported.added
-
-# Tests build configs from a dict; `load_config` now reads the project's file too.
-loading.config_from_dict
