@@ -43,6 +43,11 @@ def slow_reply(request: RecordedRequest) -> Reply:
     return Text(f"reply to {request.last_user_text}", chunk_size=3, delay=0.008)
 
 
+def _counts_a_turn(path: Path) -> bool:
+    turns = json.loads(path.read_text()).get("turns", 0)
+    return isinstance(turns, int) and turns > 0
+
+
 def _kill_at_event(
     child: subprocess.Popen[bytes], fake_openai: FakeOpenAI, rng: random.Random
 ) -> bool:
@@ -79,7 +84,10 @@ def test_sigkill_at_random_moments_never_leaves_half_a_turn(
     kills = processes = 0
     while kills < KILLS:
         processes += 1
-        resume = ["-c"] if any(sessions.glob("*.json")) else []
+        # `-c` goes on with the latest session that counts a turn: a file left by a process
+        # killed inside its first turn counts none (that turn is taken back), and `-c` says
+        # there is nothing to continue.
+        resume = ["-c"] if any(_counts_a_turn(p) for p in sessions.glob("*.json")) else []
         lines = "".join(f"p{processes} line {i}\n" for i in range(LINES_PER_PROCESS))
         child = subprocess.Popen(
             [ctxchat_executable(), "run", "--lines", *resume],
