@@ -320,13 +320,16 @@ def category_of(text: str) -> Category | None:
     return None
 
 
+_REST_OF_WORD = re.compile(r"[\w'-]*")
+
+
 def named_as(text: str) -> tuple[Category, str] | None:
     """The first category the text names, with the text up to the end of the word that
     names it: in "my diet balanced enough" the thing named is "my diet"."""
     for category, pattern in _compiled("facts"):
         m = pattern.search(text)
         if m is not None:
-            end = re.compile(r"[\w'-]*").match(text, m.end())
+            end = _REST_OF_WORD.match(text, m.end())
             return category, text[: end.end() if end else m.end()]
     return None
 

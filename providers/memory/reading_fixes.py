@@ -52,9 +52,12 @@ class Corrections(ReaderBase):
             # to" takes the place of the newest item of its own kind.
             if not RETRACTED_AS_WRONG.search(self.text):
                 return
-            for op in list(self.ops):
+            corrected: list[Op] = []
+            for op in self.ops:
                 if op.kind == "add" and op.slot and slot_info(op.slot).kind == "list":
-                    self.ops.insert(self.ops.index(op), Op("retract", op.slot, NEWEST, op.evidence))
+                    corrected.append(Op("retract", op.slot, NEWEST, op.evidence))
+                corrected.append(op)
+            self.ops = corrected
             return
         wrong = RESPELT.search(self.text) or RETRACTED_AS_WRONG.search(self.text)
         if any(op.kind == "add" for op in self.ops) and not wrong:
