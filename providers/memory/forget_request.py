@@ -6,18 +6,12 @@ from __future__ import annotations
 import re
 
 from .categories import category_of, style_aspect_of
-from .clause_patterns import (
-    EVERYTHING,
-    FORGET_AROUND,
-    FORGET_TARGET_TRIM,
-    KEEP,
-    MY_PEOPLE,
-    THE_REST,
-    content_words,
-)
+from .clause_patterns import content_words
+from .forget_patterns import EVERYTHING, FORGET_AROUND, FORGET_TARGET_TRIM, KEEP, THE_REST
 from .lexicon import Compiled
 from .ops import FORGET_ALL, NEWEST, Op
 from .remark_patterns import ASKING, EVERYDAY_RIDDANCE, GENERIC_KIN
+from .subject_patterns import MY_PEOPLE
 
 
 def forget_ops(said: str, lang: Compiled) -> list[Op] | None:

@@ -11,19 +11,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .categories import category_of
-from .clause_patterns import (
-    CLAUSE_BREAK,
-    ENDING,
-    FAVOURITE,
-    HEDGE,
-    IN_PLACE,
-    MY_PEOPLE,
-    NAME_INTRO,
-    QUOTE,
-    SENTENCE,
-    WORD,
-    content_words,
-)
+from .change_patterns import ENDING
+from .clause_patterns import CLAUSE_BREAK, FAVOURITE, HEDGE, QUOTE, SENTENCE, WORD, content_words
 from .lexicon import (
     Compiled,
     compiled,
@@ -35,6 +24,7 @@ from .remark_patterns import (
     LEFT_FOR,
 )
 from .slots import favourite_slot
+from .subject_patterns import IN_PLACE, MY_PEOPLE, NAME_INTRO
 from .talk_patterns import TITLE
 
 

@@ -5,16 +5,8 @@ from __future__ import annotations
 
 import re
 
-from .clause_patterns import (
-    CORRECTION,
-    NOT_X,
-    RESPELT,
-    RETRACTED_AS_WRONG,
-    SPELT,
-    STOP,
-    WORD,
-    content_words,
-)
+from .change_patterns import CORRECTION, NOT_X, RESPELT, RETRACTED_AS_WRONG, SPELT
+from .clause_patterns import STOP, WORD, content_words
 from .ops import (
     NEWEST,
     SPELLING,

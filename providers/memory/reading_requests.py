@@ -11,16 +11,7 @@ from .categories import (
     named_as,
     style_aspect_of,
 )
-from .clause_patterns import (
-    AS_A,
-    MY_PEOPLE,
-    OWN_RELATIVE,
-    STANDING_DISLIKE,
-    STYLE_VERB,
-    TASK_VERB,
-    THATS_ME,
-    WORD,
-)
+from .clause_patterns import STANDING_DISLIKE, STYLE_VERB, TASK_VERB, WORD
 from .forget_request import forget_ops
 from .ops import Op
 from .reading import (
@@ -29,6 +20,7 @@ from .reading import (
     trim,
 )
 from .remark_patterns import OF_REPLIES
+from .subject_patterns import AS_A, MY_PEOPLE, OWN_RELATIVE, THATS_ME
 from .talk_patterns import (
     GENERIC_NEED,
     HERE_IN,

@@ -6,27 +6,7 @@ from __future__ import annotations
 import re
 
 from .categories import category_of
-from .clause_patterns import (
-    BARE_IMPERATIVE,
-    BRIEF_LABEL,
-    DROPPED_I,
-    DROPPED_I_PAST,
-    FEELING,
-    FIELD,
-    FINITE,
-    MOMENT,
-    NOT_YET,
-    OTHER_PEOPLE,
-    PASSING,
-    REACTION,
-    REPORTED,
-    SELF_AS_PERSON,
-    SOMEONE_ELSE,
-    SUBJECT_VERB,
-    TASK_VERB,
-    WHEN_AHEAD,
-    WORD,
-)
+from .clause_patterns import BARE_IMPERATIVE, BRIEF_LABEL, FIELD, FINITE, REACTION, TASK_VERB, WORD
 from .ops import Op
 from .reading import (
     ReaderBase,
@@ -34,10 +14,20 @@ from .reading import (
     trim,
 )
 from .remark_patterns import SPOKEN_LABEL
+from .subject_patterns import (
+    DROPPED_I,
+    DROPPED_I_PAST,
+    OTHER_PEOPLE,
+    REPORTED,
+    SELF_AS_PERSON,
+    SOMEONE_ELSE,
+    SUBJECT_VERB,
+)
 from .talk_patterns import (
     PAST_OF_A_THING,
     TOPIC_FIRST,
 )
+from .time_patterns import FEELING, MOMENT, NOT_YET, PASSING, WHEN_AHEAD
 
 
 class ShortMessages(ReaderBase):

@@ -28,57 +28,34 @@ from __future__ import annotations
 import re
 
 from .categories import category_of, style_aspect_of
-from .clause_patterns import (
-    ADVERBS,
-    ADVICE,
-    ASIDES,
+from .change_patterns import (
     CHANGE,
-    CHANGE_OF_STATE,
-    DATED_END,
-    DROPPED_I_PAST,
     ENDING,
-    EPISODE,
     EXCHANGE,
-    FAVOURITE,
-    FEELING,
-    FINITE,
-    HOW_LONG,
-    JUDGED_ACTIVITY,
     LAPSE_SAID,
     LAPSED,
     LIFE_ENDED,
-    MINE,
-    MOMENT,
-    MY_PEOPLE,
-    NAME_INTRO,
     NO_LONGER,
     NO_MORE,
-    NOT_MEANT,
     NOT_X,
+    SWITCH,
+)
+from .clause_patterns import (
+    ADVICE,
+    FAVOURITE,
+    FINITE,
+    JUDGED_ACTIVITY,
+    NOT_MEANT,
     OF_THE_TALK,
-    ONGOING,
-    OTHER_PEOPLE,
-    PASSING,
     PASTE_INTRO,
-    PLAN,
-    PLAN_AHEAD,
     QUOTE,
     REACTION,
-    REPORTED,
-    SELF_AS_PERSON,
-    SELF_INTRO,
     SHOUTED_PRAISE,
-    SINCE_CHANGE,
-    SOMEONE_ELSE,
     STYLE_SAID,
-    SWITCH,
     TASK_VERB,
     TEXT_LABEL,
-    TO_YOU,
-    USER_SUBJECT,
     WORD,
     WORK_ON,
-    YOURS,
     content_words,
 )
 from .ops import NEWEST, Extraction, Op
@@ -103,6 +80,22 @@ from .remark_patterns import (
 )
 from .secrets import screen
 from .slots import slot_info
+from .subject_patterns import (
+    ADVERBS,
+    ASIDES,
+    DROPPED_I_PAST,
+    MINE,
+    MY_PEOPLE,
+    NAME_INTRO,
+    OTHER_PEOPLE,
+    REPORTED,
+    SELF_AS_PERSON,
+    SELF_INTRO,
+    SOMEONE_ELSE,
+    TO_YOU,
+    USER_SUBJECT,
+    YOURS,
+)
 from .talk_patterns import (
     ALSO,
     HOW_IT_IS,
@@ -117,6 +110,19 @@ from .talk_patterns import (
     VERDICT_FRAME,
     WE_SAID,
     WHEN_FIRST,
+)
+from .time_patterns import (
+    CHANGE_OF_STATE,
+    DATED_END,
+    EPISODE,
+    FEELING,
+    HOW_LONG,
+    MOMENT,
+    ONGOING,
+    PASSING,
+    PLAN,
+    PLAN_AHEAD,
+    SINCE_CHANGE,
 )
 
 

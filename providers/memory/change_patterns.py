@@ -1,0 +1,117 @@
+"""Updates and corrections, for the statement reader (`statements.py`, `reading_fixes.py`):
+how things are now against how they were, what ended, what was said wrong and the value it
+replaces. Patterns only, as in `clause_patterns`; the reader decides.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A statement of how things are now, against how they were: it replaces the newest
+# statement about the same thing.
+SWITCH = re.compile(
+    r"\b(?:switched|moved|changed|converted|transferred|went over|migrated|upgraded|"
+    r"now|these days|nowadays|lately|instead|anymore|any more|no longer|update|"
+    r"jetzt|inzwischen|maintenant|désormais|ahora|ya no|adesso|agora|nu)\b",
+    re.IGNORECASE,
+)
+# A change said outright: what it replaces need not be named.
+CHANGE = re.compile(
+    r"\b(?:switched|moved (?:over )?to|changed|converted|transferred|instead|no longer|"
+    r"upgraded|swapped|replaced|these days|nowadays|(?:i'm|i am|we're|we are|it's) now|as of|"
+    r"(?<=\s)now(?=[.!]?$)|"
+    r"anymore|any more|not so much|update:|gewechselt|umgezogen|changé|déménagé|cambié|"
+    r"me mudé|trasferit\w*|mudei)\b",
+    re.IGNORECASE,
+)
+# Clauses whose verb ends or reverses something: they retire, they do not add.
+ENDING = re.compile(
+    r"(?<!\bmy )(?<!\bthe )(?<!\bour )(?<!\bher )(?<!\bhis )(?<!\byour )"
+    r"(?<!\bnever )(?<!\bnot )(?<!n't )"  # "never left": what did not end
+    r"\b(?:left|quit|stopped|gave up|given up|dropped|cancell?ed|sold|died|ended|laid off|"
+    r"made redundant|let go from|fired from|sacked from|"
+    r"finished with|moved (?:away|out|on)|(?:migrated|moved|switched) (?:off|away from)|"
+    r"(?:is|are|was|'s) (?:over|done|gone|finished|uninstalled|history)|done with|"
+    r"got rid of|ditched|broke up|wrong|misspoke|typo|mistake|scratch|disregard|"
+    r"gone off|went off|lost interest in|grown out of|fell out of love with|"
+    r"(?:i'm|im|i am) (?:so )?over|traded|"
+    r"changed my mind|not so much|kidding|joking|(?<!nothing )beats|"
+    r"nicht mehr|aufgehört|verlassen|gekündigt|quitté|arrêté|ya no|dejé|equivoqué|"
+    r"non più|não mais|saí|foutje|niet meer)\b(?!-)",  # "left-handed" ended nothing
+    re.IGNORECASE,
+)
+# "Leiden, not Leipzig", "aspirin, not ibuprofen", "rather than X": the contrast names the
+# value being corrected.
+# Says a value was spelt or given wrong: the correction holds even beside other words.
+SPELT = re.compile(r"\b(?:typo|misspel\w*|spelled|spelt|mistyped|autocorrect)\b", re.I)
+RESPELT = re.compile(
+    r"\b(?:i meant|typo|misspel\w*|spelled|spelt|correction|mistyped|autocorrect)\b", re.I
+)
+NOT_X = re.compile(
+    r"(?:,\s*(?:and\s+|but\s+)?(?:not|nicht|pas|no|non|não|niet)|\s+(?:rather than|instead of|"
+    r"statt|au lieu de|en vez de|en lugar de))\s+(?:in\s+|at\s+|the\s+|en\s+|à\s+|a\s+|"
+    r"in\s+)?(?P<old>(?!(?:a|an|really|so|sure|very|too|that|yet|only|just|bad|quite|much|"
+    r"fan|into|keen)\b)[^,.;:!?\s]{2,}(?:\s+[^,.;:!?\s]+){0,3})\s*(?=[,.;:!?]|$)",
+    re.IGNORECASE,
+)
+# No longer so: a statement of how things are now that also retires what it negates.
+NO_LONGER = re.compile(
+    r"\b(?:anymore|any more|no longer|not now|nicht mehr|ne \w+ plus|ya no|non più|não mais|"
+    r"niet meer)\b",
+    re.IGNORECASE,
+)
+# A reply that says only that what was said before holds no more ("Not anymore.", "Not so
+# much these days", "Nicht mehr."): degree and time words around a negation of continuance.
+LAPSED = re.compile(
+    r"(?:(?:nope|no|nah|well|actually|honestly|sadly|ehh?|hmm|um|ok(?:ay)?|haha|lol|"
+    r"that's|that is|it's|it is|isn't|not|so|much|really|true|the case|at all|for me|"
+    r"any ?more|no longer|now|these days|nowadays|lately|since then|just|kidding|joking|jk|"
+    r"nicht|mehr|nein|plus|ce n'est|c'est|le cas|non|ya|ahora|no es|así)[\s,.!;:…]*)+",
+    re.IGNORECASE,
+)
+LAPSE_SAID = re.compile(
+    r"\b(?:any ?more|no longer|not so much|not really (?:now|these days)|kidding|joking|jk|"
+    r"nicht mehr|"
+    r"plus maintenant|n'est plus|ya no)\b",
+    re.IGNORECASE,
+)
+# Says that something said earlier was wrong: the new value replaces the most similar word
+# of the newest fact.
+CORRECTION = re.compile(
+    r"\b(?:typo|misspo?ke|mistake|mistyped|misspelled|misspelt|spelled that wrong|"
+    r"spelt that wrong|correction|i meant|sorry|autocorrect|wrong|scratch that|oops|whoops|"
+    r"my bad|it'?s actually|actually,? it'?s|"
+    r"(?<=^)[\w'-]+(?: [\w'-]+)?,? (?:actually|technically)\b|"
+    r"tippfehler|korrektur|erreur|pardon|perdón|error(?!\s*:)|sbagliato|errado|foutje)\b",
+    re.IGNORECASE,
+)
+# A named one's life, or life with the user, ended.
+LIFE_ENDED = re.compile(
+    r"\b(?P<who>(?-i:[A-Z])[\w'-]+)(?:\s+and\s+(?:I|me))?\s+(?:(?:has|have|had|just|sadly)\s+)*"
+    r"(?:died|passed away|passed on|split up|broke up|divorced|got divorced|was put down|"
+    r"was put to sleep|(?:is|isn't|is not|is no longer) with us|ist gestorben|est mort|"
+    r"est morte|murió|se murió)\b",
+    re.IGNORECASE,
+)
+# Of those, the ones that can only mean an earlier statement was wrong ("sorry" and "wrong"
+# also apologise, or judge something else).
+RETRACTED_AS_WRONG = re.compile(
+    r"\b(?:typo|misspo?ke|mistake|mistyped|correction|i meant|scratch that|tippfehler|"
+    r"it'?s actually|actually,? it'?s|(?<=^)[\w'-]+(?: [\w'-]+)?,? (?:actually|technically)\b|"
+    r"korrektur|erreur|me equivoqué|foutje)\b",
+    re.IGNORECASE,
+)
+# What a clause says no longer holds: "not a barista any more", "no more bus for me".
+NO_MORE = re.compile(
+    r"\b(?:no more |not (?:an? |the )?)"
+    r"(?P<old>(?!(?:so|really|very|too|quite|much|that|any|anymore|now|true)\b)"
+    r"[\w'-]+(?: [\w'-]+)?)"
+    r"(?= (?:any ?more|for me|now|these days)\b|\s*[,.;!]|$)",
+    re.IGNORECASE,
+)
+# Giving one thing for another: the first goes, the second is what holds now.
+EXCHANGE = re.compile(
+    r"\b(?:traded|swapped|exchanged|replaced|switched)\s+(?:(?:my|the|our|a|an)\s+)?"
+    r"(?P<old>[\w' -]+?)\s+(?:in\s+)?(?:for|with|to)\s+\S",
+    re.IGNORECASE,
+)

@@ -1,0 +1,151 @@
+"""Who a clause is about, for the statement reader (`statements.py`): the user ("I", "my",
+an introduction, the user inside a request: "where I live", "someone like me"), the
+assistant addressed, or someone else (other people, someone's words passed on). Patterns
+only, as in `clause_patterns`; the reader decides.
+"""
+
+from __future__ import annotations
+
+import re
+
+OTHER_PEOPLE = re.compile(
+    r"\b(?:my|our|mein\w*|mon|ma|mes|mi|mis|mio|mia|meu|minha|mijn)\s+(?:[\w'’]+\s+)?"
+    r"(?:friend|friends|colleague|colleagues|coworker|coworkers|co-worker|boss|manager|"
+    r"client|clients|customer|customers|neighbou?r|neighbou?rs|roommate|flatmate|housemate|"
+    r"classmate|teammate|guest|guests|students?|patients?|landlord|tenant|ex|mate|buddy|"
+    r"pal|freund\w*|kolleg\w*|chef|ami|amie|amis|collègue|amigo|amiga|amigos|compañer\w*|"
+    r"jefe|amico|amica|collega|amigo|vriend\w*|collega|mentor|coach|tutor|barista|doctor|"
+    r"dentist|teacher|therapist|voisin|voisine|vecino|vecina|vicino|vicina|buurman|buurvrouw|"
+    r"nachbar\w*)\b",
+    re.IGNORECASE,
+)
+# Someone other than the user as the subject: "a guest at my party has…", "my mentor…".
+SOMEONE_ELSE = re.compile(
+    r"^(?:everyone|everybody|someone|somebody|nobody|people|they all|most people)\b|"
+    r"^(?:most|all|many|some|few)\s+[^\W\d_]+s\b|"  # "Most cats hate water": of a kind, no one
+    r"^(?:\w+\s+){0,2}?(?:a|an|the|this|that|my|our|his|her|their|one|some)\s+(?:\w+\s+)?"
+    r"(?:guest|guests|barista|waiter|waitress|mentor|coach|tutor|nanny|babysitter|stranger|"
+    r"guy|girl|woman|man|lady|person|people|everyone|someone|somebody|friend|friends|"
+    r"colleague|coworker|boss|client|customer|neighbou?r|roommate|flatmate|classmate|"
+    r"teammate|landlord|doctor|dentist|teacher|professor|therapist|character|protagonist|"
+    r"author|hero|villain)\b",
+    re.IGNORECASE,
+)
+# Someone's words passed on: a saying is theirs, not a fact about the user.
+REPORTED = re.compile(
+    r"\b(?:thinks|reckons|believes|says|said|wants me to|told me to|keeps telling me)\s+"
+    r"(?:that\s+)?"
+    r"(?:i|we)\b|"
+    r"\b(?:used to say|always says?|always said|would say|says that|said that|told (?:me|us) "
+    r"(?:that|to)|likes to say|as they say|the saying goes|i wonder|i'm wondering|"
+    r"i was wondering|not sure (?:if|whether)|curious (?:if|whether)|not sure(?=\W*$)|"
+    r"i (?:read|heard|saw) (?:somewhere |online |once )?that|apparently)\b",
+    re.IGNORECASE,
+)
+# The user as the subject: "I…", "my X…", or a predicate that is theirs ("the Kinks are my
+# band", "Python is what I write all day").
+ADVERBS = (
+    r"(?:(?:also|still|really|just|now|honestly|actually|definitely|totally|usually|mostly|"
+    r"recently|currently|lately|these days|at the moment|generally|basically|personally|"
+    r"anyway|yeah|yes|no|well|so|oh|and|but|plus|for work|at home|most \w+|on \w+s|"
+    r"weekends|mornings|evenings)[,\s]+)*"
+)
+USER_SUBJECT = re.compile(
+    ADVERBS + r"(?:i|i'm|im|i've|ive|i'd|me|my|mine|we|we're|we've|our|ich|mein\w*|wir|unser\w*|"
+    r"je|j'|j’|moi|mon|ma|mes|nous|notre|nos|yo|mi|mis|nosotros|nuestr\w*|me|io|mio|mia|"
+    r"noi|eu|meu|minha|nós|ik|mijn|wij|we)(?:\b|(?<=['’]))"
+    r"|^[^,.;]{1,40}\s+and\s+(?:i|me)\b"
+    r"|^(?:moved|switched|started|joined|quit|left|got|bought|adopted|married|graduated|"
+    r"cancell?ed|dropped|sold|gave up|stopped|ditched|upgraded|swapped|turned|traded|"
+    r"finished|retired|transferred|relocated|became|work|live|love|hate|use)\b"
+    r"|^[^,.;]{1,60}\b(?:is|are|was|'s|'re)\s+(?:\w+\s+)?(?:my|our|what i|where i|how i|"
+    r"who i|for me|mine)\b"
+    # The user after a fronted time or place: "After ten years in finance I opened…".
+    r"|^(?:after|before|since|during|for|in|at|by|over|within|two|three|\d+)\b[^,.;!?]{1,50}?"
+    r",?\s+(?:i|we)(?:['’](?:m|ve|d|re|ll))?\s+(?!(?:think|guess|mean|wonder|suppose)\b)",
+    re.IGNORECASE,
+)
+ASIDES = re.compile(
+    r"\b(?:just so you know|so you know|you know|so you can \w+|when you can|if you can|"
+    r"for you|thank you|thanks to you|you see)\b",
+    re.IGNORECASE,
+)
+MINE = re.compile(
+    r"(?<![\w'’])(?:i|i'm|im|i've|i'd|me|my|mine|myself|ich|mich|mir|mein\w*|je|j'|moi|mon|ma|"
+    r"mes|yo|mi|mis|io|mio|mia|miei|eu|meu|minha|ik|mijn)(?:(?<=['’])|(?![\w'’]))",
+    re.IGNORECASE,
+)
+TO_YOU = re.compile(r"\b(?:you|your|you're|ya|u)\b", re.IGNORECASE)
+AS_A = re.compile(
+    r"\s*(?P<what>(?:as|being)\s+(?:an?\s+)?[^,?.]{2,40}?)\s*,",
+    re.IGNORECASE,
+)
+OWN_RELATIVE = re.compile(
+    r"(?:(?P<place>\b(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)*),\s*)?"
+    r"\b(?:where|who|which|that|when)\s+(?P<said>(?:i|we)\s+(?:\w+\s+)?(?:live|work|teach|"
+    r"study|grew up|was born|am based|are based|come from|moved|volunteer|train)\b"
+    r"(?:(?!\s(?:is|was|were|are|has|had|have)\b)[^?.!,])*)",
+    re.IGNORECASE,
+)
+THATS_ME = re.compile(
+    r"\b(?:someone|a|an)\s+(?:like me\s+)?(?P<who>(?:who|that)\s+[^?.!]{3,80}|"
+    r"[\w-]+(?:\s+[\w-]+)?\s+(?:who|that)\s+[^?.!]{3,80})[?.!]\s*"
+    r"(?:that'?s me|that is me|that'd be me|(?:this is|i'm) (?:about|asking for) me)\b"
+    r"|\bsomeone like me\s+(?P<like>who\s+[^?.!,]{3,80})"
+    # "…for a night-shift nurse like me", "someone with sciatica like me": what the user is.
+    r"|\b(?:someone|somebody|people|a|an)\s+(?P<as>(?:with\s+)?(?:[\w'-]+\s+){0,3}?[\w'-]+)"
+    r"\s+like me\b",
+    re.IGNORECASE,
+)
+NAME_INTRO = re.compile(
+    r"^(?i:(?:hi|hey|hello)[,!]?\s+)?(?i:i'm|i am|im|it's|this is|call me)\s+[A-Z][\w'-]+"
+    r"(?:\s+from\s+[^,.!?]{1,40}?)?(?i:\s+again)?[.!]?$"
+    r"|^(?i:(?:it's|this is)\s+)?[A-Z][\w'-]+\s+(?:from\s+[^,.]{1,40}\s+)?here\b",
+)
+# Where the user is, said with a place's name: "I'm in Toronto", "now in Accra".
+IN_PLACE = re.compile(
+    r"\b(?i:i'm|i am|im|we're|we are|now|currently|still|based)\s+(?i:\w+\s+)?(?i:in|near|"
+    r"outside|out of)\s+(?:the\s+)?[A-Z][\w'’-]+",
+)
+# The user in another's clause, but not as the one told or asked ("keeps telling me she's…").
+SELF_AS_PERSON = re.compile(
+    r"\b(?:i|i'm|im|i've|i'd|(?<!telling )(?<!told )(?<!tells )(?<!tell )(?<!asked )(?<!asks )"
+    r"(?<!asking )me|myself|ich|mich|mir|je|moi|yo)\b",
+    re.I,
+)
+# In a request or a question the user may still say who is in their life: "a gift for my
+# wife Yuki", "my daughter's first sleepover".
+MY_PEOPLE = re.compile(
+    r"\b(?i:my|our)\s+(?:\w+\s+)?(?:wife|husband|partner|spouse|girlfriend|boyfriend|son|"
+    r"daughter|kids?|children|child|baby|mum|mom|mother|dad|father|parents|brother|sister|"
+    r"twins|grandma|grandpa|toddler|newborn|teen|teenager|stepson|stepdaughter|grandson|"
+    r"granddaughter|fianc[ée]e?|dog|cat|puppy|kitten|parrot|rabbit|horse|ferrets?|"
+    r"hamsters?|guinea pigs?|tortoise|turtles?|snake|lizard|gecko|budgies?|goldfish|"
+    r"chickens|hens|goats?|pony|dogs|cats|rabbits|horses|[\w]+-(?:year|month|week)-old)"
+    r"(?![\w-])(?:'s)?"
+    r"(?:,?\s+(?:named\s+|called\s+)?[A-Z][\w-]+(?:'s)?)?",
+)
+SELF_INTRO = re.compile(
+    r"^[\w .'’-]{2,40}\s(?:here|speaking|checking in)\b|^(?:greetings|hello|hi|hey) from\s+"
+    r"(?:\w+\s+)?[A-Z]|^(?:name's|name is|call me|"
+    r"names?:|pronouns:|lives:|job:|(?:quick |short )?bio:|about me:)|"
+    r"^(?:some )?(?:background|context|profile|intro|about me)\b[^:]{0,40}:|"
+    r"^home(?: for me)? is\b[^.!?]*\b(?:in|near|outside)\s+[A-Z]",
+    re.IGNORECASE,
+)
+
+
+# For a message with no "I": a sentence opening with its own subject and verb is about that
+# subject; one opening with a verb and its object is an order, not a statement.
+SUBJECT_VERB = re.compile(
+    r"(?:[\w'’-]+\s+){0,4}?(?:is|are|was|were|has|have|had|does|do|did|'s|'re|can|will|"
+    r"\w+s|\w+ed)\b",
+    re.IGNORECASE,
+)
+YOURS = re.compile(r"\b(?:your|yours)\b", re.IGNORECASE)
+_PAST = (
+    r"\w+ed|went|became|began|bought|sold|quit|left|took|gave|made|found|grew|built|kept|"
+    r"lost|met|paid|spent|won|wrote|had|born"
+)
+DROPPED_I = re.compile(r"(?:been|\w+ing|" + _PAST + r")\b", re.IGNORECASE)
+DROPPED_I_PAST = re.compile(r"(?:" + _PAST + r")\b", re.IGNORECASE)

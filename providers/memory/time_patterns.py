@@ -1,0 +1,128 @@
+"""Whether what a clause says lasts, for the statement reader (`statements.py`): a story of
+one occasion, a feeling, a plan or the moment's state passes; a change of state, a habit or
+an end with its date lasts. Patterns only, as in `clause_patterns`; the reader decides.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Time. A story of one occasion ("I went to a workshop last Friday") and a feeling ("I'm so
+# thankful") are not lasting; a change of state ("I moved to Berlin") is.
+EPISODE = re.compile(
+    r"\b(?:i|we)\s+(?:just\s+|finally\s+|even\s+|also\s+|recently\s+|actually\s+)?"
+    r"(?:went|saw|had|did|was|were|got|made|took|felt|met|came|gave|found|told|thought|ran|"
+    r"began|brought|caught|chose|drew|drank|drove|ate|fell|fought|flew|forgot|heard|held|"
+    r"kept|knew|lost|paid|rode|sang|sat|said|sent|slept|spoke|spent|stood|swam|threw|woke|"
+    r"won|wrote|tried|visited|watched|played|talked|attended|finished|enjoyed|loved|hated|"
+    r"liked|wanted|needed|realized|realised|noticed|decided|learned|learnt|checked|painted|"
+    r"baked|cooked|signed|joined a|picked|saved|helped|stopped by|ended up|managed|set up a|"
+    r"\w+ed)\b|\b(?:yesterday|(?<!my )(?<!our )(?<!the )(?<!his )(?<!her )"
+    r"last (?:night|week|weekend|month|year|friday|saturday|sunday|"
+    r"monday|tuesday|wednesday|thursday|time)|ago|the other day|earlier today|this past)\b",
+    re.IGNORECASE,
+)
+CHANGE_OF_STATE = re.compile(
+    r"\b(?:moved|relocated|married|divorced|adopted|born|grew up|raised|started|joined|"
+    r"switched|quit|retired|graduated|hired|became|converted|transferred|got an?|bought|"
+    r"got married|got engaged|retrained|trained as|qualified as|promoted|upgraded|swapped|"
+    r"replaced|traded|exchanged|turned \d+|completed|founded|(?:my|our) new|as of|"
+    r"(?:opened|set up) (?:my|our) own|"
+    r"(?:finished|did|earned|got|have|hold) (?:my |a |an |the )?(?:\w+ )?(?:degree|course|"
+    r"training|apprenticeship|phd|masters?|diploma)|"
+    r"(?:have|has|'ve|'s) been|since|for (?:\w+ )?(?:years|months|decades)|always|every|"
+    r"usually|never)\b",
+    re.IGNORECASE,
+)
+FEELING = re.compile(
+    r"\b(?:i'm|im|i am|i feel|i felt|i was|i've been|we've been|we were|made me feel|"
+    r"makes me feel|feeling)\s+"
+    r"(?:so\s+|really\s+|very\s+|super\s+|totally\s+|truly\s+|just\s+|kinda\s+|"
+    r"pretty\s+|a bit\s+|quite\s+)*(?:happy|glad|thankful|grateful|proud|excited|stoked|"
+    r"thrilled|lucky|blessed|sorry|sad|amazed|inspired|hopeful|optimistic|honored|honoured|"
+    r"touched|moved|relieved|nervous|worried|curious|impressed|pumped|psyched|down|bummed|"
+    r"jealous|envious|shocked|surprised|speechless|overjoyed|delighted|great|good|fine|"
+    r"awful|terrible|better|worse|overwhelmed|blown away|humbled|stumped|torn|unsure|"
+    r"conflicted)\b"
+    # "I got a surge of energy", "I feel like this is my calling", "still thinking about Max"
+    r"|\ba (?:surge|sense|wave|rush|burst) of\b|\bi feel like (?:this|that|it)\b"
+    r"|\b(?:still )?thinking about\b|\b(?:haven't|have not|hasn't) been able to\b"
+    # Resolve, whatever it is about: "I'm determined to make it work", "I'm not giving up".
+    r"|\bdetermined to\b|\b(?:not|never) giving up\b|\bhoping for the best\b",
+    re.IGNORECASE,
+)
+PLAN_AHEAD = re.compile(
+    r"\b(?:i'm|im|i am|we're|we are)\s+(?:going to|gonna|thinking (?:of|about)|about to|"
+    r"planning (?:a|an|the|my|our)\b|"
+    r"off to|heading|ready to|looking forward)\b|\b(?:i'll|i will|we'll|i'd love to|can't wait|"
+    r"i (?:\w+ )?(?:want|hope|wish|plan) to|i wanna|i might|i bet|i believe|"
+    r"i can picture|i find it|we can|we should|we need to|let's|we all)\b",
+    re.IGNORECASE,
+)
+# What the user is doing these days, said of no kind of thing: "I'm staying positive",
+# "I'm wrapping up the plan". (With a category it tells: "I'm learning Korean".)
+ONGOING = re.compile(
+    r"been\b|(?:(?:now|still|currently|just|really|lately|and)[,\s]+)*(?:i'm|im|i am|i've been|"
+    r"we're|we've been)\s+(?:\w+ly\s+|still\s+|just\s+|so\s+|really\s+)*\w+ing\b"
+    r"|(?:i'm|im|i am) (?:sure|certain|determined|not gonna|not going to|up for)\b",
+    re.IGNORECASE,
+)
+# A plan for one day: "I'm cooking for her on Saturday".
+WHEN_NEXT = (
+    r"(?:tomorrow|this weekend|next (?:week|month|monday|tuesday|wednesday|thursday|friday|"
+    r"saturday|sunday)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))"
+)
+PLAN = re.compile(
+    r"\b(?:i'm|i am|we're|we are|i will|i'll|we'll|going to|gonna)\b.*\b" + WHEN_NEXT + r"\b"
+    r"|^" + WHEN_NEXT + r",?\s+(?:i'm|i am|we're|i'll|i will)\b",
+    re.IGNORECASE,
+)
+MOMENT = re.compile(
+    r"\b(?:today|tonight|right now|just now|this morning|this afternoon|this evening|rn|"
+    r"headache|hangover|jet ?lag|barely slept|out of my mind|heute|gerade|aujourd'hui|"
+    r"out of order|broken down|stopped working|not working|"
+    r"(?:is|are) (?:so )?(?:tired|sore|aching|itchy|swollen|killing me)|"
+    r"ce soir|hoy|esta noche|oggi|stasera|hoje|vandaag)\b",
+    re.IGNORECASE,
+)
+PASSING = re.compile(
+    r"\b(?:i'm|im|i am) at (?:a|an|the|my|our)\b|"
+    r"^(?:stuck|waiting|queu(?:e)?ing|sitting|standing|soaked|drenched|freezing|boiling|"
+    r"starving|running on|running late|home sick|off sick|off work|laid up|snowed under|"
+    r"swamped)\b|\b(?:hanging in there|trying to stay|staying positive|holding up|getting by|"
+    r"keeping (?:my )?head up|coping)\b|"
+    r"\b(?:i'm|im|i am|i feel|feeling|i'm feeling|i was|i got)\s+(?:so\s+|really\s+|very\s+|"
+    r"a bit\s+|kind of\s+|kinda\s+|super\s+|pretty\s+|totally\s+|absolutely\s+)?"
+    r"(?:tired|exhausted|knackered|hungry|starving|thirsty|sleepy|bored|stressed|sick|ill|"
+    r"cold|freezing|hot|sad|angry|annoyed|grumpy|excited|nervous|busy|late|lost|confused|"
+    r"stuck|drunk|hungover|full|sore|fried|wiped|shattered|overwhelmed|frustrated|"
+    r"in a hurry|in a rush|on my way|travell?ing|running late|on holiday|on vacation|away)\b"
+    r"(?! of\b| with\b)"  # "tired of superhero films" is a taste, not a state
+    r"|\b(?:ich bin|je suis|estoy)\s+"
+    r"(?:so\s+|très\s+|muy\s+)?(?:müde|hungrig|fatigué|fatiguée|crevé|cansad[oa]|agotad[oa])",
+    re.IGNORECASE,
+)
+# What holds since a change ("I'm doing nursing instead"): no passing activity.
+SINCE_CHANGE = re.compile(r"\b(?:instead|these days|nowadays|full[- ]time)\b", re.IGNORECASE)
+# An end with its date ("quit smoking two years ago"): the end itself is what lasts.
+DATED_END = re.compile(
+    r"\b(?:\w+|a|an|\d+) (?:years?|months?|weeks?|decades?) ago\b|\bin (?:19|20)\d\d\b|"
+    r"\bsince (?:19|20)\d\d\b",
+    re.IGNORECASE,
+)
+# How long or how often: what makes an ongoing activity a lasting one. "Since we last
+# spoke" dates a conversation, not a habit.
+HOW_LONG = re.compile(
+    r"\b(?:since(?!\s+(?:we|you)\b|\s+\w+\s+last\b)|for (?:\w+ )?(?:years|months|decades|weeks)|"
+    r"every|always|usually|most days|each (?:week|day|month|year))\b",
+    re.IGNORECASE,
+)
+NOT_YET = re.compile(
+    r"\b(?:will|won't|might|hope|hopefully|wish|gonna|going to|someday|"
+    r"one day|maybe|perhaps)\b",
+    re.IGNORECASE,
+)
+WHEN_AHEAD = re.compile(
+    r"^feeling\b|\b(?:tomorrow|tonight|next (?:week|month|year|time)|later|soon)\b",
+    re.IGNORECASE,
+)
