@@ -1,7 +1,8 @@
 """What the statement reader reads with: a message's text with quotations blanked, its
 sentences and clauses, a clause trimmed of fillers, and the reader's state and its plainest
 questions (`ReaderBase`). The reader itself (`statements._Reader`) is put together from the
-parts in `reading_requests`, `reading_short` and `reading_fixes`."""
+parts in `reading_requests`, `reading_short`, `reading_fixes`, `reading_clause` and
+`reading_lasting`."""
 
 from __future__ import annotations
 
@@ -146,7 +147,7 @@ class ReaderBase(ABC):
 
     @abstractmethod
     def clause(self, clause: str, *, sentence_about_user: bool) -> tuple[str | None, str] | None:
-        """The (slot, words) a clause adds, or None (`statements._Reader`)."""
+        """The (slot, words) a clause adds, or None (`reading_clause.Clauses`)."""
 
     @abstractmethod
     def lasting(self, clause: str) -> bool:
@@ -155,3 +156,7 @@ class ReaderBase(ABC):
     @abstractmethod
     def asks(self, clause: str) -> bool:
         """Whether a clause asks rather than tells."""
+
+    @abstractmethod
+    def retire(self, text: str, *, bare_ok: bool = True) -> None:
+        """Retires what a text says has ended (`reading_fixes.Corrections`)."""

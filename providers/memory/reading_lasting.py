@@ -1,0 +1,115 @@
+"""The statement reader's part for time: whether a statement holds beyond the occasion it
+was said on (not a feeling, a plan, a resolve, talk to the listener or one occasion), and
+what is one occasion."""
+
+from __future__ import annotations
+
+import re
+
+from .categories import category_of
+from .clause_patterns import FAVOURITE, JUDGED_ACTIVITY, QUOTE, REACTION, content_words
+from .reading import ReaderBase
+from .remark_patterns import (
+    DISPOSITION,
+    DREAM_TALK,
+    HARD_THING,
+    JUST_DONE,
+    RESOLVE,
+    STATE_SLOTS,
+    THINGS_OF_MINE,
+    TOLD_AHEAD,
+)
+from .subject_patterns import ASIDES, DROPPED_I_PAST, TO_YOU, USER_SUBJECT
+from .talk_patterns import (
+    HOW_IT_IS,
+    LOST_REFERENT,
+    NOT_DONE_YET,
+    PAST_OF_A_THING,
+    POINTS_BACK,
+    WE_SAID,
+)
+from .time_patterns import (
+    CHANGE_OF_STATE,
+    EPISODE,
+    FEELING,
+    HOW_LONG,
+    ONGOING,
+    PLAN_AHEAD,
+    SINCE_CHANGE,
+)
+
+
+class Lasting(ReaderBase):
+    """Whether what is said lasts."""
+
+    def lasting(self, clause: str) -> bool:
+        """Whether a statement holds beyond the occasion it was said on."""
+        category = category_of(clause)
+        felt = FEELING.search(clause) or REACTION.search(clause) or JUDGED_ACTIVITY.search(clause)
+        # "Blue's my fave, it makes me feel relaxed": a favourite said, then why.
+        if felt and not FAVOURITE.search(clause.split(",")[0]):
+            return False
+        ahead = PLAN_AHEAD.search(clause) and not DISPOSITION.search(clause)
+        if ahead and (category is None or category.slot not in TOLD_AHEAD):
+            return False
+        if category is None and RESOLVE.search(clause) and not DISPOSITION.search(clause):
+            return False  # "I won't quit", "I'm gonna make it": resolve, not fact
+        if category is not None and category.slot == "goals" and DREAM_TALK.search(clause):
+            return False  # "keep chasing those dreams": a motto, no goal named
+        # "I'm always here for you, Mel!": said to the listener, by name.
+        # (but "I'm in Cardiff, Wales": a place after a place)
+        called = re.search(r"(\S+),\s*[A-Z][a-z]+[.!?]*$", clause)
+        vocative = called is not None and not called.group(1)[:1].isupper()
+        if vocative and category is None:
+            return False
+        if HARD_THING.match(clause) or PAST_OF_A_THING.match(clause):
+            return False  # "Running a business isn't easy", "The energy was motivating"
+        if TO_YOU.search(ASIDES.sub(" ", clause)) and (category is None or self.chatty):
+            return False  # speaks to the listener: "your words mean a lot to me"
+        slot = self.slot_of(clause)
+        if slot is None and THINGS_OF_MINE.match(clause):
+            # "My code compiles but the tests hang", "my phone keeps autocorrecting": a
+            # thing of the user's doing something, of no kind a person has, is the
+            # moment's trouble, not who the user is.
+            return False
+        if HOW_IT_IS.search(clause) or NOT_DONE_YET.search(clause):
+            return False  # "I love how uncomplicated it is", "I haven't done pottery yet"
+        if slot is None and (
+            WE_SAID.match(clause) or LOST_REFERENT.search(clause) or POINTS_BACK.match(clause)
+        ):
+            # "we rock as a team!", "I see them once a week": of no kind a person has, said
+            # of a group or of something named elsewhere, it is talk.
+            return False
+        if slot is None:
+            # "I'm doing nursing instead" is what holds since a change, not an activity.
+            ongoing = ONGOING.match(clause) and not (
+                HOW_LONG.search(clause) or SINCE_CHANGE.search(clause)
+            )
+            if len(content_words(clause)) < 2 or ongoing:
+                # "Yeah", "Been a long road", "I'm staying positive" (but "been learning
+                # the cello since May" says how long: it lasts)
+                return False
+            if self.chatty and not (HOW_LONG.search(clause) and USER_SUBJECT.match(clause)):
+                # In a long turn of a conversation, a remark of no kind a person has (no
+                # category) is talk, not something told to be kept.
+                return False
+        # One occasion, with its "I" or without ("Finished the report at last").
+        episode = self.episode(clause)
+        # An occasion that changed something a person has for good ("got diagnosed with
+        # diabetes", "opened my own bakery") is told for what it left behind.
+        left_state = category is not None and category.slot in STATE_SLOTS
+        # "I loved 'Becoming Nicole'": a feeling about a work named is a taste, not an outing.
+        left_state = left_state or (
+            category is not None
+            and category.slot in ("likes", "dislikes")
+            and bool(QUOTE.search(clause))
+        )
+        return not (episode and not CHANGE_OF_STATE.search(clause) and not left_state)
+
+    def episode(self, clause: str) -> bool:
+        """One occasion, with its "I" or without ("Finished the report at last")."""
+        return bool(
+            EPISODE.search(clause)
+            or JUST_DONE.match(clause)
+            or (DROPPED_I_PAST.match(clause) and self.slot_of(clause) is None)
+        )
