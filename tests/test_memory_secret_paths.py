@@ -22,8 +22,9 @@ from ctxchat.core.session import Session
 from ctxchat.providers.history.in_memory import InMemoryHistoryProvider
 from ctxchat.providers.memory import Fact
 from ctxchat.providers.memory.importing import import_facts
-from ctxchat.providers.memory.provider import SECRET_NOTE, UserMemoryProvider
+from ctxchat.providers.memory.provider import UserMemoryProvider
 from ctxchat.providers.memory.secrets import SecretRefused
+from ctxchat.providers.memory.turn_learning import SECRET_NOTE
 from ctxchat.services.chat_commands import chat_commands
 from ctxchat.services.conversations import ChatService
 from ctxchat.storage.store import SessionStore

@@ -141,7 +141,7 @@ async def add(ctx: CommandView, memory: Any, text: str) -> CommandResult:
         return apply_ops(facts, ops, now=now, provenance=provenance)
 
     changes = await asyncio.to_thread(memory.change, update)
-    from .provider import change_line
+    from .turn_learning import change_line
 
     if not changes:
         return CommandResult.say("already remembered")

@@ -16,7 +16,8 @@ if TYPE_CHECKING:
     from ctxchat import ChatModel
     from ctxchat.kit import Progress
 
-    from .provider import Extractor, UserMemoryProvider
+    from .options import Extractor
+    from .provider import UserMemoryProvider
 
 EXTRACTORS: tuple[Extractor, ...] = ("rules", "llm", "both")
 

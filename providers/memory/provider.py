@@ -21,102 +21,36 @@ team on one PostgreSQL database never mixes memories; "session" keeps it in the 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ctxchat import (
     AgentView,
     ContextProvider,
     Message,
     ModelRequest,
-    OptionValueError,
     RunContext,
     Session,
     StorageError,
-    option,
 )
-from ctxchat.kit import OWN_WORDS, SqlBacked, ignore_events, user_key
+from ctxchat.kit import SqlBacked, ignore_events
 
+from .options import UserMemoryOptions, user_key_of
 from .schema import MEMORY
+from .turn_learning import change_line, learn_from_turn, own_words
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Sequence
 
     from ctxchat import ChatModel, Command, CommandView
     from ctxchat.kit import Forgetting, LearnItem, Progress
 
     from . import Change, Extraction, Fact, FactSet
-    from .ops import Op
     from .store import SessionMemory, SqlMemory
 
 # The memory library (its rules, its store) is imported when a turn first needs it: a
 # command that only builds the pipeline (`sessions list`, `--help`) never pays for it.
-
-Extractor = Literal["rules", "llm", "both"]
-NOTHING_TO_FORGET = "nothing remembered matched that, so nothing was forgotten"
-SECRET_NOTE = "not remembered: that looked like a password, key or account number"
-
-
-@dataclass(frozen=True)
-class UserMemoryOptions:
-    url: str | None = option(
-        None,
-        secret=True,  # it may carry a password
-        help="SQLAlchemy database URL (omitted = [storage] url, else "
-        "history.sqlite3 in the data dir)",
-    )
-    scope: Literal["user", "session", "project"] = option(
-        "user",
-        help="user: one memory shared by every session; session: each its own; project: "
-        "facts about the work kept for the project they were said in, about the person "
-        "for the user",
-    )
-    user: str | None = option(
-        None, help="whose memory this is (omitted = CTXCHAT_USER, else the login name)"
-    )
-    extractor: Extractor = option(
-        "rules", help="rules (offline, no model call), llm (the chat model), or both"
-    )
-    model: str | None = option(
-        None, help="the model the llm extractor asks (omitted = the chat model)"
-    )
-    max_facts: int = option(30, help="most facts recalled into a turn")
-    max_chars: int = option(2000, help="most characters of recalled facts in a turn")
-
-    def __post_init__(self) -> None:
-        if self.max_facts < 0:
-            raise OptionValueError("max_facts", "must be 0 or more")
-        if self.max_chars < 0:
-            raise OptionValueError("max_chars", "must be 0 or more")
-        if self.user is not None and not self.user.strip():
-            raise OptionValueError("user", "must name a user (or be left out)")
-
-
-def user_key_of(options: UserMemoryOptions) -> str:
-    return user_key(options.user)
-
-
-def own_words(context: RunContext) -> str:
-    """What the user said in their own words this turn (see `InputOrigin`)."""
-    return "\n".join(
-        text for m in context.input_messages if (text := m.text_from(OWN_WORDS).strip())
-    )
-
-
-def change_line(change: Change) -> str:
-    from . import slot_info
-
-    label = slot_info(change.fact.slot).label
-    if change.kind == "added":
-        return f"remembered: {label}: {change.fact.value}"
-    if change.kind == "changed":
-        was = f" (was {change.previous})" if change.previous else ""
-        return f"remembered: {label}: {change.fact.value}{was}"
-    if change.kind == "retired":
-        return f"no longer remembered: {label}: {change.fact.value}"
-    return f"forgot: {label}: {change.fact.value}"
 
 
 class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemoryOptions]):
@@ -227,45 +161,7 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
     async def after_stored_turn(
         self, *, agent: AgentView, session: Session, context: RunContext, state: dict[str, Any]
     ) -> None:
-        if state.get("off"):
-            return
-        text = own_words(context)
-        if not text:
-            return
-        memory = self.memory(state)
-        extraction = await self.extract(context, text, memory)
-        if extraction.warning:
-            context.warn(self.source_id, extraction.warning)
-        if extraction.secret_dropped:
-            context.notify(self.source_id, SECRET_NOTE)
-        if not extraction.ops:
-            return
-        from . import Provenance, apply_ops
-
-        asked = next((m for m in context.input_messages if m.text_from(OWN_WORDS)), None)
-        provenance = Provenance(session.id, asked.id if asked is not None else None)
-        now = datetime.now(UTC)
-
-        def update(ops: Sequence[Op]) -> Callable[[FactSet], list[Change]]:
-            return lambda facts: apply_ops(facts, ops, now=now, provenance=provenance)
-
-        project = self.project_memory(session)
-        if project is None:
-            changes = await asyncio.to_thread(memory.change, update(extraction.ops))
-        else:
-            from .project import split_ops
-
-            person, work = split_ops(extraction.ops)
-            changes = await asyncio.to_thread(memory.change, update(person)) if person else []
-            if work:
-                changes += await asyncio.to_thread(project.change, update(work))
-        for change in changes:
-            context.notify(self.source_id, change_line(change))
-        forgotten = [c.fact for c in changes if c.kind == "forgotten"]
-        if forgotten:
-            await self.forget_elsewhere(agent.run_providers(), forgotten, context.metadata)
-        elif any(op.kind == "forget" for op in extraction.ops):
-            context.notify(self.source_id, NOTHING_TO_FORGET)
+        await learn_from_turn(self, agent=agent, session=session, context=context, state=state)
 
     async def extract(
         self, context: RunContext, text: str, memory: SqlMemory | SessionMemory
