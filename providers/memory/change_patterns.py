@@ -32,6 +32,7 @@ ENDING = re.compile(
     r"made redundant|let go from|fired from|sacked from|"
     r"finished with|moved (?:away|out|on)|(?:migrated|moved|switched) (?:off|away from)|"
     r"(?:is|are|was|'s) (?:over|done|gone|finished|uninstalled|history)|done with|"
+    r"(?:is|are|was|'s) (?:off|called off)(?=\s*(?:[,.;!]|$))|called off|"
     r"got rid of|ditched|broke up|wrong|misspoke|typo|mistake|scratch|disregard|"
     r"gone off|went off|lost interest in|grown out of|fell out of love with|"
     r"(?:i'm|im|i am) (?:so )?over|traded|"
@@ -87,7 +88,8 @@ CORRECTION = re.compile(
 )
 # A named one's life, or life with the user, ended.
 LIFE_ENDED = re.compile(
-    r"\b(?P<who>(?-i:[A-Z])[\w'-]+)(?:\s+and\s+(?:I|me))?\s+(?:(?:has|have|had|just|sadly)\s+)*"
+    r"\b(?P<who>(?-i:[A-Z])[\w'-]+(?<!(?-i:The))(?<!(?-i:My))(?<!(?-i:Our))|(?:the|my|our)\s+[\w'-]+)"
+    r"(?:\s+and\s+(?:I|me))?\s+(?:(?:has|have|had|just|sadly)\s+)*"
     r"(?:died|passed away|passed on|split up|broke up|divorced|got divorced|was put down|"
     r"was put to sleep|(?:is|isn't|is not|is no longer) with us|ist gestorben|est mort|"
     r"est morte|murió|se murió)\b",
@@ -111,7 +113,7 @@ NO_MORE = re.compile(
 )
 # Giving one thing for another: the first goes, the second is what holds now.
 EXCHANGE = re.compile(
-    r"\b(?:traded|swapped|exchanged|replaced|switched)\s+(?:(?:my|the|our|a|an)\s+)?"
-    r"(?P<old>[\w' -]+?)\s+(?:in\s+)?(?:for|with|to)\s+\S",
+    r"\b(?:traded|swapped|exchanged|replaced|switched)\s+(?P<given>(?:(?:my|the|our|a|an)\s+)?"
+    r"(?P<old>[\w' -]+?))\s+(?:in\s+)?(?:for|with|to)\s+\S",
     re.IGNORECASE,
 )

@@ -12,8 +12,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .categories import category_of
-from .change_patterns import ENDING
-from .clause_patterns import CLAUSE_BREAK, FAVOURITE, HEDGE, QUOTE, SENTENCE, WORD, content_words
+from .change_patterns import ENDING, EXCHANGE
+from .clause_patterns import (
+    CLAUSE_BREAK,
+    FAVOURITE,
+    FINITE,
+    HEDGE,
+    QUOTE,
+    SENTENCE,
+    WORD,
+    content_words,
+)
 from .lexicon import (
     Compiled,
     compiled,
@@ -27,6 +36,11 @@ from .remark_patterns import (
 from .slots import favourite_slot
 from .subject_patterns import IN_PLACE, MY_PEOPLE, NAME_INTRO
 from .talk_patterns import TITLE
+
+_NAMED_SUBJECT = re.compile(r"[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?")
+
+
+_KIN_BEFORE_I = re.compile(r"(?:my|our)\s+(?!name)[\w'-]+(?:\s+[\w'-]+){0,2}", re.IGNORECASE)
 
 
 def mask_quotes(text: str) -> str:
@@ -48,6 +62,13 @@ def clauses(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     for m in CLAUSE_BREAK.finditer(text, start, end):
         if len(WORD.findall(text, at, m.start())) <= 1:
             continue  # "Jonas, my son, …": a name before an apposition opens no clause
+        before = text[at : m.start()].strip()
+        if (
+            m.group().strip().casefold() == "and"
+            and _KIN_BEFORE_I.fullmatch(before)
+            and not FINITE.search(before)
+        ):
+            continue  # "My wife Ana and I run a bakery": the two of them are one subject
         if m.start() > at:
             yield at, m.start()
         at = m.end()
@@ -69,14 +90,58 @@ def trim(text: str, lang: Compiled) -> str:
     return text.strip(" \t,;-–—")
 
 
+@dataclass(frozen=True, slots=True)
+class Endings:
+    """A clause cut where it says something ended: its parts, the parts that only end
+    something (kept out of what is stored), and what they end."""
+
+    parts: list[str]
+    ending: list[str]
+    gone: list[str]
+    exchanged: bool
+
+    @property
+    def rest(self) -> str:
+        return ", ".join(p for p in self.parts if p not in self.ending)
+
+
+def endings(clause: str) -> Endings:
+    """ "Traded the Golf in for a Tesla": the Golf goes and "Traded in for a Tesla" stays;
+    "left the terminal job for one at the university": the new one stays; "Greg left": only
+    Greg goes."""
+    parts = [p for p in re.split(r"[,;]\s*|\s+and\s+|:\s+", clause) if p.strip()]
+    ending: list[str] = []
+    gone: list[str] = []
+    exchanged = False
+    for index, part in enumerate(parts):
+        if not ENDING.search(part):
+            continue
+        exchange = EXCHANGE.search(part)
+        if exchange is not None:
+            gone.append(exchange["old"])
+            # What it was given for stays, without the old one's name in it.
+            kept = part[: exchange.start("given")] + part[exchange.end("given") :]
+            parts[index] = " ".join(kept.split())
+            exchanged = True
+            continue
+        gone.append(ended_thing(part))
+        if LEFT_FOR.search(part):
+            exchanged = True
+        else:
+            ending.append(part)
+    return Endings(parts, ending, gone, exchanged)
+
+
 def ended_thing(part: str) -> str:
     """What a clause says has ended: the object of its verb ("done with British Airways"),
     else its subject ("the Civic's gone"); what it was left for is no part of it."""
     m = ENDING.search(part)
     if m is None:
         return part
-    after = part[m.end() :]
-    target = after if content_words(after) else part[: m.start()]
+    after, before = part[m.end() :], part[: m.start()]
+    # "Priya left the company": someone named is who went, not what they left.
+    named = _NAMED_SUBJECT.fullmatch(before.strip())
+    target = after if content_words(after) and not named else before
     return LEFT_FOR.split(target, maxsplit=1)[0]
 
 

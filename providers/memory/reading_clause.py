@@ -8,11 +8,11 @@ from __future__ import annotations
 import re
 
 from .categories import category_of, style_aspect_of
-from .change_patterns import ENDING, EXCHANGE, NO_LONGER, NO_MORE, NOT_X
+from .change_patterns import ENDING, NO_LONGER, NO_MORE, NOT_X
 from .clause_patterns import ADVICE, FINITE, REACTION, STYLE_SAID, WORD, content_words
 from .ops import Op
-from .reading import ReaderBase, ended_thing
-from .remark_patterns import CARE_SAYS, LASTING_DESPITE_PLANS, LEFT_FOR, PRONOUN, THANKS
+from .reading import ReaderBase, endings
+from .remark_patterns import CARE_SAYS, LASTING_DESPITE_PLANS, PRONOUN, THANKS
 from .subject_patterns import (
     ADVERBS,
     MINE,
@@ -102,36 +102,23 @@ class Clauses(ReaderBase):
         )
         if not (sentence_about_user or style or verdict or self.fragment(clause)):
             return None
-        exchanged = False
         if ENDING.search(clause):
-            parts = [p for p in re.split(r",\s*|\s+and\s+|:\s+", clause) if p.strip()]
-            ending = [p for p in parts if ENDING.search(p)]
-            for part in list(ending):
-                exchange = EXCHANGE.search(part)
-                if exchange is not None:
-                    # "Traded the Golf in for a Tesla": the Golf goes, the Tesla stays.
-                    self.retire(exchange["old"])
-                    ending.remove(part)
-                    exchanged = True
-                    continue
-                self.retire(ended_thing(part))
-                if LEFT_FOR.search(part):
-                    # "left the terminal job for one at the university": the new one stays.
-                    ending.remove(part)
-                    exchanged = True
+            ended = endings(clause)
+            for thing in ended.gone:
+                self.retire(thing)
             # "Quit smoking two years ago": the end, dated, is itself what lasts.
             dated = DATED_END.search(clause) is not None
             # "the Civic's gone and there's a Kia in the drive": what is said beside the end
             # is what holds now.
             beside = any(
                 content_words(p) and not NO_LONGER.search(p) and not self.opens("third_person", p)
-                for p in parts
-                if p not in ending
+                for p in ended.parts
+                if p not in ended.ending
             )
-            told = exchanged or dated or beside or self.still_tells(clause)
+            told = ended.exchanged or dated or beside or self.still_tells(clause)
             if not (told or NOT_X.search(clause)):
                 return None
-            clause = ", ".join(p for p in parts if dated or p not in ending) or clause
+            clause = (", ".join(ended.parts) if dated else ended.rest) or clause
         for m in NOT_X.finditer(clause):
             self.retire(m.group("old"), bare_ok=False)
         value = NOT_X.sub("", clause).strip(" ,")

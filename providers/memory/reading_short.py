@@ -6,10 +6,12 @@ from __future__ import annotations
 import re
 
 from .categories import category_of
+from .change_patterns import ENDING
 from .clause_patterns import BARE_IMPERATIVE, BRIEF_LABEL, FIELD, FINITE, REACTION, TASK_VERB, WORD
 from .ops import Op
 from .reading import (
     ReaderBase,
+    endings,
     sentences,
     trim,
 )
@@ -70,12 +72,26 @@ class ShortMessages(ReaderBase):
         a question or a task and keeps nothing."""
         spans = list(sentences(self.text))
         kept: list[str] = []
+        gone: list[str] = []
         topic = ""
         for index, (start, end) in enumerate(spans):
             said = trim(self.text[start:end], self.lang)
             if not said:
                 continue
             bare = said.rstrip(" .!)\"'”»")
+            if ENDING.search(bare) and not bare.endswith("?"):
+                # "The ThinkPad died, replaced it with a MacBook Air": the end retires what
+                # it names, and only the rest is kept; an end alone ("The band split up")
+                # keeps nothing.
+                ended = endings(bare)
+                rest = ended.rest
+                if not rest and len(WORD.findall(bare)) <= 10:
+                    gone.extend(ended.gone)
+                    continue
+                if rest and rest != bare and (self.tells(bare) or self.tells(rest)):
+                    gone.extend(ended.gone)
+                    kept.append(rest)
+                    continue
             last = index == len(spans) - 1
             if bare.endswith("?"):
                 # "Jazz fusion? Hard pass.": a bare topic before a verdict is no question;
@@ -101,6 +117,8 @@ class ShortMessages(ReaderBase):
             else:
                 return
             topic = ""
+        for thing in gone:
+            self.retire(thing)
         for value in kept:
             self.ops.append(Op("add", self.slot_of(value), value, self.message))
 

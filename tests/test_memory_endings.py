@@ -1,0 +1,72 @@
+"""How the rules reader hears a change that names what ended: the ended thing is retired, the
+words that end it are kept out of what is stored, and a couple as the subject stays one
+statement."""
+
+from __future__ import annotations
+
+import pytest
+from memorykit import remembered
+
+
+@pytest.mark.parametrize(
+    ("before", "change", "kept", "gone"),
+    [
+        # A named person going is who went, not what they left.
+        (
+            "My manager is called Priya.",
+            "Priya left the company; my new manager is Tom.",
+            "tom",
+            "priya",
+        ),
+        # What something was given for stays, without the old one's name in it.
+        (
+            "My car is a Toyota Yaris.",
+            "Traded the Yaris in for a Subaru Outback.",
+            "outback",
+            "yaris",
+        ),
+        # An end said beside the new state, in a sentence with no "I".
+        (
+            "I mostly code in Java.",
+            "These days it's Kotlin for everything, Java is history for me.",
+            "kotlin",
+            "java",
+        ),
+    ],
+)
+def test_an_end_named_beside_a_new_state_retires_the_old_and_keeps_only_the_new(
+    before: str, change: str, kept: str, gone: str
+) -> None:
+    said = remembered(before, change)
+    assert kept in said
+    assert gone not in said
+
+
+def test_a_thing_of_the_users_that_ended_is_retired_by_its_noun() -> None:
+    said = remembered(
+        "I play bass in a covers band.", "I love hiking.", "The band split up last month."
+    )
+    assert "hiking" in said
+    assert "band" not in said
+
+
+def test_a_plan_called_off_is_retired_and_its_reason_kept() -> None:
+    said = remembered(
+        "I'm training for a half marathon in April.",
+        "Injured my knee, so the half marathon is off.",
+    )
+    assert "knee" in said
+    assert "marathon" not in said
+
+
+def test_a_couple_as_subject_is_one_statement_that_a_parting_retires() -> None:
+    assert "ana" in remembered("My girlfriend Ana and I live together.")
+    assert (
+        remembered("My girlfriend Ana and I live together.", "Ana and I broke up in October.") == ""
+    )
+
+
+def test_a_name_then_and_i_is_still_two_statements() -> None:
+    said = remembered("My name's Tom and I work at a bank.", "Forget where I work.")
+    assert "tom" in said
+    assert "bank" not in said
