@@ -13,8 +13,7 @@ import contextlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ctxchat.core.agent import Agent, TurnFailed
 from ctxchat.core.approval import Approver, refuse_unasked
@@ -23,15 +22,15 @@ from ctxchat.core.context import RunContext
 from ctxchat.core.deferred import DeferredWork
 from ctxchat.core.errors import (
     CtxchatError,
-    SessionInUse,
     SessionNotFound,
     UsageError,
 )
 from ctxchat.core.messages import Message, new_id
 from ctxchat.core.model_types import ChatModel, EventSink, ProviderWarning, ignore_events
-from ctxchat.core.provider import HistoryProvider, HistoryUnsupported
+from ctxchat.core.provider import HistoryUnsupported
 from ctxchat.core.session import Session
 from ctxchat.services import journal
+from ctxchat.services.session_reading import SessionReading
 from ctxchat.services.sessions_on_disk import SessionsOnDisk
 from ctxchat.services.titles import clean_title, text_of
 from ctxchat.storage.catalog import SessionCatalog
@@ -41,8 +40,6 @@ if TYPE_CHECKING:
     from ctxchat.config.prices import Price
     from ctxchat.services.model_discovery import EndpointModels
     from ctxchat.services.roles import RoleSwitch
-    from ctxchat.views.context_report import ContextReport
-    from ctxchat.views.export import ExportFormat
 
 
 @dataclass
@@ -76,7 +73,7 @@ def conversation_model(session: Session, configured: ChatModel, *, chosen: bool)
     return configured.with_model(session.model)
 
 
-class ChatService:
+class ChatService(SessionReading):
     def __init__(
         self,
         agent: Agent,
@@ -324,12 +321,6 @@ class ChatService:
             self.on_disk.save(session)
         conversation.session = session
 
-    def history(self) -> HistoryProvider[Any]:
-        provider = self.agent.loading_history
-        if provider is None:
-            raise HistoryUnsupported("no history provider loads messages in this pipeline")
-        return provider
-
     async def undo(self, conversation: Conversation) -> list[Message]:
         """Drop the last turn from the loading history; returns the removed messages."""
         if not conversation.saved:
@@ -351,57 +342,6 @@ class ChatService:
         conversation.session = session
         conversation.last_context = None
         return removed
-
-    async def transcript(self, session: Session) -> list[Message]:
-        """The whole stored conversation from the loading history."""
-        provider = self.history()
-        # A turn left under way is taken back, and a kept one left unrecorded (killed
-        # before its audit row) recorded: a reader may be the last to open the session.
-        if session.pending_turn is not None or session.unrecorded_turn is not None:
-            session = await self._recovered(session)
-        return await provider.all_messages(
-            session.id, state=session.provider_state(provider.source_id)
-        )
-
-    async def export(self, session: Session, target: Path, fmt: ExportFormat) -> int:
-        """Write the session's conversation to `target` as `fmt`; how many messages."""
-        from ctxchat.views.export import export_text, write_export
-
-        messages = await self.transcript(session)
-        write_export(target, export_text(session, messages, fmt))
-        return len(messages)
-
-    def context_report(self, conversation: Conversation) -> ContextReport | None:
-        """What each provider put into the conversation's last turn, or None before one."""
-        from ctxchat.views.context_report import context_report
-
-        context = conversation.last_context
-        if context is None:
-            return None
-        agent = self.agent
-        return context_report(
-            context,
-            agent.assemble(context),
-            base_instructions=agent.settings.instructions,
-            source_ids=[p.source_id for p in agent.run_providers()],
-            context_window=self.context_window,
-        )
-
-    async def _recovered(self, session: Session) -> Session:
-        """The session with a turn a dead process left under way taken out of its histories
-        (see `journal.recover`), when no live process holds its lock; as it is otherwise
-        (the turn is under way, and its own process will finish or undo it)."""
-        try:
-            async with self.store.locked_async(session.id, wait=0):
-                fresh = self.store.load(session.id)
-                await journal.recover(self.writer, fresh, self.agent)
-                return fresh
-        except SessionInUse:
-            return session
-        except CtxchatError:
-            # Nothing can be put right from here (a read-only home, a database that cannot
-            # take the turn back now): the next turn on the session will, or say why.
-            return session
 
     def resolve_all(self, refs: Sequence[str]) -> list[str]:
         """Session ids for `refs`, every one resolved before anything is done with them:
