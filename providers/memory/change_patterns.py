@@ -31,7 +31,8 @@ ENDING = re.compile(
     r"\b(?:left|quit|stopped|gave up|given up|dropped|cancell?ed|sold|died|ended|laid off|"
     r"made redundant|let go from|fired from|sacked from|"
     r"finished with|moved (?:away|out|on)|(?:migrated|moved|switched) (?:off|away from)|"
-    r"(?:is|are|was|'s) (?:over|done|gone|finished|uninstalled|history)|done with|"
+    r"(?:is|are|was|'s) (?:over|done|gone|finished|uninstalled|history|old news|behind me)|"
+    r"done with|"
     r"(?:is|are|was|'s) (?:off|called off)(?=\s*(?:[,.;!]|$))|called off|"
     r"got rid of|ditched|broke up|wrong|misspoke|typo|mistake|scratch|disregard|"
     r"gone off|went off|lost interest in|grown out of|fell out of love with|"
@@ -81,7 +82,7 @@ LAPSE_SAID = re.compile(
 CORRECTION = re.compile(
     r"\b(?:typo|misspo?ke|mistake|mistyped|misspelled|misspelt|spelled that wrong|"
     r"spelt that wrong|correction|i meant|sorry|autocorrect|wrong|scratch that|oops|whoops|"
-    r"my bad|it'?s actually|actually,? it'?s|"
+    r"my bad|it'?s actually|actually,? it'?s|(?:let me |to )?correct (?:that|myself|this)|"
     r"(?<=^)[\w'-]+(?: [\w'-]+)?,? (?:actually|technically)\b|"
     r"tippfehler|korrektur|erreur|pardon|perdón|error(?!\s*:)|sbagliato|errado|foutje)\b",
     re.IGNORECASE,
@@ -99,6 +100,7 @@ LIFE_ENDED = re.compile(
 # also apologise, or judge something else).
 RETRACTED_AS_WRONG = re.compile(
     r"\b(?:typo|misspo?ke|mistake|mistyped|correction|i meant|scratch that|tippfehler|"
+    r"correct (?:that|myself|this)|"
     r"it'?s actually|actually,? it'?s|(?<=^)[\w'-]+(?: [\w'-]+)?,? (?:actually|technically)\b|"
     r"korrektur|erreur|me equivoqué|foutje)\b",
     re.IGNORECASE,

@@ -25,10 +25,18 @@ THE_REST = re.compile(
     r"else|all other \w+)\b",
     re.IGNORECASE,
 )
+ONLY_KEEP = re.compile(
+    r"(?:please\s+)?(?:only keep|keep only|just keep|keep just|remember only|only remember)\s+"
+    r"(?P<what>[^;,.!]+?)(?:[,;]?\s*(?:and\s+)?(?:nothing else|(?:forget|drop|lose|delete) "
+    r"(?:the rest|everything else)))?\s*[.!]?",
+    re.IGNORECASE,
+)
 KEEP = re.compile(r"\b(?:keep|behalte|garde|guarda|mantén)\s+(?P<what>[^;,.!]+)", re.I)
 EVERYTHING = re.compile(
     r"^(?:everything|all|anything)\b.{0,30}\b(?:about me|you know|you've (?:saved|stored|"
-    r"learnt|learned)|you have)|^(?:everything|all of it|it all)$",
+    r"learnt|learned)|you have)|^(?:everything|all of it|it all)$"
+    # "Forget me completely": the user, whole.
+    r"|^me(?:\s+(?:completely|entirely|altogether|totally))?$",
     re.IGNORECASE,
 )
 FORGET_TARGET_TRIM = re.compile(

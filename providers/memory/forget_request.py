@@ -7,7 +7,14 @@ import re
 
 from .categories import category_of, style_aspect_of
 from .clause_patterns import content_words
-from .forget_patterns import EVERYTHING, FORGET_AROUND, FORGET_TARGET_TRIM, KEEP, THE_REST
+from .forget_patterns import (
+    EVERYTHING,
+    FORGET_AROUND,
+    FORGET_TARGET_TRIM,
+    KEEP,
+    ONLY_KEEP,
+    THE_REST,
+)
 from .lexicon import Compiled
 from .ops import FORGET_ALL, NEWEST, Op
 from .remark_patterns import ASKING, EVERYDAY_RIDDANCE, GENERIC_KIN
@@ -17,6 +24,10 @@ from .subject_patterns import MY_PEOPLE
 def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
     """The operations a request to forget asks for, or None when `said` is no such request."""
     ops: list[Op] = []
+    only = ONLY_KEEP.fullmatch(said.strip())
+    if only is not None and re.match(r"(?:my|where|what)\b", only["what"], re.I):
+        # "Only keep my name, nothing else": everything goes but what is to stay.
+        return [Op("forget", FORGET_ALL, "", said, only["what"])]
     around = FORGET_AROUND.search(said)
     pattern = lang.search["forget"]
     m = pattern.search(said) if pattern is not None else None
@@ -24,6 +35,10 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
         return None
     if m is not None:
         before = said[: m.start()].strip(" ,")
+        if re.match(r"forget", m.group(), re.I) and re.search(
+            r"\b(?:don'?t|do not|never|won't|mustn't)\s+$", said[: m.start()], re.I
+        ):
+            return None  # "Don't forget me": a plea to remember, nothing to forget
         # A verb of forgetting in the user's life ("I always forget my keys", "I steer
         # clear of energy drinks") asks nothing of the memory.
         asks_memory = re.search(r"\byou\b|rememb|memor|stor|sav|keep|know", m.group(), re.I)
@@ -90,7 +105,8 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
 
 
 EXCEPT = re.compile(
-    r"(?:everything|all|it all)\s+(?:except|but|apart from|other than|besides)\s+(?P<what>.+)",
+    r"(?:everything|all(?: of (?:that|it|this|them))?|it all)\s+"
+    r"(?:except|but|apart from|other than|besides)\s+(?P<what>.+)",
     re.IGNORECASE,
 )
 DEMONSTRATIVE = re.compile(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from .categories import category_of
-from .change_patterns import ENDING
+from .change_patterns import ENDING, SWITCH
 from .clause_patterns import BARE_IMPERATIVE, BRIEF_LABEL, FIELD, FINITE, REACTION, TASK_VERB, WORD
 from .ops import Op
 from .reading import (
@@ -88,7 +88,9 @@ class ShortMessages(ReaderBase):
                 if not rest and len(WORD.findall(bare)) <= 10:
                     gone.extend(ended.gone)
                     continue
-                if rest and rest != bare and (self.tells(bare) or self.tells(rest)):
+                # "Cancelled Spotify, it's Apple Music now": what holds now, beside the end.
+                new_state = SWITCH.search(rest) is not None
+                if rest and rest != bare and (self.tells(bare) or self.tells(rest) or new_state):
                     gone.extend(ended.gone)
                     kept.append(rest)
                     continue
