@@ -33,3 +33,31 @@ def test_only_keep_my_name_forgets_the_rest() -> None:
 def test_only_keep_about_a_reply_forgets_nothing() -> None:
     said = remembered("I'm Hana.", "Only keep answers short.")
     assert "hana" in said
+
+
+def test_each_kind_named_in_a_forget_request_goes() -> None:
+    said = remembered(
+        "I have high blood pressure.",
+        "I'm Ravi.",
+        "I like chess.",
+        "Don't store the medical info or my name.",
+    )
+    assert "chess" in said
+    assert "blood pressure" not in said
+    assert "ravi" not in said
+
+
+def test_a_kind_forgotten_spares_what_the_request_keeps() -> None:
+    said = remembered(
+        "I'm vegetarian.", "I'm allergic to soy.", "Forget my dietary stuff but keep the allergy."
+    )
+    assert "soy" in said
+    assert "vegetarian" not in said
+
+
+def test_forgetting_studies_takes_what_the_user_studies() -> None:
+    said = remembered(
+        "I'm studying nursing at Keele.", "I like chess.", "Remove what you know about my studies."
+    )
+    assert "chess" in said
+    assert "nursing" not in said

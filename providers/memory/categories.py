@@ -94,6 +94,12 @@ CATEGORIES: tuple[Category, ...] = (
         r"save up|dream|hope to|trying to|training for|resolution|by the end of",
     ),
     Category(
+        "education",
+        r"student|studying|\bstudy\b|\bstudies\b|degree|university|\buni\b|college|school|"
+        r"grade \d|year \d|phd|mba|master'?s|bachelor|sophomore|freshman|graduat|course|"
+        r"studiere|étudiant|estudio|estudiante",
+    ),
+    Category(
         "work",
         r"\bwork\b|\bworks\b|for a living|working (?:as|at|for|in)\b|\bjob\b|employ|employer|"
         r"hired|career|"
@@ -108,12 +114,6 @@ CATEGORIES: tuple[Category, ...] = (
         r"architect|pilot|driver|writer|journalist|artist|musician|farmer|mechanic|"
         r"arbeite|arbeit\b|beruf|je travaille|travaille|travail\b|emploi|trabajo|empleo|lavoro|"
         r"trabalho|werk",
-    ),
-    Category(
-        "education",
-        r"student|studying|\bstudy\b|\bstudies\b|degree|university|\buni\b|college|school|"
-        r"grade \d|year \d|phd|mba|master'?s|bachelor|sophomore|freshman|graduat|course|"
-        r"studiere|étudiant|estudio|estudiante",
     ),
     Category(
         "relationship",
@@ -208,7 +208,7 @@ CATEGORIES: tuple[Category, ...] = (
         r"python|javascript|typescript|java\b|kotlin|rust\b|golang|ruby\b|rails\b|php\b|"
         r"c\+\+|c#|swift\b|elixir|haskell|sql\b|postgres|mysql|aws\b|azure|gcp\b|docker|"
         r"kubernetes|terraform|raspberry pi|my setup|tech stack|framework|self-host|obsidian|"
-        r"notion\b|excel\b",
+        r"notion\b|excel\b|programming|coding\b|devices?\b|gadgets?\b",
     ),
     Category(
         "possessions",

@@ -71,12 +71,9 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
         assert around is not None
         before, target = said[: around.start()], around["target"] or around["from"]
     # "…; keep the name and the job": what is to stay is no part of what goes.
-    target = re.sub(
-        r"(?:[;,]\s*)?\b(?:but\s+)?(?:keep|behalte|garde|guarda|mantén)\b[^;]*;?",
-        " ",
-        target,
-        flags=re.I,
-    )
+    keep = _KEEP_PART.search(target)
+    keeping = keep["what"].strip() if keep is not None else None
+    target = _KEEP_PART.sub(" ", target)
     if EVERYTHING.search(target.strip()) or EVERYTHING.search(target.split(",")[0].strip()):
         ops.append(Op("forget", FORGET_ALL, "", said))
         return ops
@@ -96,14 +93,20 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
         for word in (w.removesuffix("'s").removesuffix("’s") for w in target_words(person.group())):
             ops.append(Op("forget", None, word, said))
         return ops
-    category = category_of(target) or style_aspect_of(target)
-    if category is not None and len(words) <= 3:
-        ops.append(Op("forget", category.slot, "", said))
+    # "the medical info and my career plans": each part may name a kind of its own.
+    for part in _KIND_PARTS.split(target):
+        category = category_of(part) or style_aspect_of(part)
+        if category is not None and len(target_words(part)) <= 3:
+            ops.append(Op("forget", category.slot, "", said, keeping))
     for word in words:
         ops.append(Op("forget", None, word, said))
     return ops
 
 
+_KEEP_PART = re.compile(
+    r"(?:[;,]\s*)?\b(?:but\s+)?(?:keep|behalte|garde|guarda|mantén)\b(?P<what>[^;]*);?", re.I
+)
+_KIND_PARTS = re.compile(r"\s*(?:[,;&]|\band\b|\bor\b)\s*", re.IGNORECASE)
 EXCEPT = re.compile(
     r"(?:everything|all(?: of (?:that|it|this|them))?|it all)\s+"
     r"(?:except|but|apart from|other than|besides)\s+(?P<what>.+)",

@@ -25,10 +25,14 @@ from .talk_patterns import (
     GENERIC_NEED,
     HERE_IN,
     MY_ATTRIBUTE,
+    MY_PLACE,
     OWN_KINDS,
     TASK_AFTER_COLON,
     VERB_ME,
 )
+
+# "my neighbour's dog", "our friends' cat": a thing of someone the user names.
+_SOMEONES = re.compile(r"(?:my|our)\s+[\w-]+(?:['’]s|s['’])\s", re.IGNORECASE)
 
 
 class Requests(ReaderBase):
@@ -125,11 +129,15 @@ class Requests(ReaderBase):
         for m in MY_ATTRIBUTE.finditer(self.text, start, end):
             # "…a workout I can do with my bad back": what the user has, named in passing,
             # is kept when it is of a kind a body, a diet or a home has (a condition, a pet).
+            if _SOMEONES.match(m.group()):
+                continue  # "my neighbour's dog": the neighbour's, not the user's
             named = named_as(m.group())
             if named is not None and named[0].slot in OWN_KINDS:
                 thing = named[1]
                 if not GENERIC_NEED.fullmatch(thing):
                     self.ops.append(Op("add", named[0].slot, thing, m.group()))
+        for m in MY_PLACE.finditer(self.text, start, end):
+            self.ops.append(Op("add", "home" if m["home"] else "work", m.group(), m.group()))
         for m in HERE_IN.finditer(self.text, start, end):
             self.ops.append(Op("add", "home", m.group(), m.group()))  # "…my landlord here in Leeds"
         for m in THATS_ME.finditer(self.text, start, len(self.text)):

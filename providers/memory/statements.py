@@ -60,6 +60,7 @@ from .subject_patterns import (
 from .talk_patterns import (
     ALSO,
     MIND_CHANGED,
+    MY_PLACE,
     NO_THING,
     RENAMED,
 )
@@ -118,6 +119,11 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
         self.read_sentence(start, end)
         said = self.text[start:end]
         made = self.ops[before:]
+        if not made and not self.chatty:
+            # "My landlord in Bilbao won't fix the heating": a remark about someone else
+            # still says where the user lives.
+            for m in MY_PLACE.finditer(self.text, start, end):
+                self.ops.append(Op("add", "home" if m["home"] else "work", m.group(), said))
         # "This summer changed my mind.": what was said before, whatever it was, goes.
         if MIND_CHANGED.search(said) and all(
             op.kind == "retract" and op.slot != NEWEST for op in made

@@ -94,6 +94,16 @@ OWN_KINDS = frozenset({"health", "allergy", "diet", "pets", "education"})
 GENERIC_NEED = re.compile(
     r"(?:my|our)\s+(?:own\s+)?(?:diet|health|medical|condition|medication)\w*", re.IGNORECASE
 )
+# Where the user lives or works, said in passing: "my flat in Shoreditch", "my landlord in
+# Bilbao", "my shift at the fire station".
+MY_PLACE = re.compile(
+    r"\b(?:my|our)\s+(?:(?P<home>flat|house|home|apartment|place|landlord|landlady|"
+    r"neighbou?rhood|street|building)|(?P<work>office|shifts?|job|workplace|team))\s+"
+    r"(?:in|at|near|on)\s+(?:the\s+)?(?:(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)*|"
+    r"(?:[a-z]+\s+){0,2}(?:station|hospital|school|centre|center|factory|plant|depot|clinic|"
+    r"surgery|warehouse|restaurant|bakery|hotel|store|shop|site|lab|university|airport))",
+    re.IGNORECASE,
+)
 # Where the user is, said of a place in passing: "a plumber here in Bristol".
 HERE_IN = re.compile(
     r"\b(?:here|near me|around me|close to me)\s+in\s+(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)*",

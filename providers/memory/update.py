@@ -285,6 +285,15 @@ class _Step:
             pool = [f for f in self.facts.all() if contains_words(_describe(f), op.value)]
         if op.value.strip() and selector is not None:
             pool = [f for f in pool if contains_words(_describe(f), op.value)]
+        if op.replaces and selector not in (FORGET_ALL, NEWEST):
+            # "Forget my dietary stuff but keep the allergy": what is kept is spared.
+            spared = category_of(op.replaces)
+            pool = [
+                f
+                for f in pool
+                if not (spared is not None and f.slot == spared.slot)
+                and not contains_words(_describe(f), op.replaces)
+            ]
         changes = [Change("forgotten", f) for f in pool]
         for fact in pool:
             self.facts.delete(fact.id)
