@@ -61,3 +61,10 @@ def test_forgetting_studies_takes_what_the_user_studies() -> None:
     )
     assert "chess" in said
     assert "nursing" not in said
+
+
+def test_no_need_to_hold_on_to_and_let_go_of_ask_to_forget() -> None:
+    said = remembered("I'm a pharmacist.", "I like tea.", "No need to hold on to my job anymore.")
+    assert "tea" in said
+    assert "pharmacist" not in said
+    assert "tea" not in remembered("I like tea.", "You can let go of the tea thing.")

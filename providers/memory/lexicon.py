@@ -65,7 +65,8 @@ EN = Language(
     r"rather than|over|done|gone|quit|left|stopped|dropped|gave up|given up|cancel(?:led|ed)?|"
     r"sold|died|ended|finished|graduated|switched|changed|moved|transferred|replaced|ditched",
     forget=r"forget|forgets|unremember|un-remember|delete|erase|remove|wipe|scrub|drop|bin|"
-    r"ditch|scrap|toss|trash|no (?:reason|need) (?:for you )?to (?:remember|keep|store)|"
+    r"ditch|scrap|toss|trash|no (?:reason|need) (?:for you )?to (?:remember|keep|store|"
+    r"hold on to|hang on to)|let go of|"
     r"disregard|ignore|no need to remember|don't want (?:you )?(?:knowing|to know|keeping|"
     r"saving|storing|remembering)|shouldn't have (?:shared|told you|said|mentioned)|"
     r"purge|clear|don't (?:keep|store|save|remember|hold on to|retain)|"
