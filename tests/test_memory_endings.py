@@ -70,3 +70,10 @@ def test_a_name_then_and_i_is_still_two_statements() -> None:
     said = remembered("My name's Tom and I work at a bank.", "Forget where I work.")
     assert "tom" in said
     assert "bank" not in said
+
+
+def test_ended_up_with_ends_nothing() -> None:
+    said = remembered(
+        "I may have found a job at a tech company.", "We ended up with some awesome sponsors."
+    )
+    assert "tech company" in said

@@ -28,7 +28,7 @@ CHANGE = re.compile(
 ENDING = re.compile(
     r"(?<!\bmy )(?<!\bthe )(?<!\bour )(?<!\bher )(?<!\bhis )(?<!\byour )"
     r"(?<!\bnever )(?<!\bnot )(?<!n't )"  # "never left": what did not end
-    r"\b(?:left|quit|stopped|gave up|given up|dropped|cancell?ed|sold|died|ended|laid off|"
+    r"\b(?:left|quit|stopped|gave up|given up|dropped|cancell?ed|sold|died|ended(?! up)|laid off|"
     r"made redundant|let go from|fired from|sacked from|"
     r"finished with|moved (?:away|out|on)|(?:migrated|moved|switched) (?:off|away from)|"
     r"(?:is|are|was|'s) (?:over|done|gone|finished|uninstalled|history|old news|behind me)|"

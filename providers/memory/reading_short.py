@@ -120,7 +120,7 @@ class ShortMessages(ReaderBase):
                 return
             topic = ""
         for thing in gone:
-            self.retire(thing)
+            self.retire(thing, bare_ok=False)  # an end naming nothing is no "not anymore"
         for value in kept:
             self.ops.append(Op("add", self.slot_of(value), value, self.message))
 
