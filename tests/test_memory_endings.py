@@ -77,3 +77,21 @@ def test_ended_up_with_ends_nothing() -> None:
         "I may have found a job at a tech company.", "We ended up with some awesome sponsors."
     )
     assert "tech company" in said
+
+
+def test_a_change_said_outright_in_any_form_replaces_what_was_said_last() -> None:
+    said = remembered(
+        "Python is what I write all day at work.",
+        "Update: I changed teams and it's all Elixir now, so show me Elixir examples from here on.",
+    )
+    assert "elixir" in said
+    assert "python" not in said
+
+
+def test_the_user_set_to_a_task_by_others_is_the_users_work() -> None:
+    said = remembered(
+        "I've taught physics at the high school for six years.",
+        "Scratch the physics part: this year they've got me teaching biology instead.",
+    )
+    assert "biology" in said
+    assert "physics" not in said

@@ -105,7 +105,7 @@ CATEGORIES: tuple[Category, ...] = (
         r"hired|career|"
         r"profession|"
         r"by trade|self-employed|freelanc|my company|our company|my team|my boss|colleague|"
-        r"office|shifts?\b|salary|retired|startup|consultan|intern\b|internship|"
+        r"office|shifts?\b|salary|retired|startup|teach(?:es|ing)?\b|consultan|intern\b|internship|"
         r"i run a|i own a|i manage|manager|engineer|developer|designer|teacher|nurses?\b|"
         r"nursing|doctor|"
         r"\bvet\b|"

@@ -21,6 +21,7 @@ from .subject_patterns import (
     REPORTED,
     SELF_AS_PERSON,
     SELF_INTRO,
+    SET_TO,
     SOMEONE_ELSE,
     USER_SUBJECT,
     YOURS,
@@ -34,7 +35,7 @@ class Clauses(ReaderBase):
 
     def about_user(self, clause: str) -> bool:
         clause = WHEN_FIRST.sub("", clause)  # "Last weekend I joined a mentorship program"
-        if SELF_INTRO.search(clause) or NAME_INTRO.search(clause):
+        if SELF_INTRO.search(clause) or NAME_INTRO.search(clause) or SET_TO.search(clause):
             return True
         if OTHER_PEOPLE.match(clause) and not SELF_AS_PERSON.search(clause):
             return False
@@ -81,7 +82,7 @@ class Clauses(ReaderBase):
         someone_else = SOMEONE_ELSE.match(clause) or OTHER_PEOPLE.match(clause)
         if someone_else and not SELF_AS_PERSON.search(clause):
             return None
-        intro = SELF_INTRO.search(clause) is not None or NAME_INTRO.search(clause) is not None
+        intro = any(p.search(clause) for p in (SELF_INTRO, NAME_INTRO, SET_TO))
         if not intro and self.opens("third_person", clause) and not USER_SUBJECT.match(clause):
             return None  # "it made me think…", "they've been there for me": not the user's
         aspect = style_aspect_of(clause)

@@ -25,6 +25,7 @@ retires the newest fact.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from .categories import category_of, style_aspect_of
@@ -111,6 +112,16 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             and not OF_THE_TALK.search(text)
         ):
             self.unheard()
+        if not any(op.kind in ("retract", "update", "forget") for op in self.ops):
+            # "I changed teams and it's all Elixir now": a change said outright replaces
+            # what was said last when nothing of its own kind was said before, whichever
+            # test heard it.
+            self.ops = [
+                dataclasses.replace(op, replaces=NEWEST)
+                if op.kind == "add" and op.replaces is None and CHANGE.search(op.value)
+                else op
+                for op in self.ops
+            ]
         return self.ops
 
     # -- one sentence ----------------------------------------------------------------------

@@ -114,6 +114,13 @@ SELF_AS_PERSON = re.compile(
     r"(?<!asking )me|myself|ich|mich|mir|je|moi|yo)\b",
     re.I,
 )
+# The user as the one someone set to a task: "they've got me teaching biology", "work has
+# me on nights", "they moved me to days".
+SET_TO = re.compile(
+    r"\b(?:got|have|has|had|put|moved|switched|transferred|assigned)\s+me\s+"
+    r"(?:\w+ing\b|on\s+\w+|to\s+\w+|as\s+(?:an?\s+)?\w+)",
+    re.I,
+)
 # In a request or a question the user may still say who is in their life: "a gift for my
 # wife Yuki", "my daughter's first sleepover".
 MY_PEOPLE = re.compile(
