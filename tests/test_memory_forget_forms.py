@@ -68,3 +68,11 @@ def test_no_need_to_hold_on_to_and_let_go_of_ask_to_forget() -> None:
     assert "tea" in said
     assert "pharmacist" not in said
     assert "tea" not in remembered("I like tea.", "You can let go of the tea thing.")
+
+
+def test_a_forget_matching_no_word_takes_the_fact_of_the_same_stem_or_start() -> None:
+    said = remembered(
+        "Huge Potterhead over here.", "I like tea.", "Okay, forget the Harry Potter stuff."
+    )
+    assert "tea" in said
+    assert "potterhead" not in said

@@ -26,7 +26,7 @@ from .categories import category_of
 from .clause_patterns import content_words
 from .facts import Fact, PastValue, Provenance
 from .factset import FactSet
-from .normalize import contains_words, shares_stem, singular, value_key
+from .normalize import contains_words, shares_stem, singular, stem, value_key, words
 from .ops import CATEGORY_PREFIX, FORGET_ALL, NEWEST, SPELLING, Op
 from .polarity import polarity, topic_stems
 from .slots import slot_info
@@ -59,7 +59,8 @@ def apply_ops(
     """Apply `ops` in order to `facts`; returns the changes (unchanged repeats are omitted)."""
     step = _Step(facts, now, provenance, make_id)
     changes: list[Change] = []
-    for op in ops:
+    ops_list = list(ops)
+    for op in ops_list:
         if op.kind == "forget":
             if op.slot == NEWEST and any(c.kind == "forgotten" for c in changes):
                 continue  # "No need to remember Paul. Bin it.": "it" is what went already
@@ -74,6 +75,12 @@ def apply_ops(
             changes.extend(step.add_instead(op.slot, op.value))
         else:
             changes.extend(step.add(op.slot, op.value))
+    named = [op.value for op in ops_list if op.kind == "forget" and op.slot is None and op.value]
+    if named and not any(c.kind == "forgotten" for c in changes):
+        # "Delete the Taylor Swift stuff" of "Huge Swiftie over here": when no fact holds
+        # the words asked for, a fact holding a word of the same stem, or one starting
+        # with a word asked for, is what was meant.
+        changes.extend(step.forget_alike(named))
     return changes
 
 
@@ -300,6 +307,22 @@ class _Step:
             if selector is None and fact.active:
                 self.keep_other_parts(fact, op.value)
         return changes
+
+    def forget_alike(self, named: Sequence[str]) -> list[Change]:
+        asked = [w for value in named for w in words(value) if len(w) >= 4]
+        if not asked:
+            return []
+
+        def alike(fact: Fact) -> bool:
+            have = words(_describe(fact))
+            return any(
+                stem(w) == stem(a) or (len(a) >= 5 and w.startswith(a)) for w in have for a in asked
+            )
+
+        pool = [f for f in self.facts.all() if alike(f)]
+        for fact in pool:
+            self.facts.delete(fact.id)
+        return [Change("forgotten", f) for f in pool]
 
     def keep_other_parts(self, fact: Fact, value: str) -> None:
         """ "Remove Zalando" from "Lena here, from the Zalando data team": the parts of a
