@@ -33,3 +33,18 @@ def test_a_place_or_name_said_in_passing_is_kept(message: str, word: str) -> Non
 )
 def test_someone_elses_pet_or_a_plain_question_keeps_nothing(message: str) -> None:
     assert remembered(message) == ""
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("Someday I want to open a bookshop café.", "bookshop"),
+        ("I'd love to retire in Portugal.", "portugal"),
+    ],
+)
+def test_a_life_aim_is_kept(message: str, word: str) -> None:
+    assert word in remembered(message)
+
+
+def test_a_want_about_a_file_is_no_aim() -> None:
+    assert remembered("I want to open the file in vim.") == ""

@@ -91,7 +91,11 @@ CATEGORIES: tuple[Category, ...] = (
         "goals",
         r"goal|aim\b|plan is|planning to|want to become|want to be an?\b|aspire|saving up|"
         r"thinking (?:of|about) (?:working|becoming|studying|going into|training|retraining)|"
-        r"save up|dream|hope to|trying to|training for|resolution|by the end of",
+        r"save up|dream|hope to|trying to|training for|resolution|by the end of|"
+        # "I want to open a bookshop", "I'd love to retire in Portugal": a life aim.
+        r"(?:want|hope|plan|intend|would love|d love|wish) to (?:(?:open|start|run|launch|own|"
+        r"build|found|write|publish) (?:a|an|my own|our own)\b|become|retire|move (?:to|abroad)|"
+        r"learn\b|live in|travel (?:the world|around))",
     ),
     Category(
         "education",
