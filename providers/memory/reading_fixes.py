@@ -33,6 +33,28 @@ class Corrections(ReaderBase):
         for word in words:
             self.ops.append(Op("retract", None, word, text))
 
+    def contrast(self) -> bool:
+        """ "XC90, not XC60", "Jack, sorry, not Jake", "Not penicillin, it's amoxicillin": a
+        short message that gives a value beside the one it contrasts, and says nothing else
+        of its own, corrects that value wherever it was stored."""
+        if len(WORD.findall(self.text)) > 16 or any(op.kind == "add" for op in self.ops):
+            return False  # "I use Fahrenheit, not Celsius" is a statement of its own
+        text = self.text.strip()
+        contrasted = NOT_X.search(text)
+        if contrasted is not None:
+            old, new = contrasted["old"], _said_before(text[: contrasted.start()])
+        else:
+            first = NOT_FIRST.match(text)
+            if first is None:
+                return False
+            old, new = first["old"], _said_before(first["new"])
+        old = _ARTICLE.sub("", old.strip())
+        if not new or not content_words(old) or new.casefold() == old.casefold():
+            return False
+        self.ops = [op for op in self.ops if op.kind not in ("add", "retract", "update")]
+        self.ops.append(Op("update", None, new, self.message, replaces=old))
+        return True
+
     def correction(self) -> None:
         """ "Oops, typo: 26", "Correction: it's Ayla": a short message that says something
         was wrong and gives a value corrects the newest fact where it is most alike."""
@@ -94,3 +116,31 @@ def _runs(text: str, values: list[str]) -> list[str]:
         else:
             runs.append(value)
     return runs
+
+
+# "Not penicillin, it's amoxicillin I react to": the contrast said first.
+NOT_FIRST = re.compile(
+    r"(?:no,?\s+)?not\s+(?P<old>[^,;:]{2,40}?),\s*(?P<new>[^.;!?]{2,60})", re.IGNORECASE
+)
+_ARTICLE = re.compile(r"^(?:the|a|an|my)\s+", re.IGNORECASE)
+# What opens the words of a value without being part of it: "he's a", "it's", "I meant".
+_VALUE_OPENER = re.compile(
+    r"^(?:(?:oh\s+)?(?:wait|hold on|sorry|oops|whoops|correction|actually)[,!:]?\s+)*"
+    r"(?:i\s+meant(?:\s+to\s+say)?|meant\s+to\s+say|(?:he|she|it|they|that)(?:'s|\s+is|\s+are|"
+    r"'re)|i'm|i\s+am|it\s+was)?\s*(?:(?:the|a|an)\b)?\s*",
+    re.IGNORECASE,
+)
+# Where a value said stops: a clause of its own begins ("amoxicillin I react to").
+_VALUE_END = re.compile(r"\s+(?:i|i'm|we|you|that|which|who|because|since)\b.*$", re.IGNORECASE)
+
+
+def _said_before(text: str) -> str:
+    """The value a correction gives in the words before (or after) its contrast: the last
+    part of its last sentence that is not a cue ("Jack, sorry" gives "Jack")."""
+    sentence = re.split(r"[.!?]\s+", text.strip())[-1]
+    parts = [p.strip() for p in re.split(r"[,:;]\s*", sentence) if p.strip()]
+    parts = [p for p in parts if not CORRECTION.fullmatch(p) and content_words(p)]
+    if not parts:
+        return ""
+    value = _VALUE_END.sub("", _VALUE_OPENER.sub("", parts[-1])).strip(" .!")
+    return value if 0 < len(value.split()) <= 5 else ""

@@ -101,7 +101,8 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             # A message about what to forget: its other sentences speak of the memory
             # ("I'd rather that stayed private"), not of the user, unless they say what.
             self.ops = [op for op in self.ops if op.kind != "add" or op.slot is not None]
-        self.correction()
+        if not self.contrast():
+            self.correction()
         if (
             not self.ops
             and not self.chatty

@@ -236,6 +236,13 @@ class _Step:
         if not matches:
             matches = [f for f in pool if f.active and contains_words(f.value, old)]
         if not matches:
+            # "DeepMind, not Google proper": the fact holding the name of what was corrected.
+            for word in content_words(old):
+                matches = [f for f in pool if f.active and contains_words(f.value, word)]
+                if matches:
+                    old = word
+                    break
+        if not matches:
             return self.add(op.slot, op.value) if op.slot is not None else []
         fact = matches[-1]
         if slot_info(fact.slot).kind == "single" or fact.slot is None:

@@ -1,0 +1,40 @@
+"""A short correction that gives a value beside the one it contrasts ("XC90, not XC60"):
+the stored value is corrected wherever it was kept, whatever else the message says."""
+
+from __future__ import annotations
+
+import pytest
+from memorykit import remembered
+
+
+@pytest.mark.parametrize(
+    ("before", "correction", "new", "old"),
+    [
+        ("I drive a Volvo XC60.", "XC90, not XC60.", "xc90", "xc60"),
+        ("My son is called Jake.", "Jack, sorry, not Jake. Fat fingers.", "jack", "jake"),
+        (
+            "I'm allergic to penicillin.",
+            "Not penicillin, it's amoxicillin I react to.",
+            "amoxicillin",
+            "penicillin",
+        ),
+        (
+            "My dog Biscuit is a beagle.",
+            "He's a basset hound, not a beagle, people mix them up.",
+            "basset",
+            "beagle",
+        ),
+        ("I work for Google.", "Meant to say DeepMind, not Google proper.", "deepmind", "google"),
+    ],
+)
+def test_the_contrasted_value_is_corrected_where_it_was_kept(
+    before: str, correction: str, new: str, old: str
+) -> None:
+    said = remembered(before, correction)
+    assert new in said
+    assert old not in said
+
+
+def test_a_statement_with_a_contrast_is_a_statement() -> None:
+    said = remembered("I use Fahrenheit, not Celsius.")
+    assert "fahrenheit" in said
