@@ -25,6 +25,12 @@ from memorykit import remembered
             "beagle",
         ),
         ("I work for Google.", "Meant to say DeepMind, not Google proper.", "deepmind", "google"),
+        (
+            "We have a tabby called Milo.",
+            "Milo's actually a ginger, not a tabby.",
+            "ginger",
+            "tabby",
+        ),
     ],
 )
 def test_the_contrasted_value_is_corrected_where_it_was_kept(

@@ -37,7 +37,10 @@ class Corrections(ReaderBase):
         """ "XC90, not XC60", "Jack, sorry, not Jake", "Not penicillin, it's amoxicillin": a
         short message that gives a value beside the one it contrasts, and says nothing else
         of its own, corrects that value wherever it was stored."""
-        if len(WORD.findall(self.text)) > 16 or any(op.kind == "add" for op in self.ops):
+        if len(WORD.findall(self.text)) > 16 or any(
+            op.kind == "add" and (op.slot is not None or self.first_person(op.value))
+            for op in self.ops
+        ):
             return False  # "I use Fahrenheit, not Celsius" is a statement of its own
         text = self.text.strip()
         contrasted = NOT_X.search(text)
@@ -126,8 +129,8 @@ _ARTICLE = re.compile(r"^(?:the|a|an|my)\s+", re.IGNORECASE)
 # What opens the words of a value without being part of it: "he's a", "it's", "I meant".
 _VALUE_OPENER = re.compile(
     r"^(?:(?:oh\s+)?(?:wait|hold on|sorry|oops|whoops|correction|actually)[,!:]?\s+)*"
-    r"(?:i\s+meant(?:\s+to\s+say)?|meant\s+to\s+say|(?:he|she|it|they|that)(?:'s|\s+is|\s+are|"
-    r"'re)|i'm|i\s+am|it\s+was)?\s*(?:(?:the|a|an)\b)?\s*",
+    r"(?:i\s+meant(?:\s+to\s+say)?|meant\s+to\s+say|(?:he|she|it|they|that|(?-i:[A-Z])[\w-]+)"
+    r"(?:'s|\s+is|\s+are|'re)(?:\s+actually)?|i'm|i\s+am|it\s+was)?\s*(?:(?:the|a|an)\b)?\s*",
     re.IGNORECASE,
 )
 # Where a value said stops: a clause of its own begins ("amoxicillin I react to").
