@@ -31,6 +31,7 @@ from memorykit import remembered
             "ginger",
             "tabby",
         ),
+        ("I'm from Austria.", "Sorry, Australia! Not Austria.", "australia", "austria"),
     ],
 )
 def test_the_contrasted_value_is_corrected_where_it_was_kept(

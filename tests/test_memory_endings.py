@@ -95,3 +95,11 @@ def test_the_user_set_to_a_task_by_others_is_the_users_work() -> None:
     )
     assert "biology" in said
     assert "physics" not in said
+
+
+def test_a_job_taken_beside_an_end_is_the_new_job() -> None:
+    said = remembered(
+        "I'm a photographer.", "I took a staff job at a newspaper, photography is behind me."
+    )
+    assert "newspaper" in said
+    assert "i'm a photographer" not in said

@@ -46,6 +46,8 @@ class Corrections(ReaderBase):
         contrasted = NOT_X.search(text)
         if contrasted is not None:
             old, new = contrasted["old"], _said_before(text[: contrasted.start()])
+        elif (after := NOT_AFTER.fullmatch(text)) is not None:
+            old, new = after["old"], _said_before(after["new"])  # "Sorry, Australia! Not Austria."
         else:
             first = NOT_FIRST.match(text)
             if first is None:
@@ -124,6 +126,9 @@ def _runs(text: str, values: list[str]) -> list[str]:
 # "Not penicillin, it's amoxicillin I react to": the contrast said first.
 NOT_FIRST = re.compile(
     r"(?:no,?\s+)?not\s+(?P<old>[^,;:]{2,40}?),\s*(?P<new>[^.;!?]{2,60})", re.IGNORECASE
+)
+NOT_AFTER = re.compile(
+    r"(?P<new>[^.!?]{2,60})[.!]\s+not\s+(?P<old>[^.!?,]{2,40})[.!]?", re.IGNORECASE
 )
 _ARTICLE = re.compile(r"^(?:the|a|an|my)\s+", re.IGNORECASE)
 # What opens the words of a value without being part of it: "he's a", "it's", "I meant".
