@@ -48,3 +48,28 @@ def test_a_life_aim_is_kept(message: str, word: str) -> None:
 
 def test_a_want_about_a_file_is_no_aim() -> None:
     assert remembered("I want to open the file in vim.") == ""
+
+
+def test_a_list_of_dropped_i_parts_is_each_kept() -> None:
+    said = remembered("Vegan for 6 years, training for an Ironman, and working as a physio.")
+    for word in ("vegan", "ironman", "physio"):
+        assert word in said
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Ugh, stuck in traffic again.",
+        "Pretend you're my Italian grandmother and teach me to make pasta.",
+        "My friend Sara lives in Dublin and works as a vet.",
+    ],
+)
+def test_a_moment_a_role_or_a_friend_in_a_list_is_not_kept(message: str) -> None:
+    assert remembered(message) == ""
+
+
+def test_the_thing_the_user_says_they_use_is_kept() -> None:
+    said = remembered(
+        "Recommend a laptop bag that fits a 16-inch MacBook Pro, which is what I use."
+    )
+    assert "macbook pro" in said

@@ -223,5 +223,9 @@ class ReaderBase(ABC):
         """Whether a clause asks rather than tells."""
 
     @abstractmethod
+    def fragment(self, clause: str) -> bool:
+        """Whether a clause is a verbless self-description (`reading_clause.Clauses`)."""
+
+    @abstractmethod
     def retire(self, text: str, *, bare_ok: bool = True) -> None:
         """Retires what a text says has ended (`reading_fixes.Corrections`)."""

@@ -29,6 +29,7 @@ from .talk_patterns import (
     OWN_KINDS,
     TASK_AFTER_COLON,
     VERB_ME,
+    WHAT_I_USE,
 )
 
 # "my neighbour's dog", "our friends' cat": a thing of someone the user names.
@@ -136,6 +137,9 @@ class Requests(ReaderBase):
                 thing = named[1]
                 if not GENERIC_NEED.fullmatch(thing):
                     self.ops.append(Op("add", named[0].slot, thing, m.group()))
+        for m in WHAT_I_USE.finditer(self.text, start, end):
+            thing = m["thing"]
+            self.ops.append(Op("add", self.slot_of(thing) or "possessions", thing, m.group()))
         for m in MY_PLACE.finditer(self.text, start, end):
             self.ops.append(Op("add", "home" if m["home"] else "work", m.group(), m.group()))
         for m in HERE_IN.finditer(self.text, start, end):

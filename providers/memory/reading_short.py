@@ -19,6 +19,7 @@ from .remark_patterns import SPOKEN_LABEL
 from .subject_patterns import (
     DROPPED_I,
     DROPPED_I_PAST,
+    MY_PEOPLE,
     OTHER_PEOPLE,
     REPORTED,
     SELF_AS_PERSON,
@@ -116,6 +117,8 @@ class ShortMessages(ReaderBase):
                 kept.append(f"{topic} {bare}")  # the verdict on a topic: "No thanks."
             elif self.tells(bare):
                 kept.append(f"{topic} {bare}" if topic else bare)
+            elif listed := self.listed(bare):
+                kept.extend(listed)
             else:
                 return
             topic = ""
@@ -123,6 +126,22 @@ class ShortMessages(ReaderBase):
             self.retire(thing, bare_ok=False)  # an end naming nothing is no "not anymore"
         for value in kept:
             self.ops.append(Op("add", self.slot_of(value), value, self.message))
+
+    def listed(self, said: str) -> list[str]:
+        """ "Vegan for 6 years, training for an Ironman, and working as a physio": a list of
+        parts each of which tells, or describes the user without a verb, is each kept."""
+        parts = [p.strip() for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", said) if p.strip()]
+        if (
+            len(parts) < 2
+            or self.imagined(said)
+            or REPORTED.search(said)
+            or self.opens("request_openers", said)
+            or any(p.match(said) for p in (SOMEONE_ELSE, OTHER_PEOPLE, MY_PEOPLE))
+        ):
+            return []  # a role to play, someone's words, a task, or another person
+        if all(self.tells(p) or (self.fragment(p) and self.lasting(p)) for p in parts):
+            return parts
+        return []
 
     def tells(self, said: str) -> bool:
         """Whether one sentence of an unheard message is a lasting statement of the user's."""

@@ -94,6 +94,12 @@ OWN_KINDS = frozenset({"health", "allergy", "diet", "pets", "education"})
 GENERIC_NEED = re.compile(
     r"(?:my|our)\s+(?:own\s+)?(?:diet|health|medical|condition|medication)\w*", re.IGNORECASE
 )
+# "a 16-inch MacBook Pro, which is what I use": the thing named is the user's.
+WHAT_I_USE = re.compile(
+    r"(?P<thing>(?:-?[\w-]+\s+){0,3}[\w-]+),?\s+which is what (?:i|we) (?:use|have|drive|own|"
+    r"run|ride|play|wear|take)\b",
+    re.IGNORECASE,
+)
 # Where the user lives or works, said in passing: "my flat in Shoreditch", "my landlord in
 # Bilbao", "my shift at the fire station".
 MY_PLACE = re.compile(
