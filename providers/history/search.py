@@ -34,6 +34,7 @@ from ctxchat.kit import (
     lifted_by_neighbours,
     query_plan,
     rank,
+    rare_enough,
 )
 
 from .hits import completed, hit_of
@@ -59,6 +60,9 @@ class PlannedQuery:
     words: list[str]  # the query's words without its common ones: what its vector is made of
     df: dict[str, int]
     total: int
+    # Whether `df` counts the user's messages alone: SQLite counts every user's when the
+    # table holds only the user's rows (or the word is common), PostgreSQL always the user's.
+    own: bool = True
 
 
 def plan_query(
@@ -87,16 +91,17 @@ def _planned(
         return PlannedQuery(plan, list(terms), {}, 0)
     params: dict[str, Any] = {"u": owner.user}
     where = _key_filter(keys, params)
+    own = True
     if database.is_sqlite:
         total = _total(conn, params)
         params["cap"] = count_limit(total, DF_CAP)
-        df = _sqlite_df(conn, plan, params, total)
+        df, own = _sqlite_df(conn, plan, params, total)
     else:
         df, total = _postgres_df(conn, plan, where, params)
     kept = distinctive(plan, df, total)
     dropped = {t.key for t in plan} - {t.key for t in kept}
     words = [w for w in terms if not any(t.key in dropped for t in query_plan([w]))]
-    return PlannedQuery(kept, words, df, total)
+    return PlannedQuery(kept, words, df, total, own)
 
 
 def search_by_words(
@@ -165,10 +170,14 @@ def _found(
     # ids of the hits kept are read with their neighbours.
     shown = _COLUMNS if exclude is None else f"{_COLUMNS}, {MESSAGE_COLUMN}"
     columns = shown if meaning is None else f"{shown}, {VECTOR_COLUMNS}"
+    # Only the rarest words' messages are read when they hold the best candidates (see
+    # `rare_enough`); every word of the plan still ranks them. A word's count must then be
+    # the user's own, or it may promise messages the user does not have.
+    searched = rare_enough(plan, df, total, wanted) if planned.own else plan
     if database.is_sqlite:
-        rows = _sqlite(conn, plan, where, params, columns)
+        rows = _sqlite(conn, plan, searched, where, params, columns)
     else:
-        rows = _postgres(conn, plan, df, total, where, params, columns)
+        rows = _postgres(conn, plan, searched, df, total, where, params, columns)
     by_id = dict(enumerate(rows))
     candidates = [Candidate(i, str(row.body)) for i, row in by_id.items()]
     ranked_rows = [(by_id[r.ident], r) for r in rank(plan, candidates, df, total)]
@@ -225,26 +234,50 @@ VECTOR_COLUMNS = "h.embedding, h.embedding_model"  # read too when ranking by me
 
 
 def _sqlite(
-    conn: Connection, plan: Sequence[Term], where: str, params: dict[str, Any], columns: str
+    conn: Connection,
+    plan: Sequence[Term],
+    searched: Sequence[Term],
+    where: str,
+    params: dict[str, Any],
+    columns: str,
 ) -> list[Any]:
     import sqlalchemy as sa
 
-    params["q"] = " OR ".join(_fts5_term(t) for t in plan)
-    # The best rowids by FTS5's own rank (bm25, which it orders cheaply), then their rows.
+    params["q"] = " OR ".join(_fts5_term(t) for t in searched)
+
+    def best(name: str) -> str:
+        # The best rowids by FTS5's own rank (bm25, which it orders cheaply).
+        return (
+            f"SELECT f.rowid AS rowid, f.rank AS r FROM {FTS_TABLE}(:{name}) AS f "
+            f"JOIN ctxchat_history h ON h.rowid = f.rowid WHERE 1 = 1{where} "
+            f"ORDER BY f.rank LIMIT :c"
+        )
+
+    if len(searched) == len(plan):
+        sql = (
+            f"SELECT {columns} FROM ({best('q')}) top JOIN ctxchat_history h ON h.rowid = top.rowid"
+        )
+        return list(conn.execute(sa.text(sql), params))
+    # FTS5 ranks the rare words' messages by those words alone, so the messages holding
+    # every word, which the others lift most, are read first on their own.
+    params["every"] = " AND ".join(_fts5_term(t) for t in plan)
     sql = (
-        f"SELECT {columns} FROM (SELECT f.rowid AS rowid FROM {FTS_TABLE}(:q) AS f "
-        f"JOIN ctxchat_history h ON h.rowid = f.rowid WHERE 1 = 1{where} "
-        f"ORDER BY f.rank LIMIT :c) top JOIN ctxchat_history h ON h.rowid = top.rowid"
+        f"WITH every AS MATERIALIZED ({best('every')}), rare AS ({best('q')}), "
+        "top AS (SELECT rowid, 0 AS o, r FROM every UNION ALL SELECT rowid, 1 AS o, r "
+        "FROM rare WHERE rowid NOT IN (SELECT rowid FROM every) ORDER BY o, r LIMIT :c) "
+        f"SELECT {columns} FROM top JOIN ctxchat_history h ON h.rowid = top.rowid "
+        "ORDER BY top.o, top.r"
     )
     return list(conn.execute(sa.text(sql), params))
 
 
 def _sqlite_df(
     conn: Connection, plan: Sequence[Term], params: dict[str, Any], total: int
-) -> dict[str, int]:
+) -> tuple[dict[str, int], bool]:
     """Each term's messages, counted in the index to `cap`: every user's, which costs no
     row lookup; the user's own for a term that would count as common by every user's (a
-    database other users share must not make a word common in this user's history)."""
+    database other users share must not make a word common in this user's history). And
+    whether every count is the user's own (the table holds no one else's rows)."""
     import sqlalchemy as sa
 
     df: dict[str, int] = {}
@@ -267,11 +300,20 @@ def _sqlite_df(
             # In a table of this user's rows alone (one person's history,
             # the usual case) every user's count is the user's own, and counting it again
             # through the rows was a sixth of a search at 100,000 messages.
-            least, most, unowned = conn.execute(sa.text(_WHOSE)).one()
-            shared = bool(unowned) or least != params["u"] or most != params["u"]
+            shared = _shared(conn, params)
         if shared:
             df[term.key] = int(conn.execute(mine, asked).scalar() or 0)
-    return df
+    if shared is None:
+        shared = _shared(conn, params)
+    return df, not shared
+
+
+def _shared(conn: Connection, params: dict[str, Any]) -> bool:
+    """Whether the history table holds rows of anyone but the user."""
+    import sqlalchemy as sa
+
+    least, most, unowned = conn.execute(sa.text(_WHOSE)).one()
+    return bool(unowned) or least != params["u"] or most != params["u"]
 
 
 # Each an index seek (an OR of the three is a scan of the index to SQLite's planner).
@@ -336,6 +378,7 @@ def _postgres_df(
 def _postgres(
     conn: Connection,
     plan: Sequence[Term],
+    searched: Sequence[Term],
     df: dict[str, int],
     total: int,
     where: str,
@@ -356,9 +399,12 @@ def _postgres(
             f"CASE WHEN h.{TSV_COLUMN} @@ {q} THEN :w{i} ELSE 0 END" for i, q in enumerate(queries)
         )
         by_words = f"({weighted}) DESC, "
+    # Only the rare words' messages are read (`rare_enough`): the ordering by the words
+    # held puts them first whatever the others hold, so the candidates are the same.
+    read = " || ".join(q for q, t in zip(queries, plan, strict=True) if t in searched)
     sql = (
         f"SELECT {columns.replace('h.rowid AS rid, ', '')} FROM ctxchat_history h "
-        f"WHERE h.{TSV_COLUMN} @@ ({any_word}){where} "
+        f"WHERE h.{TSV_COLUMN} @@ ({read}){where} "
         f"ORDER BY {by_words}ts_rank_cd(h.{TSV_COLUMN}, {any_word}, 1) DESC, "
         f"h.created_at DESC LIMIT :c"
     )
