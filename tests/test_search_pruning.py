@@ -128,3 +128,23 @@ def test_a_word_alone_finds_its_messages_however_common(sql_url: str, tmp_path: 
 
     assert len(search(provider, "weather")) == 10  # in most of the history
     assert all("lantern" in h.text for h in search(provider, "lantern"))
+
+
+def test_a_search_of_some_sessions_still_finds_the_commoner_words_messages(
+    sql_url: str, tmp_path: Path
+) -> None:
+    """The rare word is in many messages of the history, but in few of the session
+    searched: its count there, not the history's, decides what is read."""
+    provider = stored(sql_url, tmp_path)
+    texts = ["the quokka again", "fine", "the quokka once more", "fine"]
+    texts += [t for n in range(3) for t in (f"a lantern in the shed {n}", "fine")]
+    messages = [
+        Message.user(t) if i % 2 == 0 else Message.assistant(t) for i, t in enumerate(texts)
+    ]
+    asyncio.run(provider.save_messages("k", messages, state={}))
+
+    hits = asyncio.run(
+        provider.search_messages(query_terms("quokka lantern"), limit=10, keys={"k"})
+    )
+
+    assert sorted(h.text for h in hits) == sorted(t for t in texts if t != "fine")

@@ -65,9 +65,10 @@ class PlannedQuery:
     words: list[str]  # the query's words without its common ones: what its vector is made of
     df: dict[str, int]
     total: int
-    # Whether `df` counts the user's messages alone: SQLite counts every user's when the
-    # table holds only the user's rows (or the word is common), PostgreSQL always the user's.
-    own: bool = True
+    # Whether `df` counts exactly the messages searched: PostgreSQL counts the user's (in
+    # the sessions searched); SQLite every user's, in every session, which are the same
+    # only in a table of the user's rows alone and a search of all their sessions.
+    exact: bool = True
 
 
 def plan_query(
@@ -96,18 +97,19 @@ def _planned(
         return PlannedQuery(plan, list(terms), {}, 0)
     params: dict[str, Any] = {"u": owner.user}
     where = _key_filter(keys, params)
-    own = True
+    exact = True
     if database.is_sqlite:
         own = not shared(conn, params)
         total = user_total(conn, params, own)
         params["cap"] = count_limit(total, DF_CAP)
         df = sqlite_counts(conn, plan, params, total, own)
+        exact = own and keys is None
     else:
         df, total = postgres_counts(conn, plan, where, params)
     kept = distinctive(plan, df, total)
     dropped = {t.key for t in plan} - {t.key for t in kept}
     words = [w for w in terms if not any(t.key in dropped for t in query_plan([w]))]
-    return PlannedQuery(kept, words, df, total, own)
+    return PlannedQuery(kept, words, df, total, exact)
 
 
 def search_by_words(
@@ -178,8 +180,8 @@ def _found(
     columns = shown if meaning is None else f"{shown}, {VECTOR_COLUMNS}"
     # Only the rarest words' messages are read when they hold the best candidates (see
     # `rare_enough`); every word of the plan still ranks them. A word's count must then be
-    # the user's own, or it may promise messages the user does not have.
-    searched = rare_enough(plan, df, total, wanted) if planned.own else plan
+    # of the very messages searched, or it may promise messages the search cannot find.
+    searched = rare_enough(plan, df, total, wanted) if planned.exact else plan
     if database.is_sqlite:
         rows = sqlite_candidates(conn, plan, searched, where, params, columns)
     else:
