@@ -57,10 +57,13 @@ def sqlite_candidates(
     # FTS5 ranks the rare words' messages by those words alone, so the messages holding
     # every word, which the others lift most, are read first on their own.
     params["every"] = " AND ".join(_fts5_term(t) for t in plan)
+    # Each query once (no MATERIALIZED, which SQLite before 3.35 does not parse): a row
+    # found by both keeps its place among every word's, `r` taken from the row of the
+    # least `o` (SQLite's bare column beside min()).
     sql = (
-        f"WITH every AS MATERIALIZED ({best('every')}), rare AS ({best('q')}), "
-        "top AS (SELECT rowid, 0 AS o, r FROM every UNION ALL SELECT rowid, 1 AS o, r "
-        "FROM rare WHERE rowid NOT IN (SELECT rowid FROM every) ORDER BY o, r LIMIT :c) "
+        f"WITH every AS ({best('every')}), rare AS ({best('q')}), "
+        "top AS (SELECT rowid, min(o) AS o, r FROM (SELECT rowid, 0 AS o, r FROM every "
+        "UNION ALL SELECT rowid, 1 AS o, r FROM rare) GROUP BY rowid ORDER BY o, r LIMIT :c) "
         f"SELECT {columns} FROM top JOIN ctxchat_history h ON h.rowid = top.rowid "
         "ORDER BY top.o, top.r"
     )
