@@ -47,8 +47,9 @@ Ranking stored messages, the same whatever database found them, as the SQL histo
 search does (see `ctxchat.ranking.message_rank`): `query_plan`, `Term` (the words a query
 looks for), `CONVERSATION_STOP_WORDS`, `fold`; `idf`, `DF_CAP`, `count_limit`, `common`,
 `distinctive` (each word's count in the user's messages, and the words too common to
-search by); `rank`, `Candidate`, `Ranked` (BM25 over the candidates an index found, all
-words and phrases higher), `lifted_by_neighbours`, `snippet`; `fuse` (words and meaning
+search by), `rare_enough` (the rarest words, whose messages hold the best candidates);
+`rank`, `Candidate`, `Ranked` (BM25 over the candidates an index found, all words and
+phrases higher), `lifted_by_neighbours`, `snippet`; `fuse` (words and meaning
 blended). Vectors: `embed_texts`, `DEFAULT_BATCH` (texts per embeddings request),
 `normalise`, `top_positions`, `Matrix` (a type only). What recall injects: `choose`,
 `block_text`, `DEFAULT_MAX_MESSAGES`, `DEFAULT_MIN_RELEVANCE`, `WINDOW_SHARE` (see
@@ -120,6 +121,7 @@ if TYPE_CHECKING:
         lifted_by_neighbours,
         query_plan,
         rank,
+        rare_enough,
         snippet,
     )
     from ctxchat.ranking.recall_block import (
@@ -229,6 +231,7 @@ _EXPORTS = {
     "lifted_by_neighbours": "ctxchat.ranking.message_rank",
     "query_plan": "ctxchat.ranking.message_rank",
     "rank": "ctxchat.ranking.message_rank",
+    "rare_enough": "ctxchat.ranking.message_rank",
     "snippet": "ctxchat.ranking.message_rank",
     "fuse": "ctxchat.ranking.message_hybrid",
     "DEFAULT_BATCH": "ctxchat.ranking.embedding",
@@ -321,6 +324,7 @@ __all__ = [
     "rank",
     "rank_texts",
     "rank_turn",
+    "rare_enough",
     "scrub_secrets",
     "search_past_sessions",
     "select_window",

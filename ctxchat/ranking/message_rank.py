@@ -341,6 +341,27 @@ def distinctive(plan: Sequence[Term], df: Mapping[str, int], total: int) -> list
     return kept or list(plan)
 
 
+def rare_enough(plan: Sequence[Term], df: Mapping[str, int], total: int, wanted: int) -> list[Term]:
+    """The query's rarest terms whose messages hold every one of the `wanted` best
+    candidates when candidates go by the idf of the words they hold: the fewest rarest
+    terms each of which outweighs all the others together, and one of which is in at least
+    `wanted` messages. A message holding none of them then weighs less than every message
+    holding one, so it is never among the best; its words still score those that are. The
+    whole plan when no such terms exist (one term, or weights too close).
+
+    Reading only these terms' messages spares the database its ranking of every message of
+    the commoner words, which was most of a search of words in hundreds of messages."""
+    weights = sorted(((idf(total, df.get(t.key, 0)), t) for t in plan), key=lambda p: -p[0])
+    for size in range(1, len(weights)):
+        rare, rest = weights[:size], weights[size:]
+        lightest = rare[-1][0]
+        found = max(df.get(t.key, 0) for _, t in rare)
+        if lightest > sum(w for w, _ in rest) and found >= wanted:
+            kept = {t.key for _, t in rare}
+            return [t for t in plan if t.key in kept]
+    return list(plan)
+
+
 def lifted_by_neighbours(
     scores: Mapping[tuple[K, int], float], weight: float = NEIGHBOUR_WEIGHT
 ) -> dict[tuple[K, int], float]:

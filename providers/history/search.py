@@ -3,17 +3,17 @@
 A query is planned first (`plan_query`): each word's messages counted in the user's rows,
 and the words too common there to tell messages apart left out (see
 `ctxchat.ranking.message_rank`, which the kit exports), so that the query's vector, when
-there is one, is made of the words searched. The database then finds candidates, any
-remaining word matching, through its own index: FTS5 ranked by its bm25 on SQLite; on
-PostgreSQL the GIN-indexed tsvector, ranked by the idf of the words a message holds, then
-`ts_rank_cd`. `ctxchat.ranking.message_rank` then ranks the candidates the same way on both backends
+there is one, is made of the words searched (a query of one word counts nothing: its idf
+changes no order). The database then finds candidates, any remaining word matching,
+through its own index: FTS5 ranked by its bm25 on SQLite; on PostgreSQL the GIN-indexed
+tsvector, ranked by the idf of the words a message holds, then `ts_rank_cd`. When the
+query's rarest words hold the best candidates (`rare_enough`), only their messages are
+read, which spares the database its ranking of every message of the commoner words.
+`ctxchat.ranking.message_rank` then ranks the candidates the same way on both backends
 (BM25, all words and phrases higher), a message is lifted by a matched neighbour, and the
 snippets are made (`history.hits`). Only the user's rows are read, filtered in the query.
 
-Terms reach the database as bound values made of letters, digits and underscores only, each
-quoted as an FTS5 string or turned into a tsquery by `plainto_tsquery` (a prefix match
-appends `:*` to what PostgreSQL itself made of the word), so no input is read as query
-syntax.
+The SQL of both backends is in `history.candidates`.
 """
 
 from __future__ import annotations
@@ -28,16 +28,23 @@ from ctxchat.kit import (
     MessageHit,
     Ranked,
     Term,
-    common,
     count_limit,
     distinctive,
     lifted_by_neighbours,
     query_plan,
     rank,
+    rare_enough,
 )
 
+from .candidates import (
+    postgres_candidates,
+    postgres_counts,
+    shared,
+    sqlite_candidates,
+    sqlite_counts,
+    user_total,
+)
 from .hits import completed, hit_of
-from .index import FTS_TABLE, TS_CONFIG, TSV_COLUMN
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
@@ -47,7 +54,6 @@ if TYPE_CHECKING:
     from .hybrid import QueryVector
 
 MIN_CANDIDATES = 50  # ranked by the database, re-ranked here: enough that a good one is in
-TOTAL_CAP = 20_000  # the user's messages counted, for idf
 
 
 @dataclass(frozen=True)
@@ -59,6 +65,10 @@ class PlannedQuery:
     words: list[str]  # the query's words without its common ones: what its vector is made of
     df: dict[str, int]
     total: int
+    # Whether `df` counts exactly the messages searched: PostgreSQL counts the user's (in
+    # the sessions searched); SQLite every user's, in every session, which are the same
+    # only in a table of the user's rows alone and a search of all their sessions.
+    exact: bool = True
 
 
 def plan_query(
@@ -79,18 +89,27 @@ def _planned(
     keys: Collection[str] | None,
     owner: Owner,
 ) -> PlannedQuery:
+    if len(plan) == 1:
+        # One term is searched whatever its count (it is never left out: `distinctive`),
+        # and its idf scales every candidate's score alike, which ranking normalises away
+        # and relevance (a share of the query's weight) never sees. Counting it, and the
+        # user's messages, was a third of a one-word search at 100,000 messages.
+        return PlannedQuery(plan, list(terms), {}, 0)
     params: dict[str, Any] = {"u": owner.user}
     where = _key_filter(keys, params)
+    exact = True
     if database.is_sqlite:
-        total = _total(conn, params)
+        own = not shared(conn, params)
+        total = user_total(conn, params, own)
         params["cap"] = count_limit(total, DF_CAP)
-        df = _sqlite_df(conn, plan, params, total)
+        df = sqlite_counts(conn, plan, params, total, own)
+        exact = own and keys is None
     else:
-        df, total = _postgres_df(conn, plan, where, params)
+        df, total = postgres_counts(conn, plan, where, params)
     kept = distinctive(plan, df, total)
     dropped = {t.key for t in plan} - {t.key for t in kept}
     words = [w for w in terms if not any(t.key in dropped for t in query_plan([w]))]
-    return PlannedQuery(kept, words, df, total)
+    return PlannedQuery(kept, words, df, total, exact)
 
 
 def search_by_words(
@@ -159,10 +178,14 @@ def _found(
     # ids of the hits kept are read with their neighbours.
     shown = _COLUMNS if exclude is None else f"{_COLUMNS}, {MESSAGE_COLUMN}"
     columns = shown if meaning is None else f"{shown}, {VECTOR_COLUMNS}"
+    # Only the rarest words' messages are read when they hold the best candidates (see
+    # `rare_enough`); every word of the plan still ranks them. A word's count must then be
+    # of the very messages searched, or it may promise messages the search cannot find.
+    searched = rare_enough(plan, df, total, wanted) if planned.exact else plan
     if database.is_sqlite:
-        rows = _sqlite(conn, plan, where, params, columns)
+        rows = sqlite_candidates(conn, plan, searched, where, params, columns)
     else:
-        rows = _postgres(conn, plan, df, total, where, params, columns)
+        rows = postgres_candidates(conn, plan, searched, df, total, where, params, columns)
     by_id = dict(enumerate(rows))
     candidates = [Candidate(i, str(row.body)) for i, row in by_id.items()]
     ranked_rows = [(by_id[r.ident], r) for r in rank(plan, candidates, df, total)]
@@ -207,150 +230,6 @@ def _key_filter(keys: Collection[str] | None, params: dict[str, Any]) -> str:
     return f"{where} AND h.history_key IN ({', '.join(names)})"
 
 
-def _fts5_term(term: Term) -> str:
-    """A quoted FTS5 string (quotes doubled), a prefix query when the term is one."""
-    quoted = '"' + term.key.replace('"', '""') + '"'
-    return quoted + "*" if term.prefix else quoted
-
-
 _COLUMNS = "h.rowid AS rid, h.history_key, h.seq, h.role, h.created_at, h.home_id, h.body"
 MESSAGE_COLUMN = "h.message"
 VECTOR_COLUMNS = "h.embedding, h.embedding_model"  # read too when ranking by meaning
-
-
-def _sqlite(
-    conn: Connection, plan: Sequence[Term], where: str, params: dict[str, Any], columns: str
-) -> list[Any]:
-    import sqlalchemy as sa
-
-    params["q"] = " OR ".join(_fts5_term(t) for t in plan)
-    # The best rowids by FTS5's own rank (bm25, which it orders cheaply), then their rows.
-    sql = (
-        f"SELECT {columns} FROM (SELECT f.rowid AS rowid FROM {FTS_TABLE}(:q) AS f "
-        f"JOIN ctxchat_history h ON h.rowid = f.rowid WHERE 1 = 1{where} "
-        f"ORDER BY f.rank LIMIT :c) top JOIN ctxchat_history h ON h.rowid = top.rowid"
-    )
-    return list(conn.execute(sa.text(sql), params))
-
-
-def _sqlite_df(
-    conn: Connection, plan: Sequence[Term], params: dict[str, Any], total: int
-) -> dict[str, int]:
-    """Each term's messages, counted in the index to `cap`: every user's, which costs no
-    row lookup; the user's own for a term that would count as common by every user's (a
-    database other users share must not make a word common in this user's history)."""
-    import sqlalchemy as sa
-
-    df: dict[str, int] = {}
-    every = sa.text(
-        f"SELECT count(*) FROM (SELECT 1 FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH :t LIMIT :cap)"
-    )
-    # CROSS JOIN keeps the index's matches as the outer loop: SQLite's planner may otherwise
-    # walk every row of the user and ask the index of each (seconds at 100,000 rows).
-    mine = sa.text(
-        f"SELECT count(*) FROM (SELECT 1 FROM {FTS_TABLE} f CROSS JOIN ctxchat_history h "
-        f"ON h.rowid = f.rowid WHERE {FTS_TABLE} MATCH :t AND h.user_key = :u LIMIT :cap)"
-    )
-    shared: bool | None = None  # whether the table holds rows of anyone else: asked once
-    for term in plan:
-        asked = {"t": _fts5_term(term), "cap": params["cap"], "u": params["u"]}
-        df[term.key] = int(conn.execute(every, asked).scalar() or 0)
-        if not common(term, df, total):
-            continue
-        if shared is None:
-            # In a table of this user's rows alone (one person's history,
-            # the usual case) every user's count is the user's own, and counting it again
-            # through the rows was a sixth of a search at 100,000 messages.
-            least, most, unowned = conn.execute(sa.text(_WHOSE)).one()
-            shared = bool(unowned) or least != params["u"] or most != params["u"]
-        if shared:
-            df[term.key] = int(conn.execute(mine, asked).scalar() or 0)
-    return df
-
-
-# Each an index seek (an OR of the three is a scan of the index to SQLite's planner).
-_WHOSE = (
-    "SELECT (SELECT min(user_key) FROM ctxchat_history), (SELECT max(user_key) FROM "
-    "ctxchat_history), EXISTS (SELECT 1 FROM ctxchat_history WHERE user_key IS NULL)"
-)
-
-
-# Capped, as document frequencies are: an exact count of a large history costs a scan of
-# its user's index (200 ms at 100,000 rows on PostgreSQL), and past the cap idf orders words
-# the same.
-_TOTAL = (
-    "SELECT count(*) FROM (SELECT 1 FROM ctxchat_history h WHERE h.user_key = :u "
-    "LIMIT :most) AS mine"
-)
-
-
-def _total(conn: Connection, params: dict[str, Any]) -> int:
-    import sqlalchemy as sa
-
-    query = sa.text(_TOTAL)
-    return int(conn.execute(query, {"u": params["u"], "most": TOTAL_CAP}).scalar() or 0)
-
-
-def _tsquery(term: Term, name: str) -> str:
-    plain = f"plainto_tsquery('{TS_CONFIG}', :{name})"
-    return f"(({plain})::text || ':*')::tsquery" if term.prefix else plain
-
-
-def _tsqueries(plan: Sequence[Term], params: dict[str, Any]) -> list[str]:
-    queries = []
-    for i, term in enumerate(plan):
-        params[f"t{i}"] = term.key
-        queries.append(_tsquery(term, f"t{i}"))
-    return queries
-
-
-def _postgres_df(
-    conn: Connection, plan: Sequence[Term], where: str, params: dict[str, Any]
-) -> tuple[dict[str, int], int]:
-    """Each term's messages of the user, counted to `count_limit` of the user's (capped)
-    count, and that count: one statement, a server's round trip fewer. Each term is counted
-    as far as the largest count could need and cut to its own limit here, which gives the
-    counts a `LIMIT` of that limit would."""
-    import sqlalchemy as sa
-
-    queries = _tsqueries(plan, params)
-    params["most"], params["cap"] = TOTAL_CAP, count_limit(TOTAL_CAP, DF_CAP)
-    counts = ", ".join(
-        f"(SELECT count(*) FROM (SELECT 1 FROM ctxchat_history h WHERE h.{TSV_COLUMN} @@ "
-        f"{q}{where} LIMIT :cap) s{i})"
-        for i, q in enumerate(queries)
-    )
-    found = conn.execute(sa.text(f"SELECT ({_TOTAL}), {counts}"), params).one()
-    total = int(found[0])
-    cap = count_limit(total, DF_CAP)
-    df = {term.key: min(int(n), cap) for term, n in zip(plan, found[1:], strict=True)}
-    return df, total
-
-
-def _postgres(
-    conn: Connection,
-    plan: Sequence[Term],
-    df: dict[str, int],
-    total: int,
-    where: str,
-    params: dict[str, Any],
-    columns: str,
-) -> list[Any]:
-    import sqlalchemy as sa
-
-    from ctxchat.kit import idf
-
-    queries = _tsqueries(plan, params)
-    for i, term in enumerate(plan):
-        params[f"w{i}"] = idf(total, df[term.key])
-    any_word = " || ".join(queries)
-    weighted = " + ".join(
-        f"CASE WHEN h.{TSV_COLUMN} @@ {q} THEN :w{i} ELSE 0 END" for i, q in enumerate(queries)
-    )
-    sql = (
-        f"SELECT {columns.replace('h.rowid AS rid, ', '')} FROM ctxchat_history h "
-        f"WHERE h.{TSV_COLUMN} @@ ({any_word}){where} "
-        f"ORDER BY ({weighted}) DESC, ts_rank_cd(h.{TSV_COLUMN}, {any_word}, 1) DESC, "
-        f"h.created_at DESC LIMIT :c"
-    )
-    return list(conn.execute(sa.text(sql), params))

@@ -1,0 +1,218 @@
+"""The database's side of a search (see `history.search`): each word's messages counted in
+the user's rows, the user's messages counted, and the candidates found through the
+full-text index, in FTS5 on SQLite and tsvector SQL on PostgreSQL.
+
+Terms reach the database as bound values made of letters, digits and underscores only, each
+quoted as an FTS5 string or turned into a tsquery by `plainto_tsquery` (a prefix match
+appends `:*` to what PostgreSQL itself made of the word), so no input is read as query
+syntax.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ctxchat.kit import DF_CAP, Term, common, count_limit
+
+from .index import FTS_TABLE, TS_CONFIG, TSV_COLUMN
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection
+
+TOTAL_CAP = 20_000  # the user's messages counted, for idf
+
+
+def _fts5_term(term: Term) -> str:
+    """A quoted FTS5 string (quotes doubled), a prefix query when the term is one."""
+    quoted = '"' + term.key.replace('"', '""') + '"'
+    return quoted + "*" if term.prefix else quoted
+
+
+def sqlite_candidates(
+    conn: Connection,
+    plan: Sequence[Term],
+    searched: Sequence[Term],
+    where: str,
+    params: dict[str, Any],
+    columns: str,
+) -> list[Any]:
+    import sqlalchemy as sa
+
+    params["q"] = " OR ".join(_fts5_term(t) for t in searched)
+
+    def best(name: str) -> str:
+        # The best rowids by FTS5's own rank (bm25, which it orders cheaply).
+        return (
+            f"SELECT f.rowid AS rowid, f.rank AS r FROM {FTS_TABLE}(:{name}) AS f "
+            f"JOIN ctxchat_history h ON h.rowid = f.rowid WHERE 1 = 1{where} "
+            f"ORDER BY f.rank LIMIT :c"
+        )
+
+    if len(searched) == len(plan):
+        sql = (
+            f"SELECT {columns} FROM ({best('q')}) top JOIN ctxchat_history h ON h.rowid = top.rowid"
+        )
+        return list(conn.execute(sa.text(sql), params))
+    # FTS5 ranks the rare words' messages by those words alone, so the messages holding
+    # every word, which the others lift most, are read first on their own.
+    params["every"] = " AND ".join(_fts5_term(t) for t in plan)
+    # Each query once (no MATERIALIZED, which SQLite before 3.35 does not parse): a row
+    # found by both keeps its place among every word's, `r` taken from the row of the
+    # least `o` (SQLite's bare column beside min()).
+    sql = (
+        f"WITH every AS ({best('every')}), rare AS ({best('q')}), "
+        "top AS (SELECT rowid, min(o) AS o, r FROM (SELECT rowid, 0 AS o, r FROM every "
+        "UNION ALL SELECT rowid, 1 AS o, r FROM rare) GROUP BY rowid ORDER BY o, r LIMIT :c) "
+        f"SELECT {columns} FROM top JOIN ctxchat_history h ON h.rowid = top.rowid "
+        "ORDER BY top.o, top.r"
+    )
+    return list(conn.execute(sa.text(sql), params))
+
+
+def sqlite_counts(
+    conn: Connection, plan: Sequence[Term], params: dict[str, Any], total: int, own: bool
+) -> dict[str, int]:
+    """Each term's messages, counted in the index to `cap`: every user's, which costs no
+    row lookup; unless the table is `own` (holds the user's rows alone), the user's own for
+    a term that would count as common by every user's (a database other users share must
+    not make a word common in this user's history)."""
+    import sqlalchemy as sa
+
+    df: dict[str, int] = {}
+    every = sa.text(
+        f"SELECT count(*) FROM (SELECT 1 FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH :t LIMIT :cap)"
+    )
+    # CROSS JOIN keeps the index's matches as the outer loop: SQLite's planner may otherwise
+    # walk every row of the user and ask the index of each (seconds at 100,000 rows).
+    mine = sa.text(
+        f"SELECT count(*) FROM (SELECT 1 FROM {FTS_TABLE} f CROSS JOIN ctxchat_history h "
+        f"ON h.rowid = f.rowid WHERE {FTS_TABLE} MATCH :t AND h.user_key = :u LIMIT :cap)"
+    )
+    for term in plan:
+        asked = {"t": _fts5_term(term), "cap": params["cap"], "u": params["u"]}
+        df[term.key] = int(conn.execute(every, asked).scalar() or 0)
+        # In a table of this user's rows alone (one person's history, the usual case)
+        # every user's count is the user's own, and counting it again through the rows
+        # was a sixth of a search at 100,000 messages.
+        if not own and common(term, df, total):
+            df[term.key] = int(conn.execute(mine, asked).scalar() or 0)
+    return df
+
+
+def shared(conn: Connection, params: dict[str, Any]) -> bool:
+    """Whether the history table holds rows of anyone but the user."""
+    import sqlalchemy as sa
+
+    least, most, unowned = conn.execute(sa.text(_WHOSE)).one()
+    return bool(unowned) or least != params["u"] or most != params["u"]
+
+
+# Each an index seek (an OR of the three is a scan of the index to SQLite's planner).
+_WHOSE = (
+    "SELECT (SELECT min(user_key) FROM ctxchat_history), (SELECT max(user_key) FROM "
+    "ctxchat_history), EXISTS (SELECT 1 FROM ctxchat_history WHERE user_key IS NULL)"
+)
+
+
+# Capped, as document frequencies are: an exact count of a large history costs a scan of
+# its user's index (200 ms at 100,000 rows on PostgreSQL), and past the cap idf orders words
+# the same.
+_TOTAL = (
+    "SELECT count(*) FROM (SELECT 1 FROM ctxchat_history h WHERE h.user_key = :u "
+    "LIMIT :most) AS mine"
+)
+
+
+def user_total(conn: Connection, params: dict[str, Any], own: bool) -> int:
+    """The user's messages, counted to `TOTAL_CAP`. In a table of the user's rows alone,
+    the table's count: SQLite counts a whole table from its smallest index's pages without
+    a step per row (12 us at 100,000 rows, where counting the user's rows to the cap took
+    0.6 ms)."""
+    import sqlalchemy as sa
+
+    if own:
+        every = int(conn.execute(sa.text("SELECT count(*) FROM ctxchat_history")).scalar() or 0)
+        return min(every, TOTAL_CAP)
+    query = sa.text(_TOTAL)
+    return int(conn.execute(query, {"u": params["u"], "most": TOTAL_CAP}).scalar() or 0)
+
+
+def _tsquery(term: Term, name: str) -> str:
+    plain = f"plainto_tsquery('{TS_CONFIG}', :{name})"
+    return f"(({plain})::text || ':*')::tsquery" if term.prefix else plain
+
+
+def _once(tsquery: str) -> str:
+    """The tsquery made once per statement (an init plan), not once per row it is matched
+    or ranked against, as a stable function's call otherwise is: a seventh of a search of a
+    word in a thousand messages went to making its tsquery again for each."""
+    return f"(SELECT {tsquery})"
+
+
+def _tsqueries(plan: Sequence[Term], params: dict[str, Any]) -> list[str]:
+    queries = []
+    for i, term in enumerate(plan):
+        params[f"t{i}"] = term.key
+        queries.append(_tsquery(term, f"t{i}"))
+    return queries
+
+
+def postgres_counts(
+    conn: Connection, plan: Sequence[Term], where: str, params: dict[str, Any]
+) -> tuple[dict[str, int], int]:
+    """Each term's messages of the user, counted to `count_limit` of the user's (capped)
+    count, and that count: one statement, a server's round trip fewer. Each term is counted
+    as far as the largest count could need and cut to its own limit here, which gives the
+    counts a `LIMIT` of that limit would."""
+    import sqlalchemy as sa
+
+    queries = _tsqueries(plan, params)
+    params["most"], params["cap"] = TOTAL_CAP, count_limit(TOTAL_CAP, DF_CAP)
+    counts = ", ".join(
+        f"(SELECT count(*) FROM (SELECT 1 FROM ctxchat_history h WHERE h.{TSV_COLUMN} @@ "
+        f"{_once(q)}{where} LIMIT :cap) s{i})"
+        for i, q in enumerate(queries)
+    )
+    found = conn.execute(sa.text(f"SELECT ({_TOTAL}), {counts}"), params).one()
+    total = int(found[0])
+    cap = count_limit(total, DF_CAP)
+    df = {term.key: min(int(n), cap) for term, n in zip(plan, found[1:], strict=True)}
+    return df, total
+
+
+def postgres_candidates(
+    conn: Connection,
+    plan: Sequence[Term],
+    searched: Sequence[Term],
+    df: dict[str, int],
+    total: int,
+    where: str,
+    params: dict[str, Any],
+    columns: str,
+) -> list[Any]:
+    import sqlalchemy as sa
+
+    from ctxchat.kit import idf
+
+    queries = _tsqueries(plan, params)
+    any_word = _once(" || ".join(queries))
+    by_words = ""  # the idf of the words a message holds: all the same for a single word
+    if len(plan) > 1:
+        for i, term in enumerate(plan):
+            params[f"w{i}"] = idf(total, df[term.key])
+        weighted = " + ".join(
+            f"CASE WHEN h.{TSV_COLUMN} @@ {_once(q)} THEN :w{i} ELSE 0 END"
+            for i, q in enumerate(queries)
+        )
+        by_words = f"({weighted}) DESC, "
+    # Only the rare words' messages are read (`rare_enough`): the ordering by the words
+    # held puts them first whatever the others hold, so the candidates are the same.
+    read = _once(" || ".join(q for q, t in zip(queries, plan, strict=True) if t in searched))
+    sql = (
+        f"SELECT {columns.replace('h.rowid AS rid, ', '')} FROM ctxchat_history h "
+        f"WHERE h.{TSV_COLUMN} @@ ({read}){where} "
+        f"ORDER BY {by_words}ts_rank_cd(h.{TSV_COLUMN}, {any_word}, 1) DESC, "
+        f"h.created_at DESC LIMIT :c"
+    )
+    return list(conn.execute(sa.text(sql), params))
