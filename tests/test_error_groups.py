@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from sourcetree import walked
+
 import ctxchat
 from ctxchat.core.errors import (
     EXIT_FAILURE,
@@ -38,8 +40,7 @@ def test_a_wrapping_error_exits_as_its_cause() -> None:
 
 def exit_code_assignments(path: Path) -> list[str]:
     found = []
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    for node in ast.walk(tree):
+    for node in walked(path):
         if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
