@@ -7,8 +7,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from sourcetree import walked
-
 import ctxchat
 from ctxchat.core import capabilities
 
@@ -20,9 +18,10 @@ HOME = PACKAGE / "core" / "capabilities.py"
 def runtime_checkable_protocols(path: Path) -> list[str]:
     """The classes of `path` decorated `@runtime_checkable`: what the engine checks a
     provider for with `isinstance`."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
     return [
         node.name
-        for node in walked(path)
+        for node in ast.walk(tree)
         if isinstance(node, ast.ClassDef)
         and any(ast.unparse(d).endswith("runtime_checkable") for d in node.decorator_list)
     ]

@@ -7,8 +7,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from sourcetree import walked
-
 import ctxchat
 from ctxchat.core.errors import (
     EXIT_FAILURE,
@@ -40,7 +38,8 @@ def test_a_wrapping_error_exits_as_its_cause() -> None:
 
 def exit_code_assignments(path: Path) -> list[str]:
     found = []
-    for node in walked(path):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
         if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:

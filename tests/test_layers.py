@@ -6,8 +6,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from sourcetree import walked
-
 import ctxchat
 
 # Lowest first. `core` is the contract and the turn; `cli` only renders what the rest returns.
@@ -31,7 +29,7 @@ def imported_modules(path: Path) -> set[str]:
     own = module_name(path)
     package = own if path.name == "__init__.py" else own.rpartition(".")[0]
     names: set[str] = set()
-    for node in walked(path):
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom):
             if node.level == 0:
                 names.add(node.module or "")

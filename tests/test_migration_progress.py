@@ -6,7 +6,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from sourcetree import walked
 from test_session_search import search, write_version_2
 
 from ctxchat.core.provider import ProviderEnv
@@ -48,7 +47,7 @@ def test_a_short_migration_shows_nothing(sql_url: str, tmp_path: Path) -> None:
 
 def terminal_use(path: Path) -> list[str]:
     found = []
-    for node in walked(path):
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Attribute) and node.attr in {"stdout", "stderr", "isatty"}:
             found.append(f"{path.name}:{node.lineno}: .{node.attr}")
         elif isinstance(node, ast.Call) and getattr(node.func, "id", None) in {"print", "input"}:
