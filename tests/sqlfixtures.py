@@ -8,14 +8,12 @@ by skipping the server it promises.
 
 from __future__ import annotations
 
-import functools
 import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
-from urllib.parse import quote
 
+import outside
 import pytest
 from historykit import HistoryFactory
 
@@ -23,9 +21,6 @@ from ctxchat.core.provider import ProviderEnv
 from ctxchat.providers.history.in_memory import InMemoryHistoryProvider
 from ctxchat.providers.history.sql import SqlHistoryProvider
 from ctxchat.storage.sql.store import close_all
-
-if TYPE_CHECKING:
-    from sqlalchemy import Engine
 
 POSTGRES_ENV = "CTXCHAT_TEST_POSTGRES_URL"
 REQUIRE_ENV = "CTXCHAT_REQUIRE_POSTGRES"
@@ -42,37 +37,21 @@ def postgres_base_url() -> str:
     pytest.skip(f"set {POSTGRES_ENV} to run the PostgreSQL cases")
 
 
-def _with_search_path(url: str, schema: str) -> str:
-    joiner = "&" if "?" in url else "?"
-    return f"{url}{joiner}options={quote(f'-csearch_path={schema}')}"
-
-
-@functools.cache
-def _admin(base: str) -> Engine:
-    """The engine that makes and drops the test schemas, one per test process: made for
-    each test, it was a new engine, the dialect's first-connect queries and two new server
-    connections (a server process each) for every PostgreSQL case."""
-    import sqlalchemy as sa
-
-    return sa.create_engine(base, pool_size=1, pool_pre_ping=True)
-
-
 @pytest.fixture
 def postgres_url() -> Iterator[str]:
     """A URL whose tables land in a schema of their own, dropped afterwards."""
-    import sqlalchemy as sa
-
     base = postgres_base_url()
     schema = f"t_{uuid.uuid4().hex[:16]}"
-    admin = _admin(base)
-    with admin.begin() as conn:
-        conn.execute(sa.text(f"CREATE SCHEMA {schema}"))
+    with outside.server_engine(base).begin() as conn:
+        conn.exec_driver_sql(f"CREATE SCHEMA {schema}")
+    url = outside.schema_url(base, schema)
     try:
-        yield _with_search_path(base, schema)
+        yield url
     finally:
         close_all()
-        with admin.begin() as conn:
-            conn.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
+        outside.forget(url)
+        with outside.server_engine(base).begin() as conn:
+            conn.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
 
 
 @pytest.fixture
