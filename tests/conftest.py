@@ -45,7 +45,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """`pytest -m "not slow"` is the fast inner loop (in-process tests of the engine,
     providers, storage, ranking and views): it leaves out every end-to-end test, those
     using a fixture above besides those marked slow by hand (crash, benchmarks,
-    packaging). `.ci/run` runs everything."""
+    packaging, tests starting Python processes). `.ci/run` runs everything."""
     for item in items:
         if END_TO_END_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
