@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import outside
 from fakeopenai import FakeOpenAI
 
 from ctxchat.core.agent import Agent
@@ -51,15 +52,11 @@ def raw_execute(url: str, statements: Sequence[str], rows: Sequence[tuple[str, A
                 conn.execute(statement, params)
         conn.close()
         return
-    import sqlalchemy as sa
-
-    engine = sa.create_engine(url, poolclass=sa.pool.NullPool)
-    with engine.begin() as conn:
+    with outside.transaction(url) as conn:
         for statement in statements:
             conn.exec_driver_sql(statement)
         for statement, params in rows:
             conn.exec_driver_sql(statement.replace("?", "%s"), tuple(params))
-    engine.dispose()
 
 
 def raw_query(url: str, statement: str) -> list[tuple[Any, ...]]:
@@ -68,13 +65,8 @@ def raw_query(url: str, statement: str) -> list[tuple[Any, ...]]:
             found = [tuple(r) for r in conn.execute(statement)]
         conn.close()
         return found
-    import sqlalchemy as sa
-
-    engine = sa.create_engine(url, poolclass=sa.pool.NullPool)
-    with engine.connect() as conn:
-        found = [tuple(r) for r in conn.exec_driver_sql(statement)]
-    engine.dispose()
-    return found
+    with outside.transaction(url) as conn:
+        return [tuple(r) for r in conn.exec_driver_sql(statement)]
 
 
 # -- messages --------------------------------------------------------------------------------

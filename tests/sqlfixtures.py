@@ -12,8 +12,8 @@ import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import quote
 
+import outside
 import pytest
 from historykit import HistoryFactory
 
@@ -37,28 +37,21 @@ def postgres_base_url() -> str:
     pytest.skip(f"set {POSTGRES_ENV} to run the PostgreSQL cases")
 
 
-def _with_search_path(url: str, schema: str) -> str:
-    joiner = "&" if "?" in url else "?"
-    return f"{url}{joiner}options={quote(f'-csearch_path={schema}')}"
-
-
 @pytest.fixture
 def postgres_url() -> Iterator[str]:
     """A URL whose tables land in a schema of their own, dropped afterwards."""
-    import sqlalchemy as sa
-
     base = postgres_base_url()
     schema = f"t_{uuid.uuid4().hex[:16]}"
-    admin = sa.create_engine(base, poolclass=sa.pool.NullPool)
-    with admin.begin() as conn:
-        conn.execute(sa.text(f"CREATE SCHEMA {schema}"))
+    with outside.server_engine(base).begin() as conn:
+        conn.exec_driver_sql(f"CREATE SCHEMA {schema}")
+    url = outside.schema_url(base, schema)
     try:
-        yield _with_search_path(base, schema)
+        yield url
     finally:
         close_all()
-        with admin.begin() as conn:
-            conn.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
-        admin.dispose()
+        outside.forget(url)
+        with outside.server_engine(base).begin() as conn:
+            conn.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
 
 
 @pytest.fixture

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from ctxchat.cli.prompt import MAX_HISTORY_ENTRY_BYTES, LockedFileHistory
 
 WRITER = """
@@ -22,6 +24,7 @@ for n in range(100):
 """
 
 
+@pytest.mark.slow  # starts Python processes: the fast loop is in-process tests
 def test_concurrent_appends_keep_entries_whole(tmp_path: Path) -> None:
     # Unlocked, about a third of these entries come out spliced together.
     path = tmp_path / "input_history"

@@ -695,6 +695,7 @@ def test_enqueue_rejects_non_replies(server: FakeOpenAI) -> None:
 # --------------------------------------------------------------------------- script
 
 
+@pytest.mark.slow  # starts Python processes: the fast loop is in-process tests
 def test_runs_as_a_script() -> None:
     script = Path(__file__).with_name("fakeopenai.py")
     proc = subprocess.Popen(

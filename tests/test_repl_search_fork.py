@@ -1,5 +1,5 @@
 """/search and /fork in the chat, driven without a terminal on a real ChatService whose
-history is SQL (SQLite and PostgreSQL), talking to the local test server."""
+history is SQL (SQLite and PostgreSQL), on a scripted model that echoes."""
 
 from __future__ import annotations
 
@@ -11,21 +11,20 @@ from test_cli_repl_commands import Chat
 from ctxchat.core.agent import Agent
 from ctxchat.core.errors import UsageError
 from ctxchat.core.provider import ProviderEnv
-from ctxchat.core.settings import ModelSettings
 from ctxchat.providers.history.sql import SqlHistoryProvider
 from ctxchat.services.conversations import ChatService
-from ctxchat.services.model_client import OpenAIChatModel
 from ctxchat.storage.store import SessionStore
+from ctxchat.testing import ScriptedModel
 
 pytest_plugins = ["sqlfixtures"]
 
 
 @pytest.fixture
-def chat(model_settings: ModelSettings, tmp_path: Path, sql_url: str) -> Chat:
+def chat(tmp_path: Path, sql_url: str) -> Chat:
     history = SqlHistoryProvider(
         "history", SqlHistoryProvider.Options(url=sql_url), env=ProviderEnv(data_dir=tmp_path)
     )
-    agent = Agent(model=OpenAIChatModel(model_settings), providers=[history])
+    agent = Agent(model=ScriptedModel(), providers=[history])
     service = ChatService(agent, SessionStore(tmp_path / "sessions"), context_window=1000)
     return Chat(service, tmp_path)
 

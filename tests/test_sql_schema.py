@@ -434,6 +434,7 @@ def test_a_relative_sqlite_path_is_taken_from_the_data_dir(tmp_path: Path) -> No
 
 
 # -- startup cost ------------------------------------------------------------------------------
+@pytest.mark.slow  # starts Python processes: the fast loop is in-process tests
 def test_sqlalchemy_is_not_imported_until_a_database_is_used(ctxchat_home: Path) -> None:
     script = (
         "import sys\n"
@@ -457,6 +458,7 @@ def test_sqlalchemy_is_not_imported_until_a_database_is_used(ctxchat_home: Path)
     assert done.stdout.strip() == "ok"
 
 
+@pytest.mark.slow  # starts Python processes: the fast loop is in-process tests
 def test_ctxchat_version_does_not_import_sqlalchemy() -> None:
     script = "import sys\nfrom ctxchat.cli.main import execute\nexecute(['--version'])\n"
     script += "print('sqlalchemy' in sys.modules)\n"

@@ -11,25 +11,25 @@ from pathlib import Path
 from typing import Any
 
 from cli_support import ctxchat, write_config
-from fakeopenai import FakeOpenAI
 from historykit import raw_query, turn
 
 from ctxchat.config.loading import config_from_dict
 from ctxchat.core.agent import Agent
 from ctxchat.core.options import option_fields
 from ctxchat.core.session import Session
-from ctxchat.core.settings import ModelSettings, StorageSettings
+from ctxchat.core.settings import StorageSettings
 from ctxchat.services.build import build_agent
-from ctxchat.services.model_client import OpenAIChatModel
 from ctxchat.storage.sql.store import SqlBacked
+from ctxchat.testing import ScriptedModel
 
 pytest_plugins = ["sqlfixtures"]
 EXAMPLE = Path(__file__).resolve().parent.parent / "config.example.toml"
 
 
-def agent_from(document: dict[str, Any], settings: ModelSettings) -> Agent:
+def agent_from(document: dict[str, Any]) -> Agent:
+    """The configured pipeline on a scripted model: where the tables land is all it shows."""
     config = config_from_dict(document, path=None, environ={}, model_overrides={})
-    return build_agent(config, model=OpenAIChatModel(settings))
+    return build_agent(config, model=ScriptedModel())
 
 
 def stores_in(url: str) -> list[str]:
@@ -37,12 +37,9 @@ def stores_in(url: str) -> list[str]:
     return [str(store) for (store,) in found]
 
 
-def test_storage_url_holds_the_history_and_the_audit(
-    sql_url: str, ctxchat_home: Path, model_settings: ModelSettings, fake_openai: FakeOpenAI
-) -> None:
+def test_storage_url_holds_the_history_and_the_audit(sql_url: str, ctxchat_home: Path) -> None:
     agent = agent_from(
         {"storage": {"url": sql_url}, "providers": [{"type": "sql_history"}, {"type": "audit"}]},
-        model_settings,
     )
     turn(agent, Session(), "hello")
 
@@ -52,15 +49,12 @@ def test_storage_url_holds_the_history_and_the_audit(
     assert not (ctxchat_home / "history.sqlite3").exists()
 
 
-def test_a_provider_own_url_overrides_storage_url(
-    sql_url: str, ctxchat_home: Path, model_settings: ModelSettings, fake_openai: FakeOpenAI
-) -> None:
+def test_a_provider_own_url_overrides_storage_url(sql_url: str, ctxchat_home: Path) -> None:
     agent = agent_from(
         {
             "storage": {"url": sql_url},
             "providers": [{"type": "sql_history"}, {"type": "audit", "url": "sqlite:///audit.db"}],
         },
-        model_settings,
     )
     turn(agent, Session(), "hello")
 
@@ -73,9 +67,9 @@ def test_a_provider_own_url_overrides_storage_url(
 
 
 def test_with_no_url_anywhere_both_share_history_sqlite3_in_the_data_dir(
-    ctxchat_home: Path, model_settings: ModelSettings, fake_openai: FakeOpenAI
+    ctxchat_home: Path,
 ) -> None:
-    agent = agent_from({"providers": [{"type": "sql_history"}, {"type": "audit"}]}, model_settings)
+    agent = agent_from({"providers": [{"type": "sql_history"}, {"type": "audit"}]})
     turn(agent, Session(), "hello")
 
     url = f"sqlite:///{ctxchat_home / 'history.sqlite3'}"
@@ -86,15 +80,12 @@ def test_with_no_url_anywhere_both_share_history_sqlite3_in_the_data_dir(
     assert urls == {url}
 
 
-def test_a_relative_storage_url_is_taken_from_the_data_dir(
-    ctxchat_home: Path, model_settings: ModelSettings, fake_openai: FakeOpenAI
-) -> None:
+def test_a_relative_storage_url_is_taken_from_the_data_dir(ctxchat_home: Path) -> None:
     agent = agent_from(
         {
             "storage": {"url": "sqlite:///shared/chat.db"},
             "providers": [{"type": "sql_history"}, {"type": "audit"}],
         },
-        model_settings,
     )
     turn(agent, Session(), "hello")
 

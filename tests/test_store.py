@@ -178,6 +178,7 @@ HOLD_LOCK = textwrap.dedent(
 )
 
 
+@pytest.mark.slow  # starts Python processes: the fast loop is in-process tests
 def test_second_process_waits_for_the_lock_or_says_in_use(store: SessionStore) -> None:
     store.root.mkdir(parents=True)
     session_id = "01CCCCCCCCCCCCCCCCCCCCCCCC"
@@ -306,6 +307,7 @@ def test_two_processes_on_one_session_never_lose_a_turn(
         assert mine == [f"{name}-{i}" for i in range(turns)]
 
 
+@pytest.mark.slow  # starts Python processes: the fast loop is in-process tests
 def test_waiting_for_a_lock_in_a_coroutine_can_be_cancelled(store: SessionStore) -> None:
     store.root.mkdir(parents=True)
     session_id = "01EEEEEEEEEEEEEEEEEEEEEEEE"

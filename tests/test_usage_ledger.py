@@ -8,6 +8,7 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import outside
 import pytest
 from historykit import raw_query
 
@@ -29,12 +30,8 @@ pytest_plugins = ["sqlfixtures"]
 
 
 def execute(url: str, statement: str) -> None:
-    import sqlalchemy as sa
-
-    engine = sa.create_engine(url, poolclass=sa.pool.NullPool)
-    with engine.begin() as conn:
+    with outside.transaction(url) as conn:
         conn.exec_driver_sql(statement)
-    engine.dispose()
 
 
 def reported(text: str, tokens_in: int, tokens_out: int) -> ModelReply:

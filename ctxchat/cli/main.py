@@ -112,7 +112,9 @@ def execute(argv: Sequence[str] | None = None, invocation: Invocation | None = N
     `invocation` gathers what the command opened, for the caller to close."""
     from typer import _click
 
-    command = typer.main.get_command(app)
+    from ctxchat.cli.lazy_commands import lazy_command
+
+    command = lazy_command(app)
     try:
         result = command.main(
             args=list(argv) if argv is not None else None,

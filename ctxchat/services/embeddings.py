@@ -50,6 +50,7 @@ class OpenAIEmbeddings:
         if self._client is None or self._loop is not loop:
             import openai
 
+            from ctxchat.services.http_client import async_http_client
             from ctxchat.services.model_client import close_with_loop
 
             if not self.api_key and not self.base_url:
@@ -59,6 +60,7 @@ class OpenAIEmbeddings:
                 base_url=self.base_url,
                 timeout=self.timeout,
                 max_retries=self.retries,
+                http_client=async_http_client(timeout=self.timeout),
             )
             self._loop = loop
             self._closer = close_with_loop(self._client)

@@ -99,12 +99,15 @@ class OpenAIChatModel:
             settings = self.settings
             import openai
 
+            from ctxchat.services.http_client import async_http_client
+
             self._client = openai.AsyncOpenAI(
                 # Local servers (Ollama, llama.cpp) ignore the key but the client wants one.
                 api_key=settings.api_key or "not-needed",
                 base_url=settings.base_url,
                 timeout=settings.timeout,
                 max_retries=settings.retries,
+                http_client=async_http_client(timeout=settings.timeout),
             )
             self._closer = close_with_loop(self._client)
         return self._client
