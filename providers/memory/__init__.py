@@ -27,6 +27,7 @@ from ctxchat.kit import load_export
 # Names load on first use: a turn with nothing to remember imports only what it uses (the
 # gate, the store), not the rules, the LLM prompt or the evaluation.
 if TYPE_CHECKING:
+    from .changes import Change
     from .evaluate import Case, CaseFileError, EvalResult, evaluate_file, load_cases
     from .facts import Fact, FactFormatError, PastValue, Provenance
     from .factset import FactSet, InMemoryFactSet
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from .secrets import looks_secret
     from .slots import SLOTS, Slot, slot_info
     from .statements import extract_rules
-    from .update import Change, apply_ops
+    from .update import apply_ops
 
 _EXPORTS = {
     "Case": ".evaluate",
@@ -66,7 +67,7 @@ _EXPORTS = {
     "SLOTS": ".slots",
     "Slot": ".slots",
     "slot_info": ".slots",
-    "Change": ".update",
+    "Change": ".changes",
     "apply_ops": ".update",
 }
 

@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING
 from ctxchat.kit import LearnItem
 
 if TYPE_CHECKING:
+    from .changes import Change
     from .factset import FactSet
     from .ops import Op
-    from .update import Change
 
 
 def mask_secrets(text: str) -> tuple[str, int]:

@@ -15,37 +15,26 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from difflib import SequenceMatcher
-from typing import Literal, TypeAlias
 
 from ctxchat.kit import new_id
 
 from .categories import category_of
+from .changes import Change
 from .clause_patterns import content_words
 from .facts import Fact, PastValue, Provenance
 from .factset import FactSet
-from .normalize import contains_words, shares_stem, singular, stem, value_key, words
-from .ops import CATEGORY_PREFIX, FORGET_ALL, NEWEST, SPELLING, Op
+from .forgetting import Forgetting
+from .normalize import contains_words, shares_stem, singular, value_key
+from .ops import NEWEST, SPELLING, Op
 from .polarity import polarity, topic_stems
 from .slots import slot_info
 
 NO_PROVENANCE = Provenance()
 _WHO = frozenset({"name", "age", "identity", "contact"})
 _WORDS = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
-_PARTS = re.compile(r"[,;]\s*|\s+[-–—]\s+|\s+and\s+")
-ChangeKind: TypeAlias = Literal["added", "changed", "retired", "forgotten"]
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """What one op did. `fact` is the fact as stored afterwards (for `forgotten`: as it was
-    before deletion, so the user can be told what went); `previous` the value it replaced."""
-
-    kind: ChangeKind
-    fact: Fact
-    previous: str | None = None
 
 
 def apply_ops(
@@ -84,7 +73,7 @@ def apply_ops(
     return changes
 
 
-class _Step:
+class _Step(Forgetting):
     def __init__(
         self, facts: FactSet, now: datetime, provenance: Provenance, make_id: Callable[[], str]
     ) -> None:
@@ -198,11 +187,6 @@ class _Step:
         self.facts.replace(retired)
         return Change("retired", retired, fact.value)
 
-    def newest_before(self) -> list[Fact]:
-        """The newest active fact from an earlier message: what "not anymore" is about."""
-        earlier = [f for f in self.facts.active() if f.last_seen < self.now]
-        return [max(earlier, key=lambda f: (f.last_seen, f.id))] if earlier else []
-
     def retract(self, slot: str | None, value: str) -> list[Change]:
         if slot == NEWEST:
             return [self.retire(f) for f in self.newest_before()]
@@ -280,69 +264,6 @@ class _Step:
             return []  # nothing it could be a spelling of: not this fact's correction
         return [self.supersede_value(fact, re.sub(rf"\b{re.escape(old)}\b", value, fact.value))]
 
-    def forget(self, op: Op) -> list[Change]:
-        selector = op.slot
-        if selector == FORGET_ALL:
-            kept_aside = _kept_aside(op.replaces)
-            pool = [f for f in self.facts.all() if not kept_aside(f)]
-        elif selector == NEWEST:
-            pool = self.newest_before()
-        elif selector is not None and selector.startswith(CATEGORY_PREFIX):
-            category = selector[len(CATEGORY_PREFIX) :]
-            pool = [f for f in self.facts.all() if slot_info(f.slot).category == category]
-        elif selector is not None:
-            # A slot stands for its whole category: "forget where I work" means the job and
-            # the workplace, whichever slot an older version kept them in.
-            category = slot_info(selector).category
-            pool = [f for f in self.facts.all() if slot_info(f.slot).category == category]
-        else:
-            pool = [f for f in self.facts.all() if contains_words(_describe(f), op.value)]
-        if op.value.strip() and selector is not None:
-            pool = [f for f in pool if contains_words(_describe(f), op.value)]
-        if op.replaces and selector not in (FORGET_ALL, NEWEST):
-            # "Forget my dietary stuff but keep the allergy": what is kept is spared.
-            spared = category_of(op.replaces)
-            pool = [
-                f
-                for f in pool
-                if not (spared is not None and f.slot == spared.slot)
-                and not contains_words(_describe(f), op.replaces)
-            ]
-        changes = [Change("forgotten", f) for f in pool]
-        for fact in pool:
-            self.facts.delete(fact.id)
-            if selector is None and fact.active:
-                self.keep_other_parts(fact, op.value)
-        return changes
-
-    def forget_alike(self, named: Sequence[str]) -> list[Change]:
-        asked = [w for value in named for w in words(value) if len(w) >= 4]
-        if not asked:
-            return []
-
-        def alike(fact: Fact) -> bool:
-            have = words(_describe(fact))
-            return any(
-                stem(w) == stem(a) or (len(a) >= 5 and w.startswith(a)) for w in have for a in asked
-            )
-
-        pool = [f for f in self.facts.all() if alike(f)]
-        for fact in pool:
-            self.facts.delete(fact.id)
-        return [Change("forgotten", f) for f in pool]
-
-    def keep_other_parts(self, fact: Fact, value: str) -> None:
-        """ "Remove Zalando" from "Lena here, from the Zalando data team": the parts of a
-        statement that do not hold the forgotten words stay, as a fact of their own."""
-        parts = [p.strip() for p in _PARTS.split(fact.value) if p.strip()]
-        if contains_words(parts[0], value) and len(parts[0].split()) <= 2:
-            return  # "Greg, my partner, is the cook": the rest is about what was forgotten
-        # "I love K-pop, especially BTS": a part that narrows the forgotten one goes with it.
-        rest = [p for p in parts if not contains_words(p, value) and not _NARROWING.match(p)]
-        if rest and len(rest) < len(parts):
-            kept = replace(fact, id=self.make_id(), value=", ".join(rest), history=())
-            self.facts.add(kept)
-
 
 _NUMBER_WORDS = frozenset(
     (
@@ -357,25 +278,6 @@ def _is_number(word: str) -> bool:
     return word.isdigit() or word.casefold() in _NUMBER_WORDS
 
 
-def _kept_aside(kept: str | None) -> Callable[[Fact], bool]:
-    """Which facts are what "keep …" names in a message that forgets the rest (its kind
-    found once, not once a fact)."""
-    if not kept:
-        return lambda fact: False
-    kind = category_of(kept)
-    category = slot_info(kind.slot).category if kind is not None else None
-
-    def named(fact: Fact) -> bool:
-        same_kind = category is not None and slot_info(fact.slot).category == category
-        return same_kind or contains_words(_describe(fact), kept)
-
-    return named
-
-
-def _describe(fact: Fact) -> str:
-    return f"{slot_info(fact.slot).label} {fact.slot or ''} {fact.value}"
-
-
 def _same_or_within(stored: str, said: str) -> bool:
     return value_key(stored) == value_key(said) or contains_words(stored, said)
 
@@ -388,11 +290,6 @@ def _swap(stored: str, old: str, new: str) -> str:
     return stored[:index] + new + stored[index + len(old) :]
 
 
-_NARROWING = re.compile(
-    r"(?:especially|particularly|mostly|mainly|above all|including|like|such as|e\.g\.|"
-    r"besonders|vor allem|surtout|notamment|sobre todo|especialmente)\b",
-    re.IGNORECASE,
-)
 _ADDITIVE = re.compile(
     r"\b(?:also|too|as well|another|other|second|third|more|both|plus|and|auch|aussi|"
     r"también|anche|também|ook)\b",
