@@ -56,6 +56,14 @@ NOT_X = re.compile(
     r"fan|into|keen)\b)[^,.;:!?\s]{2,}(?:\s+[^,.;:!?\s]+){0,3})\s*(?=[,.;:!?]|$)",
     re.IGNORECASE,
 )
+# The same contrast said first ("Not penicillin, it's amoxicillin I react to"), or in a
+# sentence of its own after the value ("Sorry, Australia! Not Austria.").
+NOT_FIRST = re.compile(
+    r"(?:no,?\s+)?not\s+(?P<old>[^,;:]{2,40}?),\s*(?P<new>[^.;!?]{2,60})", re.IGNORECASE
+)
+NOT_AFTER = re.compile(
+    r"(?P<new>[^.!?]{2,60})[.!]\s+not\s+(?P<old>[^.!?,]{2,40})[.!]?", re.IGNORECASE
+)
 # No longer so: a statement of how things are now that also retires what it negates.
 NO_LONGER = re.compile(
     r"\b(?:anymore|any more|no longer|not now|nicht mehr|ne \w+ plus|ya no|non più|não mais|"

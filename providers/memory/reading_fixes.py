@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import re
 
-from .change_patterns import CORRECTION, NOT_X, RESPELT, RETRACTED_AS_WRONG, SPELT
+from .change_patterns import (
+    CORRECTION,
+    NOT_AFTER,
+    NOT_FIRST,
+    NOT_X,
+    RESPELT,
+    RETRACTED_AS_WRONG,
+    SPELT,
+)
 from .clause_patterns import STOP, WORD, content_words
 from .ops import (
     NEWEST,
@@ -123,13 +131,6 @@ def _runs(text: str, values: list[str]) -> list[str]:
     return runs
 
 
-# "Not penicillin, it's amoxicillin I react to": the contrast said first.
-NOT_FIRST = re.compile(
-    r"(?:no,?\s+)?not\s+(?P<old>[^,;:]{2,40}?),\s*(?P<new>[^.;!?]{2,60})", re.IGNORECASE
-)
-NOT_AFTER = re.compile(
-    r"(?P<new>[^.!?]{2,60})[.!]\s+not\s+(?P<old>[^.!?,]{2,40})[.!]?", re.IGNORECASE
-)
 _ARTICLE = re.compile(r"^(?:the|a|an|my)\s+", re.IGNORECASE)
 # What opens the words of a value without being part of it: "he's a", "it's", "I meant".
 _VALUE_OPENER = re.compile(

@@ -116,6 +116,13 @@ class Requests(ReaderBase):
         # A directive about replies with no task in it stands until the user says otherwise.
         self.ops.append(Op("add", aspect.slot, said, said))
 
+    def places_in_passing(self, start: int, end: int, evidence: str | None = None) -> None:
+        """ "my flat in Shoreditch", "my shift at the fire station": where the user lives or
+        works, said in passing."""
+        for m in MY_PLACE.finditer(self.text, start, end):
+            slot = "home" if m["home"] else "work"
+            self.ops.append(Op("add", slot, m.group(), evidence or m.group()))
+
     def indirect(self, start: int, end: int, *, causal_only: bool = False) -> None:
         """Inside a request, a clause giving the user's own reason still tells: "since I'm
         vegan, suggest a dinner", "as a diabetic, what can I eat?"."""
@@ -140,8 +147,7 @@ class Requests(ReaderBase):
         for m in WHAT_I_USE.finditer(self.text, start, end):
             thing = m["thing"]
             self.ops.append(Op("add", self.slot_of(thing) or "possessions", thing, m.group()))
-        for m in MY_PLACE.finditer(self.text, start, end):
-            self.ops.append(Op("add", "home" if m["home"] else "work", m.group(), m.group()))
+        self.places_in_passing(start, end)
         for m in HERE_IN.finditer(self.text, start, end):
             self.ops.append(Op("add", "home", m.group(), m.group()))  # "…my landlord here in Leeds"
         for m in THATS_ME.finditer(self.text, start, len(self.text)):

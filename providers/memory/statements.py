@@ -61,7 +61,6 @@ from .subject_patterns import (
 from .talk_patterns import (
     ALSO,
     MIND_CHANGED,
-    MY_PLACE,
     NO_THING,
     RENAMED,
 )
@@ -134,8 +133,7 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
         if not made and not self.chatty:
             # "My landlord in Bilbao won't fix the heating": a remark about someone else
             # still says where the user lives.
-            for m in MY_PLACE.finditer(self.text, start, end):
-                self.ops.append(Op("add", "home" if m["home"] else "work", m.group(), said))
+            self.places_in_passing(start, end, said)
         # "This summer changed my mind.": what was said before, whatever it was, goes.
         if MIND_CHANGED.search(said) and all(
             op.kind == "retract" and op.slot != NEWEST for op in made
