@@ -33,7 +33,7 @@ CATEGORIES: tuple[Category, ...] = (
         "name",
         # Someone else's name ("his name is Buster") is not the user's.
         r"(?<!\bhis )(?<!\bher )(?<!\btheir )(?<!\bits )name\b|named? me|"
-        r"call me|calls me|called me|go by|goes by|address me|"
+        r"call me|calls me|called me|(?:i'm|i am) called|go by|goes by|address me|"
         r"nickname|surname|first name|(?:rather|prefer) you (?:used?|called?)|heiße|"
         r"ich heisse|nennt? mich|je m'appelle|m'appelle|meinen namen|mon prénom|"
         r"appelle-moi|appelez-moi|me llamo|llámame|mi nombre|mon nom|mein name",
@@ -322,6 +322,12 @@ def category_of(text: str) -> Category | None:
         if pattern.search(text):
             return category
     return None
+
+
+def categories_in(text: str) -> list[Category]:
+    """Every category whose words the statement holds: a statement kept in the user's words
+    may be about more than one kind ("I own a bakery" is work and a thing owned)."""
+    return [category for category, pattern in _compiled("facts") if pattern.search(text)]
 
 
 _REST_OF_WORD = re.compile(r"[\w'-]*")

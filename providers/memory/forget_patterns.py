@@ -17,7 +17,9 @@ FORGET_AROUND = re.compile(
     r"retrieve|recall|grab|use|read|look|check|find|found|learn|know|copy|quote|take|bring|"
     r"tell)\w*\b)"
     r"(?![\w'’]*(?:ed|ing)\b)\w+\s+(?P<from>.{1,60}?)\s+(?:from|out of|off)\s+"
-    r"(?:your|the|ctxchat's)\s+(?:memory|memories|notes|records?|files?)\b",
+    r"(?:your|the|ctxchat's)\s+(?:memory|memories|notes|records?|files?)\b"
+    # "You can let the chess thing go": the thing let go of sits between the verb's parts.
+    r"|\blet\s+(?P<let>(?:the|my|that|those|these)\b.{1,40}?)\s+go(?:,?\s*please)?\s*[.!]?$",
     re.IGNORECASE,
 )
 THE_REST = re.compile(

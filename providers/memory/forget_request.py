@@ -39,6 +39,8 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
             r"\b(?:don'?t|do not|never|won't|mustn't)\s+$", said[: m.start()], re.I
         ):
             return None  # "Don't forget me": a plea to remember, nothing to forget
+        if _OWN_KEEPING.match(m.group()) and re.search(r"\b(?:i|we)\s*$", before, re.I):
+            return None  # "I don't remember my PIN", "I never keep receipts": the user's own
         # A verb of forgetting in the user's life ("I always forget my keys", "I steer
         # clear of energy drinks") asks nothing of the memory.
         asks_memory = re.search(r"\byou\b|rememb|memor|stor|sav|keep|know", m.group(), re.I)
@@ -69,7 +71,8 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
             target = before or target
     else:
         assert around is not None
-        before, target = said[: around.start()], around["target"] or around["from"]
+        before = said[: around.start()]
+        target = around["target"] or around["from"] or around["let"]
     # "…; keep the name and the job": what is to stay is no part of what goes.
     keep = _KEEP_PART.search(target)
     keeping = keep["what"].strip() if keep is not None else None
@@ -104,7 +107,14 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
 
 
 _KEEP_PART = re.compile(
-    r"(?:[;,]\s*)?\b(?:but\s+)?(?:keep|behalte|garde|guarda|mantén)\b(?P<what>[^;]*);?", re.I
+    r"(?:[;,]\s*)?\b(?:but\s+)?(?:keep|remember|hold on to|behalte|garde|guarda|mantén)\b"
+    r"(?P<what>[^;]*);?",
+    re.I,
+)
+_OWN_KEEPING = re.compile(
+    r"(?:don't|do not|didn't|did not|never|no longer)\s+(?:remember|keep|stor|sav|retain|track|"
+    r"log|record|not|fil|hold|hang)",
+    re.IGNORECASE,
 )
 _KIND_PARTS = re.compile(r"\s*(?:[,;&]|\band\b|\bor\b)\s*", re.IGNORECASE)
 EXCEPT = re.compile(

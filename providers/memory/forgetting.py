@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from .categories import category_of
+from .categories import categories_in, category_of
 from .changes import Change
 from .facts import Fact
 from .factset import FactSet
@@ -41,12 +41,12 @@ class Forgetting:
             pool = self.newest_before()
         elif selector is not None and selector.startswith(CATEGORY_PREFIX):
             category = selector[len(CATEGORY_PREFIX) :]
-            pool = [f for f in self.facts.all() if slot_info(f.slot).category == category]
+            pool = [f for f in self.facts.all() if _of_kind(f, category)]
         elif selector is not None:
             # A slot stands for its whole category: "forget where I work" means the job and
             # the workplace, whichever slot an older version kept them in.
             category = slot_info(selector).category
-            pool = [f for f in self.facts.all() if slot_info(f.slot).category == category]
+            pool = [f for f in self.facts.all() if _of_kind(f, category)]
         else:
             pool = [f for f in self.facts.all() if contains_words(_describe(f), op.value)]
         if op.value.strip() and selector is not None:
@@ -65,6 +65,21 @@ class Forgetting:
             self.facts.delete(fact.id)
             if selector is None and fact.active:
                 self.keep_other_parts(fact, op.value)
+        if selector not in (None, FORGET_ALL, NEWEST) and _names_places(selector):
+            changes += self.drop_places_said_with()
+        return changes
+
+    def drop_places_said_with(self) -> list[Change]:
+        """ "I'm a dentist in Atlanta", then "forget where I live": the place said beside
+        another fact goes with the home, and the rest of that fact stays."""
+        changes = []
+        for fact in self.facts.active():
+            rest = _PLACE_SAID_WITH.sub("", fact.value).strip(" ,")
+            if rest == fact.value.strip(" ,") or len(rest.split()) < 2:
+                continue
+            self.facts.delete(fact.id)
+            self.facts.add(replace(fact, id=self.make_id(), value=rest, history=()))
+            changes.append(Change("forgotten", fact))
         return changes
 
     def forget_alike(self, named: Sequence[str]) -> list[Change]:
@@ -109,6 +124,26 @@ def _kept_aside(kept: str | None) -> Callable[[Fact], bool]:
         return same_kind or contains_words(_describe(fact), kept)
 
     return named
+
+
+def _names_places(selector: str) -> bool:
+    category = selector.removeprefix(CATEGORY_PREFIX)
+    return slot_info(category).category == "location" or category == "location"
+
+
+# A place named with a capital after "in", "near" or "outside", up to the clause's end.
+_PLACE_SAID_WITH = re.compile(
+    r",?\s+(?:in|near|(?:just\s+)?outside(?:\s+of)?)\s+[A-Z][\w'’-]*(?:(?:,\s*|\s+)[A-Z][\w'’-]*)*"
+    r"(?=\s*[.!]?\s*$)"
+)
+
+
+def _of_kind(fact: Fact, category: str) -> bool:
+    """Whether a fact is of the kind a request names: by its slot, or, for a statement kept
+    in the user's words, by any kind its words hold."""
+    if slot_info(fact.slot).category == category:
+        return True
+    return any(slot_info(c.slot).category == category for c in categories_in(fact.value))
 
 
 def _describe(fact: Fact) -> str:

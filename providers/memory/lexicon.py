@@ -40,6 +40,19 @@ class Language:
     fillers: str = ""
 
 
+# Any way of saying not to keep something, composed rather than listed: a negation or an end
+# ("don't", "no need to", "stop", "I'd rather you didn't") before any verb of keeping, in any
+# of its forms ("hold onto", "tracking", "remembering").
+_EN_RETAIN = (
+    r"(?:remember|keep|stor|sav|retain|track|log|record|not|fil|hold|hang)(?:e|es|ed|ing|s)?"
+    r"(?: on ?to| onto)?"
+)
+_EN_NOT_RETAINED = (
+    r"(?:don't|do not|didn't|did not|wouldn't|would not|won't|will not|never|no longer|"
+    r"no need to|needn't|need not|stop|quit|(?:don't|do not|doesn't|does not) (?:have|need) to)"
+    r"(?: you)?(?: to)?(?: be)? " + _EN_RETAIN
+)
+
 EN = Language(
     "en",
     first_person=r"i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us",
@@ -65,19 +78,18 @@ EN = Language(
     r"rather than|over|done|gone|quit|left|stopped|dropped|gave up|given up|cancel(?:led|ed)?|"
     r"sold|died|ended|finished|graduated|switched|changed|moved|transferred|replaced|ditched",
     forget=r"forget|forgets|unremember|un-remember|delete|erase|remove|wipe|scrub|drop|bin|"
-    r"ditch|scrap|toss|trash|no (?:reason|need) (?:for you )?to (?:remember|keep|store|"
-    r"hold on to|hang on to)|let go of|"
-    r"disregard|ignore|no need to remember|don't want (?:you )?(?:knowing|to know|keeping|"
-    r"saving|storing|remembering)|shouldn't have (?:shared|told you|said|mentioned)|"
-    r"purge|clear|don't (?:keep|store|save|remember|hold on to|retain)|"
-    r"do not (?:keep|store|save|remember|hold on to|retain)|stop (?:storing|keeping|saving|"
-    r"remembering)|(?:didn't|did not|wouldn't|would not) (?:keep|store|save|remember|retain)|"
-    r"lose|(?:can you |please |could you )?not (?:keep|store|save|remember)|"
+    r"ditch|scrap|toss|trash|purge|clear|lose|strike|nix|un-?save|un-?learn|can go|"
+    r"get rid of|throw (?:out|away)|let go of|disregard|ignore|"
+    r"no (?:reason|need) (?:for you )?to (?:remember|keep|store|hold on to|hang on to)|"
+    r"don't want (?:you )?(?:knowing|to know|keeping|saving|storing|remembering)|"
+    r"shouldn't have (?:shared|told you|said|mentioned)|"
+    r"(?:can you |please |could you )?not (?:keep|store|save|remember)|"
     r"(?:don't|do not) want (?:my |any |the )?[\w' -]{1,30} (?:saved|stored|kept|remembered)|"
     r"(?:doesn't|don't|does not|do not) need to (?:stick around|be (?:remembered|kept|saved|"
-    r"stored))|(?:isn't|is not|aren't) something i want (?:remembered|saved|kept|stored)|"
-    r"(?:don't|do not) need you (?:to )?(?:remember|know)\w*|un-?learn|can go|"
-    r"(?:don't|do not) (?:log|note|record|write down|file)",
+    r"stored|(?:in|on) (?:your|the) (?:memory|notes|records?|list|files?)))|"
+    r"(?:isn't|is not|aren't) something i want (?:remembered|saved|kept|stored)|"
+    r"(?:don't|do not) need you (?:to )?(?:remember|know)\w*|(?:don't|do not) write down|"
+    + _EN_NOT_RETAINED,
     lasting=r"always|from now on|from here on|going forward|in future|in the future|"
     r"whenever|every time|each time|all the time|by default|in general|generally|as a rule|"
     r"for me|for all|any time|anytime|never",
