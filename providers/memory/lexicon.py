@@ -38,6 +38,9 @@ class Language:
     lasting: str = ""
     # Sentence-initial fillers trimmed off a kept statement.
     fillers: str = ""
+    # A greeting, thanks or aside closing a statement after a comma ("I'm Gwen, nice to
+    # meet you", "This is Ingrid, by the way"): no part of what is stated.
+    sign_offs: str = ""
 
 
 # Any way of saying not to keep something, composed rather than listed: a negation or an end
@@ -98,6 +101,9 @@ EN = Language(
     r"heads up|for the record|for what it's worth|in case|anyway|hey|hi|hello|um|uh|"
     r"hmm|actually|also|plus|oh and|just so you know|fun fact|p\.?s\.?|note|quick note|"
     r"yeah|yep|yup|yes|ah|aha|ooh|i see",
+    sign_offs=r"hi|hello|hey|by the way|btw|fyi|honestly|tbh|ngl|lol|haha|thanks|thank you|"
+    r"cheers|(?:nice|pleased|good|great|lovely) to (?:meet|e-?meet) you|for the record|"
+    r"just so you know|if that helps|if that matters|if it matters",
 )
 
 DE = Language(
@@ -119,6 +125,7 @@ DE = Language(
     lasting=r"immer|ab jetzt|von nun an|ab sofort|künftig|in zukunft|jedes mal|generell|"
     r"grundsätzlich|stets|nie",
     fillers=r"also|und|übrigens|ach|ja|nun|hallo|hi|ehrlich gesagt|nur|zur info",
+    sign_offs=r"übrigens|hallo|hi|danke|freut mich|ehrlich gesagt",
 )
 
 FR = Language(
@@ -140,6 +147,7 @@ FR = Language(
     lasting=r"toujours|désormais|dorénavant|à partir de maintenant|à l'avenir|chaque fois|"
     r"en général|jamais",
     fillers=r"alors|et|bon|bref|au fait|d'ailleurs|salut|bonjour|coucou|franchement|aussi",
+    sign_offs=r"au fait|salut|bonjour|coucou|merci|enchantée?|franchement",
 )
 
 ES = Language(
@@ -164,6 +172,7 @@ ES = Language(
     lasting=r"siempre|a partir de ahora|de ahora en adelante|en adelante|cada vez|"
     r"en general|nunca",
     fillers=r"bueno|pues|y|oye|hola|por cierto|la verdad|también",
+    sign_offs=r"por cierto|hola|gracias|encantad[oa]|un saludo",
 )
 
 # The languages a user may write in without being understood fully: enough of each to keep
@@ -183,6 +192,7 @@ IT = Language(
     forget=r"dimentica|dimenticati|cancella|elimina|togli|lascia perdere|lasci perdere",
     lasting=r"sempre|d'ora in poi|da ora in poi|ogni volta|in generale",
     fillers=r"allora|e|beh|ciao|comunque",
+    sign_offs=r"ciao|grazie|piacere|comunque",
 )
 
 PT = Language(
@@ -200,6 +210,7 @@ PT = Language(
     forget=r"esqueça|esquece|apague|apaga|remova|remove|tire",
     lasting=r"sempre|de agora em diante|a partir de agora|toda vez|em geral",
     fillers=r"então|e|bom|olá|oi|aliás",
+    sign_offs=r"olá|oi|obrigad[oa]|prazer|aliás",
 )
 
 NL = Language(
@@ -214,6 +225,7 @@ NL = Language(
     forget=r"vergeet|verwijder|wis|schrap",
     lasting=r"altijd|vanaf nu|voortaan|elke keer|in het algemeen",
     fillers=r"nou|en|hoi|hallo|trouwens",
+    sign_offs=r"trouwens|hoi|hallo|bedankt|dank je",
 )
 
 LANGUAGES: tuple[Language, ...] = (EN, DE, FR, ES, IT, PT, NL)
@@ -229,6 +241,7 @@ _FIELDS = (
     "forget",
     "lasting",
     "fillers",
+    "sign_offs",
 )
 
 
@@ -240,6 +253,8 @@ class Compiled:
     code: str
     search: dict[str, re.Pattern[str] | None]
     opens: dict[str, re.Pattern[str] | None]
+    # A sign-off closing a clause, with the comma before it.
+    closing: re.Pattern[str] | None
 
 
 def _words(fragment: str) -> str:
@@ -259,7 +274,12 @@ def compiled(code: str) -> Compiled:
             continue
         search[name] = re.compile(_words(fragment), re.IGNORECASE)
         opens[name] = re.compile(r"\s*" + _words(fragment), re.IGNORECASE)
-    return Compiled(code, search, opens)
+    closing = (
+        re.compile(r"\s*[,;]\s*" + _words(lang.sign_offs) + r"[\s.!?]*$", re.IGNORECASE)
+        if lang.sign_offs
+        else None
+    )
+    return Compiled(code, search, opens, closing)
 
 
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")

@@ -79,6 +79,8 @@ def clauses(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
 def trim(text: str, lang: Compiled) -> str:
     fillers = lang.opens["fillers"]
     text = HEDGE.sub("", text.strip(" \t,;:-–—"))
+    while lang.closing is not None and (end := lang.closing.search(text)) is not None:
+        text = text[: end.start()]
     while fillers is not None:
         m = fillers.match(text)
         if m is None or m.end() == 0:
