@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from memorykit import remembered
 
+from ctxchat.providers.memory.statements import extract_rules
+
 
 def test_forgetting_a_kind_reaches_a_fact_whose_words_hold_it() -> None:
     # The statement is read as work first ("I own a …"), and is also a thing owned.
@@ -59,3 +61,58 @@ def test_let_the_thing_go_and_not_in_your_memory_ask_to_forget() -> None:
 def test_im_called_gives_the_name() -> None:
     said = remembered("I'm called Ilse.", "Please unsave my name.")
     assert "ilse" not in said
+
+
+def test_a_no_to_keeping_a_thing_of_the_users_asks_to_forget_it() -> None:
+    for request in (
+        "Keep my job private please.",
+        "No more saving my job.",
+        "I'd rather my job wasn't saved.",
+        "I want my job kept out of memory.",
+        "I don't want my job on record.",
+        "I'd like my job details removed from what you have on me.",
+        "I'm not comfortable with you knowing my job.",
+    ):
+        said = remembered("I work as a glazier.", "I like tea.", request)
+        assert "glazier" not in said, request
+        assert said.count("\n- ") == 1, request
+
+
+def test_the_user_keeping_their_own_things_is_no_request() -> None:
+    # A "no" to keeping and a thing of the user's, but the user is the keeper.
+    for said in ("I keep my job private from my family.", "We save our receipts in no order."):
+        assert not [op for op in extract_rules(said).ops if op.kind == "forget"], said
+
+
+def test_what_i_told_you_about_names_its_topic() -> None:
+    said = remembered(
+        "I'm training to be a paramedic.",
+        "I like tea.",
+        "Please discard what I told you about the paramedic training.",
+    )
+    assert "paramedic" not in said
+    assert "tea" in said
+
+
+def test_forgetting_the_name_drops_it_from_an_introduction_and_keeps_the_rest() -> None:
+    said = remembered("I'm Cormac, a plasterer.", "Forget my name.")
+    assert "cormac" not in said
+    assert "plasterer" in said
+
+
+def test_forgetting_the_home_spares_a_language_and_leave_spares_what_it_names() -> None:
+    said = remembered("Lisbon-based translator, fluent in German.", "Forget where I live.")
+    assert "lisbon" not in said
+    assert "german" in said
+    said = remembered("I'm Noa and I live in Haifa.", "Delete my city, leave the name.")
+    assert "haifa" not in said
+    assert "noa" in said
+
+
+def test_keeping_on_and_a_no_far_off_ask_nothing() -> None:
+    # "keep going" is keeping on, and a "no" a sentence away is about something else.
+    for said in (
+        "I'll keep trying and chase my goals no matter what.",
+        "My notes from the course are great, though the teacher was not.",
+    ):
+        assert not [op for op in extract_rules(said).ops if op.kind == "forget"], said

@@ -71,7 +71,7 @@ CATEGORIES: tuple[Category, ...] = (
         r"my home\b(?! ?(?:pc|computer|laptop|office|network|server|setup|desk|gym|page|"
         r"screen|router|wi-?fi|printer|made|cooking|brew))|home for me|home is|"
         r"\b(?:flat|house|apartment|condo|place|room|bungalow|cottage) in\b|"
-        r"hometown|my flat|my apartment|my house|our house|"
+        r"hometown|my (?:city|town)\b|my flat|my apartment|my house|our house|"
         r"our flat|our place|my place|our own place|neighbou?rhood|village|suburb|"
         r"wohne|lebe in|gezogen|j'habite|habite|vivo en|vivimos|abito|moro\b|woon|address|street|"
         r"\blocation\b|where i live|\bresident\b|\blocal here\b",

@@ -32,8 +32,11 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
     pattern = lang.search["forget"]
     m = pattern.search(said) if pattern is not None else None
     if m is None and around is None:
-        return None
-    if m is not None:
+        unkept = unkept_topic(said) if lang.code == "en" else None
+        if unkept is None:
+            return None
+        before, target = "", unkept
+    elif m is not None:
         before = said[: m.start()].strip(" ,")
         if re.match(r"forget", m.group(), re.I) and re.search(
             r"\b(?:don'?t|do not|never|won't|mustn't)\s+$", said[: m.start()], re.I
@@ -43,7 +46,9 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
             return None  # "I don't remember my PIN", "I never keep receipts": the user's own
         # A verb of forgetting in the user's life ("I always forget my keys", "I steer
         # clear of energy drinks") asks nothing of the memory.
-        asks_memory = re.search(r"\byou\b|rememb|memor|stor|sav|keep|know", m.group(), re.I)
+        asks_memory = re.search(
+            r"\byou\b|rememb|memor|stor|sav|keep|know|on record|on file", m.group(), re.I
+        )
         if not asks_memory and re.search(
             r"\b(?:i|we|ich|je|yo)\b\s*(?:\w+\s+)?\w*\s*$", before, re.IGNORECASE
         ):
@@ -64,7 +69,11 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
             kept = KEEP.search(said)
             ops.append(Op("forget", FORGET_ALL, "", said, kept and kept["what"]))
             return ops
-        if DEMONSTRATIVE.fullmatch(target):
+        named_inside = _NAMED_INSIDE.search(m.group())
+        if named_inside is not None and not target_words(target):
+            # "I don't want my religion on record": what is named sits inside the request.
+            target = named_inside.group()
+        elif DEMONSTRATIVE.fullmatch(target):
             target = ""  # "I'd prefer you didn't store that": the newest fact
         elif not target_words(target):
             # "The Hungarian detail doesn't need to stick around": the topic comes first.
@@ -107,9 +116,43 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
 
 
 _KEEP_PART = re.compile(
-    r"(?:[;,]\s*)?\b(?:but\s+)?(?:keep|remember|hold on to|behalte|garde|guarda|mantén)\b"
+    r"(?:[;,]\s*)?\b(?:but\s+)?(?:keep|remember|hold on to|leave(?![^;]*\bout\b)|behalte|"
+    r"garde|guarda|mantén)\b"
     r"(?P<what>[^;]*);?",
     re.I,
+)
+_NAMED_INSIDE = re.compile(
+    r"\b(?:my|the|that|those|any)\s+[\w' -]{1,30}?(?=\s+(?:saved|stored|kept|remembered|"
+    r"removed|deleted|erased|wiped|forgotten|gone|taken out|on record|on file|in (?:your )?"
+    r"memory)\b)",
+    re.IGNORECASE,
+)
+_WHAT_I_SAID = re.compile(
+    r"^\s*(?:what|everything|anything|all)\s+(?:i|i've)\s+(?:told you|said|mentioned|shared)\s+"
+    r"(?:about|regarding|on)\s+(?=\S)",
+    re.IGNORECASE,
+)
+_KEEPING_WORD = (
+    r"sav(?:e|es|ed|ing)|stor(?:e|es|ed|ing|age)|keep(?:s|ing)?|kept|record(?:s|ed|ing)?|"
+    r"unrecorded|notes?|noted|fil(?:e|ed)|memory|memori[sz]e|remember(?:ed|ing)?|"
+    r"log(?:ged|ging)?|track(?:ed|ing)?|knowing"
+)
+# "keep going", "keep up", "keep busy": keeping on, not keeping a record.
+_KEEPING = re.compile(
+    rf"\b(?:{_KEEPING_WORD})\b(?!\s+(?:\w+ing|up|on|at|in touch|it up|calm|fit|busy|warm|safe)\b)",
+    re.IGNORECASE,
+)
+_NOT_KEPT = re.compile(
+    r"\b(?:no|not|never|nothing|none|no more|skip|off|private|to myself|out of|without|"
+    r"rather not|unnecessary)\b|n't\b|\bun\w+ed\b",
+    re.IGNORECASE,
+)
+_I_KEEP = re.compile(rf"\b(?:i|we)\b(?:\s+[\w'’]+){{0,2}}?\s+(?:{_KEEPING_WORD})\b", re.IGNORECASE)
+_TOPIC = re.compile(
+    r"\b(?:my|our)\s+[\w'’-]+(?:\s+(?:stuff|info|details|thing|bits?|data))?|"
+    r"\bwhere (?:i|we) (?:live|work|am from|'m from|come from)\b|"
+    r"\bthe\s+[\w'’-]+\s+(?:stuff|info|details|thing|bit)\b",
+    re.IGNORECASE,
 )
 _OWN_KEEPING = re.compile(
     r"(?:don't|do not|didn't|did not|never|no longer)\s+(?:remember|keep|stor|sav|retain|track|"
@@ -128,7 +171,33 @@ DEMONSTRATIVE = re.compile(
 )
 
 
+def unkept_topic(said: str) -> str | None:
+    """What a sentence asks not to be kept when it says so with no verb of forgetting: an act
+    of keeping ("saving", "on file", "the notes") and a "no" to it ("no more", "private",
+    "rather not", "out of"), about a thing of the user's, and the user not the keeper. This is
+    how "Keep my job private" or "No more saving my name" ask it; the topic is returned."""
+    if "?" in said or not _near(_KEEPING, _NOT_KEPT, said):
+        return None
+    if _I_KEEP.search(said):
+        return None  # "I don't save my work often enough": the user's own keeping
+    topic = _TOPIC.search(said)
+    return topic.group() if topic is not None else None
+
+
+def _near(one: re.Pattern[str], other: re.Pattern[str], said: str) -> bool:
+    """Whether the two are said within a few words of each other: "no more saving", "keep
+    my job private", not "keep going … never give up" across a sentence."""
+    words_before = [said[: m.start()].count(" ") for m in one.finditer(said)]
+    return any(
+        abs(said[: m.start()].count(" ") - at) <= 6
+        for m in other.finditer(said)
+        for at in words_before
+    )
+
+
 def target_words(target: str) -> list[str]:
+    # "what I told you about the pilot training": what it was about.
+    target = _WHAT_I_SAID.sub("", target)
     target = re.split(
         r"\b(?:from|out of|off)\s+(?:your|my|the)?\s*(?:memory|list|notes|file|records?|"
         r"whatever)\b|\b(?:i|that i)\s+(?:mentioned|said|told)\b|\bfrom before\b",

@@ -65,20 +65,23 @@ class Forgetting:
             self.facts.delete(fact.id)
             if selector is None and fact.active:
                 self.keep_other_parts(fact, op.value)
-        if selector not in (None, FORGET_ALL, NEWEST) and _names_places(selector):
-            changes += self.drop_places_said_with()
+        said_with = _SAID_WITH.get(_category_named(selector) or "")
+        if said_with is not None:
+            changes += self.drop_parts_said_with(said_with)
         return changes
 
-    def drop_places_said_with(self) -> list[Change]:
-        """ "I'm a dentist in Atlanta", then "forget where I live": the place said beside
-        another fact goes with the home, and the rest of that fact stays."""
+    def drop_parts_said_with(self, part: re.Pattern[str]) -> list[Change]:
+        """ "I'm a dentist in Atlanta", then "forget where I live"; "I'm Ravi, a pharmacist",
+        then "forget my name": what was said of the forgotten kind beside another fact goes
+        with it, and the rest of that fact stays (all of it goes when nothing is left)."""
         changes = []
         for fact in self.facts.active():
-            rest = _PLACE_SAID_WITH.sub("", fact.value).strip(" ,")
-            if rest == fact.value.strip(" ,") or len(rest.split()) < 2:
+            rest = re.sub(r"\s{2,}", " ", part.sub("", fact.value)).strip(" ,;-–—")
+            if rest == fact.value.strip(" ,;-–—"):
                 continue
             self.facts.delete(fact.id)
-            self.facts.add(replace(fact, id=self.make_id(), value=rest, history=()))
+            if len(rest.strip(" .!").split()) >= 2:
+                self.facts.add(replace(fact, id=self.make_id(), value=rest, history=()))
             changes.append(Change("forgotten", fact))
         return changes
 
@@ -126,16 +129,32 @@ def _kept_aside(kept: str | None) -> Callable[[Fact], bool]:
     return named
 
 
-def _names_places(selector: str) -> bool:
-    category = selector.removeprefix(CATEGORY_PREFIX)
-    return slot_info(category).category == "location" or category == "location"
+def _category_named(selector: str | None) -> str | None:
+    if selector is None or selector in (FORGET_ALL, NEWEST):
+        return None
+    named = selector.removeprefix(CATEGORY_PREFIX)
+    return "location" if named == "location" else slot_info(named).category
 
 
-# A place named with a capital after "in", "near" or "outside", up to the clause's end.
-_PLACE_SAID_WITH = re.compile(
-    r",?\s+(?:in|near|(?:just\s+)?outside(?:\s+of)?)\s+[A-Z][\w'’-]*(?:(?:,\s*|\s+)[A-Z][\w'’-]*)*"
-    r"(?=\s*[.!]?\s*$)"
+_LANGUAGE_NAME = (
+    r"(?:English|French|German|Spanish|Italian|Portuguese|Dutch|Japanese|Chinese|Mandarin|"
+    r"Cantonese|Korean|Arabic|Russian|Polish|Hindi|Urdu|Turkish|Greek|Swedish|Danish|"
+    r"Norwegian|Finnish|Welsh|Irish|Hebrew|Thai|Vietnamese)\b"
 )
+# What is said of a kind beside another fact: a place named with a capital after "in",
+# "near", "from" or "outside" (not a language: "fluent in French"), or "Leeds-based"; the
+# user's name in an introduction opening the statement.
+_SAID_WITH = {
+    "location": re.compile(
+        rf"(?:,\s*|\s+)?\b(?:in|near|from|(?:just\s+)?outside(?:\s+of)?)\s+(?:the\s+)?"
+        rf"(?!{_LANGUAGE_NAME})[A-Z][\w'’-]*(?:(?:,\s*|\s+)(?!{_LANGUAGE_NAME})[A-Z][\w'’-]*)*"
+        r"|,?\s*\b[A-Z][\w'’]*-based\b"
+    ),
+    "name": re.compile(
+        r"^(?i:(?:hi|hey|hello)[,!]?\s+)?(?i:i'm|i am|this is|it's|my name is|my name's|"
+        r"the name's|call me)\s+[A-Z][\w'’-]+(?=\s*(?:[,;.!]|\s(?i:and)\b|$))"
+    ),
+}
 
 
 def _of_kind(fact: Fact, category: str) -> bool:

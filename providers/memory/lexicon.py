@@ -56,6 +56,11 @@ _EN_NOT_RETAINED = (
     r"(?: you)?(?: to)?(?: be)? " + _EN_RETAIN
 )
 
+# What a thing is wanted not to be, or to be, in a request that names it in between ("I don't
+# want my religion on record", "I'd like my health stuff removed").
+_EN_KEPT = r"(?:saved|stored|kept|remembered|on record|on file|in (?:your )?memory)"
+_EN_GONE = r"(?:removed|deleted|erased|wiped|forgotten|gone|taken out)"
+
 EN = Language(
     "en",
     first_person=r"i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us",
@@ -81,13 +86,19 @@ EN = Language(
     r"rather than|over|done|gone|quit|left|stopped|dropped|gave up|given up|cancel(?:led|ed)?|"
     r"sold|died|ended|finished|graduated|switched|changed|moved|transferred|replaced|ditched",
     forget=r"forget|forgets|unremember|un-remember|delete|erase|remove|wipe|scrub|drop|bin|"
-    r"ditch|scrap|toss|trash|purge|clear|lose|strike|nix|un-?save|un-?learn|can go|"
+    r"ditch|scrap|toss|trash|purge|clear|lose|strike|nix|un-?save|un-?learn|can go|discard|"
     r"get rid of|throw (?:out|away)|let go of|disregard|ignore|"
     r"no (?:reason|need) (?:for you )?to (?:remember|keep|store|hold on to|hang on to)|"
     r"don't want (?:you )?(?:knowing|to know|keeping|saving|storing|remembering)|"
     r"shouldn't have (?:shared|told you|said|mentioned)|"
     r"(?:can you |please |could you )?not (?:keep|store|save|remember)|"
-    r"(?:don't|do not) want (?:my |any |the )?[\w' -]{1,30} (?:saved|stored|kept|remembered)|"
+    r"(?:don't|do not) want (?:my |any |the |that )?[\w' -]{1,30} " + _EN_KEPT + "|"
+    r"(?:i want|we want|i'd like|i would like) (?:my |the |that |those )[\w' -]{1,30} "
+    + _EN_GONE
+    + "|"
+    r"(?:not|n't) (?:comfortable|happy|okay|ok|keen) with you (?:knowing|keeping|having|"
+    r"storing|remembering)|you (?:didn't|did not|wouldn't|would not) know|"
+    r"pretend (?:that )?i never (?:told you|said|mentioned|shared)|"
     r"(?:doesn't|don't|does not|do not) need to (?:stick around|be (?:remembered|kept|saved|"
     r"stored|(?:in|on) (?:your|the) (?:memory|notes|records?|list|files?)))|"
     r"(?:isn't|is not|aren't) something i want (?:remembered|saved|kept|stored)|"
