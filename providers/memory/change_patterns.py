@@ -31,6 +31,8 @@ ENDING = re.compile(
     r"\b(?:left|quit|stopped|gave up|given up|dropped|cancell?ed|sold|died|ended(?! up)|laid off|"
     r"made redundant|let go from|fired from|sacked from|"
     r"finished with|moved (?:away|out|on)|(?:migrated|moved|switched) (?:off|away from)|"
+    r"(?:moved|switched|changed|went|transferred|migrated|upgraded|converted|jumped)"
+    r"(?: \w+)? from(?= .{1,40}? to )|"
     r"(?:is|are|was|'s) (?:over|done|gone|finished|uninstalled|history|old news|behind me)|"
     r"done with|"
     r"(?:is|are|was|'s) (?:off|called off)(?=\s*(?:[,.;!]|$))|called off|"
@@ -124,6 +126,10 @@ NO_MORE = re.compile(
 # Giving one thing for another: the first goes, the second is what holds now.
 EXCHANGE = re.compile(
     r"\b(?:traded|swapped|exchanged|replaced|switched)\s+(?P<given>(?:(?:my|the|our|a|an)\s+)?"
-    r"(?P<old>[\w' -]+?))\s+(?:in\s+)?(?:for|with|to)\s+\S",
+    r"(?P<old>[\w' -]+?))\s+(?:in\s+)?(?:for|with|to)\s+\S"
+    # "moved from Barclays to HSBC": from the old one to the new.
+    r"|\b(?:moved|switched|changed|went|transferred|migrated|upgraded|converted|jumped)"
+    r"(?:\s+\w+)?\s+(?P<given_from>from\s+(?:(?:my|the|our|a|an)\s+)?(?P<old_from>[\w' -]+?))"
+    r"\s+to\s+\S",
     re.IGNORECASE,
 )

@@ -120,9 +120,10 @@ def endings(clause: str) -> Endings:
             continue
         exchange = EXCHANGE.search(part)
         if exchange is not None:
-            gone.append(exchange["old"])
+            given = "given" if exchange["given"] is not None else "given_from"
+            gone.append(exchange["old"] or exchange["old_from"])
             # What it was given for stays, without the old one's name in it.
-            kept = part[: exchange.start("given")] + part[exchange.end("given") :]
+            kept = part[: exchange.start(given)] + part[exchange.end(given) :]
             parts[index] = " ".join(kept.split())
             exchanged = True
             continue

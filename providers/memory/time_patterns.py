@@ -29,6 +29,10 @@ CHANGE_OF_STATE = re.compile(
     r"got married|got engaged|retrained|trained as|qualified as|promoted|upgraded|swapped|"
     r"replaced|traded|exchanged|turned \d+|completed|founded|(?:my|our) new|as of|"
     r"(?:opened|set up) (?:my|our) own|"
+    # "changed my major to biochemistry", "upped my dose to 40mg": a thing of the user's
+    # given a new value.
+    r"(?:changed|switched|moved|upped|raised|lowered|increased|reduced|cut|bumped|put)"
+    r" (?:my|our) [\w' -]{1,30}? (?:up |down )?to\b|"
     r"(?:finished|did|earned|got|have|hold) (?:my |a |an |the )?(?:\w+ )?(?:degree|course|"
     r"training|apprenticeship|phd|masters?|diploma)|"
     r"(?:have|has|'ve|'s) been|since|for (?:\w+ )?(?:years|months|decades)|always|every|"

@@ -49,21 +49,25 @@ def apply_ops(
     step = _Step(facts, now, provenance, make_id)
     changes: list[Change] = []
     ops_list = list(ops)
+    moved_from: dict[str, str | None] = {}  # a value retired by its words: its fact's slot
     for op in ops_list:
         if op.kind == "forget":
             if op.slot == NEWEST and any(c.kind == "forgotten" for c in changes):
                 continue  # "No need to remember Paul. Bin it.": "it" is what went already
             changes.extend(step.forget(op))
         elif op.kind == "retract":
-            changes.extend(step.retract(op.slot, op.value))
+            retired = step.retract(op.slot, op.value)
+            if op.slot is None and retired:
+                moved_from[op.value] = retired[0].fact.slot
+            changes.extend(retired)
         elif op.kind == "update" and op.slot == NEWEST:
             changes.extend(step.correct_newest(op.value, spelling=op.replaces == SPELLING))
         elif op.kind == "update" and op.replaces:
             changes.extend(step.correct(op))
         elif op.replaces == NEWEST:
-            changes.extend(step.add_instead(op.slot, op.value))
+            changes.extend(step.add_instead(_moved_to(op, moved_from), op.value))
         else:
-            changes.extend(step.add(op.slot, op.value))
+            changes.extend(step.add(_moved_to(op, moved_from), op.value))
     named = [op.value for op in ops_list if op.kind == "forget" and op.slot is None and op.value]
     if named and not any(c.kind == "forgotten" for c in changes):
         # "Delete the Taylor Swift stuff" of "Huge Swiftie over here": when no fact holds
@@ -71,6 +75,17 @@ def apply_ops(
         # with a word asked for, is what was meant.
         changes.extend(step.forget_alike(named))
     return changes
+
+
+def _moved_to(op: Op, moved_from: dict[str, str | None]) -> str | None:
+    """ "Moved from Barclays to HSBC": the new one is of the kind the old one was, whatever
+    the verb says on its own (a move is a new home only when a home is what was left)."""
+    for old, slot in moved_from.items():
+        if re.search(
+            rf"\bfrom\s+(?:(?:my|the|our|a|an)\s+)?{re.escape(old)}\s+to\b", op.evidence, re.I
+        ):
+            return slot
+    return op.slot
 
 
 class _Step(Forgetting):
