@@ -17,6 +17,7 @@ from .subject_patterns import (
     ADVERBS,
     MINE,
     NAME_INTRO,
+    ONE_WHO,
     OTHER_PEOPLE,
     REPORTED,
     SELF_AS_PERSON,
@@ -157,6 +158,11 @@ class Clauses(ReaderBase):
         clause = re.split(r",\s*(?:so|which|hence|and so)\b", clause, maxsplit=1)[0]
         found = category_of(clause)
         slot = found.slot if found else self.slot_of(clause)
+        # "Huge cricket fan.", "Lifelong birdwatcher": a person named by what they do or love
+        # is who the user is, of whatever kind.
+        one_who = ONE_WHO.match(clause.rstrip(" .!")) is not None
+        if one_who and not FINITE.search(clause) and len(WORD.findall(self.message)) <= 14:
+            return not self.has("third_person", clause)
         return (
             slot is not None
             and not FINITE.search(clause)

@@ -133,6 +133,23 @@ MY_PEOPLE = re.compile(
     r"(?![\w-])(?:'s)?"
     r"(?:,?\s+(?:named\s+|called\s+)?[A-Z][\w-]+(?:'s)?)?",
 )
+# A self-description as the one who does or loves something, with no verb: "Huge cricket
+# fan", "Vinyl collector", "Proud owner of a Land Rover", "Keen cyclist".
+_FOR_GOOD = (
+    r"huge|big|massive|proud|keen|avid|lifelong|life-long|die-hard|diehard|self-confessed|"
+    r"total|serious|amateur|hobby|casual|passionate|former|retired|long-time|longtime|"
+    r"obsessive|proper"
+)
+ONE_WHO = re.compile(
+    r"(?:(?:a|an)\s+)?(?:"
+    rf"(?:(?:{_FOR_GOOD})\s+)?(?:[\w'’-]+\s+){{0,3}}?"
+    r"(?:fan|lover|owner|collector|enthusiast|addict|nerd|geek|buff|junkie|fanatic|devotee|"
+    r"aficionado|supporter|hoarder)s?"
+    # an agent noun, after a word that says the person is it for good: "Keen cyclist"
+    rf"|(?:{_FOR_GOOD})\s+(?:[\w'’-]+\s+){{0,2}}?[\w'’-]+(?:er|ist|or)s?"
+    r")\b(?:\s+(?:of|since|for)\b.*)?(?:,.*)?$",
+    re.IGNORECASE,
+)
 SELF_INTRO = re.compile(
     r"^[\w .'’-]{2,40}\s(?:here|speaking|checking in)\b|^(?:greetings|hello|hi|hey) from\s+"
     r"(?:\w+\s+)?[A-Z]|^(?:name's|name is|call me|"
