@@ -189,14 +189,14 @@ def test_the_probe_sentences_written_here_hold() -> None:
     lowercase, facts inside requests, the seven languages, updates, forgets, and negatives of
     every kind the data README lists, and of everyday work and chat), used to find where the
     reader's general tests fall short. A regression guard: the thresholds are what the reader
-    does today (0.928 of 1,582, the last 378 being updates, corrections, forgets and facts
-    said in passing or plainly, written before the reader was changed for them; 5 false
-    memories of 206 negatives: the kids asleep, a new kettle, and three of a relative or a
-    pet mentioned inside a question), less a few cases."""
+    does today (0.928 of 1,597, the last 393 being updates, corrections, forgets, facts said
+    in passing or plainly and short stays, written before the reader was changed for them; 6
+    false memories of 221 negatives: the kids asleep, a new kettle, a phone battery, and
+    three of a relative or a pet mentioned inside a question), less a few cases."""
     result = evaluate_file(PROBE)
     negatives = [r for r in result.results if "negative" in r.case.tags]
     assert result.pass_rate >= 0.925, result.failed
-    assert sum(not r.passed for r in negatives) <= 7, [r.case.id for r in negatives if not r.passed]
+    assert sum(not r.passed for r in negatives) <= 8, [r.case.id for r in negatives if not r.passed]
 
 
 def test_a_document_sized_message_is_read_only_as_far_as_a_person_tells() -> None:

@@ -84,6 +84,11 @@ PLAN = re.compile(
 )
 MOMENT = re.compile(
     r"\b(?:today|tonight|right now|just now|this morning|this afternoon|this evening|rn|"
+    # A stay with its end in sight: "in Lisbon for a conference", "back Thursday".
+    r"for the (?:week|weekend|night|day|holidays)|for (?:a|the) "
+    r"(?:conference|wedding|funeral|meeting|few days|couple of days)|for christmas|"
+    r"(?:until|till|back(?: on)?) (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    r"on a (?:work |business )?trip|for a (?:work|business) trip|"
     r"headache|hangover|jet ?lag|barely slept|out of my mind|heute|gerade|aujourd'hui|"
     r"out of order|broken down|stopped working|not working|"
     r"(?:is|are) (?:so )?(?:tired|sore|aching|itchy|swollen|killing me)|"
