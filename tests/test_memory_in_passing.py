@@ -73,3 +73,23 @@ def test_the_thing_the_user_says_they_use_is_kept() -> None:
         "Recommend a laptop bag that fits a 16-inch MacBook Pro, which is what I use."
     )
     assert "macbook pro" in said
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        # One of the user's named in apposition, whatever its kind.
+        ("How often should I brush my whippet, Socks, in winter?", "socks"),
+        ("How often should I water my bonsai, Kenji?", "kenji"),
+        # What the user is, said as what "you" stand in for.
+        ("Which cereals work when you're coeliac like me?", "coeliac"),
+        # Where the user has moved is where they live.
+        ("How do I find a GP after moving to Inverness?", "inverness"),
+    ],
+)
+def test_asked_in_passing_apposition_like_me_and_moved_to(message: str, word: str) -> None:
+    assert word in remembered(message)
+
+
+def test_a_named_one_of_someone_elses_is_not_the_users() -> None:
+    assert "socks" not in remembered("Should my neighbour's whippet, Socks, wear a coat?")

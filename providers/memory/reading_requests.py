@@ -20,7 +20,7 @@ from .reading import (
     trim,
 )
 from .remark_patterns import OF_REPLIES
-from .subject_patterns import AS_A, MY_PEOPLE, OWN_RELATIVE, THATS_ME
+from .subject_patterns import AS_A, MY_PEOPLE, NAMED_MINE, OWN_RELATIVE, THATS_ME
 from .talk_patterns import (
     GENERIC_NEED,
     HERE_IN,
@@ -133,11 +133,20 @@ class Requests(ReaderBase):
         for m in MY_PEOPLE.finditer(self.text, start, end):
             person = m.group().removesuffix("'s")
             self.ops.append(Op("add", self.slot_of(person) or "family", person, m.group()))
+        people = [m.span() for m in MY_PEOPLE.finditer(self.text, start, end)]
+        named_spans: list[tuple[int, int]] = []
+        for m in NAMED_MINE.finditer(self.text, start, end):
+            # "…walk my greyhound, Misty, each day?": one of the user's, by name, whatever
+            # its kind.
+            if not any(a <= m.start() < b for a, b in people):
+                kind = named_as(m.group())
+                self.ops.append(Op("add", kind[0].slot if kind else None, m.group(), m.group()))
+                named_spans.append(m.span())
         self.own_relatives(start, end)
         for m in MY_ATTRIBUTE.finditer(self.text, start, end):
             # "…a workout I can do with my bad back": what the user has, named in passing,
             # is kept when it is of a kind a body, a diet or a home has (a condition, a pet).
-            if _SOMEONES.match(m.group()):
+            if _SOMEONES.match(m.group()) or any(a <= m.start() < b for a, b in named_spans):
                 continue  # "my neighbour's dog": the neighbour's, not the user's
             named = named_as(m.group())
             if named is not None and named[0].slot in OWN_KINDS:
@@ -152,7 +161,8 @@ class Requests(ReaderBase):
             self.ops.append(Op("add", "home", m.group(), m.group()))  # "…my landlord here in Leeds"
         for m in THATS_ME.finditer(self.text, start, len(self.text)):
             if m.start() < end:  # "…for a software developer who sits all day? That's me."
-                value = (m.group("who") or m.group("like") or m.group("as") or "").strip()
+                said = m.group("who") or m.group("like") or m.group("as") or m.group("being")
+                value = (said or "").strip()
                 self.ops.append(Op("add", self.slot_of(value), value, m.group()))
         for c_start, c_end in clauses(self.text, start, end):
             clause = trim(self.text[c_start:c_end], self.lang)

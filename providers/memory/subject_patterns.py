@@ -94,7 +94,10 @@ THATS_ME = re.compile(
     r"|\bsomeone like me\s+(?P<like>who\s+[^?.!,]{3,80})"
     # "…for a night-shift nurse like me", "someone with sciatica like me": what the user is.
     r"|\b(?:someone|somebody|people|a|an)\s+(?P<as>(?:with\s+)?(?:[\w'-]+\s+){0,3}?[\w'-]+)"
-    r"\s+like me\b",
+    r"\s+like me\b"
+    # "…when you're lactose intolerant like me": what "you" stands in for is the user.
+    r"|\b(?:you're|you are|they're|they are|who's|who is|who are)\s+"
+    r"(?P<being>(?:[\w'-]+\s+){0,3}?[\w'-]+)\s+like me\b",
     re.IGNORECASE,
 )
 NAME_INTRO = re.compile(
@@ -149,6 +152,11 @@ ONE_WHO = re.compile(
     rf"|(?:{_FOR_GOOD})\s+(?:[\w'’-]+\s+){{0,2}}?[\w'’-]+(?:er|ist|or)s?"
     r")\b(?:\s+(?:of|since|for)\b.*)?(?:,.*)?$",
     re.IGNORECASE,
+)
+# One of the user's named in apposition: "my greyhound, Misty,", "our boat, the Tern".
+NAMED_MINE = re.compile(
+    r"\b(?i:my|our)\s+(?:[a-z][\w-]*\s+)?[a-z][\w-]*,\s+(?:(?i:named|called)\s+)?"
+    r"(?:the\s+)?[A-Z][\w'-]+(?=\s*,|\s*[.?!]?$)",
 )
 SELF_INTRO = re.compile(
     r"^[\w .'’-]{2,40}\s(?:here|speaking|checking in)\b|^(?:greetings|hello|hi|hey) from\s+"

@@ -112,6 +112,9 @@ MY_PLACE = re.compile(
 )
 # Where the user is, said of a place in passing: "a plumber here in Bristol".
 HERE_IN = re.compile(
-    r"\b(?:here|near me|around me|close to me)\s+in\s+(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)*",
+    r"\b(?:here|near me|around me|close to me)\s+in\s+(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)*"
+    # "…after moving to Dundee": where the user has moved is where they live.
+    r"|\b(?:since|after|now that i'm|now that i've been)\s+(?:moving|relocating|moved|relocated)"
+    r"\s+(?:here\s+)?to\s+(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)*",
     re.IGNORECASE,
 )
