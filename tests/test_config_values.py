@@ -80,6 +80,7 @@ def test_validate_reads_an_existing_database_without_upgrading_it(
     assert database.is_file()
 
 
+@pytest.mark.unmigrated
 def test_validate_creates_no_table_on_postgresql(
     cli_env: dict[str, str], ctxchat_home: Path, postgres_url: str
 ) -> None:

@@ -4,6 +4,7 @@ below it, lazy imports inside functions included, so the tree keeps showing the 
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import ctxchat
@@ -23,7 +24,8 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imported_modules(path: Path) -> set[str]:
+@functools.cache  # several tests ask about every module: each is parsed once
+def imported_modules(path: Path) -> frozenset[str]:
     """Every module `path` imports, lazy imports inside functions and relative ones
     (resolved against its own package) included."""
     own = module_name(path)
@@ -39,7 +41,7 @@ def imported_modules(path: Path) -> set[str]:
             names.add(".".join([*base, *([node.module] if node.module else [])]))
         elif isinstance(node, ast.Import):
             names |= {alias.name for alias in node.names}
-    return names
+    return frozenset(names)
 
 
 def imported_layers(path: Path) -> set[str]:

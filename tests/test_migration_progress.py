@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
 from test_session_search import search, write_version_2
 
 from ctxchat.core.provider import ProviderEnv
@@ -13,6 +14,8 @@ from ctxchat.providers.history.index import PROGRESS_FROM
 from ctxchat.providers.history.sql import SqlHistoryProvider
 
 pytest_plugins = ["sqlfixtures"]
+# Tests of a migration's progress: each database starts empty, as no migration left it.
+pytestmark = pytest.mark.unmigrated
 DRAWING = ("ctxchat.cli",)  # what draws on a terminal
 PROVIDERS = Path(__file__).resolve().parent.parent / "providers"
 

@@ -10,6 +10,7 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from historykit import raw_execute, raw_query
 
 from ctxchat.core.audit import AuditRecord
@@ -111,6 +112,7 @@ def test_delete_and_orphans_touch_only_this_homes_rows(sql_url: str, tmp_path: P
     assert found(bob, "memo") == ["theirs"]
 
 
+@pytest.mark.unmigrated
 def test_rows_from_before_owners_go_to_the_home_holding_their_session(
     sql_url: str, tmp_path: Path
 ) -> None:

@@ -226,6 +226,7 @@ def write_version_2(url: str, texts: list[str]) -> None:
     raw_execute(url, [], rows)
 
 
+@pytest.mark.unmigrated
 def test_the_upgrade_indexes_the_history_already_stored(sql_url: str, tmp_path: Path) -> None:
     write_version_2(sql_url, ["an old remark about kubernetes", "another about lunch"])
     (tmp_path / "sessions").mkdir()

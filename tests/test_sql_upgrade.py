@@ -32,6 +32,8 @@ from ctxchat.providers.history.sql import SqlHistoryProvider
 from ctxchat.storage.sql.schema import SUPERSEDED
 
 pytest_plugins = ["sqlfixtures"]
+# Tests of the upgrade from 0.1: each database starts empty, as no migration left it.
+pytestmark = pytest.mark.unmigrated
 
 HOME_0_1 = Path(__file__).with_name("data") / "v0.1-home"
 DATABASE_0_1 = HOME_0_1 / "history.sqlite3"

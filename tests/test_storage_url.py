@@ -10,6 +10,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import pytest
 from cli_support import ctxchat, write_config
 from historykit import raw_query, turn
 
@@ -23,6 +24,8 @@ from ctxchat.storage.sql.store import SqlBacked
 from ctxchat.testing import ScriptedModel
 
 pytest_plugins = ["sqlfixtures"]
+# Which stores a URL gets is what these tests check: each database starts empty.
+pytestmark = pytest.mark.unmigrated
 EXAMPLE = Path(__file__).resolve().parent.parent / "config.example.toml"
 
 

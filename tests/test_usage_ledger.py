@@ -148,6 +148,7 @@ def test_the_ledger_row_is_in_the_turns_transaction(sql_url: str, tmp_path: Path
     assert raw_query(sql_url, "SELECT COUNT(*) FROM ctxchat_history") == [(2,)]
 
 
+@pytest.mark.unmigrated
 def test_turns_stored_before_the_ledger_are_unrecorded(sql_url: str, tmp_path: Path) -> None:
     # A database whose history was written by a ctxchat without the ledger.
     old = open_database(sql_url, [HISTORY])
