@@ -71,48 +71,76 @@ def sqlite_candidates(
 
 
 def sqlite_counts(
-    conn: Connection, plan: Sequence[Term], params: dict[str, Any], total: int, own: bool
-) -> dict[str, int]:
-    """Each term's messages, counted in the index to `cap`: every user's, which costs no
-    row lookup; unless the table is `own` (holds the user's rows alone), the user's own for
-    a term that would count as common by every user's (a database other users share must
-    not make a word common in this user's history)."""
+    conn: Connection, plan: Sequence[Term], params: dict[str, Any]
+) -> tuple[dict[str, int], int, bool]:
+    """Each term's messages counted in the index, the user's messages (both capped), and
+    whether the table is the user's `own` (holds the user's rows alone): one statement.
+
+    A term is counted among every user's messages, which costs no row lookup, as far as
+    the largest total could need, and cut to its own limit here. Unless the table is the
+    user's own, the user's messages are counted through their rows, and a term that would
+    count as common by every user's is counted again among the user's own (a database
+    other users share must not make a word common in this user's history)."""
     import sqlalchemy as sa
 
-    df: dict[str, int] = {}
-    every = sa.text(
-        f"SELECT count(*) FROM (SELECT 1 FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH :t LIMIT :cap)"
-    )
-    # CROSS JOIN keeps the index's matches as the outer loop: SQLite's planner may otherwise
-    # walk every row of the user and ask the index of each (seconds at 100,000 rows).
-    mine = sa.text(
-        f"SELECT count(*) FROM (SELECT 1 FROM {FTS_TABLE} f CROSS JOIN ctxchat_history h "
-        f"ON h.rowid = f.rowid WHERE {FTS_TABLE} MATCH :t AND h.user_key = :u LIMIT :cap)"
-    )
-    for term in plan:
-        asked = {"t": _fts5_term(term), "cap": params["cap"], "u": params["u"]}
-        df[term.key] = int(conn.execute(every, asked).scalar() or 0)
-        # In a table of this user's rows alone (one person's history, the usual case)
-        # every user's count is the user's own, and counting it again through the rows
-        # was a sixth of a search at 100,000 messages.
-        if not own and common(term, df, total):
-            df[term.key] = int(conn.execute(mine, asked).scalar() or 0)
-    return df
+    counted: dict[str, Any] = {"cap": count_limit(TOTAL_CAP, DF_CAP)}
+    counts = []
+    for i, term in enumerate(plan):
+        counted[f"t{i}"] = _fts5_term(term)
+        counts.append(
+            f"(SELECT count(*) FROM (SELECT 1 FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH :t{i} "
+            "LIMIT :cap))"
+        )
+    found = conn.execute(sa.text(f"SELECT {_WHOSE}, ({_TOTALS}), {', '.join(counts)}"), counted)
+    least, most, unowned, totals, *each = found.one()
+    own = not unowned and least == params["u"] and most == params["u"]
+    indexed = _total_rows(totals) if own else None
+    total = min(indexed, TOTAL_CAP) if indexed is not None else _user_total(conn, params)
+    cap = count_limit(total, DF_CAP)
+    df = {term.key: min(int(n), cap) for term, n in zip(plan, each, strict=True)}
+    if not own:
+        # CROSS JOIN keeps the index's matches as the outer loop: SQLite's planner may
+        # otherwise walk every row of the user and ask the index of each (seconds at
+        # 100,000 rows).
+        mine = sa.text(
+            f"SELECT count(*) FROM (SELECT 1 FROM {FTS_TABLE} f CROSS JOIN ctxchat_history h "
+            f"ON h.rowid = f.rowid WHERE {FTS_TABLE} MATCH :t AND h.user_key = :u LIMIT :cap)"
+        )
+        for i, term in enumerate(plan):
+            if common(term, df, total):
+                asked = {"t": counted[f"t{i}"], "cap": cap, "u": params["u"]}
+                df[term.key] = int(conn.execute(mine, asked).scalar() or 0)
+    return df, total, own
 
 
-def shared(conn: Connection, params: dict[str, Any]) -> bool:
-    """Whether the history table holds rows of anyone but the user."""
-    import sqlalchemy as sa
-
-    least, most, unowned = conn.execute(sa.text(_WHOSE)).one()
-    return bool(unowned) or least != params["u"] or most != params["u"]
-
-
-# Each an index seek (an OR of the three is a scan of the index to SQLite's planner).
+# Whether the history table holds rows of anyone but the user: each an index seek (an OR
+# of the three is a scan of the index to SQLite's planner).
 _WHOSE = (
-    "SELECT (SELECT min(user_key) FROM ctxchat_history), (SELECT max(user_key) FROM "
+    "(SELECT min(user_key) FROM ctxchat_history), (SELECT max(user_key) FROM "
     "ctxchat_history), EXISTS (SELECT 1 FROM ctxchat_history WHERE user_key IS NULL)"
 )
+# FTS5's averages record (its row 1), which it keeps for bm25 in the transaction that
+# changes the index: the number of rows indexed, then each column's tokens, as varints.
+# Every history row is indexed (the triggers), so in a table of the user's rows alone it
+# is the user's count, one page read where `count(*)` walks an index: 0.8 ms of a search
+# at 100,000 messages after another query has filled SQLite's page cache.
+_TOTALS = f"SELECT block FROM {FTS_TABLE}_data WHERE id = 1"
+
+
+def _total_rows(block: object) -> int | None:
+    """The row count at the head of FTS5's averages record (SQLite's varint: big-endian
+    groups of 7 bits, the high bit set on each but the last, a ninth byte whole); None
+    when there is no record or it is not one."""
+    if not isinstance(block, bytes) or not block:
+        return None
+    value = 0
+    for i, byte in enumerate(block[:9]):
+        if i == 8:
+            return (value << 8) | byte
+        value = (value << 7) | (byte & 0x7F)
+        if not byte & 0x80:
+            return value
+    return None
 
 
 # Capped, as document frequencies are: an exact count of a large history costs a scan of
@@ -124,16 +152,10 @@ _TOTAL = (
 )
 
 
-def user_total(conn: Connection, params: dict[str, Any], own: bool) -> int:
-    """The user's messages, counted to `TOTAL_CAP`. In a table of the user's rows alone,
-    the table's count: SQLite counts a whole table from its smallest index's pages without
-    a step per row (12 us at 100,000 rows, where counting the user's rows to the cap took
-    0.6 ms)."""
+def _user_total(conn: Connection, params: dict[str, Any]) -> int:
+    """The user's messages, counted through their rows to `TOTAL_CAP`."""
     import sqlalchemy as sa
 
-    if own:
-        every = int(conn.execute(sa.text("SELECT count(*) FROM ctxchat_history")).scalar() or 0)
-        return min(every, TOTAL_CAP)
     query = sa.text(_TOTAL)
     return int(conn.execute(query, {"u": params["u"], "most": TOTAL_CAP}).scalar() or 0)
 

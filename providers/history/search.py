@@ -23,12 +23,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ctxchat.kit import (
-    DF_CAP,
     Candidate,
     MessageHit,
     Ranked,
     Term,
-    count_limit,
     distinctive,
     lifted_by_neighbours,
     query_plan,
@@ -39,10 +37,8 @@ from ctxchat.kit import (
 from .candidates import (
     postgres_candidates,
     postgres_counts,
-    shared,
     sqlite_candidates,
     sqlite_counts,
-    user_total,
 )
 from .hits import completed, hit_of
 
@@ -99,10 +95,7 @@ def _planned(
     where = _key_filter(keys, params)
     exact = True
     if database.is_sqlite:
-        own = not shared(conn, params)
-        total = user_total(conn, params, own)
-        params["cap"] = count_limit(total, DF_CAP)
-        df = sqlite_counts(conn, plan, params, total, own)
+        df, total, own = sqlite_counts(conn, plan, params)
         exact = own and keys is None
     else:
         df, total = postgres_counts(conn, plan, where, params)
