@@ -2,15 +2,15 @@
 the user's rows, the user's messages counted, and the candidates found through the
 full-text index, in FTS5 on SQLite and tsvector SQL on PostgreSQL.
 
-Terms reach the database as bound values made of letters, digits and underscores only, each
-quoted as an FTS5 string or turned into a tsquery by `plainto_tsquery` (a prefix match
-appends `:*` to what PostgreSQL itself made of the word), so no input is read as query
+Terms reach the database as bound values made of letters, digits and underscores only: a
+term's spellings (its stem's forms, `ctxchat.ranking.inflections`), each quoted as an FTS5
+string or turned into a tsquery by `plainto_tsquery`, ORed, so no input is read as query
 syntax.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ctxchat.kit import DF_CAP, Term, common, count_limit
@@ -23,23 +23,76 @@ if TYPE_CHECKING:
 TOTAL_CAP = 20_000  # the user's messages counted, for idf
 
 
-def _fts5_term(term: Term) -> str:
-    """A quoted FTS5 string (quotes doubled), a prefix query when the term is one."""
-    quoted = '"' + term.key.replace('"', '""') + '"'
-    return quoted + "*" if term.prefix else quoted
+Tokens = Mapping[str, Mapping[str, int]]  # a term's key -> its forms' tokens in the index
+
+
+def _fts5_term(term: Term, tokens: Tokens) -> str:
+    """The tokens the index holds of the term's forms (`sqlite_tokens`; all its spellings
+    when it holds none: a folding the index does otherwise than `fold`), as quoted FTS5
+    strings (quotes doubled), ORed: exact tokens, never a prefix query."""
+    asked = list(tokens.get(term.key) or term.spellings)
+    quoted = ['"' + spelling.replace('"', '""') + '"' for spelling in asked]
+    return quoted[0] if len(quoted) == 1 else "(" + " OR ".join(quoted) + ")"
+
+
+# The index's vocabulary, a table of each connection's own (TEMP: no migration, nothing
+# stored): FTS5 lists the tokens in a range with the messages holding each.
+VOCAB_TABLE = "temp.ctxchat_history_vocab"
+
+
+def sqlite_tokens(conn: Connection, plan: Sequence[Term]) -> dict[str, dict[str, int]]:
+    """Per term matched by its stem, the tokens of its forms the index holds, with the
+    messages holding each (every user's): the few that exist of the half-dozen forms
+    asked for, so that the query asks FTS5 for those alone (each token asked for is a
+    seek in every segment of the index, found or not), and a term of one token is counted
+    without a query of its own."""
+    from ctxchat.kit import fold
+
+    if not any(t.stem for t in plan):
+        return {}
+    info = conn.connection.info
+    if not info.get(VOCAB_TABLE):
+        conn.exec_driver_sql(
+            f"CREATE VIRTUAL TABLE IF NOT EXISTS {VOCAB_TABLE} USING "
+            f"fts5vocab(main, {FTS_TABLE}, row)"
+        )
+        info[VOCAB_TABLE] = True
+    found: dict[str, dict[str, int]] = {}
+    for term in plan:
+        if term.stem is None:
+            continue
+        wanted = {fold(spelling) for spelling in term.spellings}
+        start = _shared_start(wanted)
+        rows = conn.exec_driver_sql(
+            f"SELECT term, doc FROM {VOCAB_TABLE} WHERE term >= ? AND term < ?",
+            (start, start + "\U0010ffff"),
+        )
+        found[term.key] = {str(t): int(n) for t, n in rows if t in wanted}
+    return found
+
+
+def _shared_start(words: Collection[str]) -> str:
+    """The beginning all the words share (the stem, or less for "study" and "studies"):
+    one range of the vocabulary holds them all."""
+    first, last = min(words), max(words)  # the two furthest apart, in order
+    size = 0
+    while size < min(len(first), len(last)) and first[size] == last[size]:
+        size += 1
+    return first[:size]
 
 
 def sqlite_candidates(
     conn: Connection,
     plan: Sequence[Term],
     searched: Sequence[Term],
+    tokens: Tokens,
     where: str,
     params: dict[str, Any],
     columns: str,
 ) -> list[Any]:
     import sqlalchemy as sa
 
-    params["q"] = " OR ".join(_fts5_term(t) for t in searched)
+    params["q"] = " OR ".join(_fts5_term(t, tokens) for t in searched)
 
     def best(name: str) -> str:
         # The best rowids by FTS5's own rank (bm25, which it orders cheaply).
@@ -56,7 +109,7 @@ def sqlite_candidates(
         return list(conn.execute(sa.text(sql), params))
     # FTS5 ranks the rare words' messages by those words alone, so the messages holding
     # every word, which the others lift most, are read first on their own.
-    params["every"] = " AND ".join(_fts5_term(t) for t in plan)
+    params["every"] = " AND ".join(_fts5_term(t, tokens) for t in plan)
     # Each query once (no MATERIALIZED, which SQLite before 3.35 does not parse): a row
     # found by both keeps its place among every word's, `r` taken from the row of the
     # least `o` (SQLite's bare column beside min()).
@@ -71,33 +124,41 @@ def sqlite_candidates(
 
 
 def sqlite_counts(
-    conn: Connection, plan: Sequence[Term], params: dict[str, Any]
+    conn: Connection, plan: Sequence[Term], params: dict[str, Any], tokens: Tokens
 ) -> tuple[dict[str, int], int, bool]:
     """Each term's messages counted in the index, the user's messages (both capped), and
     whether the table is the user's `own` (holds the user's rows alone): one statement.
 
     A term is counted among every user's messages, which costs no row lookup, as far as
-    the largest total could need, and cut to its own limit here. Unless the table is the
-    user's own, the user's messages are counted through their rows, and a term that would
-    count as common by every user's is counted again among the user's own (a database
-    other users share must not make a word common in this user's history)."""
+    the largest total could need, and cut to its own limit here (a term of one token the
+    index holds is counted already: `tokens`). Unless the table is the user's own, the
+    user's messages are counted through their rows, and a term that would count as common
+    by every user's is counted again among the user's own (a database other users share
+    must not make a word common in this user's history)."""
     import sqlalchemy as sa
 
     counted: dict[str, Any] = {"cap": count_limit(TOTAL_CAP, DF_CAP)}
+    known: dict[str, int] = {}
     counts = []
     for i, term in enumerate(plan):
-        counted[f"t{i}"] = _fts5_term(term)
+        counted[f"t{i}"] = _fts5_term(term, tokens)
+        held = tokens.get(term.key, {})
+        if len(held) == 1:
+            (known[term.key],) = held.values()
+            continue
         counts.append(
             f"(SELECT count(*) FROM (SELECT 1 FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH :t{i} "
             "LIMIT :cap))"
         )
-    found = conn.execute(sa.text(f"SELECT {_WHOSE}, ({_TOTALS}), {', '.join(counts)}"), counted)
-    least, most, unowned, totals, *each = found.one()
+    selected = ", ".join([_WHOSE, f"({_TOTALS})", *counts])
+    found = conn.execute(sa.text(f"SELECT {selected}"), counted).one()
+    least, most, unowned, totals, *each = found
     own = not unowned and least == params["u"] and most == params["u"]
     indexed = _total_rows(totals) if own else None
     total = min(indexed, TOTAL_CAP) if indexed is not None else _user_total(conn, params)
     cap = count_limit(total, DF_CAP)
-    df = {term.key: min(int(n), cap) for term, n in zip(plan, each, strict=True)}
+    counted_here = iter(each)
+    df = {t.key: min(known[t.key] if t.key in known else next(counted_here), cap) for t in plan}
     if not own:
         # CROSS JOIN keeps the index's matches as the outer loop: SQLite's planner may
         # otherwise walk every row of the user and ask the index of each (seconds at
@@ -160,9 +221,23 @@ def _user_total(conn: Connection, params: dict[str, Any]) -> int:
     return int(conn.execute(query, {"u": params["u"], "most": TOTAL_CAP}).scalar() or 0)
 
 
-def _tsquery(term: Term, name: str) -> str:
+def _tsquery(term: Term, name: str, params: dict[str, Any]) -> str:
+    """The term's spellings, each made a tsquery by `plainto_tsquery`, ORed."""
+    asked = []
+    for i, spelling in enumerate(term.spellings):
+        params[f"{name}_{i}"] = spelling
+        asked.append(f"plainto_tsquery('{TS_CONFIG}', :{name}_{i})")
+    return " || ".join(asked)
+
+
+def _ranked_by(term: Term, name: str, params: dict[str, Any]) -> str:
+    """What `ts_rank_cd` ranks a term's messages by: its stem as a prefix, one item where
+    its forms are half a dozen, for which `ts_rank_cd` took three times as long at
+    100,000 messages. The messages are those of its forms (`_tsquery`); a stem's other
+    words only order them."""
+    params[name] = term.key
     plain = f"plainto_tsquery('{TS_CONFIG}', :{name})"
-    return f"(({plain})::text || ':*')::tsquery" if term.prefix else plain
+    return f"(({plain})::text || ':*')::tsquery" if term.stem else plain
 
 
 def _once(tsquery: str) -> str:
@@ -173,11 +248,7 @@ def _once(tsquery: str) -> str:
 
 
 def _tsqueries(plan: Sequence[Term], params: dict[str, Any]) -> list[str]:
-    queries = []
-    for i, term in enumerate(plan):
-        params[f"t{i}"] = term.key
-        queries.append(_tsquery(term, f"t{i}"))
-    return queries
+    return [_tsquery(term, f"t{i}", params) for i, term in enumerate(plan)]
 
 
 def postgres_counts(
@@ -218,7 +289,7 @@ def postgres_candidates(
     from ctxchat.kit import idf
 
     queries = _tsqueries(plan, params)
-    any_word = _once(" || ".join(queries))
+    any_word = _once(" || ".join(_ranked_by(t, f"r{i}", params) for i, t in enumerate(plan)))
     by_words = ""  # the idf of the words a message holds: all the same for a single word
     if len(plan) > 1:
         for i, term in enumerate(plan):

@@ -18,6 +18,7 @@ The SQL of both backends is in `history.candidates`.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -35,10 +36,12 @@ from ctxchat.kit import (
 )
 
 from .candidates import (
+    Tokens,
     postgres_candidates,
     postgres_counts,
     sqlite_candidates,
     sqlite_counts,
+    sqlite_tokens,
 )
 from .hits import completed, hit_of
 
@@ -65,6 +68,8 @@ class PlannedQuery:
     # the sessions searched); SQLite every user's, in every session, which are the same
     # only in a table of the user's rows alone and a search of all their sessions.
     exact: bool = True
+    # On SQLite, the tokens the index holds of each term's forms (`sqlite_tokens`).
+    tokens: Tokens = dataclasses.field(default_factory=dict)
 
 
 def plan_query(
@@ -85,24 +90,25 @@ def _planned(
     keys: Collection[str] | None,
     owner: Owner,
 ) -> PlannedQuery:
+    tokens = sqlite_tokens(conn, plan) if database.is_sqlite else {}
     if len(plan) == 1:
         # One term is searched whatever its count (it is never left out: `distinctive`),
         # and its idf scales every candidate's score alike, which ranking normalises away
         # and relevance (a share of the query's weight) never sees. Counting it, and the
         # user's messages, was a third of a one-word search at 100,000 messages.
-        return PlannedQuery(plan, list(terms), {}, 0)
+        return PlannedQuery(plan, list(terms), {}, 0, tokens=tokens)
     params: dict[str, Any] = {"u": owner.user}
     where = _key_filter(keys, params)
     exact = True
     if database.is_sqlite:
-        df, total, own = sqlite_counts(conn, plan, params)
+        df, total, own = sqlite_counts(conn, plan, params, tokens)
         exact = own and keys is None
     else:
         df, total = postgres_counts(conn, plan, where, params)
     kept = distinctive(plan, df, total)
     dropped = {t.key for t in plan} - {t.key for t in kept}
     words = [w for w in terms if not any(t.key in dropped for t in query_plan([w]))]
-    return PlannedQuery(kept, words, df, total, exact)
+    return PlannedQuery(kept, words, df, total, exact, tokens)
 
 
 def search_by_words(
@@ -176,7 +182,7 @@ def _found(
     # of the very messages searched, or it may promise messages the search cannot find.
     searched = rare_enough(plan, df, total, wanted) if planned.exact else plan
     if database.is_sqlite:
-        rows = sqlite_candidates(conn, plan, searched, where, params, columns)
+        rows = sqlite_candidates(conn, plan, searched, planned.tokens, where, params, columns)
     else:
         rows = postgres_candidates(conn, plan, searched, df, total, where, params, columns)
     by_id = dict(enumerate(rows))
