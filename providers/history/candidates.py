@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ctxchat.kit import DF_CAP, Term, common, count_limit
 
+from .hits import NEIGHBOUR_COLUMNS, neighbour_join
 from .index import FTS_TABLE, TS_CONFIG, TSV_COLUMN
 
 if TYPE_CHECKING:
@@ -89,10 +90,16 @@ def sqlite_candidates(
     where: str,
     params: dict[str, Any],
     columns: str,
+    neighbours: bool,
 ) -> list[Any]:
+    """The best candidates, by FTS5's bm25, each with its neighbour when `neighbours`
+    (`history.hits.neighbour_join`)."""
     import sqlalchemy as sa
 
     params["q"] = " OR ".join(_fts5_term(t, tokens) for t in searched)
+    beside = ""
+    if neighbours:
+        columns, beside = f"{columns}, {NEIGHBOUR_COLUMNS}", f" {neighbour_join('h')}"
 
     def best(name: str) -> str:
         # The best rowids by FTS5's own rank (bm25, which it orders cheaply).
@@ -104,7 +111,8 @@ def sqlite_candidates(
 
     if len(searched) == len(plan):
         sql = (
-            f"SELECT {columns} FROM ({best('q')}) top JOIN ctxchat_history h ON h.rowid = top.rowid"
+            f"SELECT {columns} FROM ({best('q')}) top JOIN ctxchat_history h "
+            f"ON h.rowid = top.rowid{beside}"
         )
         return list(conn.execute(sa.text(sql), params))
     # FTS5 ranks the rare words' messages by those words alone, so the messages holding
@@ -117,7 +125,7 @@ def sqlite_candidates(
         f"WITH every AS ({best('every')}), rare AS ({best('q')}), "
         "top AS (SELECT rowid, min(o) AS o, r FROM (SELECT rowid, 0 AS o, r FROM every "
         "UNION ALL SELECT rowid, 1 AS o, r FROM rare) GROUP BY rowid ORDER BY o, r LIMIT :c) "
-        f"SELECT {columns} FROM top JOIN ctxchat_history h ON h.rowid = top.rowid "
+        f"SELECT {columns} FROM top JOIN ctxchat_history h ON h.rowid = top.rowid{beside} "
         "ORDER BY top.o, top.r"
     )
     return list(conn.execute(sa.text(sql), params))
@@ -283,7 +291,10 @@ def postgres_candidates(
     where: str,
     params: dict[str, Any],
     columns: str,
+    neighbours: bool,
 ) -> list[Any]:
+    """The best candidates, by the idf of the words they hold, then `ts_rank_cd`, each with
+    its neighbour when `neighbours` (`history.hits.neighbour_join`)."""
     import sqlalchemy as sa
 
     from ctxchat.kit import idf
@@ -308,4 +319,7 @@ def postgres_candidates(
         f"ORDER BY {by_words}ts_rank_cd(h.{TSV_COLUMN}, {any_word}, 1) DESC, "
         f"h.created_at DESC LIMIT :c"
     )
+    if neighbours:
+        # A nested loop over the 50 candidates keeps their order.
+        sql = f"SELECT c.*, {NEIGHBOUR_COLUMNS} FROM ({sql}) c {neighbour_join('c')}"
     return list(conn.execute(sa.text(sql), params))

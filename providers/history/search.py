@@ -173,18 +173,22 @@ def _found(
     wanted = max(MIN_CANDIDATES, 4 * limit)
     params: dict[str, Any] = {"u": owner.user, "c": wanted}
     where = _key_filter(keys, params)
-    # A message's document is read for its id only when `exclude` may ask for it; else the
+    # By words alone, each candidate is read with its document (for its id) and its
+    # neighbour. Ranked by meaning too, rows found by their vectors are read apart, and a
+    # message's document is read for its id only when `exclude` may ask for it; else the
     # ids of the hits kept are read with their neighbours.
-    shown = _COLUMNS if exclude is None else f"{_COLUMNS}, {MESSAGE_COLUMN}"
-    columns = shown if meaning is None else f"{shown}, {VECTOR_COLUMNS}"
+    joined = meaning is None
+    shown = _COLUMNS if exclude is None and not joined else f"{_COLUMNS}, {MESSAGE_COLUMN}"
+    columns = shown if joined else f"{shown}, {VECTOR_COLUMNS}"
     # Only the rarest words' messages are read when they hold the best candidates (see
     # `rare_enough`); every word of the plan still ranks them. A word's count must then be
     # of the very messages searched, or it may promise messages the search cannot find.
     searched = rare_enough(plan, df, total, wanted) if planned.exact else plan
     if database.is_sqlite:
-        rows = sqlite_candidates(conn, plan, searched, planned.tokens, where, params, columns)
+        tokens = planned.tokens
+        rows = sqlite_candidates(conn, plan, searched, tokens, where, params, columns, joined)
     else:
-        rows = postgres_candidates(conn, plan, searched, df, total, where, params, columns)
+        rows = postgres_candidates(conn, plan, searched, df, total, where, params, columns, joined)
     by_id = dict(enumerate(rows))
     candidates = [Candidate(i, str(row.body)) for i, row in by_id.items()]
     ranked_rows = [(by_id[r.ident], r) for r in rank(plan, candidates, df, total)]
@@ -195,13 +199,13 @@ def _found(
     ranked_rows = _lifted(ranked_rows)
     hits: list[MessageHit] = []
     for row, ranked in ranked_rows:
-        hit = hit_of(row, ranked, plan, owner.home, with_id=exclude is not None)
+        hit = hit_of(row, ranked, plan, owner.home, with_id=exclude is not None, joined=joined)
         if exclude is not None and exclude(hit):
             continue
         hits.append(hit)
         if len(hits) == limit:
             break
-    return completed(conn, hits, ids=exclude is None)
+    return hits if joined else completed(conn, hits, ids=exclude is None)
 
 
 def _lifted(ranked_rows: Sequence[tuple[Any, Ranked]]) -> list[tuple[Any, Ranked]]:
