@@ -136,7 +136,7 @@ def search_by_words(
         planned = _planned(conn, database, plan, terms, keys, owner)
         return _found(conn, database, planned, limit, keys, owner, exclude, None)
 
-    return database.read(read)
+    return database.read(read, snapshot=False)
 
 
 def search(
