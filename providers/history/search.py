@@ -4,9 +4,11 @@ A query is planned first (`plan_query`): each word's messages counted in the use
 and the words too common there to tell messages apart left out (see
 `ctxchat.ranking.message_rank`, which the kit exports), so that the query's vector, when
 there is one, is made of the words searched (a query of one word counts nothing: its idf
-changes no order). The database then finds candidates, any remaining word matching,
-through its own index: FTS5 ranked by its bm25 on SQLite; on PostgreSQL the GIN-indexed
-tsvector, ranked by the idf of the words a message holds, then `ts_rank_cd`. When the
+changes no order). The database then finds candidates, any remaining word matching by
+one of its stem's forms (`ctxchat.ranking.inflections`; on SQLite those its vocabulary
+holds), through its own index: FTS5 ranked by its bm25 on SQLite; on PostgreSQL the
+GIN-indexed tsvector, ranked by the idf of the words a message holds, then `ts_rank_cd`,
+each candidate read with the turn beside it (a search by words). When the
 query's rarest words hold the best candidates (`rare_enough`), only their messages are
 read, which spares the database its ranking of every message of the commoner words.
 `ctxchat.ranking.message_rank` then ranks the candidates the same way on both backends
