@@ -120,6 +120,18 @@ def test_a_word_that_begins_many_others_finds_only_its_own(sql_url: str, tmp_pat
     assert [(h.key, h.text) for h in search(provider, "painting")] == [("b", "I painted the fence")]
 
 
+def test_a_word_is_found_at_the_head_of_a_file_name_or_address(
+    sql_url: str, tmp_path: Path
+) -> None:
+    """PostgreSQL's parser keeps these whole ("birds.txt" is one lexeme), SQLite's splits
+    them: both find the word."""
+    provider = history(sql_url, tmp_path)
+    store(provider, "a", "open birds.txt", "write to bird@example.org", "see birds.example.com")
+    store(provider, "b", "nothing here", "fine")
+
+    assert len(search(provider, "bird")) == 3
+
+
 def test_a_hit_says_its_role_and_highlights_the_words(sql_url: str, tmp_path: Path) -> None:
     provider = history(sql_url, tmp_path)
     store(provider, "a", "what did we decide?", "We decided on PostgreSQL for the database.")
