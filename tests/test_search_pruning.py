@@ -148,3 +148,21 @@ def test_a_search_of_some_sessions_still_finds_the_commoner_words_messages(
     )
 
     assert sorted(h.text for h in hits) == sorted(t for t in texts if t != "fine")
+
+
+def test_the_users_message_count_follows_stores_and_deletes(sql_url: str, tmp_path: Path) -> None:
+    """The count idf and common words go by (on SQLite, in a table of the user's rows
+    alone, read from the full-text index's own record of its rows)."""
+    provider = history(sql_url, tmp_path)
+    for key, count in (("a", 300), ("b", 200)):
+        texts = [f"tea and {key} number {n}" for n in range(count)]
+        asyncio.run(provider.save_messages(key, [Message.user(t) for t in texts], state={}))
+
+    def total() -> int:
+        planned = plan_query(provider.database(), ["tea", "number"], None, provider.owner)
+        assert planned is not None
+        return planned.total
+
+    assert total() == 500
+    asyncio.run(provider.forget_keys({"a"}))
+    assert total() == 200

@@ -92,6 +92,46 @@ def test_a_word_finds_its_other_forms(sql_url: str, tmp_path: Path) -> None:
     assert matched(hit) == ["painted"]
 
 
+def test_a_word_finds_exactly_its_stems_forms(sql_url: str, tmp_path: Path) -> None:
+    """Asked for as exact tokens (`ctxchat.ranking.inflections`): every inflection, the -y
+    to -ies one too, and no longer word that merely begins with the stem."""
+    provider = history(sql_url, tmp_path)
+    store(provider, "a", "she studies at night", "we are stopping here", "they stopped", "it stops")
+    store(provider, "b", "a study of light", "the stopwatch broke", "a studio downtown")
+
+    assert sorted(h.text for h in search(provider, "study")) == [
+        "a study of light",
+        "she studies at night",
+    ]
+    assert sorted(h.text for h in search(provider, "stop")) == [
+        "it stops",
+        "they stopped",
+        "we are stopping here",
+    ]
+
+
+def test_a_word_that_begins_many_others_finds_only_its_own(sql_url: str, tmp_path: Path) -> None:
+    provider = history(sql_url, tmp_path)
+    others = [f"the paint{suffix} is here" for suffix in ("er", "ball", "brush", "erly", "box")]
+    others += [f"paintqz{n} again" for n in range(40)]  # tokens the stem begins, many
+    store(provider, "a", *others)
+    store(provider, "b", "I painted the fence", "fine")
+
+    assert [(h.key, h.text) for h in search(provider, "painting")] == [("b", "I painted the fence")]
+
+
+def test_a_word_is_found_at_the_head_of_a_file_name_or_address(
+    sql_url: str, tmp_path: Path
+) -> None:
+    """PostgreSQL's parser keeps these whole ("birds.txt" is one lexeme), SQLite's splits
+    them: both find the word."""
+    provider = history(sql_url, tmp_path)
+    store(provider, "a", "open birds.txt", "write to bird@example.org", "see birds.example.com")
+    store(provider, "b", "nothing here", "fine")
+
+    assert len(search(provider, "bird")) == 3
+
+
 def test_a_hit_says_its_role_and_highlights_the_words(sql_url: str, tmp_path: Path) -> None:
     provider = history(sql_url, tmp_path)
     store(provider, "a", "what did we decide?", "We decided on PostgreSQL for the database.")
@@ -143,7 +183,18 @@ def test_sqlite_folds_case_and_accents(sqlite_url: str, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "query",
-    ['"', "'; DROP TABLE ctxchat_history; --", "a AND OR NOT (", "col:x*", "NEAR(a b)", "\\"],
+    [
+        '"',
+        "'; DROP TABLE ctxchat_history; --",
+        "a AND OR NOT (",
+        "col:x*",
+        "NEAR(a b)",
+        "\\",
+        "-near",
+        "colx* OR drop",
+        "table:*",
+        "{near}",
+    ],
 )
 def test_query_syntax_is_never_sql(sql_url: str, tmp_path: Path, query: str) -> None:
     provider = history(sql_url, tmp_path)
@@ -152,6 +203,16 @@ def test_query_syntax_is_never_sql(sql_url: str, tmp_path: Path, query: str) -> 
     search(provider, query)  # no error, whatever it finds
 
     assert raw_query(sql_url, "SELECT count(*) FROM ctxchat_history") == [(1,)]
+
+
+@pytest.mark.parametrize(
+    "query", ['"painted"', "painted*", "-painted", "painted:*", "NEAR(painted"]
+)
+def test_query_syntax_stays_plain_words(sql_url: str, tmp_path: Path, query: str) -> None:
+    provider = history(sql_url, tmp_path)
+    store(provider, "a", "we stood near the painted wall", "fine")
+
+    assert [h.text for h in search(provider, query)] == ["we stood near the painted wall"]
 
 
 def test_a_query_of_no_words_finds_nothing(sql_url: str, tmp_path: Path) -> None:

@@ -9,9 +9,10 @@ match; the database finds the candidates by an OR of the words (cheap, through i
 and this module ranks them, so that SQLite and PostgreSQL rank alike:
 
 - Stop words never decide a match: they are left out of the query (unless it holds nothing
-  else). What remains is matched by its light stem as a prefix ("painting" finds "painted"
-  and "paints"), as `ctxchat.ranking.terms.stem` makes it, when the stem has four letters
-  or more; shorter words must match whole.
+  else). What remains is matched by any form of its light stem ("painting" finds "painted"
+  and "paints", never "painter"), as `ctxchat.ranking.terms.stem` makes it and
+  `ctxchat.ranking.inflections` undoes it, when the stem has four letters or more; shorter
+  words must match whole. The database is asked for those forms as exact tokens.
 - BM25 over the candidates, with each word's document frequency as the database counts it
   (capped: past a few hundred messages a word is common and its idf small either way).
 - A message holding every word ranks higher, and one holding two query words side by side
@@ -138,7 +139,7 @@ CONVERSATION_STOP_WORDS = STOP_WORDS | frozenset(
         "really",
     ]
 )
-MIN_PREFIX = 4  # a stem shorter than this is matched whole: "go"* would find "good"
+MIN_STEM = 4  # a stem shorter than this is matched whole, as the word typed
 DF_CAP = 500  # document frequencies are counted up to this many messages
 # Weights of the bonuses against BM25 normalised to the best candidate (1.0).
 ALL_WORDS_BONUS = 0.25
@@ -159,14 +160,38 @@ def fold(text: str) -> str:
 @dataclass(frozen=True)
 class Term:
     """A query word, lower case (what the database is asked for: each folds accents its
-    own way), matched whole (`prefix` None) or by its stem as a prefix."""
+    own way), matched whole (`stem` None) or by its light stem: any of the stem's forms
+    (`ctxchat.ranking.inflections`)."""
 
     word: str
-    prefix: str | None
+    stem: str | None  # of the word folded, as the SQLite index and the ranking fold
 
     @property
     def key(self) -> str:
-        return self.prefix or self.word
+        return self.stem or self.word
+
+    @property
+    def forms(self) -> tuple[str, ...]:
+        """The folded words the term matches: its stem's forms and the word itself."""
+        folded = fold(self.word)
+        if self.stem is None:
+            return (folded,)
+        from ctxchat.ranking.inflections import forms
+
+        found = forms(self.stem)
+        return found if folded in found else (*found, folded)
+
+    @property
+    def spellings(self) -> tuple[str, ...]:
+        """What a database is asked for: the forms, and those of the word as typed, accents
+        and all, for an index that keeps accents (PostgreSQL's 'simple' configuration)."""
+        if self.stem is None:
+            return (self.word,)
+        from ctxchat.ranking.inflections import forms
+
+        typed = stem(self.word)
+        extra = forms(typed) if typed != self.stem and typed.isalpha() else ()
+        return tuple(dict.fromkeys((*self.forms, self.word, *extra)))
 
 
 def query_plan(words: Sequence[str]) -> list[Term]:
@@ -178,9 +203,8 @@ def query_plan(words: Sequence[str]) -> list[Term]:
     for word in content:
         if not word or not word.replace("_", "").isalnum():
             continue
-        stemmed = stem(word)
-        prefix = stemmed if len(stemmed) >= MIN_PREFIX and stemmed.isalpha() else None
-        term = Term(word, prefix)
+        stemmed = stem(fold(word))
+        term = Term(word, stemmed if len(stemmed) >= MIN_STEM and stemmed.isalpha() else None)
         plan.setdefault(term.key, term)
     return list(plan.values())
 
@@ -246,21 +270,13 @@ class _Matcher:
     against every term was a third of a search's time at 100,000 messages."""
 
     def __init__(self, plan: tuple[Term, ...]) -> None:
-        self._plan = [(fold(t.key), t.prefix is None, t.key) for t in plan]
+        self._plan = [(frozenset(t.forms), t.key) for t in plan]
         self._words: dict[str, tuple[bool, str | None]] = {}  # word -> (stop word, key)
 
     def _classify(self, word: str) -> tuple[bool, str | None]:
         token = fold(word)
-        # A word matches a term when, folded, it is the term's folded key, or for a
-        # prefix term begins with it.
-        key = next(
-            (
-                k
-                for folded, whole, k in self._plan
-                if token == folded or (not whole and token.startswith(folded))
-            ),
-            None,
-        )
+        # A word matches a term when, folded, it is one of the term's forms.
+        key = next((k for forms, k in self._plan if token in forms), None)
         found = self._words[word] = (token in CONVERSATION_STOP_WORDS, key)
         return found
 

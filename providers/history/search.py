@@ -4,9 +4,11 @@ A query is planned first (`plan_query`): each word's messages counted in the use
 and the words too common there to tell messages apart left out (see
 `ctxchat.ranking.message_rank`, which the kit exports), so that the query's vector, when
 there is one, is made of the words searched (a query of one word counts nothing: its idf
-changes no order). The database then finds candidates, any remaining word matching,
-through its own index: FTS5 ranked by its bm25 on SQLite; on PostgreSQL the GIN-indexed
-tsvector, ranked by the idf of the words a message holds, then `ts_rank_cd`. When the
+changes no order). The database then finds candidates, any remaining word matching by
+one of its stem's forms (`ctxchat.ranking.inflections`; on SQLite those its vocabulary
+holds), through its own index: FTS5 ranked by its bm25 on SQLite; on PostgreSQL the
+GIN-indexed tsvector, ranked by the idf of the words a message holds, then `ts_rank_cd`,
+each candidate read with the turn beside it (a search by words). When the
 query's rarest words hold the best candidates (`rare_enough`), only their messages are
 read, which spares the database its ranking of every message of the commoner words.
 `ctxchat.ranking.message_rank` then ranks the candidates the same way on both backends
@@ -18,17 +20,16 @@ The SQL of both backends is in `history.candidates`.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ctxchat.kit import (
-    DF_CAP,
     Candidate,
     MessageHit,
     Ranked,
     Term,
-    count_limit,
     distinctive,
     lifted_by_neighbours,
     query_plan,
@@ -37,12 +38,12 @@ from ctxchat.kit import (
 )
 
 from .candidates import (
+    Tokens,
     postgres_candidates,
     postgres_counts,
-    shared,
     sqlite_candidates,
     sqlite_counts,
-    user_total,
+    sqlite_tokens,
 )
 from .hits import completed, hit_of
 
@@ -69,6 +70,8 @@ class PlannedQuery:
     # the sessions searched); SQLite every user's, in every session, which are the same
     # only in a table of the user's rows alone and a search of all their sessions.
     exact: bool = True
+    # On SQLite, the tokens the index holds of each term's forms (`sqlite_tokens`).
+    tokens: Tokens = dataclasses.field(default_factory=dict)
 
 
 def plan_query(
@@ -89,27 +92,25 @@ def _planned(
     keys: Collection[str] | None,
     owner: Owner,
 ) -> PlannedQuery:
+    tokens = sqlite_tokens(conn, plan) if database.is_sqlite else {}
     if len(plan) == 1:
         # One term is searched whatever its count (it is never left out: `distinctive`),
         # and its idf scales every candidate's score alike, which ranking normalises away
         # and relevance (a share of the query's weight) never sees. Counting it, and the
         # user's messages, was a third of a one-word search at 100,000 messages.
-        return PlannedQuery(plan, list(terms), {}, 0)
+        return PlannedQuery(plan, list(terms), {}, 0, tokens=tokens)
     params: dict[str, Any] = {"u": owner.user}
     where = _key_filter(keys, params)
     exact = True
     if database.is_sqlite:
-        own = not shared(conn, params)
-        total = user_total(conn, params, own)
-        params["cap"] = count_limit(total, DF_CAP)
-        df = sqlite_counts(conn, plan, params, total, own)
+        df, total, own = sqlite_counts(conn, plan, params, tokens)
         exact = own and keys is None
     else:
         df, total = postgres_counts(conn, plan, where, params)
     kept = distinctive(plan, df, total)
     dropped = {t.key for t in plan} - {t.key for t in kept}
     words = [w for w in terms if not any(t.key in dropped for t in query_plan([w]))]
-    return PlannedQuery(kept, words, df, total, exact)
+    return PlannedQuery(kept, words, df, total, exact, tokens)
 
 
 def search_by_words(
@@ -137,7 +138,7 @@ def search_by_words(
         planned = _planned(conn, database, plan, terms, keys, owner)
         return _found(conn, database, planned, limit, keys, owner, exclude, None)
 
-    return database.read(read)
+    return database.read(read, snapshot=False)
 
 
 def search(
@@ -174,18 +175,22 @@ def _found(
     wanted = max(MIN_CANDIDATES, 4 * limit)
     params: dict[str, Any] = {"u": owner.user, "c": wanted}
     where = _key_filter(keys, params)
-    # A message's document is read for its id only when `exclude` may ask for it; else the
+    # By words alone, each candidate is read with its document (for its id) and its
+    # neighbour. Ranked by meaning too, rows found by their vectors are read apart, and a
+    # message's document is read for its id only when `exclude` may ask for it; else the
     # ids of the hits kept are read with their neighbours.
-    shown = _COLUMNS if exclude is None else f"{_COLUMNS}, {MESSAGE_COLUMN}"
-    columns = shown if meaning is None else f"{shown}, {VECTOR_COLUMNS}"
+    joined = meaning is None
+    shown = _COLUMNS if exclude is None and not joined else f"{_COLUMNS}, {MESSAGE_COLUMN}"
+    columns = shown if joined else f"{shown}, {VECTOR_COLUMNS}"
     # Only the rarest words' messages are read when they hold the best candidates (see
     # `rare_enough`); every word of the plan still ranks them. A word's count must then be
     # of the very messages searched, or it may promise messages the search cannot find.
     searched = rare_enough(plan, df, total, wanted) if planned.exact else plan
     if database.is_sqlite:
-        rows = sqlite_candidates(conn, plan, searched, where, params, columns)
+        tokens = planned.tokens
+        rows = sqlite_candidates(conn, plan, searched, tokens, where, params, columns, joined)
     else:
-        rows = postgres_candidates(conn, plan, searched, df, total, where, params, columns)
+        rows = postgres_candidates(conn, plan, searched, df, total, where, params, columns, joined)
     by_id = dict(enumerate(rows))
     candidates = [Candidate(i, str(row.body)) for i, row in by_id.items()]
     ranked_rows = [(by_id[r.ident], r) for r in rank(plan, candidates, df, total)]
@@ -196,13 +201,13 @@ def _found(
     ranked_rows = _lifted(ranked_rows)
     hits: list[MessageHit] = []
     for row, ranked in ranked_rows:
-        hit = hit_of(row, ranked, plan, owner.home, with_id=exclude is not None)
+        hit = hit_of(row, ranked, plan, owner.home, with_id=exclude is not None, joined=joined)
         if exclude is not None and exclude(hit):
             continue
         hits.append(hit)
         if len(hits) == limit:
             break
-    return completed(conn, hits, ids=exclude is None)
+    return hits if joined else completed(conn, hits, ids=exclude is None)
 
 
 def _lifted(ranked_rows: Sequence[tuple[Any, Ranked]]) -> list[tuple[Any, Ranked]]:
