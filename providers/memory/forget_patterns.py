@@ -47,3 +47,48 @@ FORGET_TARGET_TRIM = re.compile(
     r"that i|dass|que|de|du|des|la|le|les|lo)\b\s*",
     re.IGNORECASE,
 )
+# What a request names inside itself: "I don't want my religion on record".
+NAMED_INSIDE = re.compile(
+    r"\b(?:my|the|that|those|any)\s+[\w' -]{1,30}?(?=\s+(?:saved|stored|kept|remembered|"
+    r"removed|deleted|erased|wiped|forgotten|gone|taken out|on record|on file|in (?:your )?"
+    r"memory)\b)",
+    re.IGNORECASE,
+)
+# "what I told you about X": X is what it names.
+WHAT_I_SAID = re.compile(
+    r"^\s*(?:what|everything|anything|all)\s+(?:i|i've)\s+(?:told you|said|mentioned|shared)\s+"
+    r"(?:about|regarding|on)\s+(?=\S)",
+    re.IGNORECASE,
+)
+# An act of keeping, in any of its forms, for a request with no verb of forgetting
+# ("No more saving my name"), and a "no" to it.
+_KEEPING_WORD = (
+    r"sav(?:e|es|ed|ing)|stor(?:e|es|ed|ing|age)|keep(?:s|ing)?|kept|record(?:s|ed|ing)?|"
+    r"unrecorded|notes?|noted|fil(?:e|ed)|memory|memori[sz]e|remember(?:ed|ing)?|"
+    r"log(?:ged|ging)?|track(?:ed|ing)?|knowing"
+)
+# "keep going", "keep up", "keep busy": keeping on, not keeping a record.
+KEEPING = re.compile(
+    rf"\b(?:{_KEEPING_WORD})\b(?!\s+(?:\w+ing|up|on|at|in touch|it up|calm|fit|busy|warm|safe)\b)",
+    re.IGNORECASE,
+)
+NOT_KEPT = re.compile(
+    r"\b(?:no|not|never|nothing|none|no more|skip|off|private|to myself|out of|without|"
+    r"rather not|unnecessary)\b|n't\b|\bun\w+ed\b",
+    re.IGNORECASE,
+)
+# The user as the keeper: "I keep my job private from my family".
+I_KEEP = re.compile(rf"\b(?:i|we)\b(?:\s+[\w'’]+){{0,2}}?\s+(?:{_KEEPING_WORD})\b", re.IGNORECASE)
+# A thing of the user's that a request is about.
+TOPIC = re.compile(
+    r"\b(?:my|our)\s+[\w'’-]+(?:\s+(?:stuff|info|details|thing|bits?|data))?|"
+    r"\bwhere (?:i|we) (?:live|work|am from|'m from|come from)\b|"
+    r"\bthe\s+[\w'’-]+\s+(?:stuff|info|details|thing|bit)\b",
+    re.IGNORECASE,
+)
+# "I don't remember my PIN": the user's own keeping, after "I" or "we".
+OWN_KEEPING = re.compile(
+    r"(?:don't|do not|didn't|did not|never|no longer)\s+(?:remember|keep|stor|sav|retain|track|"
+    r"log|record|not|fil|hold|hang)",
+    re.IGNORECASE,
+)

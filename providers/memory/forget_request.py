@@ -11,9 +11,16 @@ from .forget_patterns import (
     EVERYTHING,
     FORGET_AROUND,
     FORGET_TARGET_TRIM,
+    I_KEEP,
     KEEP,
+    KEEPING,
+    NAMED_INSIDE,
+    NOT_KEPT,
     ONLY_KEEP,
+    OWN_KEEPING,
     THE_REST,
+    TOPIC,
+    WHAT_I_SAID,
 )
 from .lexicon import Compiled
 from .ops import FORGET_ALL, NEWEST, Op
@@ -42,7 +49,7 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
             r"\b(?:don'?t|do not|never|won't|mustn't)\s+$", said[: m.start()], re.I
         ):
             return None  # "Don't forget me": a plea to remember, nothing to forget
-        if _OWN_KEEPING.match(m.group()) and re.search(r"\b(?:i|we)\s*$", before, re.I):
+        if OWN_KEEPING.match(m.group()) and re.search(r"\b(?:i|we)\s*$", before, re.I):
             return None  # "I don't remember my PIN", "I never keep receipts": the user's own
         # A verb of forgetting in the user's life ("I always forget my keys", "I steer
         # clear of energy drinks") asks nothing of the memory.
@@ -69,7 +76,7 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
             kept = KEEP.search(said)
             ops.append(Op("forget", FORGET_ALL, "", said, kept and kept["what"]))
             return ops
-        named_inside = _NAMED_INSIDE.search(m.group())
+        named_inside = NAMED_INSIDE.search(m.group())
         if named_inside is not None and not target_words(target):
             # "I don't want my religion on record": what is named sits inside the request.
             target = named_inside.group()
@@ -121,44 +128,6 @@ _KEEP_PART = re.compile(
     r"(?P<what>[^;]*);?",
     re.I,
 )
-_NAMED_INSIDE = re.compile(
-    r"\b(?:my|the|that|those|any)\s+[\w' -]{1,30}?(?=\s+(?:saved|stored|kept|remembered|"
-    r"removed|deleted|erased|wiped|forgotten|gone|taken out|on record|on file|in (?:your )?"
-    r"memory)\b)",
-    re.IGNORECASE,
-)
-_WHAT_I_SAID = re.compile(
-    r"^\s*(?:what|everything|anything|all)\s+(?:i|i've)\s+(?:told you|said|mentioned|shared)\s+"
-    r"(?:about|regarding|on)\s+(?=\S)",
-    re.IGNORECASE,
-)
-_KEEPING_WORD = (
-    r"sav(?:e|es|ed|ing)|stor(?:e|es|ed|ing|age)|keep(?:s|ing)?|kept|record(?:s|ed|ing)?|"
-    r"unrecorded|notes?|noted|fil(?:e|ed)|memory|memori[sz]e|remember(?:ed|ing)?|"
-    r"log(?:ged|ging)?|track(?:ed|ing)?|knowing"
-)
-# "keep going", "keep up", "keep busy": keeping on, not keeping a record.
-_KEEPING = re.compile(
-    rf"\b(?:{_KEEPING_WORD})\b(?!\s+(?:\w+ing|up|on|at|in touch|it up|calm|fit|busy|warm|safe)\b)",
-    re.IGNORECASE,
-)
-_NOT_KEPT = re.compile(
-    r"\b(?:no|not|never|nothing|none|no more|skip|off|private|to myself|out of|without|"
-    r"rather not|unnecessary)\b|n't\b|\bun\w+ed\b",
-    re.IGNORECASE,
-)
-_I_KEEP = re.compile(rf"\b(?:i|we)\b(?:\s+[\w'’]+){{0,2}}?\s+(?:{_KEEPING_WORD})\b", re.IGNORECASE)
-_TOPIC = re.compile(
-    r"\b(?:my|our)\s+[\w'’-]+(?:\s+(?:stuff|info|details|thing|bits?|data))?|"
-    r"\bwhere (?:i|we) (?:live|work|am from|'m from|come from)\b|"
-    r"\bthe\s+[\w'’-]+\s+(?:stuff|info|details|thing|bit)\b",
-    re.IGNORECASE,
-)
-_OWN_KEEPING = re.compile(
-    r"(?:don't|do not|didn't|did not|never|no longer)\s+(?:remember|keep|stor|sav|retain|track|"
-    r"log|record|not|fil|hold|hang)",
-    re.IGNORECASE,
-)
 _KIND_PARTS = re.compile(r"\s*(?:[,;&]|\band\b|\bor\b)\s*", re.IGNORECASE)
 EXCEPT = re.compile(
     r"(?:everything|all(?: of (?:that|it|this|them))?|it all)\s+"
@@ -176,11 +145,11 @@ def unkept_topic(said: str) -> str | None:
     of keeping ("saving", "on file", "the notes") and a "no" to it ("no more", "private",
     "rather not", "out of"), about a thing of the user's, and the user not the keeper. This is
     how "Keep my job private" or "No more saving my name" ask it; the topic is returned."""
-    if "?" in said or not _near(_KEEPING, _NOT_KEPT, said):
+    if "?" in said or not _near(KEEPING, NOT_KEPT, said):
         return None
-    if _I_KEEP.search(said):
+    if I_KEEP.search(said):
         return None  # "I don't save my work often enough": the user's own keeping
-    topic = _TOPIC.search(said)
+    topic = TOPIC.search(said)
     return topic.group() if topic is not None else None
 
 
@@ -197,7 +166,7 @@ def _near(one: re.Pattern[str], other: re.Pattern[str], said: str) -> bool:
 
 def target_words(target: str) -> list[str]:
     # "what I told you about the pilot training": what it was about.
-    target = _WHAT_I_SAID.sub("", target)
+    target = WHAT_I_SAID.sub("", target)
     target = re.split(
         r"\b(?:from|out of|off)\s+(?:your|my|the)?\s*(?:memory|list|notes|file|records?|"
         r"whatever)\b|\b(?:i|that i)\s+(?:mentioned|said|told)\b|\bfrom before\b",
