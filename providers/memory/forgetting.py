@@ -132,8 +132,7 @@ def _kept_aside(kept: str | None) -> Callable[[Fact], bool]:
 def _category_named(selector: str | None) -> str | None:
     if selector is None or selector in (FORGET_ALL, NEWEST):
         return None
-    named = selector.removeprefix(CATEGORY_PREFIX)
-    return "location" if named == "location" else slot_info(named).category
+    return slot_info(selector.removeprefix(CATEGORY_PREFIX)).category
 
 
 _LANGUAGE_NAME = (
