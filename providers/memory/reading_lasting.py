@@ -24,7 +24,9 @@ from .talk_patterns import (
     HOW_IT_IS,
     LOST_REFERENT,
     NOT_DONE_YET,
+    OPINION,
     PAST_OF_A_THING,
+    POINTED_AT,
     POINTS_BACK,
     WE_SAID,
 )
@@ -74,9 +76,11 @@ class Lasting(ReaderBase):
             return False
         if HOW_IT_IS.search(clause) or NOT_DONE_YET.search(clause):
             return False  # "I love how uncomplicated it is", "I haven't done pottery yet"
-        if slot is None and (
-            WE_SAID.match(clause) or LOST_REFERENT.search(clause) or POINTS_BACK.match(clause)
-        ):
+        if OPINION.match(clause):
+            return False
+        if LOST_REFERENT.search(clause) or POINTED_AT.match(clause):
+            return False  # "I adore it", "songs like this…": the thing is elsewhere
+        if slot is None and (WE_SAID.match(clause) or POINTS_BACK.match(clause)):
             # "we rock as a team!", "I see them once a week": of no kind a person has, said
             # of a group or of something named elsewhere, it is talk.
             return False

@@ -103,7 +103,7 @@ THATS_ME = re.compile(
 NAME_INTRO = re.compile(
     r"^(?i:(?:hi|hey|hello)[,!]?\s+)?(?i:i'm|i am|im|it's|this is|call me)\s+[A-Z][\w'-]+"
     r"(?:\s+from\s+[^,.!?]{1,40}?)?(?i:\s+again)?[.!]?$"
-    r"|^(?i:(?:it's|this is)\s+)?[A-Z][\w'-]+\s+(?:from\s+[^,.]{1,40}\s+)?here\b"
+    r"|^(?i:(?:it's|this is)\s+)?(?!I\b|I['’])[A-Z][\w'-]+\s+(?:from\s+[^,.]{1,40}\s+)?here\b"
     r"|^(?i:the\s+)?(?i:name's|name is)\s+[A-Z][\w'-]+",  # "The name's Okonkwo"
 )
 # Where the user is, said with a place's name: "I'm in Toronto", "now in Accra".
@@ -159,7 +159,8 @@ NAMED_MINE = re.compile(
     r"(?:the\s+)?[A-Z][\w'-]+(?=\s*,|\s*[.?!]?$)",
 )
 SELF_INTRO = re.compile(
-    r"^[\w .'’-]{2,40}\s(?:here|speaking|checking in)\b|^(?:greetings|hello|hi|hey) from\s+"
+    r"^(?![\w .'’-]*\b(?:is|are|was|were|been|i|i'm|we)\s[\w .'’-]*(?:here|speaking))"
+    r"[\w .'’-]{2,40}\s(?:here|speaking|checking in)\b|^(?:greetings|hello|hi|hey) from\s+"
     r"(?:\w+\s+)?[A-Z]|^(?:name's|name is|call me|"
     r"names?:|pronouns:|lives:|job:|(?:quick |short )?bio:|about me:)|"
     r"^(?:some )?(?:background|context|profile|intro|about me)\b[^:]{0,40}:|"

@@ -39,8 +39,10 @@ WE_SAID = re.compile(
     re.I,
 )
 LOST_REFERENT = re.compile(
-    r"\b(?:i|we)\s+(?:\w+\s+)?(?:see|visit|call|do|love|like|miss|enjoy|hate|care about|"
-    r"think about)\s+(?:them|him|her|it|this|that)\b",
+    # Whatever the verb, the clause's object is a thing named in another sentence.
+    r"^(?:(?:\w+,?\s+)?(?:i|we)\s+(?:\w+\s+){0,2}?|(?:\w+ing|gotta|gonna)\s+(?:to\s+)?(?:\w+\s+)?)"
+    r"(?!(?:am|is|are|was|were|be|been|'m|'s)\b)\w+\s+(?:them|him|her|it)\b"
+    r"(?!\s*(?:here|there|when|whenever|if|that|how|so much|because|in\b|at\b|['’]))",
     re.I,
 )
 WHEN_FIRST = re.compile(
@@ -53,6 +55,23 @@ WHEN_FIRST = re.compile(
 POINTS_BACK = re.compile(
     r"(?:it|it's|its|they|they're|they've|that|that's|this|these|those|there)\b"
     r"(?!\s+(?:days|years|months|weeks|mornings|evenings|weekends|times)\b)",
+    re.I,
+)
+# A subject pointed at rather than named ("songs like this", "that sunset"): what is said
+# of it is lost with the thing at hand.
+POINTED_AT = re.compile(
+    r"^(?:[\w'’-]+\s+){1,2}like\s+(?:this|that|these|those)\b"
+    r"|^(?:this|that|these|those)\s+(?!(?:days|years?|months?|weeks?|weekends?|time|term|"
+    r"semester|season|morning|evening|summer|spring|autumn|fall|winter|is|was|'s)\b)\w+",
+    re.I,
+)
+# A view held of how things are ("I think that schools should start later", "I believe
+# how we vote matters"): an opinion about the world, not a fact about the user. ("I know
+# how to knit" would be a skill: "to" follows, not a clause.)
+OPINION = re.compile(
+    r"^(?:[\w'’-]+,?\s+)?(?:i|we)\s+(?:\w+\s+)?(?:know|think|believe|feel|reckon|guess|"
+    r"reali[sz]e|understand|agree|suppose)\s+(?:\w+\s+)?(?:that|how|why|what|whether)\s+"
+    r"(?!to\b)(?!(?:i|i'm|i've|i'd|my)\b)\w+",
     re.I,
 )
 # A liking of how something named elsewhere is: the thing is lost.

@@ -1,0 +1,43 @@
+"""Statements whose thing is not in them: an object named in another sentence ("I adore
+it"), a subject pointed at ("songs like this"), a view of the world ("I think that…"), a
+"here" that is not a self-introduction. Each keeps nothing; the lasting statements of the
+same shapes still are kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.memorykit import remembered
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Honestly I adore it and it keeps me going.",
+        "Trying to sell it before the move, which is a pain.",
+        "Rain is finally here.",
+        "I'm here if you need anything.",
+        "It'll be hard as a first-time manager.",
+        "Songs like this make me think of my grandad.",
+        "That sunset is gorgeous to me.",
+        "I think that schools should start later.",
+        "I know firsthand how this affects small towns.",
+    ],
+)
+def test_a_statement_whose_thing_is_elsewhere_keeps_nothing(message: str) -> None:
+    assert remembered(message) == ""
+
+
+@pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        ("I know Python inside out.", "python"),
+        ("I speak Welsh, I know how hard it is.", "welsh"),
+        ("This term I'm teaching chemistry.", "chemistry"),
+        ("Marathon runner here.", "marathon"),
+        ("I love it here in Porto.", "porto"),
+        ("My dad's name is Eamon, in case I mention him.", "eamon"),
+    ],
+)
+def test_the_same_shapes_with_their_thing_in_them_are_kept(message: str, kept: str) -> None:
+    assert kept in remembered(message)
