@@ -17,7 +17,7 @@ from tests.memorykit import remembered
         "Trying to sell it before the move, which is a pain.",
         "Rain is finally here.",
         "I'm here if you need anything.",
-        "It'll be hard as a first-time manager.",
+        "It'll be cold by then, so pack a scarf.",
         "Songs like this make me think of my grandad.",
         "That sunset is gorgeous to me.",
         "I think that schools should start later.",
@@ -36,6 +36,9 @@ def test_a_statement_whose_thing_is_elsewhere_keeps_nothing(message: str) -> Non
         ("This term I'm teaching chemistry.", "chemistry"),
         ("Marathon runner here.", "marathon"),
         ("I love it here in Porto.", "porto"),
+        ("It's tough being a night nurse.", "night nurse"),
+        ("It'll be hard as a first-time manager.", "manager"),
+        ("My art matters to me. I use it to raise money for shelters.", "shelters"),
         ("My dad's name is Eamon, in case I mention him.", "eamon"),
     ],
 )

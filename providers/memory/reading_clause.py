@@ -15,6 +15,7 @@ from .reading import ReaderBase, endings
 from .remark_patterns import CARE_SAYS, LASTING_DESPITE_PLANS, PRONOUN, THANKS
 from .subject_patterns import (
     ADVERBS,
+    AS_ROLE,
     MINE,
     NAME_INTRO,
     ONE_WHO,
@@ -38,6 +39,8 @@ class Clauses(ReaderBase):
         clause = WHEN_FIRST.sub("", clause)  # "Last weekend I joined a mentorship program"
         if SELF_INTRO.search(clause) or NAME_INTRO.search(clause) or SET_TO.search(clause):
             return True
+        if self.in_role(clause):
+            return True
         if OTHER_PEOPLE.match(clause) and not SELF_AS_PERSON.search(clause):
             return False
         verbs = self.lang.opens["first_person_verbs"]
@@ -54,6 +57,13 @@ class Clauses(ReaderBase):
             and not self.opens("third_person", clause)
             and category_of(clause) is not None
         )
+
+    @staticmethod
+    def in_role(clause: str) -> bool:
+        """ "It's tough being a night nurse": the user named by a role a person has, in a
+        clause about how things are for them."""
+        role = AS_ROLE.search(clause)
+        return role is not None and category_of(role["role"]) is not None
 
     def clause(self, clause: str, *, sentence_about_user: bool) -> tuple[str | None, str] | None:
         """The (slot, words) a clause adds, or None; retirements it implies are queued."""
@@ -84,7 +94,11 @@ class Clauses(ReaderBase):
         if someone_else and not SELF_AS_PERSON.search(clause):
             return None
         intro = any(p.search(clause) for p in (SELF_INTRO, NAME_INTRO, SET_TO))
-        if not intro and self.opens("third_person", clause) and not USER_SUBJECT.match(clause):
+        if (
+            not (intro or self.in_role(clause))
+            and self.opens("third_person", clause)
+            and not USER_SUBJECT.match(clause)
+        ):
             return None  # "it made me think…", "they've been there for me": not the user's
         aspect = style_aspect_of(clause)
         # In a long turn, style comes from directives only, never from a remark that

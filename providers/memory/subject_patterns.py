@@ -153,6 +153,9 @@ ONE_WHO = re.compile(
     r")\b(?:\s+(?:of|since|for)\b.*)?(?:,.*)?$",
     re.IGNORECASE,
 )
+# The user named by a role in a clause about something else: "as a single dad", "being
+# the only nurse on nights".
+AS_ROLE = re.compile(r"^it\S*\s.*?\b(?:as|being)\s+(?P<role>(?:a|an|the)\s+[^,.;:!?]{1,40})", re.I)
 # One of the user's named in apposition: "my greyhound, Misty,", "our boat, the Tern".
 NAMED_MINE = re.compile(
     r"\b(?i:my|our)\s+(?:[a-z][\w-]*\s+)?[a-z][\w-]*,\s+(?:(?i:named|called)\s+)?"

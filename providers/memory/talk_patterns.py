@@ -42,7 +42,8 @@ LOST_REFERENT = re.compile(
     # Whatever the verb, the clause's object is a thing named in another sentence.
     r"^(?:(?:\w+,?\s+)?(?:i|we)\s+(?:\w+\s+){0,2}?|(?:\w+ing|gotta|gonna)\s+(?:to\s+)?(?:\w+\s+)?)"
     r"(?!(?:am|is|are|was|were|be|been|'m|'s)\b)\w+\s+(?:them|him|her|it)\b"
-    r"(?!\s*(?:here|there|when|whenever|if|that|how|so much|because|in\b|at\b|['’]))",
+    # (but "I use it to raise funds": what it is for is said)
+    r"(?!\s*(?:here|there|when|whenever|if|that|how|so much|because|to\s+\w|in\b|at\b|['’]))",
     re.I,
 )
 WHEN_FIRST = re.compile(
