@@ -44,3 +44,28 @@ def test_a_statement_whose_thing_is_elsewhere_keeps_nothing(message: str) -> Non
 )
 def test_the_same_shapes_with_their_thing_in_them_are_kept(message: str, kept: str) -> None:
     assert kept in remembered(message)
+
+
+def test_a_clause_is_not_cut_where_since_says_how_long_it_has_held() -> None:
+    assert "since i was a kid and it's still my escape" in remembered(
+        "I've been into chess since I was a kid and it's still my escape."
+    )
+
+
+@pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        ("I met the team, which has been great.", None),
+        ("I gave a talk at the library, the first since I moved.", None),
+        ("I have had migraines for years, which is rough.", "migraines"),
+        ("I've gone by Sasha since I was nine.", "sasha"),
+    ],
+)
+def test_what_lasts_is_said_in_the_main_clause_not_in_what_qualifies_it(
+    message: str, kept: str | None
+) -> None:
+    """An occasion stays one though what follows it says "has been" or "since"."""
+    if kept is None:
+        assert remembered(message) == ""
+    else:
+        assert kept in remembered(message)

@@ -27,7 +27,8 @@ CLAUSE_BREAK = re.compile(
     r"i'd|my|we|we're|our|ich|mein|meine|je|j'|mon|ma|mes|yo|mi|mis|io|eu|ik|mijn)\b)"
     r"|:\s+(?=(?:i|i'm|my|we|our|ich|mein|meine|je|j'|mon|ma|yo|mi|vivo|soy|trabajo|sono|abito|"
     r"moro|sou|trabalho|ik|mijn|ze|he|she|his|her|they|il|elle|er|sie)\b)"
-    r"|\s+(?:and|but|so|because|since|aber|mais|pero)\s+(?=(?:i|i'm|im|i've|my|we|our)\b)"
+    # ("since I was a kid", with no comma, says when, and belongs to the clause before)
+    r"|\s+(?:and|but|so|because|aber|mais|pero)\s+(?=(?:i|i'm|im|i've|my|we|our)\b)"
     r"(?!i\s+(?:are|were|both)\b)"
     # "I live in Perth and work as a geologist": the "I" of a second verb is left out (but
     # "I live and work in Paris" is one statement).

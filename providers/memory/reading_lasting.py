@@ -16,6 +16,7 @@ from .remark_patterns import (
     JUST_DONE,
     RESOLVE,
     STATE_SLOTS,
+    SUBORDINATE,
     THINGS_OF_MINE,
     TOLD_AHEAD,
 )
@@ -108,7 +109,10 @@ class Lasting(ReaderBase):
             and category.slot in ("likes", "dislikes")
             and bool(QUOTE.search(clause))
         )
-        return not (episode and not CHANGE_OF_STATE.search(clause) and not left_state)
+        # What lasts is said in the main clause: "I gave a talk, the first since coming out"
+        # is still one occasion.
+        main = SUBORDINATE.split(clause, maxsplit=1)[0]
+        return not (episode and not CHANGE_OF_STATE.search(main) and not left_state)
 
     def episode(self, clause: str) -> bool:
         """One occasion, with its "I" or without ("Finished the report at last")."""

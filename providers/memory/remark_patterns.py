@@ -43,6 +43,12 @@ THINGS_OF_MINE = re.compile(
 RESOLVE = re.compile(
     r"\b(?:won't|will|gonna|i'll|we'll|(?:i'm|i am|we're|we are) going to)\b", re.IGNORECASE
 )
+# Where a clause's subordinate part begins: what follows qualifies the main clause.
+SUBORDINATE = re.compile(
+    # ("since" and "until" say how long the main clause holds: they are part of it.)
+    r",\s|\s(?:even though|though|although|which|because|while|whereas|so that)\s",
+    re.IGNORECASE,
+)
 # How hard a thing is, said of the thing: "Running a business isn't easy".
 HARD_THING = re.compile(
     r"^[^\W\d_]+ing\b[^,.!?]{0,40}\b(?:is|isn't|is not|has been|can be|was)\s+(?:not\s+|really\s+|"
