@@ -284,7 +284,8 @@ STYLE_ASPECTS: tuple[Category, ...] = (
     Category(
         "reply_tone",
         r"tone\b|formal|informal|casual|friendly|blunt|direct|sugarcoat|polite|sarcas|"
-        r"cheerful|serious|humou?r|jokes?|professional|register|du\b|sie\b|tutoie|vouvoie|"
+        r"cheerful|serious|humou?r|jokes?|professional|register|duz\w*|siez\w*|"
+        r"per (?:du|sie)\b|tutoie|vouvoie|"
         r"pleasantries|small talk|fluff|flattery|preamble|waffle|filler|jargon|plain language|"
         r"plain english|technical terms",
     ),

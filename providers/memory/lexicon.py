@@ -122,6 +122,9 @@ DE = Language(
     first_person=r"ich|mich|mir|mein|meine|meinen|meinem|meiner|meines|wir|uns|unser|"
     r"unsere|unseren|unserem|unserer",
     third_person=r"er|sie|es|sein|seine|ihr|ihre|das|dies|dieser",
+    # Spoken German leaves out "ich" before its verb: "Bin Krankenpfleger", "Wohne in Linz".
+    first_person_verbs=r"bin|hab|habe|wohne|lebe|arbeite|komme|mag|liebe|hasse|spiele|"
+    r"studiere|esse|trinke|spreche|fahre|unterrichte|mache",
     question_openers=r"was|wer|wen|wem|wessen|welche|welcher|welches|wann|wo|wohin|woher|"
     r"warum|wieso|weshalb|wie|ist|sind|bin|kannst|können|könntest|hast|hat|gibt",
     hypothetical=r"wenn|falls|angenommen|stell dir vor|stellen sie sich vor|würde|würdest|"

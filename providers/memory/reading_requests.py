@@ -36,6 +36,9 @@ from .talk_patterns import (
 _SOMEONES = re.compile(r"(?:my|our)\s+[\w-]+(?:['’]s|s['’])\s", re.IGNORECASE)
 
 
+STYLE_READ_IN = frozenset({"en", "de", "fr", "es"})
+
+
 class Requests(ReaderBase):
     """Requests: what is kept of a directive, a task or a request to forget."""
 
@@ -79,7 +82,9 @@ class Requests(ReaderBase):
             self.ops.append(Op("add", "dislikes", said, said))  # "avoid recommending X"
             return
         aspect = style_aspect_of(said)
-        if aspect is None:
+        if aspect is None or self.code not in STYLE_READ_IN:
+            # The aspects' words are those of the four languages read in full: in another
+            # one they are other words ("brief" is a letter in Dutch).
             self.indirect(start, end)
             return
         polite = re.match(

@@ -9,14 +9,20 @@ from __future__ import annotations
 import re
 
 OTHER_PEOPLE = re.compile(
-    r"\b(?:my|our|mein\w*|mon|ma|mes|mi|mis|mio|mia|meu|minha|mijn)\s+(?:[\w'’]+\s+)?"
+    # (Italian and Portuguese put an article before the possessive: "il mio", "o meu")
+    r"\b(?:(?:il|la|i|le|o|a|os|as)\s+)?(?:my|our|mein\w*|unser\w*|mon|ma|mes|notre|nos|mi|mis|nuestr\w*|mio|mia|miei|mie|"
+    r"meu|minha|meus|minhas|mijn|onze)\s+(?:[\w'’]+\s+)?"
     r"(?:friend|friends|colleague|colleagues|coworker|coworkers|co-worker|boss|manager|"
     r"client|clients|customer|customers|neighbou?r|neighbou?rs|roommate|flatmate|housemate|"
     r"classmate|teammate|guest|guests|students?|patients?|landlord|tenant|ex|mate|buddy|"
-    r"pal|freund\w*|kolleg\w*|chef|ami|amie|amis|collègue|amigo|amiga|amigos|compañer\w*|"
-    r"jefe|amico|amica|collega|amigo|vriend\w*|collega|mentor|coach|tutor|barista|doctor|"
-    r"dentist|teacher|therapist|voisin|voisine|vecino|vecina|vicino|vicina|buurman|buurvrouw|"
-    r"nachbar\w*)\b",
+    r"pal|mentor|coach|tutor|barista|doctor|dentist|teacher|therapist|"
+    # the same people in the other six languages the reader meets
+    r"freund\w*|kolleg\w*|chef\w*|nachbar\w*|kund\w*|lehrer\w*|arzt|ärztin|vermieter\w*|"
+    r"mitbewohner\w*|ami|amie|amis|amies|collègues?|patronne|patron|voisin\w*|médecin|"
+    r"propriétaire|coloc\w*|amig[oa]s?|compañer\w*|jef[ea]s?|vecin[oa]s?|caser[oa]|"
+    r"amic[oa]|amici|amiche|colleg[ah]i?|capo|vicin[oa]|vicini|vizinh[oa]s?|colegas?|"
+    r"patr[ãa]o|patroa|vriend\w*|buurman|buurvrouw|buren|baas|klant\w*|leraar|lerares|"
+    r"huisbaas|client[eas]*|professor\w*|profesor\w*|médic[oa]s?|medic[oa])\b",
     re.IGNORECASE,
 )
 # Someone other than the user as the subject: "a guest at my party has…", "my mentor…".
