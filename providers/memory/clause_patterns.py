@@ -42,7 +42,8 @@ CLAUSE_BREAK = re.compile(
 )
 PASTE_INTRO = re.compile(
     r":\s*['\"“‘«]|\b(?:says?|said|reads?|wrote|writes|following|below|this|text|email|message|note|"
-    r"paragraph|review|draft|letter|post|quote|lyrics?|poem|story|cv|resume|résumé)\s*:\s*\S",
+    r"paragraph|review|draft|letter|post|quote|lyrics?|poem|story|cv|resume|résumé|motto|"
+    r"mantra|saying|proverb|words to live by)\s*:\s*\S",
     re.IGNORECASE,
 )
 WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")

@@ -28,7 +28,7 @@ from .subject_patterns import (
     USER_SUBJECT,
     YOURS,
 )
-from .talk_patterns import NOT_SO, VERDICT_FRAME, WHEN_FIRST
+from .talk_patterns import NOT_SO, ONE_THING, VERDICT_FRAME, WHEN_FIRST
 from .time_patterns import DATED_END, MOMENT, PASSING, PLAN
 
 
@@ -108,6 +108,7 @@ class Clauses(ReaderBase):
             and not self.chatty
             and not REACTION.search(THANKS.sub("", clause))  # "…, thanks" is politeness
             and STYLE_SAID.search(clause) is not None
+            and not (ONE_THING.search(clause) and not self.has("lasting", clause))
         )
         # "Spring all the way", "Virgin only from now on": a verdict in a frame of choosing,
         # with no subject, names its judge by its words.

@@ -26,6 +26,7 @@ from .talk_patterns import (
     HERE_IN,
     MY_ATTRIBUTE,
     MY_PLACE,
+    ONE_THING,
     OWN_KINDS,
     TASK_AFTER_COLON,
     VERB_ME,
@@ -36,6 +37,7 @@ from .talk_patterns import (
 _SOMEONES = re.compile(r"(?:my|our)\s+[\w-]+(?:['’]s|s['’])\s", re.IGNORECASE)
 
 
+FOR_ME = re.compile(r"\bfor me\b", re.I)
 STYLE_READ_IN = frozenset({"en", "de", "fr", "es"})
 
 
@@ -55,6 +57,8 @@ class Requests(ReaderBase):
             re.I,
         ):
             return None  # "When you state a fact, cite a source": one standing directive
+        if ONE_THING.match(self.text, start, end):
+            return None  # "In this reply only, use bullets": the request and its scope
         for m in re.finditer(r"[,;:]\s*", self.text[start:end]):
             at = start + m.end()
             rest = self.text[at:end]
@@ -77,6 +81,12 @@ class Requests(ReaderBase):
             self.introduces_task or TASK_AFTER_COLON.search(said)
         ):
             self.indirect(start, end)  # "Answer in one word: is Pluto a planet?"
+            return
+        # "Use a table to compare these laptops for me", "this reply only": pointed at one
+        # piece of work, it is for that one ("for me" says whose it is, not for how long).
+        one_thing = ONE_THING.search(said) is not None
+        if one_thing and not (standing or self.has("lasting", FOR_ME.sub("", said))):
+            self.indirect(start, end)
             return
         if STANDING_DISLIKE.match(said):
             self.ops.append(Op("add", "dislikes", said, said))  # "avoid recommending X"
@@ -113,7 +123,10 @@ class Requests(ReaderBase):
             re.I,
         )
         worked_on = not STYLE_VERB.match(rest) and re.match(
-            r"[\w-]+\s+(?:this|that|these|those|the|it|my|our)\b", rest, re.I
+            r"(?!(?:with|on|in|at|to|for|of|about|using)\b)[\w-]+\s+"
+            r"(?:this|that|these|those|the|it|my|our)\b",
+            rest,
+            re.I,
         )
         if (object_first and not STYLE_VERB.match(verb)) or worked_on:
             self.indirect(start, end)  # "proofread this paragraph": a task on a text

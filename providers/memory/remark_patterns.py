@@ -17,7 +17,8 @@ IMAGINED = re.compile(
 # A form's label is a noun phrase; one with a subject pronoun is a sentence.
 # A label with a subject or a verb of its own is said, not filled in ("Changed my mind: …").
 SPOKEN_LABEL = re.compile(
-    r"\b(?:i|we|you|he|she|they|it's|there's|here's|changed|decided|realised|realized|update)\b",
+    r"\b(?:i|we|you|he|she|they|it's|there's|here's|changed|decided|realised|realized|update|"
+    r"said|says|say|told|tells|wrote|writes)\b",
     re.IGNORECASE,
 )
 LEFT_FOR = re.compile(r"\s+for\s+(?:one|a|an|another|something)\b", re.IGNORECASE)
@@ -79,7 +80,9 @@ CARE_SAYS = re.compile(
     re.IGNORECASE,
 )
 OF_REPLIES = re.compile(
-    r"[\w-]+\s+(?:me\s+|us\s+)?(?:[\w-]+\s+){0,2}(?:answers|replies|responses|explanations)\b",
+    # the form replies take, with no matter of their own ("write normal paragraphs")
+    r"[\w-]+\s+(?:me\s+|us\s+)?(?:[\w-]+\s+){0,2}(?:answers|replies|responses|explanations|"
+    r"paragraphs|sentences|prose|bullets|bullet points)\b(?!\s+(?:of|about|on|for)\b)",
     re.IGNORECASE,
 )
 # A plan's day does not make these passing: "I'm vegan and visiting Rome next week", "we're

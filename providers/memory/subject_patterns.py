@@ -63,7 +63,10 @@ USER_SUBJECT = re.compile(
     r"|^[^,.;]{1,40}\s+and\s+(?:i|me)\b"
     r"|^(?:moved|switched|started|joined|quit|left|got|bought|adopted|married|graduated|"
     r"cancell?ed|dropped|sold|gave up|stopped|ditched|upgraded|swapped|turned|traded|"
-    r"finished|retired|transferred|relocated|became|work|live|love|hate|use)\b"
+    r"finished|retired|transferred|relocated|became|love|hate|use)\b"
+    # ("Work hard, play harder" is a motto: the left-out "I" works somewhere, as something)
+    r"|^(?:work|working)\s+(?:as|at|for|in|from|with|on|nights|days|weekends|shifts|remotely|"
+    r"part|full|freelance)\b|^live\s+(?:in|near|with|on|by|alone|off|abroad|out)\b"
     r"|^[^,.;]{1,60}\b(?:is|are|was|'s|'re)\s+(?:\w+\s+)?(?:my|our|what i|where i|how i|"
     r"who i|for me|mine)\b"
     # The user after a fronted time or place: "After ten years in finance I opened…".

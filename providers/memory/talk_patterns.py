@@ -9,10 +9,20 @@ import re
 
 # An imperative of any verb with the user as its object.
 VERB_ME = re.compile(
-    r"(?!(?:i|it|that|this|they|he|she|you|we|let)\b)(?:[a-z]+[^s\W]|pass|guess)\s+me\b", re.I
+    r"(?!(?:i|it|that|this|they|he|she|you|we|let)\b)(?:[a-z]+[^s\W]|pass|guess)\s+me\b"
+    # "Tell my son to wear a helmet": what to say to one of the user's people
+    r"|(?:tell|ask|remind|warn|text|email|message|invite|convince|persuade)\s+(?:my|our)\s+"
+    r"(?:[\w'-]+\s+){1,2}(?:to|that|if|whether|about)\b",
+    re.I,
 )
 # "No emojis, ever": a reply's feature refused outright.
 NO_THING = re.compile(r"no\s+(?!one\b|longer\b|more\b|idea\b|way\b|need\b|problem\b)\w", re.I)
+# The one piece of work at hand, pointed at.
+ONE_THING = re.compile(
+    r"^[^,;]*?(?:\b(?:this|these|that|those)\s+(?!(?:days|time|way|kind|sort|on|in|at|to|for|"
+    r"with|of|is|are|was|were)\b)[\w-]+|\bthis one\b)",
+    re.I,
+)
 # What a request is for, given after it: the request is that task's.
 TASK_AFTER_COLON = re.compile(r":\s*\S.{2,}", re.DOTALL)
 TOPIC_FIRST = re.compile(
