@@ -46,7 +46,10 @@ CATEGORIES: tuple[Category, ...] = (
     Category(
         "diet",
         r"vegan|vegetari|veggie|pescatari|pescetari|flexitari|carnivore|omnivore|kosher|"
-        r"halal|keto\b|paleo\b|gluten|lactose|dairy-free|fasting|calorie|teetotal|sober|"
+        r"halal|keto\b|paleo\b|gluten|lactose|fasting|calorie|teetotal|sober|"
+        # a food or drink left out for good: "nut-free", "sugar free", "alcohol-free"
+        r"(?:dairy|nut|peanut|egg|sugar|meat|alcohol|soy|wheat|caffeine|grain|fish|shellfish|"
+        r"sesame|milk|pork|oil|salt)[- ]free\b|"
         r"don't drink|do not drink|eat(?:ing)? meat|eat(?:ing)? fish|végé|végan|vegano|"
         r"food restriction|dietary|diet\b|"
         r"vegetarisch|vegetariano|fleisch|viande|carne\b|\bcarne|\bmeat\b|plant-based|"

@@ -3,6 +3,7 @@ filled in about oneself, a brief for a piece of work, and a sentence whose "I" w
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from .categories import category_of
@@ -16,6 +17,7 @@ from .reading import (
     trim,
 )
 from .remark_patterns import SPOKEN_LABEL
+from .slots import slot_info
 from .subject_patterns import (
     DROPPED_I,
     DROPPED_I_PAST,
@@ -124,8 +126,19 @@ class ShortMessages(ReaderBase):
             topic = ""
         for thing in gone:
             self.retire(thing, bare_ok=False)  # an end naming nothing is no "not anymore"
+        # "dairy-free, nut-free": two values of a kind that holds one, said together, are
+        # that one value, not the second superseding the first.
+        joined: dict[str | None, int] = {}
         for value in kept:
-            self.ops.append(Op("add", self.slot_of(value), value, self.message))
+            slot = self.slot_of(value)
+            at = joined.get(slot)
+            if slot is not None and at is not None and slot_info(slot).kind != "list":
+                self.ops[at] = dataclasses.replace(
+                    self.ops[at], value=f"{self.ops[at].value}, {value}"
+                )
+                continue
+            joined[slot] = len(self.ops)
+            self.ops.append(Op("add", slot, value, self.message))
 
     def listed(self, said: str) -> list[str]:
         """ "Vegan for 6 years, training for an Ironman, and working as a physio": a list of
