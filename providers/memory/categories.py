@@ -282,7 +282,8 @@ STYLE_ASPECTS: tuple[Category, ...] = (
         "reply_format",
         r"bullet|numbered|list\b|lists\b|table|paragraph|markdown|heading|headers|steps?\b|"
         r"answer first|conclusion first|bottom line first|lead with|"
-        r"walls? of text|prose|plain text|code block|json|format",
+        r"walls? of text|prose|plain text|code block|json|format|lower ?case|upper ?case|"
+        r"capitals|capital letters|all caps",
     ),
     Category(
         "reply_tone",

@@ -92,7 +92,7 @@ JUDGED_ACTIVITY = re.compile(
 # A statement is about the replies when it names them or the user's wish for them.
 STYLE_SAID = re.compile(
     r"\b(?:you|your|u|ur|please|pls|only|for me|from now on|instead|i'd rather|i prefer|"
-    r"i'd take|works best|work best|i (?:like|want|need)(?! to\b)|"
+    r"i'd take|works best|work best|i (?:like|want|need)(?! to\b)|suits? me|works? for me|"
     r"(?:your|the|my) (?:answers?(?!\s+(?:is|was|to)\b)|repl\w*|responses?|explanations?|"
     r"messages?|code|output)|"
     r"when (?:you|u) (?:explain|answer|reply|write|give))\b",

@@ -105,7 +105,9 @@ class Requests(ReaderBase):
         )
         verb = said[polite.end() if polite else 0 :]
         # "Give me detailed answers" asks for a kind of reply, not for one piece of work.
-        of_replies = OF_REPLIES.match(verb) is not None
+        of_replies = OF_REPLIES.match(verb) is not None or (
+            re.match(r"write in\b", verb, re.I) is not None  # "write in lowercase", "in Spanish"
+        )
         if TASK_VERB.match(verb) and not (standing or of_replies or self.has("lasting", said)):
             self.indirect(start, end)  # "explain the key points step by step": this task's
             return

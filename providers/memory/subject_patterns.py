@@ -176,7 +176,12 @@ SELF_INTRO = re.compile(
     r"(?:\w+\s+)?[A-Z]|^(?:name's|name is|call me|"
     r"names?:|pronouns:|lives:|job:|(?:quick |short )?bio:|about me:)|"
     r"^(?:some )?(?:background|context|profile|intro|about me)\b[^:]{0,40}:|"
-    r"^home(?: for me)? is\b[^.!?]*\b(?:in|near|outside)\s+[A-Z]",
+    r"^home(?: for me)? is\b[^.!?]*\b(?:in|near|outside)\s+[A-Z]|"
+    # an aim for one's life named with no owner is the speaker's: "The plan is to retrain
+    # as a nurse" (but "the plan is to meet at six" is the evening's)
+    r"^the\s+(?:[\w-]+\s+)?(?:plan|goal|aim|dream|ambition)\s+(?:is|'s)\s+to\s+(?:become|"
+    r"retrain|retire|move|emigrate|learn|study|qualify|switch|change|open|start|launch|found|"
+    r"build|buy a (?:house|home|flat)|own|run my own|go back to)\b",
     re.IGNORECASE,
 )
 
