@@ -21,3 +21,24 @@ from tests.memorykit import remembered
 def test_foods_left_out_said_together_are_one_diet(message: str, kept: list[str]) -> None:
     block = remembered(message)
     assert all(word in block for word in kept), block
+
+
+@pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        ("Doing an evening pottery course on Tuesdays at the moment.", "pottery"),
+        ("Running a small vintage shop in Hove.", "vintage shop"),
+    ],
+)
+def test_a_statement_in_ing_with_its_i_left_out_is_kept(message: str, kept: str) -> None:
+    assert kept in remembered(message)
+
+
+def test_what_the_user_drives_is_forgotten_with_the_car() -> None:
+    assert "skoda" not in remembered(
+        "Driving a Skoda Octavia these days.", "Forget what car I have."
+    )
+
+
+def test_a_part_played_in_this_game_is_not_the_users() -> None:
+    assert remembered("Playing a smuggler from Marseille in this game.") == ""

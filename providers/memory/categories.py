@@ -222,7 +222,7 @@ CATEGORIES: tuple[Category, ...] = (
         # "I have an hour to plan" is time, not a thing owned.
         r"\bi (?:own|have|got|bought|drive)\b(?! (?:an? |no |some |the )?(?:hour|minute|moment|"
         r"second|day|week|time|chance|question|meeting|call|idea)s?\b)|\bi've got\b|my car|our car|"
-        r"drive a|daily "
+        r"\bdriv(?:e|es|ing) (?:a|an|my)\b|daily "
         r"driver|\bbike\b|motorbike|vespa|printer|piano|guitar",
     ),
     Category(

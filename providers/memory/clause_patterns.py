@@ -173,7 +173,9 @@ ADVICE = re.compile(
     re.IGNORECASE,
 )
 BARE_IMPERATIVE = re.compile(
-    r"[a-z]+\s+(?:the|this|that|these|those|it|them|me|us|out|up|a|an|some|all)\b",
+    # (not "Doing a part-time degree": a form in -ing or -ed has its "I" left out)
+    r"(?![a-z]+(?:ing|ed)\b)[a-z]+\s+(?:the|this|that|these|those|it|them|me|us|out|up|a|an|"
+    r"some|all)\b",
     re.IGNORECASE,
 )
 # Words about the memory or the conversation itself: a message holding them speaks of what

@@ -10,7 +10,7 @@ import re
 # Pretend, role-play and fiction: nothing in them is the user's.
 IMAGINED = re.compile(
     r"\b(?:pretend|imagine|hypothetically|role-?play|what if|let's say|in a world|"
-    r"picture (?:me|yourself|this|a world)|in (?:my|our|a|the) (?:novel|story|"
+    r"picture (?:me|yourself|this|a world)|in (?:my|our|a|the|this|that) (?:novel|story|"
     r"screenplay|script|game|campaign|fanfic|fic|book|comic|play|poem|song))\b",
     re.IGNORECASE,
 )
