@@ -42,3 +42,21 @@ def test_what_the_user_drives_is_forgotten_with_the_car() -> None:
 
 def test_a_part_played_in_this_game_is_not_the_users() -> None:
     assert remembered("Playing a smuggler from Marseille in this game.") == ""
+
+
+@pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        ("Freelance illustrator, mostly picture books and the odd album cover.", "album cover"),
+        ("Two old tortoises, Hector and Maud, both older than me.", "hector and maud"),
+    ],
+)
+def test_a_self_description_and_what_narrows_it_are_one_statement(message: str, kept: str) -> None:
+    assert kept in remembered(message)
+
+
+@pytest.mark.parametrize(
+    "message", ["Waiting for the plumber, bored stiff.", "Three tickets for Friday, two adults."]
+)
+def test_a_list_of_the_moment_keeps_nothing(message: str) -> None:
+    assert remembered(message) == ""

@@ -154,6 +154,23 @@ class ShortMessages(ReaderBase):
             return []  # a role to play, someone's words, a task, or another person
         if all(self.tells(p) or (self.fragment(p) and self.lasting(p)) for p in parts):
             return parts
+        # "Self-taught developer, mostly Python and a bit of Go", "Two rescue greyhounds, Dot
+        # and Dash": a self-description, then what narrows it with no subject or time of its
+        # own, is one statement, kept whole.
+        first = parts[0]
+        described = (
+            (self.fragment(first) or self.tells(first))
+            and self.lasting(first)
+            and self.slot_of(first) is not None
+        )
+        if described and not any(
+            self.opens("third_person", p)
+            or FINITE.search(p)
+            or MOMENT.search(p)
+            or PASSING.search(p)
+            for p in parts
+        ):
+            return [said]
         return []
 
     def tells(self, said: str) -> bool:
