@@ -4,6 +4,7 @@ beside another fact goes with the home, and "but remember …" spares what it na
 
 from __future__ import annotations
 
+import pytest
 from memorykit import remembered
 
 from ctxchat.providers.memory.statements import extract_rules
@@ -116,3 +117,44 @@ def test_keeping_on_and_a_no_far_off_ask_nothing() -> None:
         "My notes from the course are great, though the teacher was not.",
     ):
         assert not [op for op in extract_rules(said).ops if op.kind == "forget"], said
+
+
+@pytest.mark.parametrize(
+    ("fact", "asked", "gone"),
+    [
+        ("I fix boilers for a living.", "Forget my occupation.", "boilers"),
+        ("My laptop is an old Dell with Debian.", "Drop my computer setup.", "dell"),
+        ("We have a tortoise, Gus.", "No need to remember my animals.", "gus"),
+        ("Ich wohne in Kassel.", "Vergiss meinen Wohnort.", "kassel"),
+        ("J'habite à Brest.", "Oublie mon adresse.", "brest"),
+        ("Tengo migrañas.", "Borra lo de mi salud.", "migra"),
+        ("Soy vegano.", "Olvida mi dieta.", "vegan"),
+    ],
+)
+def test_a_kind_named_by_its_own_name_goes(fact: str, asked: str, gone: str) -> None:
+    said = remembered(fact, "I like tea.", asked)
+    assert gone not in said, asked
+    assert "tea" in said, asked
+
+
+def test_a_narrow_kind_spares_its_neighbours_and_the_broad_one_holds_allergies() -> None:
+    facts = ("I'm pescatarian.", "I have eczema.", "I'm allergic to wasps.")
+    said = remembered(*facts, "Forget my diet.")
+    assert "pescatarian" not in said
+    assert "eczema" in said
+    assert "wasps" in said
+    said = remembered(*facts, "Forget the medical stuff.")
+    assert "eczema" not in said
+    assert "wasps" not in said
+    assert "pescatarian" in said
+
+
+def test_function_words_of_a_request_name_nothing() -> None:
+    # "tout ce qui concerne" is no word of the cat's statement.
+    said = remembered(
+        "J'ai de l'asthme.",
+        "J'ai un chat qui s'appelle Tigrou.",
+        "Oublie tout ce qui concerne ma santé.",
+    )
+    assert "asthme" not in said
+    assert "tigrou" in said

@@ -158,7 +158,9 @@ STOP = frozenset(
     mentioned told said saved stored know knowing keep kept remember remembered memory
     file please pls thanks mind ich du er sie es wir ihr mein meine und oder nicht das
     der die je tu il elle nous vous mon ma mes et ou pas le la les yo tú él ella mi mis
-    y o no el los las""".split()  # noqa: SIM905
+    y o no el los las meinen meinem meiner meines mit über von vom zum zur bitte alles
+    dass betrifft mich mir tout tous toute ceci cela qui que sur des aux concerne plaît stp
+    svp del por favor todo toda sobre dónde donde sus""".split()  # noqa: SIM905
 )
 FIELD = re.compile(r"(?P<label>[^:?!]{1,30}):\s*(?P<value>[^:?!]+)$")
 # Advice and mottos speak to a "you" ("surround yourself with…", "never give up on your

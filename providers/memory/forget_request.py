@@ -22,6 +22,7 @@ from .forget_patterns import (
     TOPIC,
     WHAT_I_SAID,
 )
+from .kinds import kind_named
 from .lexicon import Compiled
 from .ops import FORGET_ALL, NEWEST, Op
 from .remark_patterns import ASKING, EVERYDAY_RIDDANCE, GENERIC_KIN
@@ -114,9 +115,12 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
         return ops
     # "the medical info and my career plans": each part may name a kind of its own.
     for part in _KIND_PARTS.split(target):
+        # The kind's own name first ("my computer setup" is the tech, whatever else it holds).
+        kind = kind_named(part)
         category = category_of(part) or style_aspect_of(part)
-        if category is not None and len(target_words(part)) <= 3:
-            ops.append(Op("forget", category.slot, "", said, keeping))
+        slot = kind or (category.slot if category is not None else None)
+        if slot is not None and len(target_words(part)) <= 3:
+            ops.append(Op("forget", slot, "", said, keeping))
     for word in words:
         ops.append(Op("forget", None, word, said))
     return ops

@@ -13,6 +13,7 @@ from .categories import categories_in, category_of
 from .changes import Change
 from .facts import Fact
 from .factset import FactSet
+from .kinds import kinds_within
 from .normalize import contains_words, stem, words
 from .ops import CATEGORY_PREFIX, FORGET_ALL, NEWEST, Op
 from .slots import slot_info
@@ -41,12 +42,12 @@ class Forgetting:
             pool = self.newest_before()
         elif selector is not None and selector.startswith(CATEGORY_PREFIX):
             category = selector[len(CATEGORY_PREFIX) :]
-            pool = [f for f in self.facts.all() if _of_kind(f, category)]
+            pool = [f for f in self.facts.all() if _of_kind(f, kinds_within(category))]
         elif selector is not None:
             # A slot stands for its whole category: "forget where I work" means the job and
             # the workplace, whichever slot an older version kept them in.
-            category = slot_info(selector).category
-            pool = [f for f in self.facts.all() if _of_kind(f, category)]
+            kinds = kinds_within(slot_info(selector).category)
+            pool = [f for f in self.facts.all() if _of_kind(f, kinds)]
         else:
             pool = [f for f in self.facts.all() if contains_words(_describe(f), op.value)]
         if op.value.strip() and selector is not None:
@@ -156,12 +157,12 @@ _SAID_WITH = {
 }
 
 
-def _of_kind(fact: Fact, category: str) -> bool:
-    """Whether a fact is of the kind a request names: by its slot, or, for a statement kept
+def _of_kind(fact: Fact, kinds: frozenset[str]) -> bool:
+    """Whether a fact is of the kinds a request names: by its slot, or, for a statement kept
     in the user's words, by any kind its words hold."""
-    if slot_info(fact.slot).category == category:
+    if slot_info(fact.slot).category in kinds:
         return True
-    return any(slot_info(c.slot).category == category for c in categories_in(fact.value))
+    return any(slot_info(c.slot).category in kinds for c in categories_in(fact.value))
 
 
 def _describe(fact: Fact) -> str:
