@@ -158,3 +158,24 @@ def test_function_words_of_a_request_name_nothing() -> None:
     )
     assert "asthme" not in said
     assert "tigrou" in said
+
+
+@pytest.mark.parametrize(
+    ("plea", "kept"),
+    [
+        ("don't forget I'm lactose intolerant", "lactose"),
+        ("Never forget that my kid is called Ottilie.", "ottilie"),
+        ("Vergiss nicht, dass ich Veganerin bin.", "vegan"),
+        ("N'oublie pas que je suis diabétique.", "diab"),
+        ("No olvides que soy celíaco.", "cel"),
+    ],
+)
+def test_a_plea_not_to_forget_a_statement_tells_it(plea: str, kept: str) -> None:
+    said = remembered("I like tea.", plea)
+    assert kept in said, plea
+    assert "tea" in said, plea
+
+
+def test_a_plea_not_to_forget_a_task_keeps_nothing() -> None:
+    said = remembered("I like tea.", "don't forget to ping me about the invoice")
+    assert said.count("\n- ") == 1

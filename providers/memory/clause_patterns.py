@@ -49,7 +49,12 @@ WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 HEDGE = re.compile(
     r"^(?:i guess (?:you could say )?|you could say |i'd say (?:that )?|i suppose |i think |"
     r"i mean,? |to be honest,? |heads up(?: that|:)? |fun fact:? |for context,? |"
-    r"(?:please |can you |could you )?(?:remember|note|keep in mind)(?: that)?:? )",
+    r"(?:please |can you |could you )?(?:remember|note|keep in mind)(?: that)?:? |"
+    # A plea not to forget a statement of the user's is that statement, told again.
+    r"(?:don'?t|do not|never) forget(?: that)?,? (?=(?:i|i'm|im|i've|my|we|we're|our)\b)|"
+    r"vergiss (?:bitte )?nicht,? (?:dass )?(?=(?:ich|mein\w*|wir|unser\w*)\b)|"
+    r"n'oublie(?:z)? pas,? (?:que |qu')?(?=(?:je|j'|mon|ma|mes|nous)\b)|"
+    r"no (?:te )?olvides,? (?:de )?que )",
     re.IGNORECASE,
 )
 # Verbs that ask for a piece of work, against those that say how to answer ("use", "keep",
