@@ -179,3 +179,37 @@ def test_a_plea_not_to_forget_a_statement_tells_it(plea: str, kept: str) -> None
 def test_a_plea_not_to_forget_a_task_keeps_nothing() -> None:
     said = remembered("I like tea.", "don't forget to ping me about the invoice")
     assert said.count("\n- ") == 1
+
+
+@pytest.mark.parametrize(
+    ("fact", "asked", "gone"),
+    [
+        ("Ich wohne in Jena.", "Kannst du vergessen, wo ich wohne?", "jena"),
+        ("Ich habe einen Hasen, Flocke.", "Könnten Sie das mit meinem Hasen löschen?", "flocke"),
+        ("J'habite à Rouen.", "Tu peux oublier où j'habite ?", "rouen"),
+        ("Trabajo en una farmacia.", "¿Podrías borrar lo de mi trabajo?", "farmacia"),
+    ],
+)
+def test_a_request_asked_with_a_modal_and_an_infinitive_forgets(
+    fact: str, asked: str, gone: str
+) -> None:
+    said = remembered(fact, "I like tea.", asked)
+    assert gone not in said, asked
+    assert said.count("\n- ") == 1, asked
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "What if I told you to forget where I'm from?",
+        "Suppose I wanted you to drop my hometown, could you?",
+        "Si je te demandais d'oublier d'où je viens, tu le ferais ?",
+    ],
+)
+def test_a_request_the_user_only_imagines_forgets_nothing(asked: str) -> None:
+    assert "zagreb" in remembered("I'm from Zagreb.", asked), asked
+
+
+def test_a_condition_about_the_listener_is_a_polite_request() -> None:
+    said = remembered("I'm a glazier.", "If you could forget my job, that'd be great.")
+    assert "glazier" not in said

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+_DE_INFINITIVE = r"(?:vergessen|löschen|entfernen|streichen)"
 # "take Pip off the list", "keep my kid's details out of this": the memory is the place.
 FORGET_AROUND = re.compile(
     r"\b(?:take|leave|keep|cross)\s+(?P<target>.{1,50}?)\s+(?:off (?:the|your|my) "
@@ -19,7 +20,15 @@ FORGET_AROUND = re.compile(
     r"(?![\w'’]*(?:ed|ing)\b)\w+\s+(?P<from>.{1,60}?)\s+(?:from|out of|off)\s+"
     r"(?:your|the|ctxchat's)\s+(?:memory|memories|notes|records?|files?)\b"
     # "You can let the chess thing go": the thing let go of sits between the verb's parts.
-    r"|\blet\s+(?P<let>(?:the|my|that|those|these)\b.{1,40}?)\s+go(?:,?\s*please)?\s*[.!]?$",
+    r"|\blet\s+(?P<let>(?:the|my|that|those|these)\b.{1,40}?)\s+go(?:,?\s*please)?\s*[.!]?$"
+    # Asked with a modal, a German request puts its verb last: "Kannst du das mit meinem Hund
+    # vergessen?", or before a clause naming the thing: "Könntest du vergessen, wo ich wohne?"
+    r"|^(?:bitte\s+)?(?:(?:kannst|könntest|würdest|magst)\s+du|(?:können|könnten|würden)\s+"
+    r"sie)\s+(?:bitte\s+|mal\s+)*(?:(?P<last>.+?)\s+(?:bitte\s+)?"
+    + _DE_INFINITIVE
+    + r"|"
+    + _DE_INFINITIVE
+    + r"\s*,\s*(?P<after>.+?))\s*[?.!]*$",
     re.IGNORECASE,
 )
 THE_REST = re.compile(

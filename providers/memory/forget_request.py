@@ -46,6 +46,8 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
         before, target = "", unkept
     elif m is not None:
         before = said[: m.start()].strip(" ,")
+        if _imagined_asking(said[: m.start()], lang):
+            return None  # "If I asked you to forget where I'm from, would you?"
         if re.match(r"forget", m.group(), re.I) and re.search(
             r"\b(?:don'?t|do not|never|won't|mustn't)\s+$", said[: m.start()], re.I
         ):
@@ -89,7 +91,8 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
     else:
         assert around is not None
         before = said[: around.start()]
-        target = around["target"] or around["from"] or around["let"]
+        target = around["target"] or around["from"] or around["let"] or around["last"]
+        target = target or around["after"]
     # "…; keep the name and the job": what is to stay is no part of what goes.
     keep = _KEEP_PART.search(target)
     keeping = keep["what"].strip() if keep is not None else None
@@ -142,6 +145,19 @@ DEMONSTRATIVE = re.compile(
     r"(?:that|this|it|those|these|that one|this one)(?:\s+(?:please|thanks|thank you|either))?",
     re.IGNORECASE,
 )
+
+
+def _imagined_asking(before: str, lang: Compiled) -> bool:
+    """Whether the verb of forgetting is in a condition the user imagines asking it in ("what
+    if I told you to", "si je te demandais de"), with no comma closing the condition first; a
+    condition about the listener ("if you could forget my job") is a polite request."""
+    marker, me = lang.search["hypothetical"], lang.opens["first_person"]
+    if marker is None or me is None:
+        return False
+    return any(
+        me.match(before, hit.end()) and not re.search(r"[,;]", before[hit.end() :])
+        for hit in marker.finditer(before)
+    )
 
 
 def unkept_topic(said: str) -> str | None:

@@ -108,8 +108,21 @@ class Forgetting:
         parts = [p.strip() for p in _PARTS.split(fact.value) if p.strip()]
         if contains_words(parts[0], value) and len(parts[0].split()) <= 2:
             return  # "Greg, my partner, is the cook": the rest is about what was forgotten
-        # "I love K-pop, especially BTS": a part that narrows the forgotten one goes with it.
-        rest = [p for p in parts if not contains_words(p, value) and not _NARROWING.match(p)]
+        # "I love K-pop, especially BTS": a part that narrows the forgotten one goes with it,
+        # and so does a name set after it by a comma ("Ich habe einen Kater, Moritz"), not a
+        # thing listed with it ("cats, dogs and owls").
+        last = parts[-1].strip(" .!")
+        named = (
+            len(parts) == 2
+            and contains_words(parts[0], value)
+            and re.fullmatch(r"[A-ZÀ-Ý][\w'’-]+", last) is not None
+            and "," in fact.value
+        )
+        rest = [
+            p
+            for p in parts[: -1 if named else None]
+            if not contains_words(p, value) and not _NARROWING.match(p)
+        ]
         if rest and len(rest) < len(parts):
             kept = replace(fact, id=self.make_id(), value=", ".join(rest), history=())
             self.facts.add(kept)

@@ -154,7 +154,10 @@ FR = Language(
     negation=r"ne|n'|pas|plus|jamais|aucun|aucune|non|faux|erreur|plutôt|mais|quitté|"
     r"arrêté|déménagé|changé",
     forget=r"oublie|oubliez|oublions|supprime|supprimez|efface|effacez|retire|retirez|"
-    r"ne (?:garde|retiens|mémorise|enregistre)s? pas",
+    r"ne (?:garde|retiens|mémorise|enregistre)s? pas|"
+    # Asked with a modal, the verb is an infinitive: "Tu peux oublier où j'habite ?"
+    r"(?:tu peux|peux-tu|tu pourrais|pourrais-tu|vous pouvez|pouvez-vous|pourriez-vous|"
+    r"vous pourriez)(?: bien| stp| svp)? (?:oublier|supprimer|effacer|retirer)",
     lasting=r"toujours|désormais|dorénavant|à partir de maintenant|à l'avenir|chaque fois|"
     r"en général|jamais",
     fillers=r"alors|et|bon|bref|au fait|d'ailleurs|salut|bonjour|coucou|franchement|aussi",
@@ -179,7 +182,9 @@ ES = Language(
     negation=r"no|nunca|jamás|ya no|ningún|ninguna|ninguno|sino|equivoqué|error|"
     r"dejé|cambié|mudé",
     forget=r"olvida|olvídate|olvide|olvídese|borra|bórralo|elimina|quita|no (?:guardes|"
-    r"recuerdes|memorices)",
+    r"recuerdes|memorices)|"
+    r"(?:puedes|podrías|podrias|puede|podría|podria)(?: por favor)? (?:olvidar|borrar|eliminar|"
+    r"quitar)",
     lasting=r"siempre|a partir de ahora|de ahora en adelante|en adelante|cada vez|"
     r"en general|nunca",
     fillers=r"bueno|pues|y|oye|hola|por cierto|la verdad|también",
