@@ -213,3 +213,24 @@ def test_a_request_the_user_only_imagines_forgets_nothing(asked: str) -> None:
 def test_a_condition_about_the_listener_is_a_polite_request() -> None:
     said = remembered("I'm a glazier.", "If you could forget my job, that'd be great.")
     assert "glazier" not in said
+
+
+@pytest.mark.parametrize(
+    ("fact", "asked", "gone"),
+    [
+        ("I'm pescatarian.", "forget that I said I'm pescatarian", "pescatarian"),
+        ("I got divorced in May.", "forget I told you about my divorce", "divorced"),
+        ("I have psoriasis.", "I'd rather you not know about my health.", "psoriasis"),
+    ],
+)
+def test_what_a_saying_frame_names_goes_and_nothing_else(fact: str, asked: str, gone: str) -> None:
+    said = remembered(fact, "I like tea.", asked)
+    assert gone not in said, asked
+    assert "tea" in said, asked
+
+
+def test_a_person_named_by_a_short_kin_word_is_no_newest_fact() -> None:
+    # Nothing was kept of the ex: the newest fact is not what was meant.
+    assert "tea" in remembered(
+        "My ex moved away.", "I like tea.", "Delete what I said about my ex."
+    )

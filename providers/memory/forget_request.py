@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from .categories import category_of, style_aspect_of
-from .clause_patterns import content_words
+from .clause_patterns import WORD, content_words
 from .forget_patterns import (
     EVERYTHING,
     FORGET_AROUND,
@@ -101,11 +101,11 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
         ops.append(Op("forget", FORGET_ALL, "", said))
         return ops
     words = target_words(target)
-    if not words:
+    person = MY_PEOPLE.search(target)
+    if not words and person is None:
         # "Scrub that." / "Forget that last bit.": the newest fact.
         ops.append(Op("forget", NEWEST, "", said))
         return ops
-    person = MY_PEOPLE.search(target)
     if person is not None and GENERIC_KIN.search(person.group()):
         # "Keep my kid's details out of this": whatever was said of the family goes,
         # named or not ("Ezra, my seven-year-old…").
@@ -113,8 +113,10 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
     if person is not None:
         # "Forget my daughter's name": what is said of her goes, not the user's own name
         # nor every fact holding the word "name".
-        for word in (w.removesuffix("'s").removesuffix("’s") for w in target_words(person.group())):
-            ops.append(Op("forget", None, word, said))
+        # A kin word may be short ("my ex"), and is no function word.
+        for word in WORD.findall(person.group()):
+            if word.casefold() not in ("my", "our"):
+                ops.append(Op("forget", None, word.removesuffix("'s").removesuffix("’s"), said))
         return ops
     # "the medical info and my career plans": each part may name a kind of its own.
     for part in _KIND_PARTS.split(target):
@@ -187,12 +189,16 @@ def _near(one: re.Pattern[str], other: re.Pattern[str], said: str) -> bool:
 def target_words(target: str) -> list[str]:
     # "what I told you about the pilot training": what it was about.
     target = WHAT_I_SAID.sub("", target)
-    target = re.split(
+    # What was said is named before the saying ("my job that I mentioned") or, when nothing
+    # comes before, after it ("that I said I'm vegan", "I told you about my divorce").
+    pieces = re.split(
         r"\b(?:from|out of|off)\s+(?:your|my|the)?\s*(?:memory|list|notes|file|records?|"
-        r"whatever)\b|\b(?:i|that i)\s+(?:mentioned|said|told)\b|\bfrom before\b",
+        r"whatever)\b|\b(?:i|that i)\s+(?:mentioned|said|told(?: you)?)(?:\s+(?:about|that))?\b|"
+        r"\bfrom before\b",
         target,
         flags=re.IGNORECASE,
-    )[0]
+    )
+    target = next((p for p in pieces if content_words(p)), pieces[0])
     previous = None
     while previous != target:
         previous = target
