@@ -234,3 +234,32 @@ def test_a_person_named_by_a_short_kin_word_is_no_newest_fact() -> None:
     assert "tea" in remembered(
         "My ex moved away.", "I like tea.", "Delete what I said about my ex."
     )
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "Merk dir meinen Wohnort nicht.",
+        "Speicher bitte meine Adresse nicht.",
+        "Du musst dir nicht merken, wo ich wohne.",
+        "Du brauchst dir meinen Wohnort nicht zu merken.",
+    ],
+)
+def test_a_german_dont_keep_names_what_stands_before_its_nicht(asked: str) -> None:
+    said = remembered("Ich wohne in Gotha.", "Ich mag Tee.", asked)
+    assert "gotha" not in said, asked
+    assert "tee" in said, asked
+
+
+@pytest.mark.parametrize(
+    ("fact", "asked"),
+    [
+        ("Ich habe zwei Söhne.", "Vergiss alles über meine Familie."),
+        ("J'ai trois enfants.", "Oublie ma famille."),
+        ("Tengo dos hermanos.", "Borra lo de mi familia."),
+    ],
+)
+def test_kin_words_of_each_language_are_the_family(fact: str, asked: str) -> None:
+    said = remembered(fact, "I like tea.", asked)
+    assert said.count("\n- ") == 1, asked
+    assert "tea" in said, asked

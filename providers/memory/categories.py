@@ -132,8 +132,10 @@ CATEGORIES: tuple[Category, ...] = (
         r"mother|dad\b|father|parent|brother|sister|sibling|grandma|grandpa|grandmother|"
         r"grandfather|grandchild|niece|nephew|aunt|uncle|cousin|in-law|"
         # Whole words: "Maria" is no "mari", "Mannheim" no "Mann".
-        r"frau\b|mann\b|tochter|sohn\b|kinder\b|femme\b|mari\b|fille\b|fils\b|esposa|esposo|"
-        r"hija|hijo",
+        r"frau\b|mann\b|tochter|töchter|sohn\b|söhne|kinder\b|eltern|mutter|vater|bruder|"
+        r"brüder|schwester|enkel|femme\b|mari\b|fille\b|filles\b|fils\b|enfants?\b|mère|père|"
+        r"frères?\b|sœur|soeur|esposa|esposo|hija|hijo|madre|padre|herman[oa]s?\b|niñ[oa]s\b|"
+        r"niet[oa]s?\b",
     ),
     Category(
         "pets",

@@ -28,7 +28,12 @@ FORGET_AROUND = re.compile(
     + _DE_INFINITIVE
     + r"|"
     + _DE_INFINITIVE
-    + r"\s*,\s*(?P<after>.+?))\s*[?.!]*$",
+    + r"\s*,\s*(?P<after>.+?))\s*[?.!]*$"
+    # A German "don't keep" holds the thing between the verb and its "nicht": "Merk dir meine
+    # Adresse nicht", "Du musst dir meine Krankheit nicht merken".
+    r"|\b(?:merk|merke|speicher|speichere|behalte)\s+(?:dir\s+)?(?:bitte\s+)?(?P<unkept>.{1,50}?)"
+    r"\s+(?:bitte\s+)?nicht\b|\b(?:musst|brauchst|sollst)\s+(?:dir\s+)?(?:(?P<unneeded>.{1,50}?)\s+)?"
+    r"nicht\s+(?:zu\s+)?(?:merken|speichern|behalten|wissen)\b(?:\s*,\s*(?P<which>[^.!?]+))?",
     re.IGNORECASE,
 )
 THE_REST = re.compile(

@@ -91,8 +91,8 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
     else:
         assert around is not None
         before = said[: around.start()]
-        target = around["target"] or around["from"] or around["let"] or around["last"]
-        target = target or around["after"]
+        # Only the alternative that matched holds a group: what it names.
+        target = next((named for named in around.groups() if named), "")
     # "…; keep the name and the job": what is to stay is no part of what goes.
     keep = _KEEP_PART.search(target)
     keeping = keep["what"].strip() if keep is not None else None

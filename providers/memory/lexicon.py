@@ -134,7 +134,7 @@ DE = Language(
     negation=r"nicht|kein|keine|keinen|nie|niemals|nicht mehr|kein mehr|falsch|sondern|"
     r"stattdessen|aufgehört|verlassen|gekündigt|umgezogen|gewechselt",
     forget=r"vergiss|vergessen sie|vergesst|lösch|lösche|löschen sie|entferne|entfernen sie|"
-    r"streich|streiche|merk dir .{0,40} nicht|speicher .{0,40} nicht",
+    r"streich|streiche",
     lasting=r"immer|ab jetzt|von nun an|ab sofort|künftig|in zukunft|jedes mal|generell|"
     r"grundsätzlich|stets|nie",
     fillers=r"also|und|übrigens|ach|ja|nun|hallo|hi|ehrlich gesagt|nur|zur info",
