@@ -263,3 +263,17 @@ def test_kin_words_of_each_language_are_the_family(fact: str, asked: str) -> Non
     said = remembered(fact, "I like tea.", asked)
     assert said.count("\n- ") == 1, asked
     assert "tea" in said, asked
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "J'ai encore oublié mes lunettes au bureau.",
+        "Ich hab schon wieder mein Handy im Zug vergessen.",
+        "Se me olvidaron las llaves en el coche.",
+        "Ho dimenticato il portafoglio a casa.",
+        "Ik ben mijn sleutels kwijt.",
+    ],
+)
+def test_the_user_forgetting_or_losing_a_thing_is_one_occasion(said: str) -> None:
+    assert remembered(said).count("\n- ") == 0, said
