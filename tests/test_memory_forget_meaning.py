@@ -277,3 +277,23 @@ def test_kin_words_of_each_language_are_the_family(fact: str, asked: str) -> Non
 )
 def test_the_user_forgetting_or_losing_a_thing_is_one_occasion(said: str) -> None:
     assert remembered(said).count("\n- ") == 0, said
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "ok so my job... just forget it",
+        "The work stuff, you can delete that.",
+        "My occupation is private, please erase it.",
+        "you don't need to know what I do",
+    ],
+)
+def test_it_names_the_topic_a_request_opens_with(asked: str) -> None:
+    said = remembered("I'm a roofer.", "I like tea.", asked)
+    assert "roofer" not in said, asked
+    assert "tea" in said, asked
+
+
+def test_forget_it_after_a_task_forgets_no_fact() -> None:
+    said = remembered("I like tea.", "Draft a toast for my brother, actually forget it.")
+    assert "tea" in said

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from .categories import category_of, style_aspect_of
-from .clause_patterns import WORD, content_words
+from .clause_patterns import TASK_VERB, WORD, content_words
 from .forget_patterns import (
     EVERYTHING,
     FORGET_AROUND,
@@ -84,7 +84,13 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
             # "I don't want my religion on record": what is named sits inside the request.
             target = named_inside.group()
         elif DEMONSTRATIVE.fullmatch(target):
-            target = ""  # "I'd prefer you didn't store that": the newest fact
+            # "my job — forget it": "it" is the topic the message opened with; with none,
+            # ("I'd prefer you didn't store that") the newest fact.
+            if TASK_VERB.match(before):
+                return None  # "Write me a haiku about my cat, actually forget it": the task
+            topic = TOPIC.search(before)
+            opens = topic is not None and before[: topic.start()].count(" ") <= 2
+            target = topic.group() if topic is not None and opens else ""
         elif not target_words(target):
             # "The Hungarian detail doesn't need to stick around": the topic comes first.
             target = before or target
@@ -102,7 +108,7 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
         return ops
     words = target_words(target)
     person = MY_PEOPLE.search(target)
-    if not words and person is None:
+    if not words and person is None and kind_named(target) is None:
         # "Scrub that." / "Forget that last bit.": the newest fact.
         ops.append(Op("forget", NEWEST, "", said))
         return ops

@@ -32,14 +32,15 @@ _KIND_NAMES: tuple[tuple[str, str], ...] = (
     ),
     (
         "home",
-        r"where (?:i|we) (?:live|stay|reside|am based|'m based)|address|adress|location|"
+        r"where (?:i|we)(?: live| stay| reside| am based|'m based| are based|'re based)|address|"
+        r"adress|location|"
         r"whereabouts|hometown|home town|wohnort|wohnung|wohnsitz|wo ich wohne|"
         r"domicile|où j'habite|où je vis|ville|dirección|direccion|domicilio|"
         r"d[oó]nde vivo|ciudad",
     ),
     (
         "work",
-        r"occupation|job|career|profession|workplace|employer|what i do for (?:a living|work)|"
+        r"occupation|job|career|profession|workplace|employer|what i do\b|"
         r"where i work|beruf|arbeit|arbeitsplatz|arbeitgeber|wo ich arbeite|métier|"
         r"travail|boulot|emploi|où je travaille|trabajo|profesión|empleo|oficio|"
         r"d[oó]nde trabajo|curro",

@@ -92,6 +92,7 @@ EN = Language(
     r"don't want (?:you )?(?:knowing|to know|keeping|saving|storing|remembering)|"
     r"shouldn't have (?:shared|told you|said|mentioned)|"
     r"(?:can you |please |could you )?not (?:keep|store|save|remember)|"
+    r"you (?:don't|do not|won't|shouldn't|needn't) (?:need|have)? ?to know|"
     r"(?:rather|prefer|preferred) (?:that )?you (?:not|didn't|did not|don't|wouldn't) "
     r"(?:know|keep|store|save|remember|have)(?: anything)?|"
     r"(?:don't|do not) want (?:my |any |the |that )?[\w' -]{1,30} " + _EN_KEPT + "|"

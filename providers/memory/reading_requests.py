@@ -13,10 +13,11 @@ from .categories import (
 )
 from .clause_patterns import STANDING_DISLIKE, STYLE_VERB, TASK_VERB, WORD
 from .forget_request import forget_ops
-from .ops import Op
+from .ops import NEWEST, Op
 from .reading import (
     ReaderBase,
     clauses,
+    sentences,
     trim,
 )
 from .remark_patterns import OF_REPLIES
@@ -65,6 +66,13 @@ class Requests(ReaderBase):
         ops = forget_ops(said, self.lang)
         if ops is None:
             return False
+        at = self.text.find(said)
+        if [op.slot for op in ops] == [NEWEST] and at > 0:
+            # "my job... just forget it": "it" is the topic a fragment just before named.
+            prior = [self.text[a:b] for a, b in sentences(self.text) if b <= at]
+            fragment = prior[-1].strip(" .!…") if prior else ""
+            if 0 < len(fragment.split()) <= 5:
+                ops = forget_ops(f"{fragment}, {said}", self.lang) or ops
         self.ops.extend(ops)
         return True
 
