@@ -297,3 +297,37 @@ def test_it_names_the_topic_a_request_opens_with(asked: str) -> None:
 def test_forget_it_after_a_task_forgets_no_fact() -> None:
     said = remembered("I like tea.", "Draft a toast for my brother, actually forget it.")
     assert "tea" in said
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "Did you forget where I live?",
+        "How do I get you to forget my address?",
+        "¿Olvidaste dónde vivo?",
+        "Pourquoi tu as oublié mon adresse ?",
+    ],
+)
+def test_a_question_not_asking_the_listener_to_forget_forgets_nothing(asked: str) -> None:
+    said = remembered("I live in Truro.", "I like tea.", asked)
+    assert "truro" in said, asked
+    assert "tea" in said, asked
+
+
+@pytest.mark.parametrize(
+    "asked",
+    ["my sister asked you to forget her address", "Forget his job.", "Oublie son adresse."],
+)
+def test_someone_elses_thing_is_none_of_the_users(asked: str) -> None:
+    said = remembered("I live in Truro.", "I'm a chemist.", asked)
+    assert "truro" in said, asked
+    assert "chemist" in said, asked
+    assert said.count("\n- ") == 2, asked
+
+
+def test_a_thing_of_someone_named_goes_with_what_was_said_of_them() -> None:
+    said = remembered(
+        "We adopted a lurcher called Ziggy.", "I like tea.", "Forget Ziggy's details."
+    )
+    assert "ziggy" not in said
+    assert "tea" in said

@@ -106,3 +106,10 @@ OWN_KEEPING = re.compile(
     r"log|record|not|fil|hold|hang)",
     re.IGNORECASE,
 )
+# A thing of someone else's: "forget her address", "oublie son adresse", or of someone named,
+# who may be the user's own ("drop Rolo's details").
+OTHERS_THING = re.compile(
+    r"^(?:about\s+|the\s+|that\s+)*(?:his|her|their|sein\w*|ihr\w*|son|sa|ses|leurs?|"
+    r"(?P<name>(?-i:[A-Z])[\w-]+)['’]s)\b",
+    re.IGNORECASE,
+)

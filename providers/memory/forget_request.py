@@ -17,6 +17,7 @@ from .forget_patterns import (
     NAMED_INSIDE,
     NOT_KEPT,
     ONLY_KEEP,
+    OTHERS_THING,
     OWN_KEEPING,
     THE_REST,
     TOPIC,
@@ -48,6 +49,10 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
         before = said[: m.start()].strip(" ,")
         if _imagined_asking(said[: m.start()], lang):
             return None  # "If I asked you to forget where I'm from, would you?"
+        if said.rstrip(" )\"'”»").endswith("?") and not _asks_listener(before, lang):
+            # "Did you forget where I live?", "How do I make you forget my job?": a question
+            # asks for a request only when it asks the listener to do it ("can you …").
+            return None
         if re.match(r"forget", m.group(), re.I) and re.search(
             r"\b(?:don'?t|do not|never|won't|mustn't)\s+$", said[: m.start()], re.I
         ):
@@ -124,6 +129,11 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
             if word.casefold() not in ("my", "our"):
                 ops.append(Op("forget", None, word.removesuffix("'s").removesuffix("’s"), said))
         return ops
+    others = OTHERS_THING.match(target.strip())
+    if others is not None:
+        # "Forget her address": nothing of the user's goes; "drop Rolo's details": what was
+        # said of the one named.
+        return [Op("forget", None, others["name"], said)] if others["name"] else ops
     # "the medical info and my career plans": each part may name a kind of its own.
     for part in _KIND_PARTS.split(target):
         # The kind's own name first ("my computer setup" is the tech, whatever else it holds).
@@ -165,6 +175,14 @@ def _imagined_asking(before: str, lang: Compiled) -> bool:
     return any(
         me.match(before, hit.end()) and not re.search(r"[,;]", before[hit.end() :])
         for hit in marker.finditer(before)
+    )
+
+
+def _asks_listener(before: str, lang: Compiled) -> bool:
+    before = before.lstrip("¿¡ ")
+    opener = lang.opens["request_openers"]
+    return ASKING.fullmatch(before) is not None or (
+        opener is not None and opener.match(before) is not None
     )
 
 

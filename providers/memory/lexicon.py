@@ -304,6 +304,9 @@ def compiled(code: str) -> Compiled:
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
 
+_EN_FORGET = frozenset(EN.forget.split("|"))
+
+
 @functools.cache
 def _markers() -> dict[str, frozenset[str]]:
     """Each language's single-word markers, for telling which language a message is in."""
@@ -312,12 +315,17 @@ def _markers() -> dict[str, frozenset[str]]:
         found: set[str] = set()
         names = ["first_person", "first_person_verbs", "question_openers", "negation"]
         if lang.code != "en":
-            # "Bitte halte deine Antworten kurz": a request's verbs tell its language too
-            # (English's, such as "be" or "no", would count in every language).
-            names.append("request_openers")
+            # "Bitte halte deine Antworten kurz", "Oublie son adresse": a request's verbs tell
+            # its language too (English's, such as "be" or "no", would count in every
+            # language, and so would a verb English shares, such as "remove").
+            names.extend(["request_openers", "forget"])
         for name in names:
             fragment: str = getattr(lang, name)
-            found.update(w for w in fragment.split("|") if re.fullmatch(r"[^\W\d_]+", w))
+            found.update(
+                w
+                for w in fragment.split("|")
+                if re.fullmatch(r"[^\W\d_]+", w) and not (name == "forget" and w in _EN_FORGET)
+            )
         found.update(_FUNCTION_WORDS[lang.code].split())
         out[lang.code] = frozenset(found)
     return out

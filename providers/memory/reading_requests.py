@@ -11,7 +11,7 @@ from .categories import (
     named_as,
     style_aspect_of,
 )
-from .clause_patterns import STANDING_DISLIKE, STYLE_VERB, TASK_VERB, WORD
+from .clause_patterns import STANDING_DISLIKE, STYLE_VERB, TASK_VERB, WORD, content_words
 from .forget_request import forget_ops
 from .ops import NEWEST, Op
 from .reading import (
@@ -194,5 +194,7 @@ class Requests(ReaderBase):
             said = m.group("said").strip(" ,?.!")
             place = m.group("place")
             value = m.group().strip(" ,?.!") if place else said
-            if place or self.clause(said, sentence_about_user=True) is not None:
+            # "Did you forget where I live?": the verb alone, with no place, tells nothing.
+            told = place or len(content_words(said)) > 1
+            if told and self.clause(said, sentence_about_user=True) is not None:
                 self.ops.append(Op("add", self.slot_of(value), value, m.group()))
