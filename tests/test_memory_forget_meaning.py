@@ -331,3 +331,18 @@ def test_a_thing_of_someone_named_goes_with_what_was_said_of_them() -> None:
     )
     assert "ziggy" not in said
     assert "tea" in said
+
+
+@pytest.mark.parametrize(
+    "asked", ["forgt my job plz", "pls foget my job", "delte my job", "plz remvoe my job"]
+)
+def test_a_verb_of_forgetting_mistyped_by_one_letter_still_asks(asked: str) -> None:
+    said = remembered("I'm a locksmith.", "I like tea.", asked)
+    assert "locksmith" not in said, asked
+    assert "tea" in said, asked
+
+
+def test_a_word_of_its_own_near_the_verb_is_no_slip() -> None:
+    # "remote" is one letter from "remove", and a word.
+    said = remembered("I'm a locksmith.", "I like tea.", "remote desktops lag a lot")
+    assert "locksmith" in said

@@ -253,9 +253,9 @@ CATEGORIES: tuple[Category, ...] = (
     Category(
         "work",
         r"\bwork(?:s|ed|ing)? as\b|\barbeite als\b|\btravaille comme\b|\btrabajo como\b|"
-        r"i'?m (?:now )?an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee|wife|man|woman)\b"
+        r"i'?m (?:now )?an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee|smith|wife|man|woman)\b"
         r"(?! of\b| fan\b)|"
-        r"i am (?:now )?an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee|wife|man|woman)\b",
+        r"i am (?:now )?an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee|smith|wife|man|woman)\b",
     ),
 )
 

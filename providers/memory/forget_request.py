@@ -32,6 +32,8 @@ from .subject_patterns import MY_PEOPLE
 
 def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
     """The operations a request to forget asks for, or None when `said` is no such request."""
+    if lang.code == "en":
+        said = _respelled(said)
     ops: list[Op] = []
     only = ONLY_KEEP.fullmatch(said.strip())
     if only is not None and re.match(r"(?:my|where|what)\b", only["what"], re.I):
@@ -163,6 +165,44 @@ DEMONSTRATIVE = re.compile(
     r"(?:that|this|it|those|these|that one|this one)(?:\s+(?:please|thanks|thank you|either))?",
     re.IGNORECASE,
 )
+
+
+# The verbs a request to forget opens with, and the words a slip of one key away from them
+# that are words of their own ("forgot", "remote").
+_OPENING_VERBS = ("forget", "delete", "remove", "erase")
+_REAL_WORDS = frozenset({"forgot", "forge", "forged", "remote", "removed", "erased", "deleted"})
+_OPENING = re.compile(
+    r"^((?:(?:please|pls|plz|ok|okay|actually|also|and|just|so|can you|could you)[\s,]+)*)"
+    r"([a-z]{4,8})\b",
+    re.IGNORECASE,
+)
+
+
+def _respelled(said: str) -> str:
+    """ "forgt where i live plz", "pls delte my age": a verb of forgetting mistyped by one
+    letter (left out, doubled, wrong or swapped) where a request opens with its verb."""
+    m = _OPENING.match(said)
+    if m is None or m[2].casefold() in _REAL_WORDS:
+        return said
+    typed = m[2].casefold()
+    meant = next((v for v in _OPENING_VERBS if typed != v and _one_slip(typed, v)), None)
+    return said if meant is None else said[: m.start(2)] + meant + said[m.end(2) :]
+
+
+def _one_slip(typed: str, word: str) -> bool:
+    if abs(len(typed) - len(word)) > 1:
+        return False
+    if len(typed) == len(word):
+        diff = [i for i, (a, b) in enumerate(zip(typed, word, strict=True)) if a != b]
+        swapped = (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and typed[diff[0]] == word[diff[1]]
+            and typed[diff[1]] == word[diff[0]]
+        )
+        return len(diff) == 1 or swapped
+    short, long = sorted((typed, word), key=len)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
 def _imagined_asking(before: str, lang: Compiled) -> bool:

@@ -61,7 +61,7 @@ EVERYDAY_RIDDANCE = re.compile(
 )
 # What may stand before a request: nothing, politeness, or the end of an earlier clause.
 ASKING = re.compile(
-    r"(?:.*[,;:.!?]\s*)?(?:(?:please|pls|can you|could you|would you|will you|just|and|also|"
+    r"(?:.*[,;:.!?]\s*)?(?:(?:please|pls|plz|can you|could you|would you|will you|just|and|also|"
     r"oh|ok|okay|actually|so|then|now|you can|you may|feel free to)[\s,]*)*",
     re.IGNORECASE,
 )
