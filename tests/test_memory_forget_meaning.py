@@ -346,3 +346,21 @@ def test_a_word_of_its_own_near_the_verb_is_no_slip() -> None:
     # "remote" is one letter from "remove", and a word.
     said = remembered("I'm a locksmith.", "I like tea.", "remote desktops lag a lot")
     assert "locksmith" in said
+
+
+@pytest.mark.parametrize(
+    ("fact", "asked"),
+    [
+        ("Ich bin Tischler.", "Vergiss meinen Beruf."),
+        ("Je suis kinésithérapeute à Lille.", "Oublie mon métier."),
+        ("Soy carpintero.", "Olvida mi trabajo."),
+    ],
+)
+def test_a_trade_given_as_a_bare_noun_is_the_job(fact: str, asked: str) -> None:
+    said = remembered(fact, "I like tea.", asked)
+    assert said.count("\n- ") == 1, asked
+    assert "tea" in said, asked
+
+
+def test_a_bare_place_after_i_am_is_no_job() -> None:
+    assert "lyon" in remembered("Je suis de Lyon.", "Oublie mon métier.")

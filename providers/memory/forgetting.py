@@ -175,7 +175,20 @@ def _of_kind(fact: Fact, kinds: frozenset[str]) -> bool:
     in the user's words, by any kind its words hold."""
     if slot_info(fact.slot).category in kinds:
         return True
+    if "work" in kinds and not fact.slot and _BARE_ROLE.match(fact.value):
+        return True
     return any(slot_info(c.slot).category in kinds for c in categories_in(fact.value))
+
+
+# "Ich bin Arzt", "Je suis médecin à Lyon", "Soy fontanero": these languages give a trade as
+# a bare noun after "I am", with no article; a note said so is what "forget my job" reaches
+# (a nationality said the same way goes too: forgetting errs on the side of forgetting).
+_BARE_ROLE = re.compile(
+    r"(?:ich bin|je suis|soy|sono|sou|ik ben)\s+(?!(?:un|une|le|la|les|ein|eine|einer|el|una|"
+    r"uno|de|d'|du|des|à|au|en|in|im|aus|von|bei|a|al|del|da|di|em|no|na|nicht|pas|très|sehr|"
+    r"muy|molto|muito|heel|so|si|tan|ganz|bien|gut|mal)\b)[^\W\d_]{3,}",
+    re.IGNORECASE,
+)
 
 
 def _describe(fact: Fact) -> str:
