@@ -364,3 +364,25 @@ def test_a_trade_given_as_a_bare_noun_is_the_job(fact: str, asked: str) -> None:
 
 def test_a_bare_place_after_i_am_is_no_job() -> None:
     assert "lyon" in remembered("Je suis de Lyon.", "Oublie mon métier.")
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "hey quick one - can u forget my job? ty",
+        "I take back what I said about my job.",
+        "Kindly purge my employment details.",
+        "Also, I'd like you to drop anything about my job, I'm changing careers soon anyway.",
+        "Forget my job. I'm a farrier btw, but don't save that.",
+    ],
+)
+def test_a_request_said_casually_or_in_passing_forgets_the_job(asked: str) -> None:
+    said = remembered("I'm a farrier.", "I like tea.", asked)
+    assert "farrier" not in said, asked
+    assert "career" not in said, asked
+    assert "tea" in said, asked
+
+
+def test_taking_back_a_thing_of_ones_own_life_asks_nothing() -> None:
+    said = remembered("I'm a farrier.", "I'll withdraw my job application.")
+    assert "farrier" in said

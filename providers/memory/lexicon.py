@@ -87,6 +87,8 @@ EN = Language(
     r"sold|died|ended|finished|graduated|switched|changed|moved|transferred|replaced|ditched",
     forget=r"forget|forgets|unremember|un-remember|delete|erase|remove|wipe|scrub|drop|bin|"
     r"ditch|scrap|toss|trash|purge|clear|lose|strike|nix|un-?save|un-?learn|can go|discard|"
+    r"(?:take back|retract|withdraw)(?= (?:what|everything|all|anything) i (?:said|told|mentioned)|"
+    r" that\b| it\b)|"
     r"get rid of|throw (?:out|away)|let go of|disregard|ignore|"
     r"no (?:reason|need) (?:for you )?to (?:remember|keep|store|hold on to|hang on to)|"
     r"don't want (?:you )?(?:knowing|to know|keeping|saving|storing|remembering)|"
