@@ -386,3 +386,26 @@ def test_a_request_said_casually_or_in_passing_forgets_the_job(asked: str) -> No
 def test_taking_back_a_thing_of_ones_own_life_asks_nothing() -> None:
     said = remembered("I'm a farrier.", "I'll withdraw my job application.")
     assert "farrier" in said
+
+
+@pytest.mark.parametrize(
+    ("fact", "asked", "gone"),
+    [
+        ("Ich arbeite bei Zeiss.", "Das mit der Arbeit kannst du vergessen.", "zeiss"),
+        ("Ich arbeite bei Zeiss.", "Meinen Job brauchst du dir nicht zu merken.", "zeiss"),
+        ("J'habite à Sète.", "Je préfère que tu oublies où j'habite.", "sète"),
+        ("Vivo en Lugo.", "Prefiero que olvides dónde vivo.", "lugo"),
+        ("Vivo en Lugo.", "No hace falta que recuerdes dónde vivo.", "lugo"),
+        ("Trabajo en Seat.", "Lo de mi trabajo, olvídalo.", "seat"),
+    ],
+)
+def test_a_request_with_its_thing_first_or_wished_in_the_subjunctive_forgets(
+    fact: str, asked: str, gone: str
+) -> None:
+    said = remembered(fact, "I like tea.", asked)
+    assert gone not in said, asked
+    assert "tea" in said, asked
+
+
+def test_a_german_you_may_keep_that_forgets_nothing() -> None:
+    assert "zeiss" in remembered("Ich arbeite bei Zeiss.", "Das kannst du dir merken.")

@@ -33,7 +33,13 @@ FORGET_AROUND = re.compile(
     # Adresse nicht", "Du musst dir meine Krankheit nicht merken".
     r"|\b(?:merk|merke|speicher|speichere|behalte)\s+(?:dir\s+)?(?:bitte\s+)?(?P<unkept>.{1,50}?)"
     r"\s+(?:bitte\s+)?nicht\b|\b(?:musst|brauchst|sollst)\s+(?:dir\s+)?(?:(?P<unneeded>.{1,50}?)\s+)?"
-    r"nicht\s+(?:zu\s+)?(?:merken|speichern|behalten|wissen)\b(?:\s*,\s*(?P<which>[^.!?]+))?",
+    r"nicht\s+(?:zu\s+)?(?:merken|speichern|behalten|wissen)\b(?:\s*,\s*(?P<which>[^.!?]+))?"
+    # The thing put first, as German may: "Das mit der Arbeit kannst du vergessen", "Meinen
+    # Job brauchst du dir nicht zu merken".
+    r"|^(?P<fronted>[^,]{1,50}?)\s+(?:kannst|könntest|darfst|sollst)\s+du\s+"
+    r"(?:(?:bitte|ruhig|gerne?|auch|jetzt|einfach|mal)\s+)*" + _DE_INFINITIVE + r"\s*[?.!]*$"
+    r"|^(?P<unneeded_first>[^,]{1,50}?)\s+(?:musst|brauchst|sollst)\s+du\s+(?:dir\s+)?"
+    r"(?:(?:auch|wirklich|echt)\s+)*nicht\s+(?:zu\s+)?(?:merken|speichern|behalten|wissen)\b",
     re.IGNORECASE,
 )
 THE_REST = re.compile(

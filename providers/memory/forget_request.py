@@ -64,7 +64,8 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
         # A verb of forgetting in the user's life ("I always forget my keys", "I steer
         # clear of energy drinks") asks nothing of the memory.
         asks_memory = re.search(
-            r"\byou\b|rememb|memor|stor|sav|keep|know|on record|on file|take back|retract|"
+            r"\b(?:you|tu|vous|du|dich|dir)\b|rememb|memor|stor|sav|keep|know|on record|on file|"
+            r"take back|retract|"
             r"withdraw",
             m.group(),
             re.I,

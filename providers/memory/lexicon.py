@@ -162,7 +162,10 @@ FR = Language(
     r"ne (?:garde|retiens|mémorise|enregistre)s? pas|"
     # Asked with a modal, the verb is an infinitive: "Tu peux oublier où j'habite ?"
     r"(?:tu peux|peux-tu|tu pourrais|pourrais-tu|vous pouvez|pouvez-vous|pourriez-vous|"
-    r"vous pourriez)(?: bien| stp| svp)? (?:oublier|supprimer|effacer|retirer)",
+    r"vous pourriez)(?: bien| stp| svp)? (?:oublier|supprimer|effacer|retirer)|"
+    # Wished in the subjunctive: "Je préfère que tu oublies où j'habite."
+    r"que tu (?:oublies|effaces|supprimes|retires)|que vous (?:oubliiez|oubliez|effaciez|"
+    r"supprimiez)",
     lasting=r"toujours|désormais|dorénavant|à partir de maintenant|à l'avenir|chaque fois|"
     r"en général|jamais",
     fillers=r"alors|et|bon|bref|au fait|d'ailleurs|salut|bonjour|coucou|franchement|aussi",
@@ -189,7 +192,11 @@ ES = Language(
     forget=r"olvida|olvídate|olvide|olvídese|borra|bórralo|elimina|quita|no (?:guardes|"
     r"recuerdes|memorices)|"
     r"(?:puedes|podrías|podrias|puede|podría|podria)(?: por favor)? (?:olvidar|borrar|eliminar|"
-    r"quitar)",
+    r"quitar)|olvídalo|olvídala|olvídalos|elimínalo|quítalo|bórrala|"
+    # Wished in the subjunctive: "Prefiero que olvides dónde trabajo", "no hace falta que
+    # recuerdes dónde vivo".
+    r"que (?:olvides|borres|elimines|quites)|no (?:hace falta|es necesario|necesitas) (?:que )?"
+    r"(?:recuerdes|guardes|sepas|recordar|guardar|saber)",
     lasting=r"siempre|a partir de ahora|de ahora en adelante|en adelante|cada vez|"
     r"en general|nunca",
     fillers=r"bueno|pues|y|oye|hola|por cierto|la verdad|también",
