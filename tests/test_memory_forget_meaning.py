@@ -409,3 +409,18 @@ def test_a_request_with_its_thing_first_or_wished_in_the_subjunctive_forgets(
 
 def test_a_german_you_may_keep_that_forgets_nothing() -> None:
     assert "zeiss" in remembered("Ich arbeite bei Zeiss.", "Das kannst du dir merken.")
+
+
+@pytest.mark.parametrize(
+    ("fact", "asked"),
+    [
+        ("I've got a dodgy knee and a weak ankle.", "Forget my medical stuff."),
+        ("I stutter when I'm tired.", "Forget my health info."),
+        ("I have two stepsons.", "Forget my family."),
+        ("My girlfriend Kim and I met at uni.", "Forget my relationship."),
+    ],
+)
+def test_a_kind_reaches_its_words_of_body_illness_and_kin(fact: str, asked: str) -> None:
+    said = remembered(fact, "I like tea.", asked)
+    assert said.count("\n- ") == 1, asked
+    assert "tea" in said, asked

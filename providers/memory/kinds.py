@@ -50,7 +50,11 @@ _KIND_NAMES: tuple[tuple[str, str], ...] = (
         r"education|studies|schooling|degree|bildung|studium|ausbildung|études|formation|"
         r"estudios|formación",
     ),
-    ("family", r"family|relatives|familie|famille|familia|kin\b"),
+    (
+        "family",
+        r"family|relatives|familie|famille|familia|kin\b|relationship|love life|beziehung|"
+        r"couple|pareja|relación",
+    ),
     ("pets", r"pets?\b|animals?\b|haustier|tier\b|tiere\b|animaux|mascota"),
     ("possessions", r"car\b|cars\b|vehicle|wheels\b|auto\b|fahrzeug|voiture|véhicule|coche"),
     (
