@@ -424,3 +424,19 @@ def test_a_kind_reaches_its_words_of_body_illness_and_kin(fact: str, asked: str)
     said = remembered(fact, "I like tea.", asked)
     assert said.count("\n- ") == 1, asked
     assert "tea" in said, asked
+
+
+@pytest.mark.parametrize(
+    ("asked", "kept", "gone"),
+    [
+        ("Forget my email address.", "wakefield", None),
+        ("Forget my work address.", "wakefield", "tesco"),
+        ("Forget my home address.", "tesco", "wakefield"),
+    ],
+)
+def test_a_compounds_first_word_tells_which_kind_it_names(
+    asked: str, kept: str, gone: str | None
+) -> None:
+    said = remembered("I live in Wakefield.", "I work at Tesco.", asked)
+    assert kept in said, asked
+    assert gone is None or gone not in said, asked

@@ -32,15 +32,15 @@ _KIND_NAMES: tuple[tuple[str, str], ...] = (
     ),
     (
         "home",
-        r"where (?:i|we)(?: live| stay| reside| am based|'m based| are based|'re based)|address|"
-        r"adress|location|"
+        r"where (?:i|we)(?: live| stay| reside| am based|'m based| are based|'re based)|home\b|"
+        r"address|adress|location|"
         r"whereabouts|hometown|home town|wohnort|wohnung|wohnsitz|wo ich wohne|"
         r"domicile|où j'habite|où je vis|ville|dirección|direccion|domicilio|"
         r"d[oó]nde vivo|ciudad",
     ),
     (
         "work",
-        r"occupation|job|career|profession|workplace|employer|what i do\b|"
+        r"occupation|job|career|profession|work\b|workplace|employer|what i do\b|"
         r"where i work|beruf|arbeit|arbeitsplatz|arbeitgeber|wo ich arbeite|métier|"
         r"travail|boulot|emploi|où je travaille|trabajo|profesión|empleo|oficio|"
         r"d[oó]nde trabajo|curro",
@@ -62,6 +62,11 @@ _KIND_NAMES: tuple[tuple[str, str], ...] = (
         r"computer|setup|set-up|hardware|software|devices?\b|gadgets?\b|rechner|ordinateur|"
         r"ordenador|computadora|tech\b",
     ),
+    (
+        "phone",
+        r"e-?mail|phone|mobile(?: number)?|contact (?:details|info)|telefon|handy(?:nummer)?|"
+        r"courriel|portable|correo|teléfono|móvil",
+    ),
     ("age", r"age\b|how old|birthday|alter\b|âge|edad|geburtstag|anniversaire|cumpleaños"),
     ("name", r"name|nom\b|prénom|nombre"),
     ("income", r"salary|income|pay\b|finances|gehalt|einkommen|salaire|revenus|sueldo|ingresos"),
@@ -80,11 +85,11 @@ def _compiled() -> tuple[tuple[str, re.Pattern[str]], ...]:
 
 
 def kind_named(text: str) -> str | None:
-    """The slot standing for the kind a request's words name, or None."""
-    for slot, pattern in _compiled():
-        if pattern.search(text):
-            return slot
-    return None
+    """The slot standing for the kind a request's words name, or None. Of two, the first
+    said: a compound's first word tells which kind of the second it is ("my email address",
+    "my work address" are no home; "my medical history" is the health)."""
+    found = [(m.start(), slot) for slot, pattern in _compiled() if (m := pattern.search(text))]
+    return min(found)[1] if found else None
 
 
 # A kind that holds narrower ones: what is medical holds the allergies.
