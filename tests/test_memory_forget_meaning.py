@@ -440,3 +440,24 @@ def test_a_compounds_first_word_tells_which_kind_it_names(
     said = remembered("I live in Wakefield.", "I work at Tesco.", asked)
     assert kept in said, asked
     assert gone is None or gone not in said, asked
+
+
+@pytest.mark.parametrize(
+    "plea",
+    [
+        "Vergiss nicht, mich an den Zahnarzt zu erinnern.",
+        "N'oublie pas de m'envoyer le lien.",
+        "Don't delete my name!",
+        "Non dimenticare la riunione.",
+    ],
+)
+def test_a_verb_of_forgetting_negated_forgets_nothing(plea: str) -> None:
+    said = remembered("I'm Orla.", "I like tea.", plea)
+    assert "orla" in said, plea
+    assert "tea" in said, plea
+
+
+def test_what_goes_ends_where_a_clause_of_the_users_own_begins() -> None:
+    said = remembered("I'm a tiler.", "I like tea.", "Forget Java, I'm all about Go now.")
+    assert "tiler" in said
+    assert "tea" in said

@@ -55,10 +55,10 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
             # "Did you forget where I live?", "How do I make you forget my job?": a question
             # asks for a request only when it asks the listener to do it ("can you …").
             return None
-        if re.match(r"forget", m.group(), re.I) and re.search(
-            r"\b(?:don'?t|do not|never|won't|mustn't)\s+$", said[: m.start()], re.I
-        ):
-            return None  # "Don't forget me": a plea to remember, nothing to forget
+        if _PLEA_BEFORE.search(said[: m.start()]) or _PLEA_AFTER.match(said, m.end()):
+            # "Don't forget me", "Vergiss nicht, mich zu erinnern", "N'oublie pas le pain":
+            # the verb negated is a plea to remember, nothing to forget.
+            return None
         if OWN_KEEPING.match(m.group()) and re.search(r"\b(?:i|we)\s*$", before, re.I):
             return None  # "I don't remember my PIN", "I never keep receipts": the user's own
         # A verb of forgetting in the user's life ("I always forget my keys", "I steer
@@ -79,7 +79,7 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
             # "my doctor wants me to lose weight": a verb of getting rid of something
             # asks the memory only when it is what the user asks for.
             return None
-        target = said[m.end() :].strip(" .!?")
+        target = _own_clause(said[m.end() :], lang).strip(" .!?")
         spared = EXCEPT.match(target)
         if spared is not None:
             # "Forget everything except my name": everything goes but what is spared.
@@ -220,6 +220,24 @@ def _imagined_asking(before: str, lang: Compiled) -> bool:
         me.match(before, hit.end()) and not re.search(r"[,;]", before[hit.end() :])
         for hit in marker.finditer(before)
     )
+
+
+_PLEA_BEFORE = re.compile(
+    r"(?:\b(?:don'?t|do not|never|won'?t|mustn'?t|no|nunca|jamás|non|não|nao)\s+(?:te\s+)?|"
+    r"\bn['’]\s*|\bne\s+)$",
+    re.IGNORECASE,
+)
+_PLEA_AFTER = re.compile(r"\s*(?:nicht|nie|pas|jamais|niet|nooit)\b", re.IGNORECASE)
+
+
+def _own_clause(target: str, lang: Compiled) -> str:
+    """What the request names, up to a clause with a subject of its own: in "Forget Python,
+    I'm all about Rust now" what goes is Python, and the rest is a statement."""
+    me = lang.opens["first_person"]
+    for m in re.finditer(r"[,;:]|\s[-–—]", target):
+        if me is not None and me.match(target, m.end()):
+            return target[: m.start()]
+    return target
 
 
 def _asks_listener(before: str, lang: Compiled) -> bool:
