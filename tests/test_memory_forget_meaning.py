@@ -461,3 +461,10 @@ def test_what_goes_ends_where_a_clause_of_the_users_own_begins() -> None:
     said = remembered("I'm a tiler.", "I like tea.", "Forget Java, I'm all about Go now.")
     assert "tiler" in said
     assert "tea" in said
+
+
+def test_a_pronouns_contraction_names_no_fact() -> None:
+    # "I'm" is in both statements; only the trade was asked to go.
+    said = remembered("I'm Orla.", "I'm a tiler.", "Forget that I'm a tiler.")
+    assert "orla" in said
+    assert "tiler" not in said

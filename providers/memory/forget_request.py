@@ -289,4 +289,8 @@ def target_words(target: str) -> list[str]:
     while previous != target:
         previous = target
         target = FORGET_TARGET_TRIM.sub("", target.strip(" ,.")).strip()
-    return content_words(target)
+    # A pronoun's contraction ("I'm", "we've") names nothing.
+    return [w for w in content_words(target) if not _CONTRACTED.fullmatch(w)]
+
+
+_CONTRACTED = re.compile(r"(?:i|we|you|they|he|she|it|j|c)['’]\w{1,3}", re.IGNORECASE)
