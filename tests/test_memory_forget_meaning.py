@@ -468,3 +468,30 @@ def test_a_pronouns_contraction_names_no_fact() -> None:
     said = remembered("I'm Orla.", "I'm a tiler.", "Forget that I'm a tiler.")
     assert "orla" in said
     assert "tiler" not in said
+
+
+@pytest.mark.parametrize(
+    ("facts", "asked", "kept", "gone"),
+    [
+        (("I like tea.", "I like jazz."), "Forget that I like jazz.", "tea", "jazz"),
+        (
+            ("I'm allergic to kiwi.", "I'm allergic to wasps."),
+            "Forget that I'm allergic to kiwi.",
+            "wasps",
+            "kiwi",
+        ),
+        (("I'm a medic in Derby.", "I like tea."), "forget that I live in Derby", "medic", "derby"),
+    ],
+)
+def test_a_statement_named_goes_by_what_it_says_not_by_its_verb(
+    facts: tuple[str, str], asked: str, kept: str, gone: str
+) -> None:
+    said = remembered(*facts, asked)
+    assert kept in said, asked
+    assert gone not in said, asked
+
+
+def test_a_statement_no_fact_words_alike_goes_by_its_kind() -> None:
+    said = remembered("I'm vegetarian.", "I like tea.", "Forget that I don't eat meat.")
+    assert "vegetarian" not in said
+    assert "tea" in said

@@ -25,7 +25,7 @@ from .forget_patterns import (
 )
 from .kinds import kind_named
 from .lexicon import Compiled
-from .ops import FORGET_ALL, NEWEST, Op
+from .ops import FORGET_ALL, NEWEST, OTHERWISE_PREFIX, Op
 from .remark_patterns import ASKING, EVERYDAY_RIDDANCE, GENERIC_KIN
 from .subject_patterns import MY_PEOPLE
 
@@ -140,6 +140,26 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
         # "Forget her address": nothing of the user's goes; "drop Rolo's details": what was
         # said of the one named.
         return [Op("forget", None, others["name"], said)] if others["name"] else ops
+    # ("what I do for a living", "where I live" name a kind, as a question would.)
+    asked = re.match(r"\s*(?:about\s+)?(?:what|where|how|who|when|which)\b", target, re.I)
+    stated = None if asked else _STATEMENT.match(_named(target))
+    said_of_me = target_words(_named(target)[stated.end() :]) if stated is not None else []
+    if said_of_me:
+        # "Forget that I like jazz": a statement of the user's names that statement, by what
+        # it says of them; not by its verb ("like" is in "I like tea" too), and by its kind
+        # only when no fact holds those words.
+        # Its kind first, so that what is said of that kind beside another fact goes and the
+        # rest stays ("I'm a nurse in Leeds", then "forget that I live in Leeds").
+        kind = kind_named(target) or getattr(category_of(target), "slot", None)
+        stated_words = " ".join(said_of_me)
+        ops = [Op("forget", None, stated_words, said)]
+        if kind is None:
+            return ops
+        return [
+            Op("forget", kind, stated_words, said),
+            *ops,
+            Op("forget", OTHERWISE_PREFIX + kind, "", said),
+        ]
     # "the medical info and my career plans": each part may name a kind of its own.
     for part in _KIND_PARTS.split(target):
         # The kind's own name first ("my computer setup" is the tech, whatever else it holds).
@@ -273,6 +293,11 @@ def _near(one: re.Pattern[str], other: re.Pattern[str], said: str) -> bool:
 
 
 def target_words(target: str) -> list[str]:
+    # A pronoun's contraction ("I'm", "we've") names nothing.
+    return [w for w in content_words(_named(target)) if not _CONTRACTED.fullmatch(w)]
+
+
+def _named(target: str) -> str:
     # "what I told you about the pilot training": what it was about.
     target = WHAT_I_SAID.sub("", target)
     # What was said is named before the saying ("my job that I mentioned") or, when nothing
@@ -289,8 +314,15 @@ def target_words(target: str) -> list[str]:
     while previous != target:
         previous = target
         target = FORGET_TARGET_TRIM.sub("", target.strip(" ,.")).strip()
-    # A pronoun's contraction ("I'm", "we've") names nothing.
-    return [w for w in content_words(target) if not _CONTRACTED.fullmatch(w)]
+    return target
 
 
+# The user as a statement's subject, with its verb: "I like", "I don't eat", "I'm",
+# "I've got", "je suis", "ich habe", "soy".
+_STATEMENT = re.compile(
+    r"(?:i|we)(?:['’](?:m|re|ve|d)\b(?:\s+got\b)?|\s+(?:am|are|was|were)\b|"
+    r"\s+(?:(?:do|does|did)(?:n['’]t| not)|really|still|also|just|usually|never|always)\s+\w+|"
+    r"\s+\w+)|je suis|j['’]ai|je \w+|ich (?:bin|habe|\w+)|soy|estoy|tengo",
+    re.IGNORECASE,
+)
 _CONTRACTED = re.compile(r"(?:i|we|you|they|he|she|it|j|c)['’]\w{1,3}", re.IGNORECASE)
