@@ -495,3 +495,19 @@ def test_a_statement_no_fact_words_alike_goes_by_its_kind() -> None:
     said = remembered("I'm vegetarian.", "I like tea.", "Forget that I don't eat meat.")
     assert "vegetarian" not in said
     assert "tea" in said
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "I regret telling you about my asthma, please delete it",
+        "oops, TMI about my health — wipe that",
+        "nah scrap the medical bit",
+        "I don't want you holding on to my medical info",
+        "Health stuff: please forget.",
+    ],
+)
+def test_a_request_about_the_health_said_loosely_forgets_it(asked: str) -> None:
+    said = remembered("I have asthma.", "I like tea.", asked)
+    assert "asthma" not in said, asked
+    assert said.count("\n- ") == 1, asked

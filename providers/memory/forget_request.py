@@ -95,13 +95,13 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
             # "I don't want my religion on record": what is named sits inside the request.
             target = named_inside.group()
         elif DEMONSTRATIVE.fullmatch(target):
-            # "my job — forget it": "it" is the topic the message opened with; with none,
-            # ("I'd prefer you didn't store that") the newest fact.
+            # "my job — forget it", "I regret telling you about my asthma, delete it": "it"
+            # is the topic named before; with none ("I'd prefer you didn't store that") the
+            # newest fact.
             if TASK_VERB.match(before):
                 return None  # "Write me a haiku about my cat, actually forget it": the task
-            topic = TOPIC.search(before)
-            opens = topic is not None and before[: topic.start()].count(" ") <= 2
-            target = topic.group() if topic is not None and opens else ""
+            topics = list(TOPIC.finditer(before))
+            target = topics[-1].group() if topics else ""
         elif not target_words(target):
             # "The Hungarian detail doesn't need to stick around": the topic comes first.
             target = before or target

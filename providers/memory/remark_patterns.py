@@ -63,6 +63,7 @@ EVERYDAY_RIDDANCE = re.compile(
 ASKING = re.compile(
     r"(?:.*(?:[,;:.!?]|\s[-–—])\s*)?(?:(?:please|pls|plz|kindly|(?:can|could|would|will) "
     r"(?:you|u)|just|and|also|oh|ok|okay|actually|so|then|now|you can|you may|feel free to|"
+    r"nah|yeah|yep|no|hm+|e+h+|um+|well|oops|sorry|"
     r"i'?d like you to|i would like you to|i (?:want|need) you to)"
     r"[\s,]*)*",
     re.IGNORECASE,
