@@ -511,3 +511,18 @@ def test_a_request_about_the_health_said_loosely_forgets_it(asked: str) -> None:
     said = remembered("I have asthma.", "I like tea.", asked)
     assert "asthma" not in said, asked
     assert said.count("\n- ") == 1, asked
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "Vergiss alles außer meinem Wohnort.",
+        "Oublie tout sauf mon adresse.",
+        "Olvida todo menos dónde vivo.",
+        "Forget everything except my address.",
+    ],
+)
+def test_everything_but_a_kind_named_spares_that_kind(asked: str) -> None:
+    said = remembered("I live in Zug.", "I like tea.", asked)
+    assert "zug" in said, asked
+    assert "tea" not in said, asked

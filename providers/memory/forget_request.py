@@ -181,12 +181,14 @@ _KEEP_PART = re.compile(
 )
 _KIND_PARTS = re.compile(r"\s*(?:[,;&]|\band\b|\bor\b)\s*", re.IGNORECASE)
 EXCEPT = re.compile(
-    r"(?:everything|all(?: of (?:that|it|this|them))?|it all)\s+"
-    r"(?:except|but|apart from|other than|besides)\s+(?P<what>.+)",
+    r"(?:everything|all(?: of (?:that|it|this|them))?|it all|alles|tout|todo)\s+"
+    r"(?:except|but|apart from|other than|besides|außer|bis auf|sauf|à part|excepté|menos|"
+    r"excepto|salvo)\s+(?P<what>.+)",
     re.IGNORECASE,
 )
 DEMONSTRATIVE = re.compile(
-    r"(?:that|this|it|those|these|that one|this one)(?:\s+(?:please|thanks|thank you|either))?",
+    r"(?:that|this|it|those|these|that one|this one|das|dies|ça|cela|ceci|eso|esto|ello)"
+    r"(?:\s+(?:please|thanks|thank you|either|bitte|stp|svp|por favor))?",
     re.IGNORECASE,
 )
 

@@ -13,7 +13,7 @@ from .categories import categories_in, category_of
 from .changes import Change
 from .facts import Fact
 from .factset import FactSet
-from .kinds import kinds_within
+from .kinds import kind_named, kinds_within
 from .normalize import contains_words, stem, words
 from .ops import CATEGORY_PREFIX, FORGET_ALL, NEWEST, Op
 from .slots import slot_info
@@ -54,11 +54,11 @@ class Forgetting:
             pool = [f for f in pool if contains_words(_describe(f), op.value)]
         if op.replaces and selector not in (FORGET_ALL, NEWEST):
             # "Forget my dietary stuff but keep the allergy": what is kept is spared.
-            spared = category_of(op.replaces)
+            spared = kind_named(op.replaces) or getattr(category_of(op.replaces), "slot", None)
             pool = [
                 f
                 for f in pool
-                if not (spared is not None and f.slot == spared.slot)
+                if not (spared is not None and f.slot == spared)
                 and not contains_words(_describe(f), op.replaces)
             ]
         changes = [Change("forgotten", f) for f in pool]
@@ -133,8 +133,8 @@ def _kept_aside(kept: str | None) -> Callable[[Fact], bool]:
     found once, not once a fact)."""
     if not kept:
         return lambda fact: False
-    kind = category_of(kept)
-    category = slot_info(kind.slot).category if kind is not None else None
+    kind = kind_named(kept) or getattr(category_of(kept), "slot", None)
+    category = slot_info(kind).category if kind is not None else None
 
     def named(fact: Fact) -> bool:
         same_kind = category is not None and slot_info(fact.slot).category == category
