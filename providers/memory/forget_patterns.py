@@ -119,3 +119,50 @@ OTHERS_THING = re.compile(
     r"(?P<name>(?-i:[A-Z])[\w-]+)['’]s)\b",
     re.IGNORECASE,
 )
+# "…; keep the name and the job": what is to stay, after what is to go.
+KEEP_PART = re.compile(
+    r"(?:[;,]\s*)?\b(?:but\s+)?(?:keep|remember|hold on to|leave(?![^;]*\bout\b)|behalte|"
+    r"garde|guarda|mantén)\b"
+    r"(?P<what>[^;]*);?",
+    re.I,
+)
+
+# "the medical info and my career plans": the parts of a request, each naming its own kind.
+KIND_PARTS = re.compile(r"\s*(?:[,;&]|\band\b|\bor\b)\s*", re.IGNORECASE)
+
+# "Forget everything except my name", "Vergiss alles außer meinem Wohnort".
+EXCEPT = re.compile(
+    r"(?:everything|all(?: of (?:that|it|this|them))?|it all|alles|tout|todo)\s+"
+    r"(?:except|but|apart from|other than|besides|außer|bis auf|sauf|à part|excepté|menos|"
+    r"excepto|salvo)\s+(?P<what>.+)",
+    re.IGNORECASE,
+)
+
+# "Scrub that", "Oublie ça": what was just said, or a topic named before.
+DEMONSTRATIVE = re.compile(
+    r"(?:that|this|it|those|these|that one|this one|das|dies|ça|cela|ceci|eso|esto|ello)"
+    r"(?:\s+(?:please|thanks|thank you|either|bitte|stp|svp|por favor))?",
+    re.IGNORECASE,
+)
+
+# A negation just before the verb of forgetting ("Don't forget", "N'oublie pas", "No
+# olvides") or, in German, French and Dutch, just after it ("Vergiss nicht").
+PLEA_BEFORE = re.compile(
+    r"(?:\b(?:don'?t|do not|never|won'?t|mustn'?t|no|nunca|jamás|non|não|nao)\s+(?:te\s+)?|"
+    r"\bn['’]\s*|\bne\s+)$",
+    re.IGNORECASE,
+)
+
+PLEA_AFTER = re.compile(r"\s*(?:nicht|nie|pas|jamais|niet|nooit)\b", re.IGNORECASE)
+
+# The user as a statement's subject, with its verb: "I like", "I don't eat", "I'm",
+# "I've got", "je suis", "ich habe", "soy".
+STATEMENT = re.compile(
+    r"(?:i|we)(?:['’](?:m|re|ve|d)\b(?:\s+got\b)?|\s+(?:am|are|was|were)\b|"
+    r"\s+(?:(?:do|does|did)(?:n['’]t| not)|really|still|also|just|usually|never|always)\s+\w+|"
+    r"\s+\w+)|je suis|j['’]ai|je \w+|ich (?:bin|habe|\w+)|soy|estoy|tengo",
+    re.IGNORECASE,
+)
+
+# A pronoun's contraction ("I'm", "we've", "j'ai"): no word a fact is named by.
+CONTRACTED = re.compile(r"(?:i|we|you|they|he|she|it|j|c)['’]\w{1,3}", re.IGNORECASE)

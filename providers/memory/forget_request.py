@@ -8,17 +8,25 @@ import re
 from .categories import category_of, style_aspect_of
 from .clause_patterns import TASK_VERB, WORD, content_words
 from .forget_patterns import (
+    CONTRACTED,
+    DEMONSTRATIVE,
     EVERYTHING,
+    EXCEPT,
     FORGET_AROUND,
     FORGET_TARGET_TRIM,
     I_KEEP,
     KEEP,
+    KEEP_PART,
     KEEPING,
+    KIND_PARTS,
     NAMED_INSIDE,
     NOT_KEPT,
     ONLY_KEEP,
     OTHERS_THING,
     OWN_KEEPING,
+    PLEA_AFTER,
+    PLEA_BEFORE,
+    STATEMENT,
     THE_REST,
     TOPIC,
     WHAT_I_SAID,
@@ -55,7 +63,7 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
             # "Did you forget where I live?", "How do I make you forget my job?": a question
             # asks for a request only when it asks the listener to do it ("can you …").
             return None
-        if _PLEA_BEFORE.search(said[: m.start()]) or _PLEA_AFTER.match(said, m.end()):
+        if PLEA_BEFORE.search(said[: m.start()]) or PLEA_AFTER.match(said, m.end()):
             # "Don't forget me", "Vergiss nicht, mich zu erinnern", "N'oublie pas le pain":
             # the verb negated is a plea to remember, nothing to forget.
             return None
@@ -111,9 +119,9 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
         # Only the alternative that matched holds a group: what it names.
         target = next((named for named in around.groups() if named), "")
     # "…; keep the name and the job": what is to stay is no part of what goes.
-    keep = _KEEP_PART.search(target)
+    keep = KEEP_PART.search(target)
     keeping = keep["what"].strip() if keep is not None else None
-    target = _KEEP_PART.sub(" ", target)
+    target = KEEP_PART.sub(" ", target)
     if EVERYTHING.search(target.strip()) or EVERYTHING.search(target.split(",")[0].strip()):
         ops.append(Op("forget", FORGET_ALL, "", said))
         return ops
@@ -142,7 +150,7 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
         return [Op("forget", None, others["name"], said)] if others["name"] else ops
     # ("what I do for a living", "where I live" name a kind, as a question would.)
     asked = re.match(r"\s*(?:about\s+)?(?:what|where|how|who|when|which)\b", target, re.I)
-    stated = None if asked else _STATEMENT.match(_named(target))
+    stated = None if asked else STATEMENT.match(_named(target))
     said_of_me = target_words(_named(target)[stated.end() :]) if stated is not None else []
     if said_of_me:
         # "Forget that I like jazz": a statement of the user's names that statement, by what
@@ -161,7 +169,7 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
             Op("forget", OTHERWISE_PREFIX + kind, "", said),
         ]
     # "the medical info and my career plans": each part may name a kind of its own.
-    for part in _KIND_PARTS.split(target):
+    for part in KIND_PARTS.split(target):
         # The kind's own name first ("my computer setup" is the tech, whatever else it holds).
         kind = kind_named(part)
         category = category_of(part) or style_aspect_of(part)
@@ -171,26 +179,6 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
     for word in words:
         ops.append(Op("forget", None, word, said))
     return ops
-
-
-_KEEP_PART = re.compile(
-    r"(?:[;,]\s*)?\b(?:but\s+)?(?:keep|remember|hold on to|leave(?![^;]*\bout\b)|behalte|"
-    r"garde|guarda|mantén)\b"
-    r"(?P<what>[^;]*);?",
-    re.I,
-)
-_KIND_PARTS = re.compile(r"\s*(?:[,;&]|\band\b|\bor\b)\s*", re.IGNORECASE)
-EXCEPT = re.compile(
-    r"(?:everything|all(?: of (?:that|it|this|them))?|it all|alles|tout|todo)\s+"
-    r"(?:except|but|apart from|other than|besides|außer|bis auf|sauf|à part|excepté|menos|"
-    r"excepto|salvo)\s+(?P<what>.+)",
-    re.IGNORECASE,
-)
-DEMONSTRATIVE = re.compile(
-    r"(?:that|this|it|those|these|that one|this one|das|dies|ça|cela|ceci|eso|esto|ello)"
-    r"(?:\s+(?:please|thanks|thank you|either|bitte|stp|svp|por favor))?",
-    re.IGNORECASE,
-)
 
 
 # The verbs a request to forget opens with, and the words a slip of one key away from them
@@ -244,14 +232,6 @@ def _imagined_asking(before: str, lang: Compiled) -> bool:
     )
 
 
-_PLEA_BEFORE = re.compile(
-    r"(?:\b(?:don'?t|do not|never|won'?t|mustn'?t|no|nunca|jamás|non|não|nao)\s+(?:te\s+)?|"
-    r"\bn['’]\s*|\bne\s+)$",
-    re.IGNORECASE,
-)
-_PLEA_AFTER = re.compile(r"\s*(?:nicht|nie|pas|jamais|niet|nooit)\b", re.IGNORECASE)
-
-
 def _own_clause(target: str, lang: Compiled) -> str:
     """What the request names, up to a clause with a subject of its own: in "Forget Python,
     I'm all about Rust now" what goes is Python, and the rest is a statement."""
@@ -296,7 +276,7 @@ def _near(one: re.Pattern[str], other: re.Pattern[str], said: str) -> bool:
 
 def target_words(target: str) -> list[str]:
     # A pronoun's contraction ("I'm", "we've") names nothing.
-    return [w for w in content_words(_named(target)) if not _CONTRACTED.fullmatch(w)]
+    return [w for w in content_words(_named(target)) if not CONTRACTED.fullmatch(w)]
 
 
 def _named(target: str) -> str:
@@ -317,14 +297,3 @@ def _named(target: str) -> str:
         previous = target
         target = FORGET_TARGET_TRIM.sub("", target.strip(" ,.")).strip()
     return target
-
-
-# The user as a statement's subject, with its verb: "I like", "I don't eat", "I'm",
-# "I've got", "je suis", "ich habe", "soy".
-_STATEMENT = re.compile(
-    r"(?:i|we)(?:['’](?:m|re|ve|d)\b(?:\s+got\b)?|\s+(?:am|are|was|were)\b|"
-    r"\s+(?:(?:do|does|did)(?:n['’]t| not)|really|still|also|just|usually|never|always)\s+\w+|"
-    r"\s+\w+)|je suis|j['’]ai|je \w+|ich (?:bin|habe|\w+)|soy|estoy|tengo",
-    re.IGNORECASE,
-)
-_CONTRACTED = re.compile(r"(?:i|we|you|they|he|she|it|j|c)['’]\w{1,3}", re.IGNORECASE)
