@@ -526,3 +526,16 @@ def test_everything_but_a_kind_named_spares_that_kind(asked: str) -> None:
     said = remembered("I live in Zug.", "I like tea.", asked)
     assert "zug" in said, asked
     assert "tea" not in said, asked
+
+
+def test_one_thing_of_a_list_kind_goes_and_its_neighbours_stay() -> None:
+    said = remembered("We have a dog, Pudding.", "I have a cat called Miso.", "Forget the dog.")
+    assert "pudding" not in said
+    assert "miso" in said
+
+
+def test_a_thing_no_fact_names_takes_its_whole_kind() -> None:
+    # Nothing says "dog": the retriever is what was meant.
+    said = remembered("We have a golden retriever, Bramble.", "I like tea.", "Forget the dog.")
+    assert "bramble" not in said
+    assert "tea" in said

@@ -35,6 +35,7 @@ from .kinds import kind_named
 from .lexicon import Compiled
 from .ops import FORGET_ALL, NEWEST, OTHERWISE_PREFIX, Op
 from .remark_patterns import ASKING, EVERYDAY_RIDDANCE, GENERIC_KIN
+from .slots import slot_info
 from .subject_patterns import MY_PEOPLE
 
 
@@ -175,7 +176,12 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
         category = category_of(part) or style_aspect_of(part)
         slot = kind or (category.slot if category is not None else None)
         if slot is not None and len(target_words(part)) <= 3:
-            ops.append(Op("forget", slot, "", said, keeping))
+            # One of a list kind's things ("forget the dog", not "forget my pets") is what
+            # holds its words, and the whole kind only when nothing does; a single-valued
+            # kind holds one thing, which is what a word of it names.
+            one_of = kind is None and target_words(part) and slot_info(slot).kind == "list"
+            selector = OTHERWISE_PREFIX + slot if one_of else slot
+            ops.append(Op("forget", selector, "", said, keeping))
     for word in words:
         ops.append(Op("forget", None, word, said))
     return ops
