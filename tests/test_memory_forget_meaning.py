@@ -539,3 +539,16 @@ def test_a_thing_no_fact_names_takes_its_whole_kind() -> None:
     said = remembered("We have a golden retriever, Bramble.", "I like tea.", "Forget the dog.")
     assert "bramble" not in said
     assert "tea" in said
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "remove the dog from the story",
+        "In the essay, drop any mention of my dog.",
+    ],
+)
+def test_taking_a_thing_out_of_a_text_is_an_edit_of_the_text(asked: str) -> None:
+    said = remembered("I have a dog called Fig.", "I like tea.", asked)
+    assert "fig" in said, asked
+    assert said.count("\n- ") == 2, asked

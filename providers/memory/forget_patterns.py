@@ -166,3 +166,16 @@ STATEMENT = re.compile(
 
 # A pronoun's contraction ("I'm", "we've", "j'ai"): no word a fact is named by.
 CONTRACTED = re.compile(r"(?:i|we|you|they|he|she|it|j|c)['’]\w{1,3}", re.IGNORECASE)
+
+# A text as the place a thing is taken from: "remove the dog from the story", "in the essay,
+# drop any mention of…" ask for an edit of that text, not of the memory.
+_TEXT = (
+    r"(?:paragraph|sentence|line|bullet|bullet point|section|intro|introduction|conclusion|"
+    r"slide|page|chapter|draft|essay|story|poem|letter|email|e-mail|post|caption|script|"
+    r"speech|article|summary|table|text|document|doc|report|cv|resume|bio|toast|"
+    r"absatz|satz|abschnitt|text|paragraphe|phrase|texte|párrafo|frase|texto)s?"
+)
+OF_A_TEXT = re.compile(
+    rf"\b(?:from|in|out of|off)\s+(?:the|this|that|my|your)\s+(?:\w+\s+)?{_TEXT}\b", re.I
+)
+IN_A_TEXT = re.compile(rf"\b(?:in|from|for)\s+(?:the|this|that|my|your)\s+{_TEXT}\b", re.I)

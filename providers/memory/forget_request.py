@@ -15,12 +15,14 @@ from .forget_patterns import (
     FORGET_AROUND,
     FORGET_TARGET_TRIM,
     I_KEEP,
+    IN_A_TEXT,
     KEEP,
     KEEP_PART,
     KEEPING,
     KIND_PARTS,
     NAMED_INSIDE,
     NOT_KEPT,
+    OF_A_TEXT,
     ONLY_KEEP,
     OTHERS_THING,
     OWN_KEEPING,
@@ -89,6 +91,8 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
             # asks the memory only when it is what the user asks for.
             return None
         target = _own_clause(said[m.end() :], lang).strip(" .!?")
+        if OF_A_TEXT.search(target) or IN_A_TEXT.search(before):
+            return []  # "delete the paragraph about my dog": an edit of a text, kept nowhere
         spared = EXCEPT.match(target)
         if spared is not None:
             # "Forget everything except my name": everything goes but what is spared.
