@@ -552,3 +552,12 @@ def test_taking_a_thing_out_of_a_text_is_an_edit_of_the_text(asked: str) -> None
     said = remembered("I have a dog called Fig.", "I like tea.", asked)
     assert "fig" in said, asked
     assert said.count("\n- ") == 2, asked
+
+
+def test_the_part_of_a_kind_kept_stays_when_the_rest_goes() -> None:
+    said = remembered(
+        "I'm Suvi, Tampere-based, and I coach rowing.", "Keep my name, lose the rest."
+    )
+    assert "suvi" in said
+    assert "tampere" not in said
+    assert "rowing" not in said

@@ -54,7 +54,7 @@ class Forgetting:
             pool = [f for f in pool if contains_words(_describe(f), op.value)]
         if op.replaces and selector not in (FORGET_ALL, NEWEST):
             # "Forget my dietary stuff but keep the allergy": what is kept is spared.
-            spared = kind_named(op.replaces) or getattr(category_of(op.replaces), "slot", None)
+            spared = _kind_of(op.replaces)
             pool = [
                 f
                 for f in pool
@@ -62,10 +62,20 @@ class Forgetting:
                 and not contains_words(_describe(f), op.replaces)
             ]
         changes = [Change("forgotten", f) for f in pool]
+        # "Keep my name, lose the rest" of "I'm Rina, Osaka-based, and I teach piano": the
+        # part of the kind kept, said beside the rest, stays.
+        kept_kind = _kind_of(op.replaces) if selector == FORGET_ALL and op.replaces else None
+        kept_part = _SAID_WITH.get(slot_info(kept_kind).category) if kept_kind else None
         for fact in pool:
             self.facts.delete(fact.id)
             if selector is None and fact.active:
                 self.keep_other_parts(fact, op.value)
+            part = kept_part.search(fact.value) if kept_part and fact.active else None
+            if part is not None:
+                value = part.group().strip(" ,;-–—")
+                self.facts.add(
+                    replace(fact, id=self.make_id(), slot=kept_kind, value=value, history=())
+                )
         said_with = _SAID_WITH.get(_category_named(selector) or "")
         if said_with is not None:
             changes += self.drop_parts_said_with(said_with)
@@ -133,7 +143,7 @@ def _kept_aside(kept: str | None) -> Callable[[Fact], bool]:
     found once, not once a fact)."""
     if not kept:
         return lambda fact: False
-    kind = kind_named(kept) or getattr(category_of(kept), "slot", None)
+    kind = _kind_of(kept)
     category = slot_info(kind).category if kind is not None else None
 
     def named(fact: Fact) -> bool:
@@ -141,6 +151,10 @@ def _kept_aside(kept: str | None) -> Callable[[Fact], bool]:
         return same_kind or contains_words(_describe(fact), kept)
 
     return named
+
+
+def _kind_of(named: str) -> str | None:
+    return kind_named(named) or getattr(category_of(named), "slot", None)
 
 
 def _category_named(selector: str | None) -> str | None:
