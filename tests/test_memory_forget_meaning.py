@@ -272,6 +272,7 @@ def test_kin_words_of_each_language_are_the_family(fact: str, asked: str) -> Non
         "Ich hab schon wieder mein Handy im Zug vergessen.",
         "Se me olvidaron las llaves en el coche.",
         "Ho dimenticato il portafoglio a casa.",
+        "Mi sono dimenticata le chiavi in ufficio.",
         "Ik ben mijn sleutels kwijt.",
     ],
 )

@@ -26,7 +26,8 @@ EPISODE = re.compile(
     r"|\b(?:ich|wir)\s+(?:habe|hab|haben)\b.{0,50}?\b(?:vergessen|verloren|verlegt)\b"
     r"|\b(?:ich|wir)\s+(?:vergaß|vergass|verlor)\b"
     r"|\b(?:se\s+me|se\s+nos)\s+(?:olvid|perdi|cay)\w*|\b(?:olvidé|perdí|he\s+(?:olvidado|perdido))\b"
-    r"|\b(?:ho|abbiamo)\s+(?:dimenticato|perso)\b|\b(?:esqueci|perdi)\b"
+    r"|\b(?:ho|abbiamo)\s+(?:dimenticato|perso)\b|\b(?:mi|ci)\s+(?:sono|siamo)\s+dimenticat[oaie]\b"
+    r"|\b(?:esqueci|perdi)\b"
     r"|\b(?:ik|we)\s+(?:ben|zijn|heb|hebben)\b.{0,50}?\b(?:vergeten|verloren|kwijt)\b",
     re.IGNORECASE,
 )
