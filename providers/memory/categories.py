@@ -131,12 +131,15 @@ CATEGORIES: tuple[Category, ...] = (
     Category(
         "family",
         r"wife|husband|partner|spouse|girlfriend|boyfriend|fianc|married|divorc|widow|"
-        r"son\b|sons\b|daughter|kids?\b|kiddos?\b|child\b|children|baby|toddler|twins|teenager|mum\b|mums\b|mom\b|moms\b|"
+        r"son\b|sons\b|daughter|step(?:son|daughter|kids?|children|mum|mom|dad|father|mother|"
+        r"brother|sister)|kids?\b|kiddos?\b|child\b|children|baby|toddler|twins|teenager|mum\b|mums\b|mom\b|moms\b|"
         r"mother|dad\b|father|parent|brother|sister|sibling|grandma|grandpa|grandmother|"
         r"grandfather|grandchild|niece|nephew|aunt|uncle|cousin|in-law|"
         # Whole words: "Maria" is no "mari", "Mannheim" no "Mann".
-        r"frau\b|mann\b|tochter|sohn\b|kinder\b|femme\b|mari\b|fille\b|fils\b|esposa|esposo|"
-        r"hija|hijo",
+        r"frau\b|mann\b|tochter|töchter|sohn\b|söhne|kinder\b|eltern|mutter|vater|bruder|"
+        r"brüder|schwester|enkel|femme\b|mari\b|fille\b|filles\b|fils\b|enfants?\b|mère|père|"
+        r"frères?\b|sœur|soeur|esposa|esposo|hija|hijo|madre|padre|herman[oa]s?\b|niñ[oa]s\b|"
+        r"niet[oa]s?\b",
     ),
     Category(
         "pets",
@@ -160,7 +163,12 @@ CATEGORIES: tuple[Category, ...] = (
         r"cardiac|health\b|medical|antidepress|inhaler|pacemaker|chemo\b|chemotherapy|radiotherapy|dialysis|sciatica|"
         r"crohn|colitis|\bibs\b|fibromyalg|lupus|multiple sclerosis|\bms\b|parkinson|"
         r"eczema|psoriasis|tinnitus|vertigo|hay fever|fatigue|flat-foot|scoliosis|hernia|"
-        r"heuschnupfen|asthme|\basma\b|diabète|diabetes|migräne|migraña",
+        r"heuschnupfen|asthme|\basma\b|diabète|diabetes|migräne|migraña|"
+        r"stammer|stutter|ptsd|hypertension|thyroid|anaemi|anemi|endometriosis|pcos|gout\b|"
+        r"osteopor|glaucoma|cataract|dementia|alzheimer|\bhiv\b|hepatitis|"
+        # A body part said with what ails it: "a bad hip", "a dodgy shoulder".
+        r"(?:bad|dodgy|weak|sore|broken|injured|replaced|new|fused) (?:hip|shoulder|wrist|"
+        r"ankle|elbow|neck|foot|leg|arm|eye|ear|heart|lungs?|kidney|liver|spine)\b",
     ),
     Category(
         "dislikes",
@@ -254,9 +262,9 @@ CATEGORIES: tuple[Category, ...] = (
     Category(
         "work",
         r"\bwork(?:s|ed|ing)? as\b|\barbeite als\b|\btravaille comme\b|\btrabajo como\b|"
-        r"i'?m (?:now )?an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee|wife|man|woman)\b"
+        r"i'?m (?:now )?an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee|smith|wife|man|woman)\b"
         r"(?! of\b| fan\b)|"
-        r"i am (?:now )?an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee|wife|man|woman)\b",
+        r"i am (?:now )?an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee|smith|wife|man|woman)\b",
     ),
 )
 

@@ -51,7 +51,12 @@ WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 HEDGE = re.compile(
     r"^(?:i guess (?:you could say )?|you could say |i'd say (?:that )?|i suppose |i think |"
     r"i mean,? |to be honest,? |heads up(?: that|:)? |fun fact:? |for context,? |"
-    r"(?:please |can you |could you )?(?:remember|note|keep in mind)(?: that)?:? )",
+    r"(?:please |can you |could you )?(?:remember|note|keep in mind)(?: that)?:? |"
+    # A plea not to forget a statement of the user's is that statement, told again.
+    r"(?:don'?t|do not|never) forget(?: that)?,? (?=(?:i|i'm|im|i've|my|we|we're|our)\b)|"
+    r"vergiss (?:bitte )?nicht,? (?:dass )?(?=(?:ich|mein\w*|wir|unser\w*)\b)|"
+    r"n'oublie(?:z)? pas,? (?:que |qu')?(?=(?:je|j'|mon|ma|mes|nous)\b)|"
+    r"no (?:te )?olvides,? (?:de )?que )",
     re.IGNORECASE,
 )
 # Verbs that ask for a piece of work, against those that say how to answer ("use", "keep",
@@ -160,7 +165,9 @@ STOP = frozenset(
     mentioned told said saved stored know knowing keep kept remember remembered memory
     file please pls thanks mind ich du er sie es wir ihr mein meine und oder nicht das
     der die je tu il elle nous vous mon ma mes et ou pas le la les yo tú él ella mi mis
-    y o no el los las""".split()  # noqa: SIM905
+    y o no el los las meinen meinem meiner meines mit über von vom zum zur bitte alles
+    dass betrifft mich mir tout tous toute ceci cela qui que sur des aux concerne plaît stp
+    svp del por favor todo toda sobre dónde donde sus""".split()  # noqa: SIM905
 )
 FIELD = re.compile(r"(?P<label>[^:?!]{1,30}):\s*(?P<value>[^:?!]+)$")
 # Advice and mottos speak to a "you" ("surround yourself with…", "never give up on your

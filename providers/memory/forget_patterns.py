@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+_DE_INFINITIVE = r"(?:vergessen|löschen|entfernen|streichen)"
 # "take Pip off the list", "keep my kid's details out of this": the memory is the place.
 FORGET_AROUND = re.compile(
     r"\b(?:take|leave|keep|cross)\s+(?P<target>.{1,50}?)\s+(?:off (?:the|your|my) "
@@ -19,7 +20,26 @@ FORGET_AROUND = re.compile(
     r"(?![\w'’]*(?:ed|ing)\b)\w+\s+(?P<from>.{1,60}?)\s+(?:from|out of|off)\s+"
     r"(?:your|the|ctxchat's)\s+(?:memory|memories|notes|records?|files?)\b"
     # "You can let the chess thing go": the thing let go of sits between the verb's parts.
-    r"|\blet\s+(?P<let>(?:the|my|that|those|these)\b.{1,40}?)\s+go(?:,?\s*please)?\s*[.!]?$",
+    r"|\blet\s+(?P<let>(?:the|my|that|those|these)\b.{1,40}?)\s+go(?:,?\s*please)?\s*[.!]?$"
+    # Asked with a modal, a German request puts its verb last: "Kannst du das mit meinem Hund
+    # vergessen?", or before a clause naming the thing: "Könntest du vergessen, wo ich wohne?"
+    r"|^(?:bitte\s+)?(?:(?:kannst|könntest|würdest|magst)\s+du|(?:können|könnten|würden)\s+"
+    r"sie)\s+(?:bitte\s+|mal\s+)*(?:(?P<last>.+?)\s+(?:bitte\s+)?"
+    + _DE_INFINITIVE
+    + r"|"
+    + _DE_INFINITIVE
+    + r"\s*,\s*(?P<after>.+?))\s*[?.!]*$"
+    # A German "don't keep" holds the thing between the verb and its "nicht": "Merk dir meine
+    # Adresse nicht", "Du musst dir meine Krankheit nicht merken".
+    r"|\b(?:merk|merke|speicher|speichere|behalte)\s+(?:dir\s+)?(?:bitte\s+)?(?P<unkept>.{1,50}?)"
+    r"\s+(?:bitte\s+)?nicht\b|\b(?:musst|brauchst|sollst)\s+(?:dir\s+)?(?:(?P<unneeded>.{1,50}?)\s+)?"
+    r"nicht\s+(?:zu\s+)?(?:merken|speichern|behalten|wissen)\b(?:\s*,\s*(?P<which>[^.!?]+))?"
+    # The thing put first, as German may: "Das mit der Arbeit kannst du vergessen", "Meinen
+    # Job brauchst du dir nicht zu merken".
+    r"|^(?P<fronted>[^,]{1,50}?)\s+(?:kannst|könntest|darfst|sollst)\s+du\s+"
+    r"(?:(?:bitte|ruhig|gerne?|auch|jetzt|einfach|mal)\s+)*" + _DE_INFINITIVE + r"\s*[?.!]*$"
+    r"|^(?P<unneeded_first>[^,]{1,50}?)\s+(?:musst|brauchst|sollst)\s+du\s+(?:dir\s+)?"
+    r"(?:(?:auch|wirklich|echt)\s+)*nicht\s+(?:zu\s+)?(?:merken|speichern|behalten|wissen)\b",
     re.IGNORECASE,
 )
 THE_REST = re.compile(
@@ -92,3 +112,70 @@ OWN_KEEPING = re.compile(
     r"log|record|not|fil|hold|hang)",
     re.IGNORECASE,
 )
+# A thing of someone else's: "forget her address", "oublie son adresse", or of someone named,
+# who may be the user's own ("drop Rolo's details").
+OTHERS_THING = re.compile(
+    r"^(?:about\s+|the\s+|that\s+)*(?:his|her|their|sein\w*|ihr\w*|son|sa|ses|leurs?|"
+    r"(?P<name>(?-i:[A-Z])[\w-]+)['’]s)\b",
+    re.IGNORECASE,
+)
+# "…; keep the name and the job": what is to stay, after what is to go.
+KEEP_PART = re.compile(
+    r"(?:[;,]\s*)?\b(?:but\s+)?(?:keep|remember|hold on to|leave(?![^;]*\bout\b)|behalte|"
+    r"garde|guarda|mantén)\b"
+    r"(?P<what>[^;]*);?",
+    re.I,
+)
+
+# "the medical info and my career plans": the parts of a request, each naming its own kind.
+KIND_PARTS = re.compile(r"\s*(?:[,;&]|\band\b|\bor\b)\s*", re.IGNORECASE)
+
+# "Forget everything except my name", "Vergiss alles außer meinem Wohnort".
+EXCEPT = re.compile(
+    r"(?:everything|all(?: of (?:that|it|this|them))?|it all|alles|tout|todo)\s+"
+    r"(?:except|but|apart from|other than|besides|außer|bis auf|sauf|à part|excepté|menos|"
+    r"excepto|salvo)\s+(?P<what>.+)",
+    re.IGNORECASE,
+)
+
+# "Scrub that", "Oublie ça": what was just said, or a topic named before.
+DEMONSTRATIVE = re.compile(
+    r"(?:that|this|it|those|these|that one|this one|das|dies|ça|cela|ceci|eso|esto|ello)"
+    r"(?:\s+(?:please|thanks|thank you|either|bitte|stp|svp|por favor))?",
+    re.IGNORECASE,
+)
+
+# A negation just before the verb of forgetting ("Don't forget", "N'oublie pas", "No
+# olvides") or, in German, French and Dutch, just after it ("Vergiss nicht").
+PLEA_BEFORE = re.compile(
+    r"(?:\b(?:don'?t|do not|never|won'?t|mustn'?t|no|nunca|jamás|non|não|nao)\s+(?:te\s+)?|"
+    r"\bn['’]\s*|\bne\s+)$",
+    re.IGNORECASE,
+)
+
+PLEA_AFTER = re.compile(r"\s*(?:nicht|nie|pas|jamais|niet|nooit)\b", re.IGNORECASE)
+
+# The user as a statement's subject, with its verb: "I like", "I don't eat", "I'm",
+# "I've got", "je suis", "ich habe", "soy".
+STATEMENT = re.compile(
+    r"(?:i|we)(?:['’](?:m|re|ve|d)\b(?:\s+got\b)?|\s+(?:am|are|was|were)\b|"
+    r"\s+(?:(?:do|does|did)(?:n['’]t| not)|really|still|also|just|usually|never|always)\s+\w+|"
+    r"\s+\w+)|je suis|j['’]ai|je \w+|ich (?:bin|habe|\w+)|soy|estoy|tengo",
+    re.IGNORECASE,
+)
+
+# A pronoun's contraction ("I'm", "we've", "j'ai"): no word a fact is named by.
+CONTRACTED = re.compile(r"(?:i|we|you|they|he|she|it|j|c)['’]\w{1,3}", re.IGNORECASE)
+
+# A text as the place a thing is taken from: "remove the dog from the story", "in the essay,
+# drop any mention of…" ask for an edit of that text, not of the memory.
+_TEXT = (
+    r"(?:paragraph|sentence|line|bullet|bullet point|section|intro|introduction|conclusion|"
+    r"slide|page|chapter|draft|essay|story|poem|letter|email|e-mail|post|caption|script|"
+    r"speech|article|summary|table|text|document|doc|report|cv|resume|bio|toast|"
+    r"absatz|satz|abschnitt|text|paragraphe|phrase|texte|párrafo|frase|texto)s?"
+)
+OF_A_TEXT = re.compile(
+    rf"\b(?:from|in|out of|off)\s+(?:the|this|that|my|your)\s+(?:\w+\s+)?{_TEXT}\b", re.I
+)
+IN_A_TEXT = re.compile(rf"\b(?:in|from|for)\s+(?:the|this|that|my|your)\s+{_TEXT}\b", re.I)

@@ -13,6 +13,7 @@ from .categories import categories_in, category_of
 from .changes import Change
 from .facts import Fact
 from .factset import FactSet
+from .kinds import kind_named, kinds_within
 from .normalize import contains_words, stem, words
 from .ops import CATEGORY_PREFIX, FORGET_ALL, NEWEST, Op
 from .slots import slot_info
@@ -41,30 +42,40 @@ class Forgetting:
             pool = self.newest_before()
         elif selector is not None and selector.startswith(CATEGORY_PREFIX):
             category = selector[len(CATEGORY_PREFIX) :]
-            pool = [f for f in self.facts.all() if _of_kind(f, category)]
+            pool = [f for f in self.facts.all() if _of_kind(f, kinds_within(category))]
         elif selector is not None:
             # A slot stands for its whole category: "forget where I work" means the job and
             # the workplace, whichever slot an older version kept them in.
-            category = slot_info(selector).category
-            pool = [f for f in self.facts.all() if _of_kind(f, category)]
+            kinds = kinds_within(slot_info(selector).category)
+            pool = [f for f in self.facts.all() if _of_kind(f, kinds)]
         else:
             pool = [f for f in self.facts.all() if contains_words(_describe(f), op.value)]
         if op.value.strip() and selector is not None:
             pool = [f for f in pool if contains_words(_describe(f), op.value)]
         if op.replaces and selector not in (FORGET_ALL, NEWEST):
             # "Forget my dietary stuff but keep the allergy": what is kept is spared.
-            spared = category_of(op.replaces)
+            spared = _kind_of(op.replaces)
             pool = [
                 f
                 for f in pool
-                if not (spared is not None and f.slot == spared.slot)
+                if not (spared is not None and f.slot == spared)
                 and not contains_words(_describe(f), op.replaces)
             ]
         changes = [Change("forgotten", f) for f in pool]
+        # "Keep my name, lose the rest" of "I'm Rina, Osaka-based, and I teach piano": the
+        # part of the kind kept, said beside the rest, stays.
+        kept_kind = _kind_of(op.replaces) if selector == FORGET_ALL and op.replaces else None
+        kept_part = _SAID_WITH.get(slot_info(kept_kind).category) if kept_kind else None
         for fact in pool:
             self.facts.delete(fact.id)
             if selector is None and fact.active:
                 self.keep_other_parts(fact, op.value)
+            part = kept_part.search(fact.value) if kept_part and fact.active else None
+            if part is not None:
+                value = part.group().strip(" ,;-–—")
+                self.facts.add(
+                    replace(fact, id=self.make_id(), slot=kept_kind, value=value, history=())
+                )
         said_with = _SAID_WITH.get(_category_named(selector) or "")
         if said_with is not None:
             changes += self.drop_parts_said_with(said_with)
@@ -107,8 +118,21 @@ class Forgetting:
         parts = [p.strip() for p in _PARTS.split(fact.value) if p.strip()]
         if contains_words(parts[0], value) and len(parts[0].split()) <= 2:
             return  # "Greg, my partner, is the cook": the rest is about what was forgotten
-        # "I love K-pop, especially BTS": a part that narrows the forgotten one goes with it.
-        rest = [p for p in parts if not contains_words(p, value) and not _NARROWING.match(p)]
+        # "I love K-pop, especially BTS": a part that narrows the forgotten one goes with it,
+        # and so does a name set after it by a comma ("Ich habe einen Kater, Moritz"), not a
+        # thing listed with it ("cats, dogs and owls").
+        last = parts[-1].strip(" .!")
+        named = (
+            len(parts) == 2
+            and contains_words(parts[0], value)
+            and re.fullmatch(r"[A-ZÀ-Ý][\w'’-]+", last) is not None
+            and "," in fact.value
+        )
+        rest = [
+            p
+            for p in parts[: -1 if named else None]
+            if not contains_words(p, value) and not _NARROWING.match(p)
+        ]
         if rest and len(rest) < len(parts):
             kept = replace(fact, id=self.make_id(), value=", ".join(rest), history=())
             self.facts.add(kept)
@@ -119,14 +143,18 @@ def _kept_aside(kept: str | None) -> Callable[[Fact], bool]:
     found once, not once a fact)."""
     if not kept:
         return lambda fact: False
-    kind = category_of(kept)
-    category = slot_info(kind.slot).category if kind is not None else None
+    kind = _kind_of(kept)
+    category = slot_info(kind).category if kind is not None else None
 
     def named(fact: Fact) -> bool:
         same_kind = category is not None and slot_info(fact.slot).category == category
         return same_kind or contains_words(_describe(fact), kept)
 
     return named
+
+
+def _kind_of(named: str) -> str | None:
+    return kind_named(named) or getattr(category_of(named), "slot", None)
 
 
 def _category_named(selector: str | None) -> str | None:
@@ -156,12 +184,25 @@ _SAID_WITH = {
 }
 
 
-def _of_kind(fact: Fact, category: str) -> bool:
-    """Whether a fact is of the kind a request names: by its slot, or, for a statement kept
+def _of_kind(fact: Fact, kinds: frozenset[str]) -> bool:
+    """Whether a fact is of the kinds a request names: by its slot, or, for a statement kept
     in the user's words, by any kind its words hold."""
-    if slot_info(fact.slot).category == category:
+    if slot_info(fact.slot).category in kinds:
         return True
-    return any(slot_info(c.slot).category == category for c in categories_in(fact.value))
+    if "work" in kinds and not fact.slot and _BARE_ROLE.match(fact.value):
+        return True
+    return any(slot_info(c.slot).category in kinds for c in categories_in(fact.value))
+
+
+# "Ich bin Arzt", "Je suis médecin à Lyon", "Soy fontanero": these languages give a trade as
+# a bare noun after "I am", with no article; a note said so is what "forget my job" reaches
+# (a nationality said the same way goes too: forgetting errs on the side of forgetting).
+_BARE_ROLE = re.compile(
+    r"(?:ich bin|je suis|soy|sono|sou|ik ben)\s+(?!(?:un|une|le|la|les|ein|eine|einer|el|una|"
+    r"uno|de|d'|du|des|à|au|en|in|im|aus|von|bei|a|al|del|da|di|em|no|na|nicht|pas|très|sehr|"
+    r"muy|molto|muito|heel|so|si|tan|ganz|bien|gut|mal)\b)[^\W\d_]{3,}",
+    re.IGNORECASE,
+)
 
 
 def _describe(fact: Fact) -> str:

@@ -87,11 +87,17 @@ EN = Language(
     r"sold|died|ended|finished|graduated|switched|changed|moved|transferred|replaced|ditched",
     forget=r"forget|forgets|unremember|un-remember|delete|erase|remove|wipe|scrub|drop|bin|"
     r"ditch|scrap|toss|trash|purge|clear|lose|strike|nix|un-?save|un-?learn|can go|discard|"
+    r"(?:take back|retract|withdraw)(?= (?:what|everything|all|anything) i (?:said|told|mentioned)|"
+    r" that\b| it\b)|"
     r"get rid of|throw (?:out|away)|let go of|disregard|ignore|"
     r"no (?:reason|need) (?:for you )?to (?:remember|keep|store|hold on to|hang on to)|"
-    r"don't want (?:you )?(?:knowing|to know|keeping|saving|storing|remembering)|"
+    r"don't want (?:you )?(?:knowing|to know|keeping|saving|storing|remembering|having|"
+    r"holding on ?to|hanging on ?to|tracking|recording|logging)|"
     r"shouldn't have (?:shared|told you|said|mentioned)|"
     r"(?:can you |please |could you )?not (?:keep|store|save|remember)|"
+    r"you (?:don't|do not|won't|shouldn't|needn't) (?:need|have)? ?to know|"
+    r"(?:rather|prefer|preferred) (?:that )?you (?:not|didn't|did not|don't|wouldn't) "
+    r"(?:know|keep|store|save|remember|have)(?: anything)?|"
     r"(?:don't|do not) want (?:my |any |the |that )?[\w' -]{1,30} " + _EN_KEPT + "|"
     r"(?:i want|we want|i'd like|i would like) (?:my |the |that |those )[\w' -]{1,30} "
     + _EN_GONE
@@ -135,7 +141,7 @@ DE = Language(
     negation=r"nicht|kein|keine|keinen|nie|niemals|nicht mehr|kein mehr|falsch|sondern|"
     r"stattdessen|aufgehört|verlassen|gekündigt|umgezogen|gewechselt",
     forget=r"vergiss|vergessen sie|vergesst|lösch|lösche|löschen sie|entferne|entfernen sie|"
-    r"streich|streiche|merk dir .{0,40} nicht|speicher .{0,40} nicht",
+    r"streich|streiche",
     lasting=r"immer|ab jetzt|von nun an|ab sofort|künftig|in zukunft|jedes mal|generell|"
     r"grundsätzlich|stets|nie",
     fillers=r"also|und|übrigens|ach|ja|nun|hallo|hi|ehrlich gesagt|nur|zur info",
@@ -157,7 +163,13 @@ FR = Language(
     negation=r"ne|n'|pas|plus|jamais|aucun|aucune|non|faux|erreur|plutôt|mais|quitté|"
     r"arrêté|déménagé|changé",
     forget=r"oublie|oubliez|oublions|supprime|supprimez|efface|effacez|retire|retirez|"
-    r"ne (?:garde|retiens|mémorise|enregistre)s? pas",
+    r"ne (?:garde|retiens|mémorise|enregistre)s? pas|"
+    # Asked with a modal, the verb is an infinitive: "Tu peux oublier où j'habite ?"
+    r"(?:tu peux|peux-tu|tu pourrais|pourrais-tu|vous pouvez|pouvez-vous|pourriez-vous|"
+    r"vous pourriez)(?: bien| stp| svp)? (?:oublier|supprimer|effacer|retirer)|"
+    # Wished in the subjunctive: "Je préfère que tu oublies où j'habite."
+    r"que tu (?:oublies|effaces|supprimes|retires)|que vous (?:oubliiez|oubliez|effaciez|"
+    r"supprimiez)",
     lasting=r"toujours|désormais|dorénavant|à partir de maintenant|à l'avenir|chaque fois|"
     r"en général|jamais",
     fillers=r"alors|et|bon|bref|au fait|d'ailleurs|salut|bonjour|coucou|franchement|aussi",
@@ -182,7 +194,13 @@ ES = Language(
     negation=r"no|nunca|jamás|ya no|ningún|ninguna|ninguno|sino|equivoqué|error|"
     r"dejé|cambié|mudé",
     forget=r"olvida|olvídate|olvide|olvídese|borra|bórralo|elimina|quita|no (?:guardes|"
-    r"recuerdes|memorices)",
+    r"recuerdes|memorices)|"
+    r"(?:puedes|podrías|podrias|puede|podría|podria)(?: por favor)? (?:olvidar|borrar|eliminar|"
+    r"quitar)|olvídalo|olvídala|olvídalos|elimínalo|quítalo|bórrala|"
+    # Wished in the subjunctive: "Prefiero que olvides dónde trabajo", "no hace falta que
+    # recuerdes dónde vivo".
+    r"que (?:olvides|borres|elimines|quites)|no (?:hace falta|es necesario|necesitas) (?:que )?"
+    r"(?:recuerdes|guardes|sepas|recordar|guardar|saber)",
     lasting=r"siempre|a partir de ahora|de ahora en adelante|en adelante|cada vez|"
     r"en general|nunca",
     fillers=r"bueno|pues|y|oye|hola|por cierto|la verdad|también",
@@ -299,6 +317,9 @@ def compiled(code: str) -> Compiled:
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
 
+_EN_FORGET = frozenset(EN.forget.split("|"))
+
+
 @functools.cache
 def _markers() -> dict[str, frozenset[str]]:
     """Each language's single-word markers, for telling which language a message is in."""
@@ -307,12 +328,17 @@ def _markers() -> dict[str, frozenset[str]]:
         found: set[str] = set()
         names = ["first_person", "first_person_verbs", "question_openers", "negation"]
         if lang.code != "en":
-            # "Bitte halte deine Antworten kurz": a request's verbs tell its language too
-            # (English's, such as "be" or "no", would count in every language).
-            names.append("request_openers")
+            # "Bitte halte deine Antworten kurz", "Oublie son adresse": a request's verbs tell
+            # its language too (English's, such as "be" or "no", would count in every
+            # language, and so would a verb English shares, such as "remove").
+            names.extend(["request_openers", "forget"])
         for name in names:
             fragment: str = getattr(lang, name)
-            found.update(w for w in fragment.split("|") if re.fullmatch(r"[^\W\d_]+", w))
+            found.update(
+                w
+                for w in fragment.split("|")
+                if re.fullmatch(r"[^\W\d_]+", w) and not (name == "forget" and w in _EN_FORGET)
+            )
         found.update(_FUNCTION_WORDS[lang.code].split())
         out[lang.code] = frozenset(found)
     return out

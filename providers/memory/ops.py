@@ -22,6 +22,9 @@ NEWEST = "*newest*"
 # An update of the newest fact that fixes a spelling: it replaces only a word it resembles.
 SPELLING = "*spelling*"
 CATEGORY_PREFIX = "category:"
+# A forget of a slot's kind applied only when nothing else the message asked to forget went:
+# "forget that I don't eat meat" names a statement by its words, and its kind if none holds them.
+OTHERWISE_PREFIX = "otherwise:"
 
 
 class OpFormatError(ValueError):

@@ -11,12 +11,13 @@ from .categories import (
     named_as,
     style_aspect_of,
 )
-from .clause_patterns import STANDING_DISLIKE, STYLE_VERB, TASK_VERB, WORD
+from .clause_patterns import STANDING_DISLIKE, STYLE_VERB, TASK_VERB, WORD, content_words
 from .forget_request import forget_ops
-from .ops import Op
+from .ops import NEWEST, Op
 from .reading import (
     ReaderBase,
     clauses,
+    sentences,
     trim,
 )
 from .remark_patterns import OF_REPLIES
@@ -72,6 +73,13 @@ class Requests(ReaderBase):
         ops = forget_ops(said, self.lang)
         if ops is None:
             return False
+        at = self.text.find(said)
+        if [op.slot for op in ops] == [NEWEST] and at > 0:
+            # "my job... just forget it": "it" is the topic a fragment just before named.
+            prior = [self.text[a:b] for a, b in sentences(self.text) if b <= at]
+            fragment = prior[-1].strip(" .!…") if prior else ""
+            if 0 < len(fragment.split()) <= 5:
+                ops = forget_ops(f"{fragment}, {said}", self.lang) or ops
         self.ops.extend(ops)
         return True
 
@@ -206,5 +214,7 @@ class Requests(ReaderBase):
             said = m.group("said").strip(" ,?.!")
             place = m.group("place")
             value = m.group().strip(" ,?.!") if place else said
-            if place or self.clause(said, sentence_about_user=True) is not None:
+            # "Did you forget where I live?": the verb alone, with no place, tells nothing.
+            told = place or len(content_words(said)) > 1
+            if told and self.clause(said, sentence_about_user=True) is not None:
                 self.ops.append(Op("add", self.slot_of(value), value, m.group()))

@@ -9,6 +9,7 @@ import re
 from .categories import category_of
 from .change_patterns import ENDING, SWITCH
 from .clause_patterns import BARE_IMPERATIVE, BRIEF_LABEL, FIELD, FINITE, REACTION, TASK_VERB, WORD
+from .forget_request import forget_ops
 from .ops import Op
 from .reading import (
     ReaderBase,
@@ -59,6 +60,8 @@ class ShortMessages(ReaderBase):
             return False
         if any(m is not None and SPOKEN_LABEL.search(m["label"]) for m in labels):
             return False  # "We went electric: the Civic's gone…" is a sentence, not a field
+        if any(m is not None and forget_ops(m["value"], self.lang) for m in labels):
+            return False  # "Health stuff: please forget" asks, of what its label names
         if not any(category_of(m["label"]) or self.first_person(m["label"]) for m in labels if m):
             return False
         for m in labels:

@@ -68,8 +68,11 @@ EVERYDAY_RIDDANCE = re.compile(
 )
 # What may stand before a request: nothing, politeness, or the end of an earlier clause.
 ASKING = re.compile(
-    r"(?:.*[,;:.!?]\s*)?(?:(?:please|pls|can you|could you|would you|will you|just|and|also|"
-    r"oh|ok|okay|actually|so|then|now|you can|you may|feel free to)[\s,]*)*",
+    r"(?:.*(?:[,;:.!?]|\s[-–—])\s*)?(?:(?:please|pls|plz|kindly|(?:can|could|would|will) "
+    r"(?:you|u)|just|and|also|oh|ok|okay|actually|so|then|now|you can|you may|feel free to|"
+    r"nah|yeah|yep|no|hm+|e+h+|um+|well|oops|sorry|"
+    r"i'?d like you to|i would like you to|i (?:want|need) you to)"
+    r"[\s,]*)*",
     re.IGNORECASE,
 )
 # A carer's word on the user's health is the user's fact: "my GP says I'm anaemic".

@@ -58,10 +58,10 @@ _TABLE: tuple[Slot, ...] = (
     Slot("study", "single", "work", "studies"),
     Slot("skills", "list", "work", "uses"),
     # food and health
-    Slot("diet", "single", "health", "diet"),
+    Slot("diet", "single", "diet", "diet"),
     Slot("eats", "list", "food", "eats", opposite="avoids"),
     Slot("avoids", "list", "food", "does not eat", opposite="eats"),
-    Slot("allergies", "list", "health", "allergic or intolerant to"),
+    Slot("allergies", "list", "allergy", "allergic or intolerant to"),
     Slot("health", "list", "health", "health"),
     # tastes
     Slot("likes", "list", "preferences", "likes", opposite="dislikes"),
@@ -78,7 +78,7 @@ _TABLE: tuple[Slot, ...] = (
     Slot("work", "single", "work", "work"),
     Slot("income", "single", "money", "income"),
     Slot("education", "single", "education", "education"),
-    Slot("allergy", "list", "health", "allergy"),
+    Slot("allergy", "list", "allergy", "allergy"),
     Slot("language", "list", "languages", "languages"),
     Slot("hobby", "list", "preferences", "hobby"),
     Slot("tech", "list", "tech", "tech"),

@@ -46,7 +46,7 @@ from .clause_patterns import (
     TEXT_LABEL,
     WORK_ON,
 )
-from .ops import NEWEST, Extraction, Op
+from .ops import FORGET_ALL, NEWEST, Extraction, Op
 from .reading import Group, clauses, sentences, trim
 from .reading_clause import Clauses
 from .reading_fixes import Corrections
@@ -98,8 +98,20 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             self.sentence(s_start, s_end)
         if any(op.kind == "forget" for op in self.ops):
             # A message about what to forget: its other sentences speak of the memory
-            # ("I'd rather that stayed private"), not of the user, unless they say what.
-            self.ops = [op for op in self.ops if op.kind != "add" or op.slot is not None]
+            # ("I'd rather that stayed private"), not of the user, unless they say what;
+            # and what they say of a kind it forgets is what it asks not to keep ("forget my
+            # job, I'm switching careers anyway").
+            gone = {
+                slot_info(op.slot).category
+                for op in self.ops
+                if op.kind == "forget" and op.slot not in (None, FORGET_ALL, NEWEST)
+            }
+            self.ops = [
+                op
+                for op in self.ops
+                if op.kind != "add"
+                or (op.slot is not None and slot_info(op.slot).category not in gone)
+            ]
         if not self.contrast():
             self.correction()
         if (

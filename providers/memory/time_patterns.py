@@ -19,7 +19,16 @@ EPISODE = re.compile(
     r"baked|cooked|signed|joined a|picked|saved|helped|stopped by|ended up|managed|set up a|"
     r"\w+ed)\b|\b(?:yesterday|(?<!my )(?<!our )(?<!the )(?<!his )(?<!her )"
     r"last (?:night|week|weekend|month|year|friday|saturday|sunday|"
-    r"monday|tuesday|wednesday|thursday|time)|ago|the other day|earlier today|this past)\b",
+    r"monday|tuesday|wednesday|thursday|time)|ago|the other day|earlier today|this past)\b"
+    # Forgetting or losing a thing, in each language's past: "J'ai oublié mon parapluie",
+    # "Ich habe meinen Schlüssel verloren", "Se me olvidó la cartera".
+    r"|\b(?:j'ai|j’ai|on a|nous avons)\s+(?:encore\s+|déjà\s+)?(?:oublié|perdu|égaré)\b"
+    r"|\b(?:ich|wir)\s+(?:habe|hab|haben)\b.{0,50}?\b(?:vergessen|verloren|verlegt)\b"
+    r"|\b(?:ich|wir)\s+(?:vergaß|vergass|verlor)\b"
+    r"|\b(?:se\s+me|se\s+nos)\s+(?:olvid|perdi|cay)\w*|\b(?:olvidé|perdí|he\s+(?:olvidado|perdido))\b"
+    r"|\b(?:ho|abbiamo)\s+(?:dimenticato|perso)\b|\b(?:mi|ci)\s+(?:sono|siamo)\s+dimenticat[oaie]\b"
+    r"|\b(?:esqueci|perdi)\b"
+    r"|\b(?:ik|we)\s+(?:ben|zijn|heb|hebben)\b.{0,50}?\b(?:vergeten|verloren|kwijt)\b",
     re.IGNORECASE,
 )
 CHANGE_OF_STATE = re.compile(

@@ -28,7 +28,7 @@ from .facts import Fact, PastValue, Provenance
 from .factset import FactSet
 from .forgetting import Forgetting
 from .normalize import contains_words, shares_stem, singular, value_key
-from .ops import NEWEST, SPELLING, Op
+from .ops import NEWEST, OTHERWISE_PREFIX, SPELLING, Op
 from .polarity import polarity, topic_stems
 from .slots import slot_info
 
@@ -51,6 +51,8 @@ def apply_ops(
     ops_list = list(ops)
     moved_from: dict[str, str | None] = {}  # a value retired by its words: its fact's slot
     for op in ops_list:
+        if op.kind == "forget" and (op.slot or "").startswith(OTHERWISE_PREFIX):
+            continue
         if op.kind == "forget":
             if op.slot == NEWEST and any(c.kind == "forgotten" for c in changes):
                 continue  # "No need to remember Paul. Bin it.": "it" is what went already
@@ -74,6 +76,12 @@ def apply_ops(
         # the words asked for, a fact holding a word of the same stem, or one starting
         # with a word asked for, is what was meant.
         changes.extend(step.forget_alike(named))
+    for op in ops_list:
+        if op.kind != "forget" or not (op.slot or "").startswith(OTHERWISE_PREFIX):
+            continue
+        if not any(c.kind == "forgotten" for c in changes):
+            kind = (op.slot or "").removeprefix(OTHERWISE_PREFIX)
+            changes.extend(step.forget(replace(op, slot=kind)))
     return changes
 
 
