@@ -126,13 +126,26 @@ SET_TO = re.compile(
 )
 # In a request or a question the user may still say who is in their life: "a gift for my
 # wife Yuki", "my daughter's first sleepover".
+# Kin and pets in the other six languages, after their possessives ("mein Bruder", "ma
+# copine", "mi hermana", "mia sorella", "minha mãe", "mijn zus").
+_THEIR_KIN = (
+    r"(?i:mein|meine|meinem|meiner|unser|unsere|mon|ma|mes|notre|nos|mi|mis|nuestr[oa]s?|"
+    r"(?:il |la |i |le )?(?:mio|mia|miei|mie)|(?:o |a |os |as )?(?:meu|minha|meus|minhas)|"
+    r"mijn|onze)\s+(?:\w+\s+)?(?i:bruder|schwester|mutter|vater|mama|papa|eltern|sohn|"
+    r"tochter|kinder|kind|frau|mann|freundin|freund|partner(?:in)?|oma|opa|hund|katze|"
+    r"frère|s(?:œ|oe)ur|mère|père|parents|fils|fille|enfants?|femme|mari|copine|copain|"
+    r"partenaire|chien|chat|hermano|hermana|madre|padre|padres|hij[oa]s?|espos[oa]|mujer|"
+    r"marido|novi[oa]|pareja|perro|gato|fratello|sorella|genitori|figli[oa]|moglie|"
+    r"ragazz[oa]|cane|gatto|irmão|irmã|mãe|pai|pais|filh[oa]s?|namorad[oa]|cão|cachorro|"
+    r"broer|zus|moeder|vader|ouders|zoon|dochter|vrouw|man|vriendin|vriend|hond|kat)"
+)
 MY_PEOPLE = re.compile(
-    r"\b(?i:my|our)\s+(?:\w+\s+)?(?:wife|husband|partner|spouse|girlfriend|boyfriend|son|"
-    r"daughter|kids?|children|child|baby|mum|mom|mother|dad|father|parents|brother|sister|"
+    r"\b(?:" + _THEIR_KIN + r"|(?i:my|our)\s+(?:\w+\s+)?(?:wife|husband|partner|spouse|"
+    r"girlfriend|boyfriend|son|daughter|kids?|children|child|baby|mum|mom|mother|dad|father|parents|brother|sister|"
     r"twins|grandma|grandpa|toddler|newborn|teen|teenager|stepson|stepdaughter|grandson|"
     r"granddaughter|fianc[ée]e?|dog|cat|puppy|kitten|parrot|rabbit|horse|ferrets?|"
     r"hamsters?|guinea pigs?|tortoise|turtles?|snake|lizard|gecko|budgies?|goldfish|"
-    r"chickens|hens|goats?|pony|dogs|cats|rabbits|horses|[\w]+-(?:year|month|week)-old)"
+    r"chickens|hens|goats?|pony|dogs|cats|rabbits|horses|[\w]+-(?:year|month|week)-old))"
     r"(?![\w-])(?:'s)?"
     r"(?:,?\s+(?:named\s+|called\s+)?[A-Z][\w-]+(?:'s)?)?",
 )

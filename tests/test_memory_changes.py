@@ -1,0 +1,22 @@
+"""Changes across turns: a new value of the user's own supersedes the old one, and a change
+said of someone else, or only imagined, moves nothing of the user's."""
+
+from __future__ import annotations
+
+import pytest
+from memorykit import remembered
+
+
+@pytest.mark.parametrize(
+    ("home", "theirs", "kept"),
+    [
+        ("Ich wohne in Ulm.", "Meine Schwester ist nach Bremen gezogen.", "ulm"),
+        ("J'habite à Dijon.", "Mon frère vient de s'installer à Metz.", "dijon"),
+        ("Vivo en Gijón.", "Mi hermana se fue a vivir a Oviedo.", "gijón"),
+        ("I'm Nils.", "Mijn broer woont nu in Delft.", "nils"),
+    ],
+)
+def test_a_relatives_move_in_any_language_leaves_the_users_home(
+    home: str, theirs: str, kept: str
+) -> None:
+    assert kept in remembered(home, theirs)
