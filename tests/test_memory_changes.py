@@ -20,3 +20,19 @@ def test_a_relatives_move_in_any_language_leaves_the_users_home(
     home: str, theirs: str, kept: str
 ) -> None:
     assert kept in remembered(home, theirs)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "new", "old"),
+    [
+        ("Ich arbeite als Koch.", "Seit März bin ich Bäcker.", "bäcker", "koch"),
+        ("Je suis serveur.", "Depuis l'été je suis libraire.", "libraire", "serveur"),
+        ("Soy ingeniera.", "Desde mayo soy periodista.", "periodista", "ingenier"),
+    ],
+)
+def test_a_job_given_after_a_fronted_time_supersedes_the_old_one(
+    before: str, after: str, new: str, old: str
+) -> None:
+    said = remembered(before, after)
+    assert new in said
+    assert old not in said

@@ -253,7 +253,15 @@ CATEGORIES: tuple[Category, ...] = (
         r"\bwork(?:s|ed|ing)? as\b|\barbeite als\b|\btravaille comme\b|\btrabajo como\b|"
         r"i'?m (?:now )?an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee|wife|man|woman)\b"
         r"(?! of\b| fan\b)|"
-        r"i am (?:now )?an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee|wife|man|woman)\b",
+        r"i am (?:now )?an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee|wife|man|woman)\b|"
+        # German, French and Spanish give a job with no article, the agent noun straight
+        # after the verb ("bin ich Lehrerin", "je suis pâtissier", "soy camarero"); German
+        # writes it with a capital, which tells it from "sicher" or "sauer".
+        r"\b(?:ich bin|bin ich)\s+(?:\w+\s+)?(?-i:[A-ZÄÖÜ])\w*(?:er|erin|ist|istin|eur|eurin|"
+        r"ant|antin|ent|entin|or|orin|ege|egin)\b|"
+        r"\b(?:je suis|suis)\s+(?:\w+\s+)?\w+(?:eur|euse|ier|ière|iste|ien|ienne|ant|ante|"
+        r"er|ère|aire)\b|"
+        r"\bsoy\s+(?:\w+\s+)?\w+(?:ero|era|ista|or|ora|ante|ente|ico|ica|ario|aria|ogo|oga)\b",
     ),
 )
 

@@ -30,6 +30,16 @@ from .subject_patterns import (
 from .talk_patterns import NOT_SO, VERDICT_FRAME, WHEN_FIRST
 from .time_patterns import DATED_END, MOMENT, PASSING, PLAN
 
+_WORD_START = re.compile(r"(?<![\w'’])[\w'’-]+")
+# The subject pronouns of the languages whose subject a fronted phrase can move.
+_PRONOUN_SUBJECT = re.compile(r"(?:ich|wir|je|j['’]|nous|yo|io|eu|ik|wij|we)\b", re.I)
+# A conjunction that opens a clause within the clause: what follows is subordinate.
+_SUBORDINATE = re.compile(
+    r"\b(?:dass|wenn|ob|weil|als|falls|que|qu['’]|quand|si|lorsque|parce|cuando|porque|"
+    r"aunque|se|quando|perché|dat|of|omdat|wanneer)\b",
+    re.IGNORECASE,
+)
+
 
 class Clauses(ReaderBase):
     """One clause: whose it is and what it adds."""
@@ -46,6 +56,8 @@ class Clauses(ReaderBase):
             and verbs.match(re.sub(ADVERBS, "", clause, count=1, flags=re.I)) is not None
         ):
             return True
+        if self.fronted_subject(clause):
+            return True
         # "Sesame sends me to the ER", "home for me is Leith": the user is named further in,
         # which counts when the clause is about something a person has (a category), and its
         # subject is no "it", "they" or "this".
@@ -54,6 +66,28 @@ class Clauses(ReaderBase):
             and not self.opens("third_person", clause)
             and category_of(clause) is not None
         )
+
+    def fronted_subject(self, clause: str) -> bool:
+        """ "Seit Oktober bin ich Lehrerin", "Maintenant je suis pâtissier", "Desde enero soy
+        vegana": a time or place put first moves the user's subject (or pro-drop verb) a few
+        words in, behind the verb in German and Dutch. English puts its subject first, save
+        after the fronted phrases `USER_SUBJECT` knows."""
+        if self.code == "en":
+            return False
+        verbs = self.lang.opens["first_person_verbs"]
+        for word in list(_WORD_START.finditer(clause))[1:5]:
+            before = clause[: word.start()]
+            if (
+                _SUBORDINATE.search(before)
+                or self.has("first_person", before)
+                or self.has("third_person", before)
+            ):
+                return False  # "Mein Bruder glaubt, ich…", "Quand je…": not the user's clause
+            if _PRONOUN_SUBJECT.match(clause, word.start()) or (
+                verbs is not None and verbs.match(clause, word.start())
+            ):
+                return True
+        return False
 
     def clause(self, clause: str, *, sentence_about_user: bool) -> tuple[str | None, str] | None:
         """The (slot, words) a clause adds, or None; retirements it implies are queued."""
