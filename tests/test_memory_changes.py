@@ -36,3 +36,33 @@ def test_a_job_given_after_a_fronted_time_supersedes_the_old_one(
     said = remembered(before, after)
     assert new in said
     assert old not in said
+
+
+@pytest.mark.parametrize(
+    ("before", "retyped", "new", "old"),
+    [
+        ("i live in Edinbrugh", "*Edinburgh, sorry", "edinburgh", "edinbrugh"),
+        ("I work at Deloite.", "Deloitte*", "deloitte", "deloite"),
+        ("My name is Katrin.", "With a C, actually — Catrin.", "catrin", "katrin"),
+    ],
+)
+def test_a_value_said_again_alone_fixes_how_it_was_spelt(
+    before: str, retyped: str, new: str, old: str
+) -> None:
+    said = remembered(before, retyped)
+    assert new in said
+    assert old not in said
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "kept"),
+    [
+        ("I'm Marie.", "Thanks, Maria!", "marie"),
+        ("My dog is Rex.", "Good boy, Rexy", "rex."),
+        ("I live in Austria.", "Great, Australia then.", "austria"),
+    ],
+)
+def test_a_name_said_to_someone_or_unlike_any_stored_is_no_retyping(
+    before: str, after: str, kept: str
+) -> None:
+    assert kept in remembered(before, after)

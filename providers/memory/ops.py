@@ -21,6 +21,9 @@ FORGET_ALL = "*"
 NEWEST = "*newest*"
 # An update of the newest fact that fixes a spelling: it replaces only a word it resembles.
 SPELLING = "*spelling*"
+# The same for a value said again alone, with no word of correction ("*Manchester lol"): only
+# a word it closely resembles can be what it retypes.
+LOOKALIKE = "*lookalike*"
 CATEGORY_PREFIX = "category:"
 
 

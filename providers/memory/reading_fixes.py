@@ -14,8 +14,9 @@ from .change_patterns import (
     RETRACTED_AS_WRONG,
     SPELT,
 )
-from .clause_patterns import STOP, WORD, content_words
+from .clause_patterns import FINITE, STOP, WORD, content_words
 from .ops import (
+    LOOKALIKE,
     NEWEST,
     SPELLING,
     Op,
@@ -68,10 +69,34 @@ class Corrections(ReaderBase):
         self.ops.append(Op("update", None, new, self.message, replaces=old))
         return True
 
-    def correction(self) -> None:
+    def retyped(self) -> bool:
+        """ "*Manchester lol", "With a C actually — Catherine": a short message that names
+        something and says nothing of anyone (no verb, no person, no question or request)
+        gives a value again, to fix how it was written."""
+        text = self.text
+        words = WORD.findall(text)
+        named = _STARRED.search(text) is not None or any(
+            w[0].isupper() and len(w) > 2 for w in words[1:]
+        )
+        return (
+            named
+            and not _VOCATIVE.search(text)
+            and not self.ops
+            and len(words) <= 8
+            and "?" not in text
+            and not FINITE.search(text)
+            and not self.first_person(text)
+            and not self.has("third_person", text)
+            and not self.opens("request_openers", text)
+            and not any(w.isdigit() for w in words)
+        )
+
+    def correction(self, *, alone: bool = False) -> None:
         """ "Oops, typo: 26", "Correction: it's Ayla": a short message that says something
-        was wrong and gives a value corrects the newest fact where it is most alike."""
-        if not CORRECTION.search(self.text) or len(WORD.findall(self.text)) > 16:
+        was wrong and gives a value corrects the newest fact where it is most alike. `alone`:
+        nothing else heard anything in it, so a value said alone may be a retyping."""
+        retyped = alone and self.retyped()
+        if not (CORRECTION.search(self.text) or retyped) or len(WORD.findall(self.text)) > 16:
             return
         if any(op.kind == "add" and op.slot is not None for op in self.ops):
             # It says something of its own ("Sorry, I'm actually vegan"). A single-valued
@@ -93,11 +118,11 @@ class Corrections(ReaderBase):
         text = NOT_X.sub("", self.text)
         # "*Deloitte": the chat habit of starring a fixed word puts the value first, as
         # does "Four, actually".
-        starred = text.lstrip().startswith("*") or VALUE_FIRST.match(text) is not None
+        starred = _STARRED.search(text) is not None or VALUE_FIRST.match(text) is not None
         words = WORD.findall(text)
         values = [
             w for i, w in enumerate(words)
-            if (w[0].isupper() and (i > 0 or starred) and (len(w) > 2 or w.istitle())
+            if (w[0].isupper() and (i > 0 or starred) and (len(w) > 2 or w[1:2].islower())
                 and w.casefold() not in STOP)
             or w.isdigit()
         ]  # fmt: skip
@@ -115,7 +140,7 @@ class Corrections(ReaderBase):
             self.ops = [op for op in self.ops if op.kind != "retract"]
             self.ops.append(Op("update", None, values[0], self.message, replaces=named[0]))
         else:
-            respelt = SPELLING if SPELT.search(self.text) else ""
+            respelt = SPELLING if SPELT.search(self.text) else LOOKALIKE if retyped else ""
             self.ops.append(Op("update", NEWEST, values[0], self.message, replaces=respelt))
 
 
@@ -131,6 +156,11 @@ def _runs(text: str, values: list[str]) -> list[str]:
     return runs
 
 
+# A name set off by a comma at either end speaks to someone ("Thanks, Maria!", "Good boy,
+# Rexy"): it is said to them, not retyped.
+_VOCATIVE = re.compile(r",\s*(?-i:[A-Z])[\w'-]+[\s!.]*$|^\W*(?-i:[A-Z])[\w'-]+\s*,", re.IGNORECASE)
+# The chat habit of starring a word retyped to fix it, before or after it ("*Deloitte").
+_STARRED = re.compile(r"^\s*\*|\*\s*$")
 _ARTICLE = re.compile(r"^(?:the|a|an|my)\s+", re.IGNORECASE)
 # What opens the words of a value without being part of it: "he's a", "it's", "I meant".
 _VALUE_OPENER = re.compile(

@@ -112,6 +112,8 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             and not OF_THE_TALK.search(text)
         ):
             self.unheard()
+        if not self.ops:
+            self.correction(alone=True)
         if not any(op.kind in ("retract", "update", "forget") for op in self.ops):
             # "I changed teams and it's all Elixir now": a change said outright replaces
             # what was said last when nothing of its own kind was said before, whichever

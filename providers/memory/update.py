@@ -28,7 +28,7 @@ from .facts import Fact, PastValue, Provenance
 from .factset import FactSet
 from .forgetting import Forgetting
 from .normalize import contains_words, shares_stem, singular, value_key
-from .ops import NEWEST, SPELLING, Op
+from .ops import LOOKALIKE, NEWEST, SPELLING, Op
 from .polarity import polarity, topic_stems
 from .slots import slot_info
 
@@ -61,7 +61,8 @@ def apply_ops(
                 moved_from[op.value] = retired[0].fact.slot
             changes.extend(retired)
         elif op.kind == "update" and op.slot == NEWEST:
-            changes.extend(step.correct_newest(op.value, spelling=op.replaces == SPELLING))
+            least = _RESEMBLANCE.get(op.replaces or "", 0.0)
+            changes.extend(step.correct_newest(op.value, least=least))
         elif op.kind == "update" and op.replaces:
             changes.extend(step.correct(op))
         elif op.replaces == NEWEST:
@@ -249,7 +250,7 @@ class _Step(Forgetting):
         # A list item corrected: the old item is retired and the new one added.
         return [self.retire(fact), *self.add(fact.slot, _swap(fact.value, old, op.value))]
 
-    def correct_newest(self, value: str, *, spelling: bool = False) -> list[Change]:
+    def correct_newest(self, value: str, *, least: float = 0.0) -> list[Change]:
         """A bare correction ("typo, 26"): in the newest fact, the word most like the new
         value (same kind: a number for a number, a name for a name) becomes it."""
         facts = self.newest_before()
@@ -275,10 +276,14 @@ class _Step(Forgetting):
         old = max(candidates, key=alike)
         if numeric and not value.isdigit():
             value = value.casefold()  # "Four, actually": the number as the fact spells one
-        if spelling and not numeric and alike(old) < 0.5:
+        if not numeric and alike(old) < least:
             return []  # nothing it could be a spelling of: not this fact's correction
         return [self.supersede_value(fact, re.sub(rf"\b{re.escape(old)}\b", value, fact.value))]
 
+
+# How alike a respelt word must be to the word it replaces: a spelling said to be fixed may
+# change half the word; a value merely said again must be the same word, mistyped.
+_RESEMBLANCE = {SPELLING: 0.5, LOOKALIKE: 0.75}
 
 _NUMBER_WORDS = frozenset(
     (
