@@ -66,3 +66,24 @@ def test_a_name_said_to_someone_or_unlike_any_stored_is_no_retyping(
     before: str, after: str, kept: str
 ) -> None:
     assert kept in remembered(before, after)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "new", "old"),
+    [
+        ("I live in Cork.", "Home is Galway these days.", "galway", "cork"),
+        ("I drive a Fiesta.", "Car's a Polestar now.", "polestar", "fiesta"),
+    ],
+)
+def test_a_thing_of_the_users_named_without_my_is_still_theirs(
+    before: str, after: str, new: str, old: str
+) -> None:
+    said = remembered(before, after)
+    assert new in said
+    assert old not in said
+
+
+def test_a_place_that_is_no_thing_of_the_users_moves_nothing() -> None:
+    said = remembered("I live in Cork.", "Dublin is lovely in May.")
+    assert "cork" in said
+    assert "dublin" not in said

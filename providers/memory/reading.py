@@ -34,7 +34,7 @@ from .remark_patterns import (
     LEFT_FOR,
 )
 from .slots import favourite_slot
-from .subject_patterns import IN_PLACE, MY_PEOPLE, NAME_INTRO
+from .subject_patterns import DROPPED_MY, IN_PLACE, MY_PEOPLE, NAME_INTRO
 from .talk_patterns import TITLE
 
 _NAMED_SUBJECT = re.compile(r"[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?")
@@ -202,7 +202,8 @@ class ReaderBase(ABC):
             return favourite_slot(
                 re.sub(r"\s+(?:now|these days|too|again)$", "", thing, flags=re.I)
             )
-        found = category_of(value)
+        dropped = DROPPED_MY.match(value)  # "Car's a Tesla now": the user's car
+        found = (dropped and category_of(f"my {dropped['thing']}")) or category_of(value)
         return found.slot if found else None
 
     # -- one clause ------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from .reading import ReaderBase, endings
 from .remark_patterns import CARE_SAYS, LASTING_DESPITE_PLANS, PRONOUN, THANKS
 from .subject_patterns import (
     ADVERBS,
+    DROPPED_MY,
     MINE,
     NAME_INTRO,
     ONE_WHO,
@@ -57,6 +58,9 @@ class Clauses(ReaderBase):
         ):
             return True
         if self.fronted_subject(clause):
+            return True
+        dropped = DROPPED_MY.match(clause)
+        if dropped is not None and category_of(f"my {dropped['thing']}") is not None:
             return True
         # "Sesame sends me to the ER", "home for me is Leith": the user is named further in,
         # which counts when the clause is about something a person has (a category), and its

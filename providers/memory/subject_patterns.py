@@ -149,6 +149,13 @@ MY_PEOPLE = re.compile(
     r"(?![\w-])(?:'s)?"
     r"(?:,?\s+(?:named\s+|called\s+)?[A-Z][\w-]+(?:'s)?)?",
 )
+# A thing of the user's named with its possessive dropped, given a proper name: "home is
+# Bergen these days", "job's at Siemens now", "team is Platform".
+DROPPED_MY = re.compile(
+    r"(?P<thing>[^\W\d_][\w-]*)(?:'s|’s|\s+is|\s+are)\s+(?:(?:now|still|currently|"
+    r"officially|at|in|with|for|an?|the)\s+)*(?-i:[A-Z])",
+    re.IGNORECASE,
+)
 # A self-description as the one who does or loves something, with no verb: "Huge cricket
 # fan", "Vinyl collector", "Proud owner of a Land Rover", "Keen cyclist".
 _FOR_GOOD = (
