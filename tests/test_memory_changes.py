@@ -87,3 +87,19 @@ def test_a_place_that_is_no_thing_of_the_users_moves_nothing() -> None:
     said = remembered("I live in Cork.", "Dublin is lovely in May.")
     assert "cork" in said
     assert "dublin" not in said
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("living in Tampa rn", "tampa"),
+        ("I'm working as a courier right now.", "courier"),
+        ("Ich wohne gerade in Kiel.", "kiel"),
+    ],
+)
+def test_right_now_dates_a_standing_state_as_the_current_one(said: str, kept: str) -> None:
+    assert kept in remembered(said)
+
+
+def test_right_now_still_makes_an_occasion_pass() -> None:
+    assert "traffic" not in remembered("stuck in traffic rn")

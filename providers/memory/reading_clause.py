@@ -29,7 +29,7 @@ from .subject_patterns import (
     YOURS,
 )
 from .talk_patterns import NOT_SO, VERDICT_FRAME, WHEN_FIRST
-from .time_patterns import DATED_END, MOMENT, PASSING, PLAN
+from .time_patterns import DATED_END, PASSING, PLAN, momentary
 
 _WORD_START = re.compile(r"(?<![\w'’])[\w'’-]+")
 # The subject pronouns of the languages whose subject a fronted phrase can move.
@@ -95,7 +95,7 @@ class Clauses(ReaderBase):
 
     def clause(self, clause: str, *, sentence_about_user: bool) -> tuple[str | None, str] | None:
         """The (slot, words) a clause adds, or None; retirements it implies are queued."""
-        if self.asks(clause) or PASSING.search(clause) or MOMENT.search(clause):
+        if self.asks(clause) or PASSING.search(clause) or momentary(clause):
             return None
         for m in NOT_SO.finditer(clause):
             # "Turns out I'm not allergic to cats after all": what was said so goes.

@@ -30,7 +30,7 @@ from .talk_patterns import (
     PAST_OF_A_THING,
     TOPIC_FIRST,
 )
-from .time_patterns import FEELING, MOMENT, NOT_YET, PASSING, WHEN_AHEAD
+from .time_patterns import FEELING, NOT_YET, PASSING, WHEN_AHEAD, momentary
 
 
 class ShortMessages(ReaderBase):
@@ -156,7 +156,7 @@ class ShortMessages(ReaderBase):
             or self.asks(said)
             or REPORTED.search(said)
             or PASSING.search(said)
-            or MOMENT.search(said)
+            or momentary(said)
             or FEELING.search(said)
             or REACTION.search(said)
             or NOT_YET.search(said)  # a hope or a plan is no fact yet

@@ -95,6 +95,25 @@ MOMENT = re.compile(
     r"ce soir|hoy|esta noche|oggi|stasera|hoje|vandaag)\b",
     re.IGNORECASE,
 )
+# Verbs of a standing state, where one lives or works: "right now" only dates the state
+# as the current one ("living in Austin rn", "ich wohne gerade in Köln").
+_STANDING = re.compile(
+    r"\b(?:live|lives|living|based|resid\w+|work(?:s|ing)? (?:as|at|for|in)|employed|"
+    r"wohne|lebe|arbeite|habite|vis|travaille|vivo|resido|trabajo)\b",
+    re.IGNORECASE,
+)
+_NOW = re.compile(r"right now|rn|gerade", re.IGNORECASE)
+
+
+def momentary(clause: str) -> bool:
+    """Whether a clause says how things are only for the moment ("headache today", "stuck
+    in traffic rn"); "right now" said of a standing state does not."""
+    said = [m.group() for m in MOMENT.finditer(clause)]
+    if not said:
+        return False
+    return not (all(_NOW.fullmatch(w) for w in said) and _STANDING.search(clause))
+
+
 PASSING = re.compile(
     r"\b(?:i'm|im|i am) at (?:a|an|the|my|our)\b|"
     r"^(?:(?:ugh|argh|urgh|oh|man|god|sigh|great)[,!.]*\s+)?(?:stuck|waiting|queu(?:e)?ing|sitting|standing|soaked|drenched|freezing|boiling|"
