@@ -103,3 +103,11 @@ def test_right_now_dates_a_standing_state_as_the_current_one(said: str, kept: st
 
 def test_right_now_still_makes_an_occasion_pass() -> None:
     assert "traffic" not in remembered("stuck in traffic rn")
+
+
+def test_a_death_told_beside_what_came_after_keeps_only_what_came_after() -> None:
+    said = remembered(
+        "We had a rabbit called Clover.", "Clover died in the spring; we got a kitten named Sage."
+    )
+    assert "sage" in said
+    assert "clover" not in said

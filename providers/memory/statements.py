@@ -211,6 +211,8 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             clause = trim(self.text[c_start:c_end], self.lang)
             if story and index > 0 and not (category_of(clause) or SWITCH.search(clause)):
                 continue
+            if len(spans) > 1 and LIFE_ENDED.search(clause):
+                continue  # "Miso passed away; we adopted Pretzel": Miso is retired, not kept
             judged = self.clause(clause, sentence_about_user=about_user)
             if judged is None:
                 continue
