@@ -111,3 +111,18 @@ def test_a_death_told_beside_what_came_after_keeps_only_what_came_after() -> Non
     )
     assert "sage" in said
     assert "clover" not in said
+
+
+@pytest.mark.parametrize(
+    ("before", "correction", "new", "old"),
+    [
+        ("I'm allergic to wasps.", "Note for later: not wasps, it's bees.", "bees", "wasps"),
+        ("My son goes to Oakwood Primary.", "Quick fix: not Oakwood, Elmwood.", "elmwood", "oakw"),
+    ],
+)
+def test_a_contrast_after_a_label_corrects_the_value(
+    before: str, correction: str, new: str, old: str
+) -> None:
+    said = remembered(before, correction)
+    assert new in said
+    assert old not in said

@@ -58,7 +58,10 @@ class Corrections(ReaderBase):
         elif (after := NOT_AFTER.fullmatch(text)) is not None:
             old, new = after["old"], _said_before(after["new"])  # "Sorry, Australia! Not Austria."
         else:
-            first = NOT_FIRST.match(text)
+            # "Update from the allergist: not peanuts, it's tree nuts": what a label
+            # introduces is the correction.
+            label = re.match(r"[^.!?:]{1,40}:\s+", text)
+            first = NOT_FIRST.match(text, label.end() if label else 0)
             if first is None:
                 return False
             old, new = first["old"], _said_before(first["new"])
