@@ -14,6 +14,8 @@ from memorykit import remembered
         ("J'habite à Dijon.", "Mon frère vient de s'installer à Metz.", "dijon"),
         ("Vivo en Gijón.", "Mi hermana se fue a vivir a Oviedo.", "gijón"),
         ("I'm Nils.", "Mijn broer woont nu in Delft.", "nils"),
+        ("I live in Hobart.", "My uncle just moved to Darwin, he loves it.", "hobart"),
+        ("Ich wohne in Jena.", "Meine Cousine ist nach Erfurt gezogen.", "jena"),
     ],
 )
 def test_a_relatives_move_in_any_language_leaves_the_users_home(
@@ -126,3 +128,9 @@ def test_a_contrast_after_a_label_corrects_the_value(
     said = remembered(before, correction)
     assert new in said
     assert old not in said
+
+
+def test_a_home_said_with_the_french_verb_of_living_supersedes_the_old_one() -> None:
+    said = remembered("Je vis à Vannes.", "Je vis désormais à Tarbes.")
+    assert "tarbes" in said
+    assert "vannes" not in said

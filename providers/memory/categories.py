@@ -74,6 +74,7 @@ CATEGORIES: tuple[Category, ...] = (
         r"hometown|my (?:city|town)\b|my flat|my apartment|my house|our house|"
         r"our flat|our place|my place|our own place|neighbou?rhood|village|suburb|"
         r"wohne|lebe in|gezogen|j'habite|habite|vivo en|vivimos|abito|moro\b|woon|address|street|"
+        r"\bje vis\b|\bvis (?:à|en|au)\b|vivons|déménag|\bmud(?:é|ado|ada|amos)\b|verhuisd|"
         r"\blocation\b|where i live|\bresident\b|\blocal here\b",
     ),
     Category(

@@ -124,8 +124,6 @@ SET_TO = re.compile(
     r"(?:\w+ing\b|on\s+\w+|to\s+\w+|as\s+(?:an?\s+)?\w+)",
     re.I,
 )
-# In a request or a question the user may still say who is in their life: "a gift for my
-# wife Yuki", "my daughter's first sleepover".
 # Kin and pets in the other six languages, after their possessives ("mein Bruder", "ma
 # copine", "mi hermana", "mia sorella", "minha mãe", "mijn zus").
 _THEIR_KIN = (
@@ -133,19 +131,26 @@ _THEIR_KIN = (
     r"(?:il |la |i |le )?(?:mio|mia|miei|mie)|(?:o |a |os |as )?(?:meu|minha|meus|minhas)|"
     r"mijn|onze)\s+(?:\w+\s+)?(?i:bruder|schwester|mutter|vater|mama|papa|eltern|sohn|"
     r"tochter|kinder|kind|frau|mann|freundin|freund|partner(?:in)?|oma|opa|hund|katze|"
-    r"frère|s(?:œ|oe)ur|mère|père|parents|fils|fille|enfants?|femme|mari|copine|copain|"
-    r"partenaire|chien|chat|hermano|hermana|madre|padre|padres|hij[oa]s?|espos[oa]|mujer|"
-    r"marido|novi[oa]|pareja|perro|gato|fratello|sorella|genitori|figli[oa]|moglie|"
-    r"ragazz[oa]|cane|gatto|irmão|irmã|mãe|pai|pais|filh[oa]s?|namorad[oa]|cão|cachorro|"
-    r"broer|zus|moeder|vader|ouders|zoon|dochter|vrouw|man|vriendin|vriend|hond|kat)"
+    r"cousine?|tante|onkel|neffe|nichte|frère|s(?:œ|oe)ur|mère|père|parents|fils|fille|"
+    r"enfants?|femme|mari|copine|copain|partenaire|oncle|neveu|nièce|chien|chat|hermano|"
+    r"hermana|madre|padre|padres|hij[oa]s?|espos[oa]|mujer|marido|novi[oa]|pareja|primo|"
+    r"prima|t[íi]o|t[íi]a|sobrin[oa]|perro|gato|fratello|sorella|genitori|figli[oa]|moglie|"
+    r"ragazz[oa]|cugin[oa]|zio|zia|nipote|cane|gatto|irmão|irmã|mãe|pai|pais|filh[oa]s?|"
+    r"namorad[oa]|cão|cachorro|broer|zus|moeder|vader|ouders|zoon|dochter|vrouw|man|"
+    r"vriendin|vriend|oom|neef|hond|kat)"
 )
+# In a request or a question the user may still say who is in their life: "a gift for my
+# wife Yuki", "my daughter's first sleepover".
 MY_PEOPLE = re.compile(
     r"\b(?:" + _THEIR_KIN + r"|(?i:my|our)\s+(?:\w+\s+)?(?:wife|husband|partner|spouse|"
-    r"girlfriend|boyfriend|son|daughter|kids?|children|child|baby|mum|mom|mother|dad|father|parents|brother|sister|"
-    r"twins|grandma|grandpa|toddler|newborn|teen|teenager|stepson|stepdaughter|grandson|"
-    r"granddaughter|fianc[ée]e?|dog|cat|puppy|kitten|parrot|rabbit|horse|ferrets?|"
-    r"hamsters?|guinea pigs?|tortoise|turtles?|snake|lizard|gecko|budgies?|goldfish|"
-    r"chickens|hens|goats?|pony|dogs|cats|rabbits|horses|[\w]+-(?:year|month|week)-old))"
+    r"girlfriend|boyfriend|son|daughter|kids?|children|child|baby|mum|mom|mother|dad|father|"
+    r"parents|brother|sister|twins|grandma|grandpa|toddler|newborn|teen|teenager|stepson|"
+    r"stepdaughter|grandson|granddaughter|fianc[ée]e?|cousin|aunt|uncle|niece|nephew|"
+    r"grandmother|grandfather|grandparents|in-laws|stepmom|stepmum|stepdad|stepmother|"
+    r"stepfather|siblings?|godson|goddaughter|dog|cat|puppy|kitten|parrot|rabbit|horse|"
+    r"ferrets?|hamsters?|guinea pigs?|tortoise|turtles?|snake|lizard|gecko|budgies?|"
+    r"goldfish|chickens|hens|goats?|pony|dogs|cats|rabbits|horses|"
+    r"[\w]+-(?:year|month|week)-old))"
     r"(?![\w-])(?:'s)?"
     r"(?:,?\s+(?:named\s+|called\s+)?[A-Z][\w-]+(?:'s)?)?",
 )
