@@ -134,3 +134,17 @@ def test_a_home_said_with_the_french_verb_of_living_supersedes_the_old_one() -> 
     said = remembered("Je vis à Vannes.", "Je vis désormais à Tarbes.")
     assert "tarbes" in said
     assert "vannes" not in said
+
+
+@pytest.mark.parametrize(
+    "ended",
+    [
+        "Outgrew the latex allergy, my allergist says.",
+        "I got over the latex allergy as a teenager.",
+        "Recovered from the latex allergy, believe it or not.",
+    ],
+)
+def test_an_end_retires_only_what_it_ends_not_the_name_said_beside_it(ended: str) -> None:
+    said = remembered("Noor here, allergic to latex.", ended)
+    assert "noor" in said
+    assert "latex" not in said

@@ -55,9 +55,7 @@ from .reading_requests import Requests
 from .reading_short import ShortMessages
 from .secrets import screen
 from .slots import slot_info
-from .subject_patterns import (
-    MY_PEOPLE,
-)
+from .subject_patterns import MY_PEOPLE, NAME_INTRO
 from .talk_patterns import (
     ALSO,
     MIND_CHANGED,
@@ -142,6 +140,19 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
         ):
             self.ops.append(Op("retract", NEWEST, "", said))
 
+    def introduced(self, start: int, end: int) -> list[tuple[int, int]]:
+        """ "Dana here, allergic to shellfish": a name given, then what the user is without a
+        verb, are two statements, so that either can change without the other."""
+        said = self.text[start:end]
+        comma = said.find(",")
+        if (
+            comma > 0
+            and NAME_INTRO.search(trim(said[:comma], self.lang))
+            and self.fragment(trim(said[comma + 1 :], self.lang))
+        ):
+            return [(start, start + comma), (start + comma + 1, end)]
+        return [(start, end)]
+
     def read_sentence(self, start: int, end: int) -> None:
         said = trim(self.text[start:end], self.lang)
         if not said:
@@ -191,9 +202,10 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             self.indirect(start, end, causal_only=True)
             return
         spans = [
-            (c_start, c_end)
+            piece
             for c_start, c_end in clauses(self.text, start, end)
             if trim(self.text[c_start:c_end], self.lang)
+            for piece in self.introduced(c_start, c_end)
         ]
         about_user = any(self.about_user(trim(self.text[a:b], self.lang)) for a, b in spans)
         # Clauses about one thing stay one statement, in the user's words as written; a
