@@ -148,3 +148,7 @@ def test_an_end_retires_only_what_it_ends_not_the_name_said_beside_it(ended: str
     said = remembered("Noor here, allergic to latex.", ended)
     assert "noor" in said
     assert "latex" not in said
+
+
+def test_an_adverb_after_the_verb_is_no_job() -> None:
+    assert "infirmier" in remembered("Je suis infirmier.", "Je suis maintenant à Genève.")

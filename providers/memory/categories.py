@@ -260,9 +260,8 @@ CATEGORIES: tuple[Category, ...] = (
         # writes it with a capital, which tells it from "sicher" or "sauer".
         r"\b(?:ich bin|bin ich)\s+(?:\w+\s+)?(?-i:[A-ZÄÖÜ])\w*(?:er|erin|ist|istin|eur|eurin|"
         r"ant|antin|ent|entin|or|orin|ege|egin)\b|"
-        r"\b(?:je suis|suis)\s+(?:\w+\s+)?\w+(?:eur|euse|ier|ière|iste|ien|ienne|ant|ante|"
-        r"er|ère|aire)\b|"
-        r"\bsoy\s+(?:\w+\s+)?\w+(?:ero|era|ista|or|ora|ante|ente|ico|ica|ario|aria|ogo|oga)\b",
+        r"\b(?:je suis|suis)\s+(?:\w+\s+)?\w+(?:eur|euse|ier|ière|iste|ien|ienne|er|ère|aire)\b|"
+        r"\bsoy\s+(?:\w+\s+)?\w+(?:ero|era|ista|or|ora|ante|ico|ica|ario|aria|ogo|oga)\b",
     ),
 )
 
