@@ -152,3 +152,14 @@ def test_an_end_retires_only_what_it_ends_not_the_name_said_beside_it(ended: str
 
 def test_an_adverb_after_the_verb_is_no_job() -> None:
     assert "infirmier" in remembered("Je suis infirmier.", "Je suis maintenant à Genève.")
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I'm a nurse in Derby — can you help me plan a night-shift meal prep?", "nurse"),
+        ("We live in Aarhus - could you suggest a weekend trip by train?", "aarhus"),
+    ],
+)
+def test_a_fact_before_a_dash_and_a_request_is_heard(said: str, kept: str) -> None:
+    assert kept in remembered(said)

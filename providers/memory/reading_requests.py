@@ -45,14 +45,16 @@ class Requests(ReaderBase):
         return self.code == "en" and VERB_ME.match(said) is not None
 
     def later_request(self, start: int, end: int) -> int | None:
-        """Where a request opens after a comma inside the sentence, if one does."""
+        """Where a request opens after a comma or dash inside the sentence, if one does."""
         if re.match(
             r"\s*(?:when|whenever|if|every time|each time|once|as soon as)\b",
             self.text[start:end],
             re.I,
         ):
             return None  # "When you state a fact, cite a source": one standing directive
-        for m in re.finditer(r"[,;:]\s*", self.text[start:end]):
+        # "I'm a teacher in Bristol — can you help me plan a lesson?": a dash sets a request
+        # apart as a comma does.
+        for m in re.finditer(r"[,;:]\s*|\s[-–—]+\s*", self.text[start:end]):
             at = start + m.end()
             rest = self.text[at:end]
             if len(WORD.findall(rest)) >= 2 and (
