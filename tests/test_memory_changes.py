@@ -163,3 +163,18 @@ def test_an_adverb_after_the_verb_is_no_job() -> None:
 )
 def test_a_fact_before_a_dash_and_a_request_is_heard(said: str, kept: str) -> None:
     assert kept in remembered(said)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "new", "old"),
+    [
+        ("I live in Bergen.", "now living in Tromsø, it's freezing lol", "tromsø", "bergen"),
+        ("based in Perth", "recently moved to Hobart for work", "hobart", "perth"),
+    ],
+)
+def test_a_time_adverb_before_a_dropped_i_still_tells_a_change(
+    before: str, after: str, new: str, old: str
+) -> None:
+    said = remembered(before, after)
+    assert new in said
+    assert old not in said

@@ -32,6 +32,11 @@ from .talk_patterns import (
 )
 from .time_patterns import FEELING, NOT_YET, PASSING, WHEN_AHEAD, momentary
 
+# Adverbs of time that may open a sentence whose "I" was dropped ("now living in Tromsø").
+_NOW_AND_SINCE = re.compile(
+    r"(?:(?:now|still|recently|lately|these days|nowadays)[,\s]+)+", re.IGNORECASE
+)
+
 
 class ShortMessages(ReaderBase):
     """Short messages: a form, a brief, a sentence whose "I" was dropped."""
@@ -186,7 +191,9 @@ class ShortMessages(ReaderBase):
             and not re.match(r"been\b", said, re.I)
             and not DROPPED_I_PAST.match(said)
         )
-        if not mine and (subject or not DROPPED_I.match(said)):
+        # "now living in Tromsø": an adverb may come before the verb whose "I" was dropped.
+        verb_at = _NOW_AND_SINCE.match(said)
+        if not mine and (subject or not DROPPED_I.match(said, verb_at.end() if verb_at else 0)):
             # Without an "I", only a sentence whose "I" was dropped before its verb is the
             # user's: "Paris is the capital of France" is about Paris.
             return False
