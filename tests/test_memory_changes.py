@@ -178,3 +178,10 @@ def test_a_time_adverb_before_a_dropped_i_still_tells_a_change(
     said = remembered(before, after)
     assert new in said
     assert old not in said
+
+
+def test_a_corrected_modifier_does_not_repeat_its_noun() -> None:
+    said = remembered("I drink oat milk.", "Actually it's soy milk I drink, not oat.")
+    assert "soy milk" in said
+    assert "milk milk" not in said
+    assert "oat" not in said

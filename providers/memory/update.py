@@ -307,7 +307,13 @@ def _swap(stored: str, old: str, new: str) -> str:
     index = stored.casefold().find(old.casefold())
     if index < 0 or value_key(stored) == value_key(old):
         return new
-    return stored[:index] + new + stored[index + len(old) :]
+    after = stored[index + len(old) :]
+    # "oat" -> "almond milk" in "I drink oat milk": the noun the new value names already
+    # follows the old one, and is said once.
+    head = new.rsplit(None, 1)[-1]
+    if " " in new and re.match(rf"\s+{re.escape(head)}\b", after, re.IGNORECASE):
+        after = after.lstrip()[len(head) :]
+    return stored[:index] + new + after
 
 
 _ADDITIVE = re.compile(
