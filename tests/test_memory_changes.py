@@ -185,3 +185,18 @@ def test_a_corrected_modifier_does_not_repeat_its_noun() -> None:
     assert "soy milk" in said
     assert "milk milk" not in said
     assert "oat" not in said
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "new", "old"),
+    [
+        ("I'm a freelance editor.", "Took a full-time job at Oxfam in May.", "oxfam", "freelance"),
+        ("Je travaille chez Danone.", "Je bosse maintenant chez Michelin.", "michelin", "danone"),
+    ],
+)
+def test_a_new_job_said_with_a_past_verb_or_a_colloquial_one_supersedes_the_old(
+    before: str, after: str, new: str, old: str
+) -> None:
+    said = remembered(before, after)
+    assert new in said
+    assert old not in said

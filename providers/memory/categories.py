@@ -118,6 +118,7 @@ CATEGORIES: tuple[Category, ...] = (
         r"analyst|officer|lecturer|lecture|professor|postdoc|\bgp\b|surgeon|therapist|"
         r"architect|pilot|driver|writer|journalist|artist|musician|farmer|mechanic|"
         r"arbeite|arbeit\b|beruf|je travaille|travaille|travail\b|emploi|trabajo|empleo|lavoro|"
+        r"\bje bosse\b|\bcurro\b|"
         r"trabalho|werk",
     ),
     Category(

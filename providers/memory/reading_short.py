@@ -21,6 +21,7 @@ from .subject_patterns import (
     DROPPED_I_PAST,
     MY_PEOPLE,
     OTHER_PEOPLE,
+    PAST,
     REPORTED,
     SELF_AS_PERSON,
     SOMEONE_ELSE,
@@ -36,6 +37,10 @@ from .time_patterns import FEELING, NOT_YET, PASSING, WHEN_AHEAD, momentary
 _NOW_AND_SINCE = re.compile(
     r"(?:(?:now|still|recently|lately|these days|nowadays)[,\s]+)+", re.IGNORECASE
 )
+
+
+# A past form first is no imperative: an imperative is the verb's base form.
+_PAST_FIRST = re.compile(r"(?:\w{3,}ed|" + PAST + r")\b", re.IGNORECASE)
 
 
 class ShortMessages(ReaderBase):
@@ -197,6 +202,6 @@ class ShortMessages(ReaderBase):
             # Without an "I", only a sentence whose "I" was dropped before its verb is the
             # user's: "Paris is the capital of France" is about Paris.
             return False
-        if BARE_IMPERATIVE.match(said):
-            return False  # "Pull the details out into JSON"
+        if BARE_IMPERATIVE.match(said) and not _PAST_FIRST.match(said):
+            return False  # "Pull the details out into JSON" (but "Took a job at the UN")
         return self.lasting(said)

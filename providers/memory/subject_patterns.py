@@ -201,9 +201,9 @@ SUBJECT_VERB = re.compile(
     re.IGNORECASE,
 )
 YOURS = re.compile(r"\b(?:your|yours)\b", re.IGNORECASE)
-_PAST = (
+PAST = (
     r"\w+ed|went|became|began|bought|sold|quit|left|took|gave|made|found|grew|built|kept|"
     r"lost|met|paid|spent|won|wrote|had|born"
 )
-DROPPED_I = re.compile(r"(?:been|\w+ing|" + _PAST + r")\b", re.IGNORECASE)
-DROPPED_I_PAST = re.compile(r"(?:" + _PAST + r")\b", re.IGNORECASE)
+DROPPED_I = re.compile(r"(?:been|\w+ing|" + PAST + r")\b", re.IGNORECASE)
+DROPPED_I_PAST = re.compile(r"(?:" + PAST + r")\b", re.IGNORECASE)

@@ -25,7 +25,7 @@ EPISODE = re.compile(
 CHANGE_OF_STATE = re.compile(
     r"\b(?:moved|relocated|married|divorced|adopted|born|grew up|raised|started|joined|"
     r"switched|quit|retired|graduated|hired|became|converted|transferred|got an?|bought|"
-    r"took (?:a|an|up a|on a) (?:\w+ )?(?:job|position|role|post)|"
+    r"took (?:a|an|up a|on a) (?:[\w-]+ )?(?:job|position|role|post)|"
     r"got married|got engaged|retrained|trained as|qualified as|promoted|upgraded|swapped|"
     r"replaced|traded|exchanged|turned \d+|completed|founded|(?:my|our) new|as of|"
     r"(?:opened|set up) (?:my|our) own|"
