@@ -200,3 +200,19 @@ def test_a_new_job_said_with_a_past_verb_or_a_colloquial_one_supersedes_the_old(
     said = remembered(before, after)
     assert new in said
     assert old not in said
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "new", "old"),
+    [
+        ("Vegetarian here.", "so I've started eating chicken again", "chicken", "vegetarian"),
+        ("Pescatarian here!", "I eat pork again these days.", "pork", "pescatarian"),
+    ],
+)
+def test_an_animal_eaten_is_diet_and_a_kind_before_here_is_no_name(
+    before: str, after: str, new: str, old: str
+) -> None:
+    said = remembered(before, after)
+    assert new in said
+    assert old not in said
+    assert "name" not in said

@@ -47,7 +47,9 @@ CATEGORIES: tuple[Category, ...] = (
         "diet",
         r"vegan|vegetari|veggie|pescatari|pescetari|flexitari|carnivore|omnivore|kosher|"
         r"halal|keto\b|paleo\b|gluten|lactose|dairy-free|fasting|calorie|teetotal|sober|"
-        r"don't drink|do not drink|eat(?:ing)? meat|eat(?:ing)? fish|végé|végan|vegano|"
+        r"don't drink|do not drink|végé|végan|vegano|"
+        # An animal eaten is food, not a pet: "started eating chicken again".
+        r"\beat(?:s|ing)?\s+(?:meat|fish|chicken|pork|beef|lamb|poultry|seafood|eggs|dairy)\b|"
         r"food restriction|dietary|diet\b|"
         r"vegetarisch|vegetariano|fleisch|viande|carne\b|\bcarne|\bmeat\b|plant-based|"
         r"plant based",

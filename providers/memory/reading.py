@@ -185,8 +185,9 @@ class ReaderBase(ABC):
 
     @staticmethod
     def slot_of(value: str) -> str | None:
-        if NAME_INTRO.search(value):
-            return "name"
+        kind = category_of(value)
+        if NAME_INTRO.search(value) and (kind is None or kind.slot == "name"):
+            return "name"  # but "Vegetarian here", "Paramedic here" name a kind, not a person
         if IN_PLACE.search(value):
             return "home"
         # "Ezra, my seven-year-old, is…": a name in apposition comes first.
