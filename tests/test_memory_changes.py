@@ -216,3 +216,17 @@ def test_an_animal_eaten_is_diet_and_a_kind_before_here_is_no_name(
     assert new in said
     assert old not in said
     assert "name" not in said
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        "I'm planning to move to Halifax.",
+        "Thinking of moving to Halifax next year.",
+        "We're hoping to move to Halifax once the kids finish school.",
+    ],
+)
+def test_a_planned_move_is_a_goal_and_leaves_the_home(plan: str) -> None:
+    said = remembered("I live in Moncton.", plan)
+    assert "moncton" in said
+    assert "home: i live in moncton" in said

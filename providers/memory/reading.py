@@ -36,7 +36,10 @@ from .remark_patterns import (
 from .slots import favourite_slot
 from .subject_patterns import DROPPED_MY, IN_PLACE, MY_PEOPLE, NAME_INTRO
 from .talk_patterns import TITLE
+from .time_patterns import INTENT
 
+# The kinds of standing state an intention has not changed yet.
+_STATES = frozenset({"home", "work", "diet"})
 _NAMED_SUBJECT = re.compile(r"[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?")
 
 
@@ -188,6 +191,8 @@ class ReaderBase(ABC):
         kind = category_of(value)
         if NAME_INTRO.search(value) and (kind is None or kind.slot == "name"):
             return "name"  # but "Vegetarian here", "Paramedic here" name a kind, not a person
+        if kind is not None and kind.slot in _STATES and INTENT.search(value):
+            return "goals"  # "Planning to move to Austin": not where the user lives yet
         if IN_PLACE.search(value):
             return "home"
         # "Ezra, my seven-year-old, is…": a name in apposition comes first.

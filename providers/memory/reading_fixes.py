@@ -24,6 +24,7 @@ from .ops import (
 from .reading import ReaderBase
 from .remark_patterns import PRONOUN
 from .slots import slot_info
+from .subject_patterns import DROPPED_I
 from .talk_patterns import (
     SUBJECT_NAME,
     VALUE_FIRST,
@@ -88,6 +89,7 @@ class Corrections(ReaderBase):
             and len(words) <= 8
             and "?" not in text
             and not FINITE.search(text)
+            and not any(DROPPED_I.fullmatch(w) for w in words)  # "thinking", "moved": verbs
             and not self.first_person(text)
             and not self.has("third_person", text)
             and not self.opens("request_openers", text)

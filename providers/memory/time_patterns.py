@@ -146,6 +146,16 @@ HOW_LONG = re.compile(
     r"every|always|usually|most days|each (?:week|day|month|year))\b",
     re.IGNORECASE,
 )
+# An intention: what follows has not happened ("planning to move to Austin", "je vais
+# déménager à Lyon", "ich will nach Köln ziehen"), so it is a goal, not where one lives.
+INTENT = re.compile(
+    r"\b(?:thinking (?:of|about)|planning (?:to|on)|plan to|hoping to|hope to|considering|"
+    r"want to|wanna|would like to|'d like to|'d love to|would love to|going to|gonna|"
+    r"about to|looking to|intend to|"
+    r"will|möchte|plane|je vais|je veux|j'aimerais|je compte|voy a|quiero|me gustaría|"
+    r"planeo|pienso)\b",
+    re.IGNORECASE,
+)
 NOT_YET = re.compile(
     r"\b(?:will|won't|might|hope|hopefully|wish|gonna|going to|someday|"
     r"one day|maybe|perhaps)\b",
