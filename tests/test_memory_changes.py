@@ -230,3 +230,16 @@ def test_a_planned_move_is_a_goal_and_leaves_the_home(plan: str) -> None:
     said = remembered("I live in Moncton.", plan)
     assert "moncton" in said
     assert "home: i live in moncton" in said
+
+
+@pytest.mark.parametrize(
+    ("pet", "death"),
+    [
+        ("Ich habe einen Hund namens Bello.", "Bello ist letzte Woche gestorben."),
+        ("Ich habe einen Hund namens Bello.", "Bello ist leider gestorben."),
+        ("J'ai un chat, Bello.", "Bello est malheureusement mort."),
+        ("Tengo un perro, Bello.", "Bello ha muerto."),
+    ],
+)
+def test_a_pets_death_retires_it_in_german_french_and_spanish(pet: str, death: str) -> None:
+    assert "bello" not in remembered(pet, death)
