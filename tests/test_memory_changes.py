@@ -243,3 +243,20 @@ def test_a_planned_move_is_a_goal_and_leaves_the_home(plan: str) -> None:
 )
 def test_a_pets_death_retires_it_in_german_french_and_spanish(pet: str, death: str) -> None:
     assert "bello" not in remembered(pet, death)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "new", "old"),
+    [
+        ("Soy soltero.", "Me casé en octubre.", "casé", "soltero"),
+        ("Ich bin ledig.", "Seit Juli bin ich verheiratet.", "verheiratet", "ledig"),
+        ("Ich arbeite bei Siemens.", "Bin jetzt bei Zeiss.", "zeiss", "siemens"),
+        ("Vivo solo.", "Ahora vivo con mi novia en Almería.", "almería", "solo"),
+    ],
+)
+def test_a_new_status_home_or_employer_in_other_languages_supersedes_the_old(
+    before: str, after: str, new: str, old: str
+) -> None:
+    said = remembered(before, after)
+    assert new in said
+    assert old not in said

@@ -75,7 +75,8 @@ CATEGORIES: tuple[Category, ...] = (
         r"\b(?:flat|house|apartment|condo|place|room|bungalow|cottage) in\b|"
         r"hometown|my (?:city|town)\b|my flat|my apartment|my house|our house|"
         r"our flat|our place|my place|our own place|neighbou?rhood|village|suburb|"
-        r"wohne|lebe in|gezogen|j'habite|habite|vivo en|vivimos|abito|moro\b|woon|address|street|"
+        r"wohne|lebe in|gezogen|j'habite|habite|\bvivo\b|vivimos|abito|moro\b|woon|address|"
+        r"street|"
         r"\bje vis\b|\bvis (?:à|en|au)\b|vivons|déménag|\bmud(?:é|ado|ada|amos)\b|verhuisd|"
         r"\blocation\b|where i live|\bresident\b|\blocal here\b",
     ),
@@ -120,14 +121,16 @@ CATEGORIES: tuple[Category, ...] = (
         r"analyst|officer|lecturer|lecture|professor|postdoc|\bgp\b|surgeon|therapist|"
         r"architect|pilot|driver|writer|journalist|artist|musician|farmer|mechanic|"
         r"arbeite|arbeit\b|beruf|je travaille|travaille|travail\b|emploi|trabajo|empleo|lavoro|"
-        r"\bje bosse\b|\bcurro\b|"
+        r"\bje bosse\b|\bcurro\b|\bbin (?:jetzt |nun |inzwischen )?bei\b|"
         r"trabalho|werk",
     ),
     Category(
         "relationship",
         r"\b(?:i'm|i am|im)\s+(?:\w+\s+)?(?:single|married|divorced|engaged|widowed|separated)\b|"
         r"got (?:married|engaged|divorced)|in a relationship|seeing someone|dating someone|"
-        r"\b(?:and i|we) (?:divorced|separated|split up|broke up|got married|got engaged)\b",
+        r"\b(?:and i|we) (?:divorced|separated|split up|broke up|got married|got engaged)\b|"
+        r"\b(?:ledig|verheiratet|geschieden|verlobt|geheiratet|célibataire|mariée?|divorcée?|"
+        r"fiancée?|solter[oa]|casad[oa]|divorciad[oa]|prometid[oa]|me casé|nos casamos)\b",
     ),
     Category(
         "family",
