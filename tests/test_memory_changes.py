@@ -260,3 +260,8 @@ def test_a_new_status_home_or_employer_in_other_languages_supersedes_the_old(
     said = remembered(before, after)
     assert new in said
     assert old not in said
+
+
+@pytest.mark.parametrize("theirs", ["Rosalind is my daughter's name.", "Ros is our cat's name."])
+def test_someone_elses_name_does_not_rename_the_user(theirs: str) -> None:
+    assert "name: i'm ros." in remembered("I'm Ros.", theirs)

@@ -31,8 +31,8 @@ class Category:
 CATEGORIES: tuple[Category, ...] = (
     Category(
         "name",
-        # Someone else's name ("his name is Buster") is not the user's.
-        r"(?<!\bhis )(?<!\bher )(?<!\btheir )(?<!\bits )name\b|named? me|"
+        # Someone else's name ("his name is Buster", "my daughter's name") is not the user's.
+        r"(?<!\bhis )(?<!\bher )(?<!\btheir )(?<!\bits )(?<!'s )(?<!’s )name\b|named? me|"
         r"call me|calls me|called me|(?:i'm|i am) called|go by|goes by|address me|"
         r"nickname|surname|first name|(?:rather|prefer) you (?:used?|called?)|heiße|"
         r"ich heisse|nennt? mich|je m'appelle|m'appelle|meinen namen|mon prénom|"
