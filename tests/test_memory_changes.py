@@ -265,3 +265,23 @@ def test_a_new_status_home_or_employer_in_other_languages_supersedes_the_old(
 @pytest.mark.parametrize("theirs", ["Rosalind is my daughter's name.", "Ros is our cat's name."])
 def test_someone_elses_name_does_not_rename_the_user(theirs: str) -> None:
     assert "name: i'm ros." in remembered("I'm Ros.", theirs)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "new", "old"),
+    [
+        ("I live in Derry.", "Belfast now.", "belfast", "derry"),
+        ("Ich wohne in Kassel.", "Jetzt Marburg.", "marburg", "kassel"),
+        ("I work at Ocado.", "Tesco these days.", "tesco", "ocado"),
+    ],
+)
+def test_a_value_said_alone_as_how_things_are_now_replaces_the_newest(
+    before: str, after: str, new: str, old: str
+) -> None:
+    said = remembered(before, after)
+    assert new in said
+    assert old not in said
+
+
+def test_a_value_said_as_now_does_not_rename_a_pet() -> None:
+    assert "rex" in remembered("My dog is Rex.", "Glasgow now.")

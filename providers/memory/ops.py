@@ -24,6 +24,9 @@ SPELLING = "*spelling*"
 # The same for a value said again alone, with no word of correction ("*Manchester lol"): only
 # a word it closely resembles can be what it retypes.
 LOOKALIKE = "*lookalike*"
+# A value said alone as how things are now ("Glasgow now."): the newest fact's value, where
+# it holds one value only, becomes it, however unlike.
+BECOME = "*become*"
 CATEGORY_PREFIX = "category:"
 
 

@@ -16,6 +16,7 @@ from .change_patterns import (
 )
 from .clause_patterns import FINITE, STOP, WORD, content_words
 from .ops import (
+    BECOME,
     LOOKALIKE,
     NEWEST,
     SPELLING,
@@ -79,8 +80,10 @@ class Corrections(ReaderBase):
         gives a value again, to fix how it was written."""
         text = self.text
         words = WORD.findall(text)
-        named = _STARRED.search(text) is not None or any(
-            w[0].isupper() and len(w) > 2 for w in words[1:]
+        named = (
+            _STARRED.search(text) is not None
+            or _NOW_VALUE.fullmatch(text.strip())
+            or any(w[0].isupper() and len(w) > 2 for w in words[1:])
         )
         return (
             named
@@ -123,6 +126,9 @@ class Corrections(ReaderBase):
         text = NOT_X.sub("", self.text)
         # "*Deloitte": the chat habit of starring a fixed word puts the value first, as
         # does "Four, actually".
+        # "Glasgow now.", "Jetzt Berlin.": a value alone with a word of the present is what
+        # the newest thing has become, whatever it was.
+        now = _NOW_VALUE.fullmatch(text.strip()) if retyped else None
         starred = _STARRED.search(text) is not None or VALUE_FIRST.match(text) is not None
         words = WORD.findall(text)
         values = [
@@ -137,6 +143,8 @@ class Corrections(ReaderBase):
         # "I misspoke, Theo is 9": a name said as the subject is who the value is about.
         said_of = {m["who"] for m in SUBJECT_NAME.finditer(text)}
         values = [v for v in values if v not in said_of] or values
+        if now is not None:
+            values = [now["after"] or now["before"]]
         if not values:
             return
         self.ops = [op for op in self.ops if op.slot != NEWEST and op.kind != "add"]
@@ -145,7 +153,15 @@ class Corrections(ReaderBase):
             self.ops = [op for op in self.ops if op.kind != "retract"]
             self.ops.append(Op("update", None, values[0], self.message, replaces=named[0]))
         else:
-            respelt = SPELLING if SPELT.search(self.text) else LOOKALIKE if retyped else ""
+            # How alike the new value must be to the word it replaces: a spelling said to be
+            # fixed, a value retyped, or (said as how things are now) not at all.
+            respelt = ""
+            if SPELT.search(self.text):
+                respelt = SPELLING
+            elif now is not None:
+                respelt = BECOME
+            elif retyped:
+                respelt = LOOKALIKE
             self.ops.append(Op("update", NEWEST, values[0], self.message, replaces=respelt))
 
 
@@ -164,6 +180,12 @@ def _runs(text: str, values: list[str]) -> list[str]:
 # A name set off by a comma at either end speaks to someone ("Thanks, Maria!", "Good boy,
 # Rexy"): it is said to them, not retyped.
 _VOCATIVE = re.compile(r",\s*(?-i:[A-Z])[\w'-]+[\s!.]*$|^\W*(?-i:[A-Z])[\w'-]+\s*,", re.IGNORECASE)
+_NOW_VALUE = re.compile(
+    r"\W*(?:(?:now|jetzt|maintenant|ahora|agora|adesso|nu)\s+(?P<after>(?-i:[A-Z])[\w'-]+)|"
+    r"(?P<before>(?-i:[A-Z])[\w'-]+),?\s+(?:now|these days|nowadays|jetzt|maintenant|ahora))"
+    r"\W*",
+    re.IGNORECASE,
+)
 # The chat habit of starring a word retyped to fix it, before or after it ("*Deloitte").
 _STARRED = re.compile(r"^\s*\*|\*\s*$")
 _ARTICLE = re.compile(r"^(?:the|a|an|my)\s+", re.IGNORECASE)

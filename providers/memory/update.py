@@ -28,7 +28,7 @@ from .facts import Fact, PastValue, Provenance
 from .factset import FactSet
 from .forgetting import Forgetting
 from .normalize import contains_words, shares_stem, singular, value_key
-from .ops import LOOKALIKE, NEWEST, SPELLING, Op
+from .ops import BECOME, LOOKALIKE, NEWEST, SPELLING, Op
 from .polarity import polarity, topic_stems
 from .slots import slot_info
 
@@ -62,7 +62,7 @@ def apply_ops(
             changes.extend(retired)
         elif op.kind == "update" and op.slot == NEWEST:
             least = _RESEMBLANCE.get(op.replaces or "", 0.0)
-            changes.extend(step.correct_newest(op.value, least=least))
+            changes.extend(step.correct_newest(op.value, least=least, single=op.replaces == BECOME))
         elif op.kind == "update" and op.replaces:
             changes.extend(step.correct(op))
         elif op.replaces == NEWEST:
@@ -250,13 +250,17 @@ class _Step(Forgetting):
         # A list item corrected: the old item is retired and the new one added.
         return [self.retire(fact), *self.add(fact.slot, _swap(fact.value, old, op.value))]
 
-    def correct_newest(self, value: str, *, least: float = 0.0) -> list[Change]:
+    def correct_newest(
+        self, value: str, *, least: float = 0.0, single: bool = False
+    ) -> list[Change]:
         """A bare correction ("typo, 26"): in the newest fact, the word most like the new
         value (same kind: a number for a number, a name for a name) becomes it."""
         facts = self.newest_before()
         if not facts:
             return []
         fact = facts[0]
+        if single and slot_info(fact.slot).kind != "single":
+            return []  # "My dog is Rex", then "Glasgow now.": not what the dog became
         numeric = _is_number(value)
         words = _WORDS.findall(fact.value)
         candidates = [
