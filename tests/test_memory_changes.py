@@ -285,3 +285,18 @@ def test_a_value_said_alone_as_how_things_are_now_replaces_the_newest(
 
 def test_a_value_said_as_now_does_not_rename_a_pet() -> None:
     assert "rex" in remembered("My dog is Rex.", "Glasgow now.")
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "new", "old"),
+    [
+        ("I live in Nagoya.", "nagoya -> kobe, moved in june", "kobe", "nagoya"),
+        ("I work at Lidl.", "Lidl → Aldi as of Monday.", "aldi", "lidl"),
+    ],
+)
+def test_an_arrow_from_the_old_value_to_the_new_replaces_it(
+    before: str, after: str, new: str, old: str
+) -> None:
+    said = remembered(before, after)
+    assert new in said
+    assert old not in said

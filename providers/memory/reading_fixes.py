@@ -55,7 +55,10 @@ class Corrections(ReaderBase):
             return False  # "I use Fahrenheit, not Celsius" is a statement of its own
         text = self.text.strip()
         contrasted = NOT_X.search(text)
-        if contrasted is not None:
+        arrow = _ARROW.search(text)
+        if arrow is not None:
+            old, new = arrow["old"], arrow["new"]  # "kyoto -> osaka, moved last week"
+        elif contrasted is not None:
             old, new = contrasted["old"], _said_before(text[: contrasted.start()])
         elif (after := NOT_AFTER.fullmatch(text)) is not None:
             old, new = after["old"], _said_before(after["new"])  # "Sorry, Australia! Not Austria."
@@ -180,6 +183,13 @@ def _runs(text: str, values: list[str]) -> list[str]:
 # A name set off by a comma at either end speaks to someone ("Thanks, Maria!", "Good boy,
 # Rexy"): it is said to them, not retyped.
 _VOCATIVE = re.compile(r",\s*(?-i:[A-Z])[\w'-]+[\s!.]*$|^\W*(?-i:[A-Z])[\w'-]+\s*,", re.IGNORECASE)
+# From one value to the next, as an arrow: "Reno → Vegas as of last week".
+_ARROW = re.compile(
+    r"(?P<old>[^\W\d_][\w'-]*(?: [^\W\d_][\w'-]*){0,2})\s*(?:->|→|=>)\s*"
+    r"(?P<new>[^\W\d_][\w'-]*(?: (?!(?:as|since|from|in|on|at|for|now|and|but)\b)"
+    r"[^\W\d_][\w'-]*){0,2})",
+    re.IGNORECASE,
+)
 _NOW_VALUE = re.compile(
     r"\W*(?:(?:now|jetzt|maintenant|ahora|agora|adesso|nu)\s+(?P<after>(?-i:[A-Z])[\w'-]+)|"
     r"(?P<before>(?-i:[A-Z])[\w'-]+),?\s+(?:now|these days|nowadays|jetzt|maintenant|ahora))"
