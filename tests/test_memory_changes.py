@@ -300,3 +300,10 @@ def test_an_arrow_from_the_old_value_to_the_new_replaces_it(
     said = remembered(before, after)
     assert new in said
     assert old not in said
+
+
+def test_a_stay_with_its_length_told_is_a_home_and_a_visit_is_not() -> None:
+    moved = remembered("I'm based in Truro.", "Been in Exeter since the spring.")
+    assert "exeter" in moved
+    assert "truro" not in moved
+    assert "home: i live in leeds" in remembered("I live in Leeds.", "I've been in Paris twice.")

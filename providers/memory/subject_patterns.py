@@ -109,7 +109,10 @@ NAME_INTRO = re.compile(
 # Where the user is, said with a place's name: "I'm in Toronto", "now in Accra".
 IN_PLACE = re.compile(
     r"\b(?i:i'm|i am|im|we're|we are|now|currently|still|based)\s+(?i:\w+\s+)?(?i:in|near|"
-    r"outside|out of)\s+(?:the\s+)?[A-Z][\w'’-]+",
+    r"outside|out of)\s+(?:the\s+)?[A-Z][\w'’-]+"
+    # "Been in Swansea since the spring": a stay with its start or length told is a home.
+    r"|\b(?i:been)\s+(?i:living\s+)?(?i:in)\s+[A-Z][\w'’-]+(?=[^.!?]*\b(?i:since|for (?:\w+ )?"
+    r"(?:years|months)))",
 )
 # The user in another's clause, but not as the one told or asked ("keeps telling me she's…").
 SELF_AS_PERSON = re.compile(
