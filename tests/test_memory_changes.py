@@ -307,3 +307,10 @@ def test_a_stay_with_its_length_told_is_a_home_and_a_visit_is_not() -> None:
     assert "exeter" in moved
     assert "truro" not in moved
     assert "home: i live in leeds" in remembered("I live in Leeds.", "I've been in Paris twice.")
+
+
+@pytest.mark.parametrize("ended", ["Quit smoking in March!", "gave up smoking, 3 months clean"])
+def test_an_end_retires_a_fact_said_with_another_form_of_its_verb(ended: str) -> None:
+    said = remembered("Hi, I'm Ola.", "I smoke, sadly.", ended)
+    assert "smoke" not in said
+    assert "ola" in said
