@@ -314,3 +314,9 @@ def test_an_end_retires_a_fact_said_with_another_form_of_its_verb(ended: str) ->
     said = remembered("Hi, I'm Ola.", "I smoke, sadly.", ended)
     assert "smoke" not in said
     assert "ola" in said
+
+
+def test_a_contrast_beside_a_remark_of_ones_own_still_corrects() -> None:
+    said = remembered("I live in Bern.", "oh and it's Basel, not Bern, I always mix them up")
+    assert "basel" in said
+    assert "bern" not in said

@@ -15,6 +15,7 @@ from .change_patterns import (
     SPELT,
 )
 from .clause_patterns import FINITE, STOP, WORD, content_words
+from .normalize import shares_stem
 from .ops import (
     BECOME,
     LOOKALIKE,
@@ -22,7 +23,7 @@ from .ops import (
     SPELLING,
     Op,
 )
-from .reading import ReaderBase
+from .reading import ReaderBase, trim
 from .remark_patterns import PRONOUN
 from .slots import slot_info
 from .subject_patterns import DROPPED_I
@@ -48,18 +49,16 @@ class Corrections(ReaderBase):
         """ "XC90, not XC60", "Jack, sorry, not Jake", "Not penicillin, it's amoxicillin": a
         short message that gives a value beside the one it contrasts, and says nothing else
         of its own, corrects that value wherever it was stored."""
-        if len(WORD.findall(self.text)) > 16 or any(
-            op.kind == "add" and (op.slot is not None or self.first_person(op.value))
-            for op in self.ops
-        ):
-            return False  # "I use Fahrenheit, not Celsius" is a statement of its own
+        if len(WORD.findall(self.text)) > 16:
+            return False
         text = self.text.strip()
         contrasted = NOT_X.search(text)
         arrow = _ARROW.search(text)
         if arrow is not None:
             old, new = arrow["old"], arrow["new"]  # "kyoto -> osaka, moved last week"
         elif contrasted is not None:
-            old, new = contrasted["old"], _said_before(text[: contrasted.start()])
+            old = contrasted["old"]
+            new = _said_before(trim(text[: contrasted.start()], self.lang))
         elif (after := NOT_AFTER.fullmatch(text)) is not None:
             old, new = after["old"], _said_before(after["new"])  # "Sorry, Australia! Not Austria."
         else:
@@ -73,6 +72,13 @@ class Corrections(ReaderBase):
         old = _ARTICLE.sub("", old.strip())
         if not new or not content_words(old) or new.casefold() == old.casefold():
             return False
+        if any(
+            op.kind == "add"
+            and (op.slot is not None or self.first_person(op.value))
+            and shares_stem(op.value, new)
+            for op in self.ops
+        ):
+            return False  # "I use Fahrenheit, not Celsius" is a statement of its own
         self.ops = [op for op in self.ops if op.kind not in ("add", "retract", "update")]
         self.ops.append(Op("update", None, new, self.message, replaces=old))
         return True
