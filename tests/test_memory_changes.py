@@ -16,9 +16,11 @@ from memorykit import remembered
         ("I'm Nils.", "Mijn broer woont nu in Delft.", "nils"),
         ("I live in Hobart.", "My uncle just moved to Darwin, he loves it.", "hobart"),
         ("Ich wohne in Jena.", "Meine Cousine ist nach Erfurt gezogen.", "jena"),
+        ("J'habite à Tours.", "Mon patron habite maintenant à Angers.", "tours"),
+        ("Vivo en Cádiz.", "Mi jefa vive ahora en Jerez.", "cádiz"),
     ],
 )
-def test_a_relatives_move_in_any_language_leaves_the_users_home(
+def test_a_relatives_or_colleagues_move_in_any_language_leaves_the_users_home(
     home: str, theirs: str, kept: str
 ) -> None:
     assert kept in remembered(home, theirs)

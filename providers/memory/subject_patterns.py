@@ -16,7 +16,8 @@ OTHER_PEOPLE = re.compile(
     r"pal|freund\w*|kolleg\w*|chef|ami|amie|amis|collègue|amigo|amiga|amigos|compañer\w*|"
     r"jefe|amico|amica|collega|amigo|vriend\w*|collega|mentor|coach|tutor|barista|doctor|"
     r"dentist|teacher|therapist|voisin|voisine|vecino|vecina|vicino|vicina|buurman|buurvrouw|"
-    r"nachbar\w*)\b",
+    r"nachbar\w*|patron|patronne|chefin|jefa|capo|baas|colega|coloc\w*|mitbewohner\w*|"
+    r"compagn[oa])\b",
     re.IGNORECASE,
 )
 # Someone other than the user as the subject: "a guest at my party has…", "my mentor…".
