@@ -322,3 +322,16 @@ def test_a_contrast_beside_a_remark_of_ones_own_still_corrects() -> None:
     said = remembered("I live in Bern.", "oh and it's Basel, not Bern, I always mix them up")
     assert "basel" in said
     assert "bern" not in said
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Any ideas for rainy days in Bergen? That's where I live now.",
+        "Do you know much about Bergen? It's home for me now.",
+    ],
+)
+def test_that_points_back_to_the_place_named_before(said: str) -> None:
+    moved = remembered("I live in Oulu.", said)
+    assert "bergen" in moved
+    assert "oulu" not in moved

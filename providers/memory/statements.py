@@ -129,6 +129,13 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
         before = len(self.ops)
         self.read_sentence(start, end)
         said = self.text[start:end]
+        named = _PROPER.findall(self.text, 0, start)
+        for index, op in enumerate(self.ops[before:], before):
+            # "Any winter tips for Tampere? That's where I live.": "that" is what was last
+            # named, and is kept with it.
+            pointing = op.kind == "add" and op.slot and _POINTING.match(op.value)
+            if pointing and named and not _PROPER.search(op.value, 1):
+                self.ops[index] = dataclasses.replace(op, value=f"{named[-1]}: {op.value}")
         made = self.ops[before:]
         if not made and not self.chatty:
             # "My landlord in Bilbao won't fix the heating": a remark about someone else
@@ -275,6 +282,10 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             # last when nothing of its own kind was said before.
             self.ops.append(Op("add", group.slot, value, said, NEWEST if changed else None))
 
+
+# A name, of a place or a thing, past a sentence's first word.
+_PROPER = re.compile(r"(?<=[\w,;:]\s)(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)*")
+_POINTING = re.compile(r"(?:that's|that is|it's|it is|there's)\s+(?:where|home|my)\b", re.I)
 
 # What a person tells to be kept fits in a few sentences; past this a message is a document
 # (a megabyte piped in), and reading all of it would hold the prompt for seconds.
