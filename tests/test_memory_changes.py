@@ -335,3 +335,17 @@ def test_that_points_back_to_the_place_named_before(said: str) -> None:
     moved = remembered("I live in Oulu.", said)
     assert "bergen" in moved
     assert "oulu" not in moved
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Morgen fahre ich nach Salzburg.",
+        "Demain je vais à Rouen.",
+        "Mañana voy a Huelva.",
+        "Vielleicht ziehe ich nach Salzburg.",
+        "Peut-être que je déménage à Rouen.",
+    ],
+)
+def test_an_occasion_or_a_maybe_in_another_language_moves_nothing(said: str) -> None:
+    assert "home: ich wohne in linz" in remembered("Ich wohne in Linz.", said)

@@ -92,7 +92,10 @@ MOMENT = re.compile(
     r"headache|hangover|jet ?lag|barely slept|out of my mind|heute|gerade|aujourd'hui|"
     r"out of order|broken down|stopped working|not working|"
     r"(?:is|are) (?:so )?(?:tired|sore|aching|itchy|swollen|killing me)|"
-    r"ce soir|hoy|esta noche|oggi|stasera|hoje|vandaag)\b",
+    r"ce soir|hoy|esta noche|oggi|stasera|hoje|vandaag|"
+    # The day before or after, and a holiday, in the other languages: one occasion.
+    r"morgen|gestern|im urlaub|demain|en vacances|mañana|ayer|de vacaciones|domani|ieri|"
+    r"amanhã|ontem|gisteren)\b",
     re.IGNORECASE,
 )
 # Verbs of a standing state, where one lives or works: "right now" only dates the state
