@@ -349,3 +349,16 @@ def test_that_points_back_to_the_place_named_before(said: str) -> None:
 )
 def test_an_occasion_or_a_maybe_in_another_language_moves_nothing(said: str) -> None:
     assert "home: ich wohne in linz" in remembered("Ich wohne in Linz.", said)
+
+
+@pytest.mark.parametrize(
+    ("said", "moved"),
+    [
+        ("Letzte Woche war ich in Graz.", False),
+        ("La semaine dernière je suis allée à Rouen.", False),
+        ("Bin letzten Monat nach Graz gezogen.", True),
+        ("Je me suis installée à Rouen la semaine dernière.", True),
+    ],
+)
+def test_a_past_occasion_is_a_story_unless_it_dates_a_move(said: str, moved: bool) -> None:
+    assert ("linz" not in remembered("Ich wohne in Linz.", said)) is moved

@@ -78,6 +78,7 @@ CATEGORIES: tuple[Category, ...] = (
         r"wohne|lebe in|gezogen|j'habite|habite|\bvivo\b|vivimos|abito|moro\b|woon|address|"
         r"street|"
         r"\bje vis\b|\bvis (?:à|en|au)\b|vivons|déménag|\bmud(?:é|ado|ada|amos)\b|verhuisd|"
+        r"\binstallée?s? (?:à|en|au)\b|"
         r"\blocation\b|where i live|\bresident\b|\blocal here\b",
     ),
     Category(

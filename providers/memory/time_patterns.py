@@ -93,9 +93,10 @@ MOMENT = re.compile(
     r"out of order|broken down|stopped working|not working|"
     r"(?:is|are) (?:so )?(?:tired|sore|aching|itchy|swollen|killing me)|"
     r"ce soir|hoy|esta noche|oggi|stasera|hoje|vandaag|"
-    # The day before or after, and a holiday, in the other languages: one occasion.
-    r"morgen|gestern|im urlaub|demain|en vacances|mañana|ayer|de vacaciones|domani|ieri|"
-    r"amanhã|ontem|gisteren)\b",
+    # The next day, this week and a holiday, in the other languages: one occasion.
+    r"morgen|im urlaub|am wochenende|diese woche|demain|en vacances|ce week-end|cette semaine|"
+    r"mañana|de vacaciones|este fin de semana|esta semana|domani|questa settimana|amanhã|"
+    r"deze week)\b",
     re.IGNORECASE,
 )
 # Verbs of a standing state, where one lives or works: "right now" only dates the state
@@ -108,9 +109,25 @@ _STANDING = re.compile(
 _NOW = re.compile(r"right now|rn|gerade", re.IGNORECASE)
 
 
+# A past occasion in the other languages ("Letzte Woche war ich in Rom"): a story, unless
+# what it dates is a move or a start ("Bin letzten Monat nach Köln gezogen").
+_PAST_OCCASION = re.compile(
+    r"\b(?:gestern|letzte woche|letzten monat|hier soir|la semaine dernière|ayer|"
+    r"la semana pasada|ieri|la settimana scorsa|ontem|gisteren|vorige week)\b",
+    re.IGNORECASE,
+)
+_MOVED_OR_BEGAN = re.compile(
+    r"\b(?:\w*gezogen|angefangen|begonnen|déménagé|commencé|installée?s?|mud[éeó]\w*|"
+    r"empecé|trasferit\w*|iniziato|verhuisd)\b",
+    re.IGNORECASE,
+)
+
+
 def momentary(clause: str) -> bool:
     """Whether a clause says how things are only for the moment ("headache today", "stuck
     in traffic rn"); "right now" said of a standing state does not."""
+    if _PAST_OCCASION.search(clause) and not _MOVED_OR_BEGAN.search(clause):
+        return True
     said = [m.group() for m in MOMENT.finditer(clause)]
     if not said:
         return False
