@@ -31,8 +31,8 @@ class Category:
 CATEGORIES: tuple[Category, ...] = (
     Category(
         "name",
-        # Someone else's name ("his name is Buster") is not the user's.
-        r"(?<!\bhis )(?<!\bher )(?<!\btheir )(?<!\bits )name\b|named? me|"
+        # Someone else's name ("his name is Buster", "my daughter's name") is not the user's.
+        r"(?<!\bhis )(?<!\bher )(?<!\btheir )(?<!\bits )(?<!'s )(?<!’s )name\b|named? me|"
         r"call me|calls me|called me|(?:i'm|i am) called|go by|goes by|address me|"
         r"nickname|surname|first name|(?:rather|prefer) you (?:used?|called?)|heiße|"
         r"ich heisse|nennt? mich|je m'appelle|m'appelle|meinen namen|mon prénom|"
@@ -50,7 +50,9 @@ CATEGORIES: tuple[Category, ...] = (
         # a food or drink left out for good: "nut-free", "sugar free", "alcohol-free"
         r"(?:dairy|nut|peanut|egg|sugar|meat|alcohol|soy|wheat|caffeine|grain|fish|shellfish|"
         r"sesame|milk|pork|oil|salt)[- ]free\b|"
-        r"don't drink|do not drink|eat(?:ing)? meat|eat(?:ing)? fish|végé|végan|vegano|"
+        r"don't drink|do not drink|végé|végan|vegano|"
+        # An animal eaten is food, not a pet: "started eating chicken again".
+        r"\beat(?:s|ing)?\s+(?:meat|fish|chicken|pork|beef|lamb|poultry|seafood|eggs|dairy)\b|"
         r"food restriction|dietary|diet\b|"
         r"vegetarisch|vegetariano|fleisch|viande|carne\b|\bcarne|\bmeat\b|plant-based|"
         r"plant based",
@@ -76,7 +78,10 @@ CATEGORIES: tuple[Category, ...] = (
         r"\b(?:flat|house|apartment|condo|place|room|bungalow|cottage) in\b|"
         r"hometown|my (?:city|town)\b|my flat|my apartment|my house|our house|"
         r"our flat|our place|my place|our own place|neighbou?rhood|village|suburb|"
-        r"wohne|lebe in|gezogen|j'habite|habite|vivo en|vivimos|abito|moro\b|woon|address|street|"
+        r"wohne|lebe in|gezogen|j'habite|habite|\bvivo\b|vivimos|abito|moro\b|woon|address|"
+        r"street|"
+        r"\bje vis\b|\bvis (?:à|en|au)\b|vivons|déménag|\bmud(?:é|ado|ada|amos)\b|verhuisd|"
+        r"\binstallée?s? (?:à|en|au)\b|"
         r"\blocation\b|where i live|\bresident\b|\blocal here\b",
     ),
     Category(
@@ -120,13 +125,16 @@ CATEGORIES: tuple[Category, ...] = (
         r"analyst|officer|lecturer|lecture|professor|postdoc|\bgp\b|surgeon|therapist|"
         r"architect|pilot|driver|writer|journalist|artist|musician|farmer|mechanic|"
         r"arbeite|arbeit\b|beruf|je travaille|travaille|travail\b|emploi|trabajo|empleo|lavoro|"
+        r"\bje bosse\b|\bcurro\b|\bbin (?:jetzt |nun |inzwischen )?bei\b|"
         r"trabalho|werk",
     ),
     Category(
         "relationship",
         r"\b(?:i'm|i am|im)\s+(?:\w+\s+)?(?:single|married|divorced|engaged|widowed|separated)\b|"
         r"got (?:married|engaged|divorced)|in a relationship|seeing someone|dating someone|"
-        r"\b(?:and i|we) (?:divorced|separated|split up|broke up|got married|got engaged)\b",
+        r"\b(?:and i|we) (?:divorced|separated|split up|broke up|got married|got engaged)\b|"
+        r"\b(?:ledig|verheiratet|geschieden|verlobt|geheiratet|célibataire|mariée?|divorcée?|"
+        r"fiancée?|solter[oa]|casad[oa]|divorciad[oa]|prometid[oa]|me casé|nos casamos)\b",
     ),
     Category(
         "family",
@@ -264,7 +272,14 @@ CATEGORIES: tuple[Category, ...] = (
         r"\bwork(?:s|ed|ing)? as\b|\barbeite als\b|\btravaille comme\b|\btrabajo como\b|"
         r"i'?m (?:now )?an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee|smith|wife|man|woman)\b"
         r"(?! of\b| fan\b)|"
-        r"i am (?:now )?an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee|smith|wife|man|woman)\b",
+        r"i am (?:now )?an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee|smith|wife|man|woman)\b|"
+        # German, French and Spanish give a job with no article, the agent noun straight
+        # after the verb ("bin ich Lehrerin", "je suis pâtissier", "soy camarero"); German
+        # writes it with a capital, which tells it from "sicher" or "sauer".
+        r"\b(?:ich bin|bin ich)\s+(?:\w+\s+)?(?-i:[A-ZÄÖÜ])\w*(?:er|erin|ist|istin|eur|eurin|"
+        r"ant|antin|ent|entin|or|orin|ege|egin)\b|"
+        r"\b(?:je suis|suis)\s+(?:\w+\s+)?\w+(?:eur|euse|ier|ière|iste|ien|ienne|er|ère|aire)\b|"
+        r"\bsoy\s+(?:\w+\s+)?\w+(?:ero|era|ista|or|ora|ante|ico|ica|ario|aria|ogo|oga)\b",
     ),
 )
 

@@ -37,7 +37,8 @@ ENDING = re.compile(
     r"done with|"
     r"(?:is|are|was|'s) (?:off|called off)(?=\s*(?:[,.;!]|$))|called off|"
     r"got rid of|ditched|broke up|wrong|misspoke|typo|mistake|scratch|disregard|"
-    r"gone off|went off|lost interest in|grown out of|fell out of love with|"
+    r"gone off|went off|lost interest in|grown out of|outgrew|outgrown|got over|recovered from|"
+    r"fell out of love with|"
     r"(?:i'm|im|i am) (?:so )?over|traded|"
     r"changed my mind|not so much|kidding|joking|(?<!nothing )beats|"
     r"nicht mehr|aufgehört|verlassen|gekündigt|quitté|arrêté|ya no|dejé|equivoqué|"
@@ -102,8 +103,9 @@ LIFE_ENDED = re.compile(
     r"\b(?P<who>(?-i:[A-Z])[\w'-]+(?<!(?-i:The))(?<!(?-i:My))(?<!(?-i:Our))|(?:the|my|our)\s+[\w'-]+)"
     r"(?:\s+and\s+(?:I|me))?\s+(?:(?:has|have|had|just|sadly)\s+)*"
     r"(?:died|passed away|passed on|split up|broke up|divorced|got divorced|was put down|"
-    r"was put to sleep|(?:is|isn't|is not|is no longer) with us|ist gestorben|est mort|"
-    r"est morte|murió|se murió)\b",
+    r"was put to sleep|(?:is|isn't|is not|is no longer) with us|"
+    # "Luna ist leider gestorben", "Rex est hélas mort": an adverb may stand between.
+    r"ist (?:\w+\s+){0,3}gestorben|est (?:\w+\s+){0,2}morte?|murió|se murió|ha muerto)\b",
     re.IGNORECASE,
 )
 # Of those, the ones that can only mean an earlier statement was wrong ("sorry" and "wrong"

@@ -40,6 +40,15 @@ from .remark_patterns import ASKING, EVERYDAY_RIDDANCE, GENERIC_KIN
 from .slots import slot_info
 from .subject_patterns import MY_PEOPLE
 
+# A word of remembering, of the memory or of what was said before, in the languages read: a
+# request that holds none and names a feature of replies ("lose the emojis") asks for other
+# replies, not a forgetting ("ignore my formatting request" is one).
+OF_MEMORY = re.compile(
+    r"forget|rememb|memor|stor|sav|record|on file|request|preference|instruction|said|told|"
+    r"asked|mentioned|vergiss|vergessen|merk|oubli|olvid|recuerd|dimentic|esquec|vergeet",
+    re.IGNORECASE,
+)
+
 
 def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
     """The operations a request to forget asks for, or None when `said` is no such request."""
@@ -91,6 +100,8 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
             # asks the memory only when it is what the user asks for.
             return None
         target = _own_clause(said[m.end() :], lang).strip(" .!?")
+        if style_aspect_of(target) is not None and not OF_MEMORY.search(said):
+            return None  # "Could you drop the bullet points?": the form of replies
         if OF_A_TEXT.search(target) or IN_A_TEXT.search(before):
             return []  # "delete the paragraph about my dog": an edit of a text, kept nowhere
         spared = EXCEPT.match(target)

@@ -134,7 +134,7 @@ DE = Language(
     question_openers=r"was|wer|wen|wem|wessen|welche|welcher|welches|wann|wo|wohin|woher|"
     r"warum|wieso|weshalb|wie|ist|sind|bin|kannst|können|könntest|hast|hat|gibt",
     hypothetical=r"wenn|falls|angenommen|stell dir vor|stellen sie sich vor|würde|würdest|"
-    r"wäre|hätte|als ob",
+    r"wäre|hätte|als ob|vielleicht",
     request_openers=r"kannst du|können sie|könntest du|bitte|hilf|schreib|schreibe|erkläre|"
     r"antworte|antworten sie|sei|seien sie|halte|nutze|verwende|sprich|benutze|"
     r"erklär|übersetze|fasse|gib|zeig|zeige|mach|mache|nenne|liste|finde|vergleiche",
@@ -155,7 +155,7 @@ FR = Language(
     question_openers=r"qu'est-ce|quel|quelle|quels|quelles|qui|quand|où|pourquoi|comment|"
     r"combien|est-ce|peux-tu|pouvez-vous|as-tu|y a-t-il",
     hypothetical=r"si|supposons|imagine|imaginez|imaginons|au cas où|serait|aurais|aurait|"
-    r"serais|ferais|comme si",
+    r"serais|ferais|comme si|peut-être",
     request_openers=r"peux-tu|pouvez-vous|pourrais-tu|pourriez-vous|s'il te plaît|"
     r"réponds|répondez|sois|soyez|utilise|utilisez|parle-moi|parlez-moi|"
     r"s'il vous plaît|stp|svp|aide|aidez|écris|écrivez|explique|expliquez|traduis|traduisez|"
@@ -187,7 +187,7 @@ ES = Language(
     question_openers=r"qué|quién|quiénes|cuál|cuáles|cuándo|dónde|por qué|cómo|cuánto|"
     r"cuántos|puedes|podrías|hay",
     hypothetical=r"si|supongamos|imagina|imagínate|imaginemos|en caso de|sería|tendría|"
-    r"haría|como si",
+    r"haría|como si|quizás|quizá|tal vez",
     request_openers=r"puedes|podrías|por favor|porfa|ayúdame|ayuda|escribe|explica|explícame|"
     r"responde|respóndeme|contesta|contéstame|usa|habla|háblame|"
     r"traduce|resume|dame|muéstrame|haz|busca|encuentra|lista|compara|dime",
@@ -217,7 +217,7 @@ IT = Language(
     r"mangio|bevo|uso|gioco|suono|insegno|mi chiamo|mi piace|mi piacciono",
     third_person=r"lui|lei|loro|suo|sua|questo|quello",
     question_openers=r"che|cosa|chi|quale|quali|quando|dove|perché|come|quanto|puoi|potresti",
-    hypothetical=r"se|supponiamo|immagina|sarebbe|avrei|farei|come se",
+    hypothetical=r"se|supponiamo|immagina|sarebbe|avrei|farei|come se|forse",
     request_openers=r"puoi|potresti|per favore|aiutami|scrivi|spiega|traduci|riassumi|dammi|"
     r"mostrami|fai|trova",
     negation=r"non|mai|più|nessun|nessuna|invece|sbagliato",
@@ -235,7 +235,7 @@ PT = Language(
     third_person=r"ele|ela|eles|elas|seu|sua|isto|isso",
     question_openers=r"que|quem|qual|quais|quando|onde|por que|porque|como|quanto|pode|"
     r"poderia",
-    hypothetical=r"se|suponha|imagine|imagina|seria|teria|faria|como se",
+    hypothetical=r"se|suponha|imagine|imagina|seria|teria|faria|como se|talvez",
     request_openers=r"pode|poderia|por favor|me ajude|ajude|escreva|explique|traduza|resuma|"
     r"me dê|mostre|faça|encontre",
     negation=r"não|nunca|jamais|nenhum|nenhuma|mais|errado",
@@ -250,7 +250,7 @@ NL = Language(
     first_person=r"ik|mij|me|mijn|wij|we|ons|onze",
     third_person=r"hij|zij|ze|hun|zijn|haar|dit|dat",
     question_openers=r"wat|wie|welke|wanneer|waar|waarom|hoe|hoeveel|kun|kunt|kan|is|zijn|heb",
-    hypothetical=r"als|stel|stel je voor|zou|zouden|alsof",
+    hypothetical=r"als|stel|stel je voor|zou|zouden|alsof|misschien",
     request_openers=r"kun je|kunt u|kan je|alsjeblieft|alstublieft|help|schrijf|leg uit|"
     r"vertaal|vat|geef|toon|maak|zoek",
     negation=r"niet|geen|nooit|niet meer|fout|foutje|maar|in plaats van",

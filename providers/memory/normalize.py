@@ -77,12 +77,12 @@ def contains_words(haystack: str, needle: str) -> bool:
     return bool(wanted) and wanted <= set(words(haystack))
 
 
-_SUFFIXES = ("ists", "ist", "ers", "er", "ing", "ies", "y", "ed", "ians", "ian", "s")
+_SUFFIXES = ("ists", "ist", "ers", "er", "ing", "ies", "y", "ed", "ians", "ian", "es", "s", "e")
 
 
 def stem(word: str) -> str:
     """A word without its commonest English derivational ending: "pharmacist" and "pharmacy"
-    are "pharmac", "smoker" and "smoking" are "smok"."""
+    are "pharmac", "smoke", "smoker" and "smoking" are "smok"."""
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             return word[: -len(suffix)]

@@ -21,6 +21,12 @@ FORGET_ALL = "*"
 NEWEST = "*newest*"
 # An update of the newest fact that fixes a spelling: it replaces only a word it resembles.
 SPELLING = "*spelling*"
+# The same for a value said again alone, with no word of correction ("*Manchester lol"): only
+# a word it closely resembles can be what it retypes.
+LOOKALIKE = "*lookalike*"
+# A value said alone as how things are now ("Glasgow now."): the newest fact's value, where
+# it holds one value only, becomes it, however unlike.
+BECOME = "*become*"
 CATEGORY_PREFIX = "category:"
 # A forget of a slot's kind applied only when nothing else the message asked to forget went:
 # "forget that I don't eat meat" names a statement by its words, and its kind if none holds them.

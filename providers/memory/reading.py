@@ -34,9 +34,12 @@ from .remark_patterns import (
     LEFT_FOR,
 )
 from .slots import favourite_slot
-from .subject_patterns import IN_PLACE, MY_PEOPLE, NAME_INTRO
+from .subject_patterns import DROPPED_MY, IN_PLACE, MY_PEOPLE, NAME_INTRO
 from .talk_patterns import TITLE
+from .time_patterns import INTENT
 
+# The kinds of standing state an intention has not changed yet.
+_STATES = frozenset({"home", "work", "diet"})
 _NAMED_SUBJECT = re.compile(r"[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?")
 
 
@@ -185,8 +188,11 @@ class ReaderBase(ABC):
 
     @staticmethod
     def slot_of(value: str) -> str | None:
-        if NAME_INTRO.search(value):
-            return "name"
+        kind = category_of(value)
+        if NAME_INTRO.search(value) and (kind is None or kind.slot == "name"):
+            return "name"  # but "Vegetarian here", "Paramedic here" name a kind, not a person
+        if kind is not None and kind.slot in _STATES and INTENT.search(value):
+            return "goals"  # "Planning to move to Austin": not where the user lives yet
         if IN_PLACE.search(value):
             return "home"
         # "Ezra, my seven-year-old, is…": a name in apposition comes first.
@@ -202,7 +208,8 @@ class ReaderBase(ABC):
             return favourite_slot(
                 re.sub(r"\s+(?:now|these days|too|again)$", "", thing, flags=re.I)
             )
-        found = category_of(value)
+        dropped = DROPPED_MY.match(value)  # "Car's a Tesla now": the user's car
+        found = (dropped and category_of(f"my {dropped['thing']}")) or category_of(value)
         return found.slot if found else None
 
     # -- one clause ------------------------------------------------------------------------

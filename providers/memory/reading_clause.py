@@ -16,6 +16,7 @@ from .remark_patterns import CARE_SAYS, LASTING_DESPITE_PLANS, PRONOUN, THANKS
 from .subject_patterns import (
     ADVERBS,
     AS_ROLE,
+    DROPPED_MY,
     MINE,
     NAME_INTRO,
     ONE_WHO,
@@ -29,7 +30,17 @@ from .subject_patterns import (
     YOURS,
 )
 from .talk_patterns import NOT_SO, ONE_THING, VERDICT_FRAME, WHEN_FIRST
-from .time_patterns import DATED_END, MOMENT, PASSING, PLAN
+from .time_patterns import DATED_END, PASSING, PLAN, momentary
+
+_WORD_START = re.compile(r"(?<![\w'’])[\w'’-]+")
+# The subject pronouns of the languages whose subject a fronted phrase can move.
+_PRONOUN_SUBJECT = re.compile(r"(?:ich|wir|je|j['’]|nous|yo|io|eu|ik|wij|we)\b", re.I)
+# A conjunction that opens a clause within the clause: what follows is subordinate.
+_SUBORDINATE = re.compile(
+    r"\b(?:dass|wenn|ob|weil|als|falls|que|qu['’]|quand|si|lorsque|parce|cuando|porque|"
+    r"aunque|se|quando|perché|dat|of|omdat|wanneer)\b",
+    re.IGNORECASE,
+)
 
 
 class Clauses(ReaderBase):
@@ -49,6 +60,11 @@ class Clauses(ReaderBase):
             and verbs.match(re.sub(ADVERBS, "", clause, count=1, flags=re.I)) is not None
         ):
             return True
+        if self.fronted_subject(clause):
+            return True
+        dropped = DROPPED_MY.match(clause)
+        if dropped is not None and category_of(f"my {dropped['thing']}") is not None:
+            return True
         # "Sesame sends me to the ER", "home for me is Leith": the user is named further in,
         # which counts when the clause is about something a person has (a category), and its
         # subject is no "it", "they" or "this".
@@ -65,9 +81,31 @@ class Clauses(ReaderBase):
         role = AS_ROLE.search(clause)
         return role is not None and category_of(role["role"]) is not None
 
+    def fronted_subject(self, clause: str) -> bool:
+        """ "Seit Oktober bin ich Lehrerin", "Maintenant je suis pâtissier", "Desde enero soy
+        vegana": a time or place put first moves the user's subject (or pro-drop verb) a few
+        words in, behind the verb in German and Dutch. English puts its subject first, save
+        after the fronted phrases `USER_SUBJECT` knows."""
+        if self.code == "en":
+            return False
+        verbs = self.lang.opens["first_person_verbs"]
+        for word in list(_WORD_START.finditer(clause))[1:5]:
+            before = clause[: word.start()]
+            if (
+                _SUBORDINATE.search(before)
+                or self.has("first_person", before)
+                or self.has("third_person", before)
+            ):
+                return False  # "Mein Bruder glaubt, ich…", "Quand je…": not the user's clause
+            if _PRONOUN_SUBJECT.match(clause, word.start()) or (
+                verbs is not None and verbs.match(clause, word.start())
+            ):
+                return True
+        return False
+
     def clause(self, clause: str, *, sentence_about_user: bool) -> tuple[str | None, str] | None:
         """The (slot, words) a clause adds, or None; retirements it implies are queued."""
-        if self.asks(clause) or PASSING.search(clause) or MOMENT.search(clause):
+        if self.asks(clause) or PASSING.search(clause) or momentary(clause):
             return None
         for m in NOT_SO.finditer(clause):
             # "Turns out I'm not allergic to cats after all": what was said so goes.

@@ -14,15 +14,19 @@ from .change_patterns import (
     RETRACTED_AS_WRONG,
     SPELT,
 )
-from .clause_patterns import STOP, WORD, content_words
+from .clause_patterns import FINITE, STOP, WORD, content_words
+from .normalize import shares_stem
 from .ops import (
+    BECOME,
+    LOOKALIKE,
     NEWEST,
     SPELLING,
     Op,
 )
-from .reading import ReaderBase
+from .reading import ReaderBase, trim
 from .remark_patterns import PRONOUN
 from .slots import slot_info
+from .subject_patterns import DROPPED_I
 from .talk_patterns import (
     SUBJECT_NAME,
     VALUE_FIRST,
@@ -45,33 +49,73 @@ class Corrections(ReaderBase):
         """ "XC90, not XC60", "Jack, sorry, not Jake", "Not penicillin, it's amoxicillin": a
         short message that gives a value beside the one it contrasts, and says nothing else
         of its own, corrects that value wherever it was stored."""
-        if len(WORD.findall(self.text)) > 16 or any(
-            op.kind == "add" and (op.slot is not None or self.first_person(op.value))
-            for op in self.ops
-        ):
-            return False  # "I use Fahrenheit, not Celsius" is a statement of its own
+        if len(WORD.findall(self.text)) > 16:
+            return False
         text = self.text.strip()
         contrasted = NOT_X.search(text)
-        if contrasted is not None:
-            old, new = contrasted["old"], _said_before(text[: contrasted.start()])
+        arrow = _ARROW.search(text)
+        if arrow is not None:
+            old, new = arrow["old"], arrow["new"]  # "kyoto -> osaka, moved last week"
+        elif contrasted is not None:
+            old = contrasted["old"]
+            new = _said_before(trim(text[: contrasted.start()], self.lang))
         elif (after := NOT_AFTER.fullmatch(text)) is not None:
             old, new = after["old"], _said_before(after["new"])  # "Sorry, Australia! Not Austria."
         else:
-            first = NOT_FIRST.match(text)
+            # "Update from the allergist: not peanuts, it's tree nuts": what a label
+            # introduces is the correction.
+            label = re.match(r"[^.!?:]{1,40}:\s+", text)
+            first = NOT_FIRST.match(text, label.end() if label else 0)
             if first is None:
                 return False
             old, new = first["old"], _said_before(first["new"])
         old = _ARTICLE.sub("", old.strip())
         if not new or not content_words(old) or new.casefold() == old.casefold():
             return False
+        if re.match(r"[^\W\d_]+ing\b", old) and contrasted is not None:
+            return False  # "…, no dumbing down": a thing not to do, not a value corrected
+        if any(
+            op.kind == "add"
+            and (op.slot is not None or self.first_person(op.value))
+            and shares_stem(op.value, new)
+            for op in self.ops
+        ):
+            return False  # "I use Fahrenheit, not Celsius" is a statement of its own
         self.ops = [op for op in self.ops if op.kind not in ("add", "retract", "update")]
         self.ops.append(Op("update", None, new, self.message, replaces=old))
         return True
 
-    def correction(self) -> None:
+    def retyped(self) -> bool:
+        """ "*Manchester lol", "With a C actually — Catherine": a short message that names
+        something and says nothing of anyone (no verb, no person, no question or request)
+        gives a value again, to fix how it was written."""
+        text = self.text
+        words = WORD.findall(text)
+        named = (
+            _STARRED.search(text) is not None
+            or _NOW_VALUE.fullmatch(text.strip())
+            or any(w[0].isupper() and len(w) > 2 for w in words[1:])
+        )
+        return (
+            named
+            and not _VOCATIVE.search(text)
+            and not self.ops
+            and len(words) <= 8
+            and "?" not in text
+            and not FINITE.search(text)
+            and not any(DROPPED_I.fullmatch(w) for w in words)  # "thinking", "moved": verbs
+            and not self.first_person(text)
+            and not self.has("third_person", text)
+            and not self.opens("request_openers", text)
+            and not any(w.isdigit() for w in words)
+        )
+
+    def correction(self, *, alone: bool = False) -> None:
         """ "Oops, typo: 26", "Correction: it's Ayla": a short message that says something
-        was wrong and gives a value corrects the newest fact where it is most alike."""
-        if not CORRECTION.search(self.text) or len(WORD.findall(self.text)) > 16:
+        was wrong and gives a value corrects the newest fact where it is most alike. `alone`:
+        nothing else heard anything in it, so a value said alone may be a retyping."""
+        retyped = alone and self.retyped()
+        if not (CORRECTION.search(self.text) or retyped) or len(WORD.findall(self.text)) > 16:
             return
         if any(op.kind == "add" and op.slot is not None for op in self.ops):
             # It says something of its own ("Sorry, I'm actually vegan"). A single-valued
@@ -93,11 +137,14 @@ class Corrections(ReaderBase):
         text = NOT_X.sub("", self.text)
         # "*Deloitte": the chat habit of starring a fixed word puts the value first, as
         # does "Four, actually".
-        starred = text.lstrip().startswith("*") or VALUE_FIRST.match(text) is not None
+        # "Glasgow now.", "Jetzt Berlin.": a value alone with a word of the present is what
+        # the newest thing has become, whatever it was.
+        now = _NOW_VALUE.fullmatch(text.strip()) if retyped else None
+        starred = _STARRED.search(text) is not None or VALUE_FIRST.match(text) is not None
         words = WORD.findall(text)
         values = [
             w for i, w in enumerate(words)
-            if (w[0].isupper() and (i > 0 or starred) and (len(w) > 2 or w.istitle())
+            if (w[0].isupper() and (i > 0 or starred) and (len(w) > 2 or w[1:2].islower())
                 and w.casefold() not in STOP)
             or w.isdigit()
         ]  # fmt: skip
@@ -107,6 +154,8 @@ class Corrections(ReaderBase):
         # "I misspoke, Theo is 9": a name said as the subject is who the value is about.
         said_of = {m["who"] for m in SUBJECT_NAME.finditer(text)}
         values = [v for v in values if v not in said_of] or values
+        if now is not None:
+            values = [now["after"] or now["before"]]
         if not values:
             return
         self.ops = [op for op in self.ops if op.slot != NEWEST and op.kind != "add"]
@@ -115,7 +164,15 @@ class Corrections(ReaderBase):
             self.ops = [op for op in self.ops if op.kind != "retract"]
             self.ops.append(Op("update", None, values[0], self.message, replaces=named[0]))
         else:
-            respelt = SPELLING if SPELT.search(self.text) else ""
+            # How alike the new value must be to the word it replaces: a spelling said to be
+            # fixed, a value retyped, or (said as how things are now) not at all.
+            respelt = ""
+            if SPELT.search(self.text):
+                respelt = SPELLING
+            elif now is not None:
+                respelt = BECOME
+            elif retyped:
+                respelt = LOOKALIKE
             self.ops.append(Op("update", NEWEST, values[0], self.message, replaces=respelt))
 
 
@@ -131,6 +188,24 @@ def _runs(text: str, values: list[str]) -> list[str]:
     return runs
 
 
+# A name set off by a comma at either end speaks to someone ("Thanks, Maria!", "Good boy,
+# Rexy"): it is said to them, not retyped.
+_VOCATIVE = re.compile(r",\s*(?-i:[A-Z])[\w'-]+[\s!.]*$|^\W*(?-i:[A-Z])[\w'-]+\s*,", re.IGNORECASE)
+# From one value to the next, as an arrow: "Reno → Vegas as of last week".
+_ARROW = re.compile(
+    r"(?P<old>[^\W\d_][\w'-]*(?: [^\W\d_][\w'-]*){0,2})\s*(?:->|→|=>)\s*"
+    r"(?P<new>[^\W\d_][\w'-]*(?: (?!(?:as|since|from|in|on|at|for|now|and|but)\b)"
+    r"[^\W\d_][\w'-]*){0,2})",
+    re.IGNORECASE,
+)
+_NOW_VALUE = re.compile(
+    r"\W*(?:(?:now|jetzt|maintenant|ahora|agora|adesso|nu)\s+(?P<after>(?-i:[A-Z])[\w'-]+)|"
+    r"(?P<before>(?-i:[A-Z])[\w'-]+),?\s+(?:now|these days|nowadays|jetzt|maintenant|ahora))"
+    r"\W*",
+    re.IGNORECASE,
+)
+# The chat habit of starring a word retyped to fix it, before or after it ("*Deloitte").
+_STARRED = re.compile(r"^\s*\*|\*\s*$")
 _ARTICLE = re.compile(r"^(?:the|a|an|my)\s+", re.IGNORECASE)
 # What opens the words of a value without being part of it: "he's a", "it's", "I meant".
 _VALUE_OPENER = re.compile(

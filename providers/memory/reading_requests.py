@@ -51,7 +51,7 @@ class Requests(ReaderBase):
         return self.code == "en" and VERB_ME.match(said) is not None
 
     def later_request(self, start: int, end: int) -> int | None:
-        """Where a request opens after a comma inside the sentence, if one does."""
+        """Where a request opens after a comma or dash inside the sentence, if one does."""
         if re.match(
             r"\s*(?:when|whenever|if|every time|each time|once|as soon as)\b",
             self.text[start:end],
@@ -60,7 +60,9 @@ class Requests(ReaderBase):
             return None  # "When you state a fact, cite a source": one standing directive
         if ONE_THING.match(self.text, start, end):
             return None  # "In this reply only, use bullets": the request and its scope
-        for m in re.finditer(r"[,;:]\s*", self.text[start:end]):
+        # "I'm a teacher in Bristol — can you help me plan a lesson?": a dash sets a request
+        # apart as a comma does.
+        for m in re.finditer(r"[,;:]\s*|\s[-–—]+\s*", self.text[start:end]):
             at = start + m.end()
             rest = self.text[at:end]
             if len(WORD.findall(rest)) >= 2 and (

@@ -24,6 +24,7 @@ from .subject_patterns import (
     DROPPED_I_PAST,
     MY_PEOPLE,
     OTHER_PEOPLE,
+    PAST,
     REPORTED,
     SELF_AS_PERSON,
     SOMEONE_ELSE,
@@ -33,7 +34,16 @@ from .talk_patterns import (
     PAST_OF_A_THING,
     TOPIC_FIRST,
 )
-from .time_patterns import FEELING, MOMENT, NOT_YET, PASSING, WHEN_AHEAD
+from .time_patterns import FEELING, NOT_YET, PASSING, WHEN_AHEAD, momentary
+
+# Adverbs of time that may open a sentence whose "I" was dropped ("now living in Tromsø").
+_NOW_AND_SINCE = re.compile(
+    r"(?:(?:now|still|recently|lately|these days|nowadays)[,\s]+)+", re.IGNORECASE
+)
+
+
+# A past form first is no imperative: an imperative is the verb's base form.
+_PAST_FIRST = re.compile(r"(?:\w{3,}ed|" + PAST + r")\b", re.IGNORECASE)
 
 
 class ShortMessages(ReaderBase):
@@ -167,10 +177,7 @@ class ShortMessages(ReaderBase):
             and self.slot_of(first) is not None
         )
         if described and not any(
-            self.opens("third_person", p)
-            or FINITE.search(p)
-            or MOMENT.search(p)
-            or PASSING.search(p)
+            self.opens("third_person", p) or FINITE.search(p) or momentary(p) or PASSING.search(p)
             for p in parts
         ):
             return [said]
@@ -189,7 +196,7 @@ class ShortMessages(ReaderBase):
             or self.asks(said)
             or REPORTED.search(said)
             or PASSING.search(said)
-            or MOMENT.search(said)
+            or momentary(said)
             or FEELING.search(said)
             or REACTION.search(said)
             or NOT_YET.search(said)  # a hope or a plan is no fact yet
@@ -219,10 +226,12 @@ class ShortMessages(ReaderBase):
             and not re.match(r"been\b", said, re.I)
             and not DROPPED_I_PAST.match(said)
         )
-        if not mine and (subject or not DROPPED_I.match(said)):
+        # "now living in Tromsø": an adverb may come before the verb whose "I" was dropped.
+        verb_at = _NOW_AND_SINCE.match(said)
+        if not mine and (subject or not DROPPED_I.match(said, verb_at.end() if verb_at else 0)):
             # Without an "I", only a sentence whose "I" was dropped before its verb is the
             # user's: "Paris is the capital of France" is about Paris.
             return False
-        if BARE_IMPERATIVE.match(said):
-            return False  # "Pull the details out into JSON"
+        if BARE_IMPERATIVE.match(said) and not _PAST_FIRST.match(said):
+            return False  # "Pull the details out into JSON" (but "Took a job at the UN")
         return self.lasting(said)

@@ -55,9 +55,7 @@ from .reading_requests import Requests
 from .reading_short import ShortMessages
 from .secrets import screen
 from .slots import slot_info
-from .subject_patterns import (
-    MY_PEOPLE,
-)
+from .subject_patterns import MY_PEOPLE, NAME_INTRO
 from .talk_patterns import (
     ALSO,
     MIND_CHANGED,
@@ -124,6 +122,8 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             and not OF_THE_TALK.search(text)
         ):
             self.unheard()
+        if not self.ops:
+            self.correction(alone=True)
         if not any(op.kind in ("retract", "update", "forget") for op in self.ops):
             # "I changed teams and it's all Elixir now": a change said outright replaces
             # what was said last when nothing of its own kind was said before, whichever
@@ -141,6 +141,13 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
         before = len(self.ops)
         self.read_sentence(start, end)
         said = self.text[start:end]
+        named = _PROPER.findall(self.text, 0, start)
+        for index, op in enumerate(self.ops[before:], before):
+            # "Any winter tips for Tampere? That's where I live.": "that" is what was last
+            # named, and is kept with it.
+            pointing = op.kind == "add" and op.slot and _POINTING.match(op.value)
+            if pointing and named and not _PROPER.search(op.value, 1):
+                self.ops[index] = dataclasses.replace(op, value=f"{named[-1]}: {op.value}")
         made = self.ops[before:]
         if not made and not self.chatty:
             # "My landlord in Bilbao won't fix the heating": a remark about someone else
@@ -151,6 +158,19 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             op.kind == "retract" and op.slot != NEWEST for op in made
         ):
             self.ops.append(Op("retract", NEWEST, "", said))
+
+    def introduced(self, start: int, end: int) -> list[tuple[int, int]]:
+        """ "Dana here, allergic to shellfish": a name given, then what the user is without a
+        verb, are two statements, so that either can change without the other."""
+        said = self.text[start:end]
+        comma = said.find(",")
+        if (
+            comma > 0
+            and NAME_INTRO.search(trim(said[:comma], self.lang))
+            and self.fragment(trim(said[comma + 1 :], self.lang))
+        ):
+            return [(start, start + comma), (start + comma + 1, end)]
+        return [(start, end)]
 
     def read_sentence(self, start: int, end: int) -> None:
         said = trim(self.text[start:end], self.lang)
@@ -201,9 +221,10 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             self.indirect(start, end, causal_only=True)
             return
         spans = [
-            (c_start, c_end)
+            piece
             for c_start, c_end in clauses(self.text, start, end)
             if trim(self.text[c_start:c_end], self.lang)
+            for piece in self.introduced(c_start, c_end)
         ]
         about_user = any(self.about_user(trim(self.text[a:b], self.lang)) for a, b in spans)
         # Clauses about one thing stay one statement, in the user's words as written; a
@@ -221,6 +242,8 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             clause = trim(self.text[c_start:c_end], self.lang)
             if story and index > 0 and not (category_of(clause) or SWITCH.search(clause)):
                 continue
+            if len(spans) > 1 and LIFE_ENDED.search(clause):
+                continue  # "Miso passed away; we adopted Pretzel": Miso is retired, not kept
             judged = self.clause(clause, sentence_about_user=about_user)
             if judged is None:
                 continue
@@ -271,6 +294,10 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             # last when nothing of its own kind was said before.
             self.ops.append(Op("add", group.slot, value, said, NEWEST if changed else None))
 
+
+# A name, of a place or a thing, past a sentence's first word.
+_PROPER = re.compile(r"(?<=[\w,;:]\s)(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)*")
+_POINTING = re.compile(r"(?:that's|that is|it's|it is|there's)\s+(?:where|home|my)\b", re.I)
 
 # What a person tells to be kept fits in a few sentences; past this a message is a document
 # (a megabyte piped in), and reading all of it would hold the prompt for seconds.

@@ -22,7 +22,7 @@ OTHER_PEOPLE = re.compile(
     r"propriétaire|coloc\w*|amig[oa]s?|compañer\w*|jef[ea]s?|vecin[oa]s?|caser[oa]|"
     r"amic[oa]|amici|amiche|colleg[ah]i?|capo|vicin[oa]|vicini|vizinh[oa]s?|colegas?|"
     r"patr[ãa]o|patroa|vriend\w*|buurman|buurvrouw|buren|baas|klant\w*|leraar|lerares|"
-    r"huisbaas|client[eas]*|professor\w*|profesor\w*|médic[oa]s?|medic[oa])\b",
+    r"huisbaas|client[eas]*|professor\w*|profesor\w*|médic[oa]s?|medic[oa]|compagn[oa])\b",
     re.IGNORECASE,
 )
 # Someone other than the user as the subject: "a guest at my party has…", "my mentor…".
@@ -118,7 +118,10 @@ NAME_INTRO = re.compile(
 # Where the user is, said with a place's name: "I'm in Toronto", "now in Accra".
 IN_PLACE = re.compile(
     r"\b(?i:i'm|i am|im|we're|we are|now|currently|still|based)\s+(?i:\w+\s+)?(?i:in|near|"
-    r"outside|out of)\s+(?:the\s+)?[A-Z][\w'’-]+",
+    r"outside|out of)\s+(?:the\s+)?[A-Z][\w'’-]+"
+    # "Been in Swansea since the spring": a stay with its start or length told is a home.
+    r"|\b(?i:been)\s+(?i:living\s+)?(?i:in)\s+[A-Z][\w'’-]+(?=[^.!?]*\b(?i:since|for (?:\w+ )?"
+    r"(?:years|months)))",
 )
 # The user in another's clause, but not as the one told or asked ("keeps telling me she's…").
 SELF_AS_PERSON = re.compile(
@@ -133,17 +136,42 @@ SET_TO = re.compile(
     r"(?:\w+ing\b|on\s+\w+|to\s+\w+|as\s+(?:an?\s+)?\w+)",
     re.I,
 )
+# Kin and pets in the other six languages, after their possessives ("mein Bruder", "ma
+# copine", "mi hermana", "mia sorella", "minha mãe", "mijn zus").
+_THEIR_KIN = (
+    r"(?i:mein|meine|meinem|meiner|unser|unsere|mon|ma|mes|notre|nos|mi|mis|nuestr[oa]s?|"
+    r"(?:il |la |i |le )?(?:mio|mia|miei|mie)|(?:o |a |os |as )?(?:meu|minha|meus|minhas)|"
+    r"mijn|onze)\s+(?:\w+\s+)?(?i:bruder|schwester|mutter|vater|mama|papa|eltern|sohn|"
+    r"tochter|kinder|kind|frau|mann|freundin|freund|partner(?:in)?|oma|opa|hund|katze|"
+    r"cousine?|tante|onkel|neffe|nichte|frère|s(?:œ|oe)ur|mère|père|parents|fils|fille|"
+    r"enfants?|femme|mari|copine|copain|partenaire|oncle|neveu|nièce|chien|chat|hermano|"
+    r"hermana|madre|padre|padres|hij[oa]s?|espos[oa]|mujer|marido|novi[oa]|pareja|primo|"
+    r"prima|t[íi]o|t[íi]a|sobrin[oa]|perro|gato|fratello|sorella|genitori|figli[oa]|moglie|"
+    r"ragazz[oa]|cugin[oa]|zio|zia|nipote|cane|gatto|irmão|irmã|mãe|pai|pais|filh[oa]s?|"
+    r"namorad[oa]|cão|cachorro|broer|zus|moeder|vader|ouders|zoon|dochter|vrouw|man|"
+    r"vriendin|vriend|oom|neef|hond|kat)"
+)
 # In a request or a question the user may still say who is in their life: "a gift for my
 # wife Yuki", "my daughter's first sleepover".
 MY_PEOPLE = re.compile(
-    r"\b(?i:my|our)\s+(?:\w+\s+)?(?:wife|husband|partner|spouse|girlfriend|boyfriend|son|"
-    r"daughter|kids?|children|child|baby|mum|mom|mother|dad|father|parents|brother|sister|"
-    r"twins|grandma|grandpa|toddler|newborn|teen|teenager|stepson|stepdaughter|grandson|"
-    r"granddaughter|fianc[ée]e?|dog|cat|puppy|kitten|parrot|rabbit|horse|ferrets?|"
-    r"hamsters?|guinea pigs?|tortoise|turtles?|snake|lizard|gecko|budgies?|goldfish|"
-    r"chickens|hens|goats?|pony|dogs|cats|rabbits|horses|ex|[\w]+-(?:year|month|week)-old)"
+    r"\b(?:" + _THEIR_KIN + r"|(?i:my|our)\s+(?:\w+\s+)?(?:wife|husband|partner|spouse|"
+    r"girlfriend|boyfriend|son|daughter|kids?|children|child|baby|mum|mom|mother|dad|father|"
+    r"parents|brother|sister|twins|grandma|grandpa|toddler|newborn|teen|teenager|stepson|"
+    r"stepdaughter|grandson|granddaughter|fianc[ée]e?|cousin|aunt|uncle|niece|nephew|"
+    r"grandmother|grandfather|grandparents|in-laws|stepmom|stepmum|stepdad|stepmother|"
+    r"stepfather|siblings?|godson|goddaughter|dog|cat|puppy|kitten|parrot|rabbit|horse|"
+    r"ferrets?|hamsters?|guinea pigs?|tortoise|turtles?|snake|lizard|gecko|budgies?|"
+    r"goldfish|chickens|hens|goats?|pony|dogs|cats|rabbits|horses|ex|"
+    r"[\w]+-(?:year|month|week)-old))"
     r"(?![\w-])(?:'s)?"
     r"(?:,?\s+(?:named\s+|called\s+)?[A-Z][\w-]+(?:'s)?)?",
+)
+# A thing of the user's named with its possessive dropped, given a proper name: "home is
+# Bergen these days", "job's at Siemens now", "team is Platform".
+DROPPED_MY = re.compile(
+    r"(?P<thing>[^\W\d_][\w-]*)(?:'s|’s|\s+is|\s+are)\s+(?:(?:now|still|currently|"
+    r"officially|at|in|with|for|an?|the)\s+)*(?-i:[A-Z])",
+    re.IGNORECASE,
 )
 # A self-description as the one who does or loves something, with no verb: "Huge cricket
 # fan", "Vinyl collector", "Proud owner of a Land Rover", "Keen cyclist".
@@ -194,9 +222,9 @@ SUBJECT_VERB = re.compile(
     re.IGNORECASE,
 )
 YOURS = re.compile(r"\b(?:your|yours)\b", re.IGNORECASE)
-_PAST = (
+PAST = (
     r"\w+ed|went|became|began|bought|sold|quit|left|took|gave|made|found|grew|built|kept|"
     r"lost|met|paid|spent|won|wrote|had|born"
 )
-DROPPED_I = re.compile(r"(?:been|\w+ing|" + _PAST + r")\b", re.IGNORECASE)
-DROPPED_I_PAST = re.compile(r"(?:" + _PAST + r")\b", re.IGNORECASE)
+DROPPED_I = re.compile(r"(?:been|\w+ing|" + PAST + r")\b", re.IGNORECASE)
+DROPPED_I_PAST = re.compile(r"(?:" + PAST + r")\b", re.IGNORECASE)

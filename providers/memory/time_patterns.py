@@ -34,7 +34,7 @@ EPISODE = re.compile(
 CHANGE_OF_STATE = re.compile(
     r"\b(?:moved|relocated|married|divorced|adopted|born|grew up|raised|started|joined|"
     r"switched|quit|retired|graduated|hired|became|converted|transferred|got an?|bought|"
-    r"took (?:a|an|up a|on a) (?:\w+ )?(?:job|position|role|post)|"
+    r"took (?:a|an|up a|on a) (?:[\w-]+ )?(?:job|position|role|post)|"
     r"got married|got engaged|retrained|trained as|qualified as|promoted|upgraded|swapped|"
     r"replaced|traded|exchanged|turned \d+|completed|founded|(?:my|our) new|as of|"
     r"(?:opened|set up) (?:my|our) own|"
@@ -101,9 +101,48 @@ MOMENT = re.compile(
     r"headache|hangover|jet ?lag|barely slept|out of my mind|heute|gerade|aujourd'hui|"
     r"out of order|broken down|stopped working|not working|"
     r"(?:is|are) (?:so )?(?:tired|sore|aching|itchy|swollen|killing me)|"
-    r"ce soir|hoy|esta noche|oggi|stasera|hoje|vandaag)\b",
+    r"ce soir|hoy|esta noche|oggi|stasera|hoje|vandaag|"
+    # The next day, this week and a holiday, in the other languages: one occasion.
+    r"morgen|im urlaub|am wochenende|diese woche|demain|en vacances|ce week-end|cette semaine|"
+    r"mañana|de vacaciones|este fin de semana|esta semana|domani|questa settimana|amanhã|"
+    r"deze week)\b",
     re.IGNORECASE,
 )
+# Verbs of a standing state, where one lives or works: "right now" only dates the state
+# as the current one ("living in Austin rn", "ich wohne gerade in Köln").
+_STANDING = re.compile(
+    r"\b(?:live|lives|living|based|resid\w+|work(?:s|ing)? (?:as|at|for|in)|employed|"
+    r"wohne|lebe|arbeite|habite|vis|travaille|vivo|resido|trabajo)\b",
+    re.IGNORECASE,
+)
+_NOW = re.compile(r"right now|rn|gerade", re.IGNORECASE)
+
+
+# A past occasion in the other languages ("Letzte Woche war ich in Rom"): a story, unless
+# what it dates is a move or a start ("Bin letzten Monat nach Köln gezogen").
+_PAST_OCCASION = re.compile(
+    r"\b(?:gestern|letzte woche|letzten monat|hier soir|la semaine dernière|ayer|"
+    r"la semana pasada|ieri|la settimana scorsa|ontem|gisteren|vorige week)\b",
+    re.IGNORECASE,
+)
+_MOVED_OR_BEGAN = re.compile(
+    r"\b(?:\w*gezogen|angefangen|begonnen|déménagé|commencé|installée?s?|mud[éeó]\w*|"
+    r"empecé|trasferit\w*|iniziato|verhuisd)\b",
+    re.IGNORECASE,
+)
+
+
+def momentary(clause: str) -> bool:
+    """Whether a clause says how things are only for the moment ("headache today", "stuck
+    in traffic rn"); "right now" said of a standing state does not."""
+    if _PAST_OCCASION.search(clause) and not _MOVED_OR_BEGAN.search(clause):
+        return True
+    said = [m.group() for m in MOMENT.finditer(clause)]
+    if not said:
+        return False
+    return not (all(_NOW.fullmatch(w) for w in said) and _STANDING.search(clause))
+
+
 PASSING = re.compile(
     r"\b(?:i'm|im|i am) at (?:a|an|the|my|our)\b|"
     r"^(?:(?:ugh|argh|urgh|oh|man|god|sigh|great)[,!.]*\s+)?(?:stuck|waiting|queu(?:e)?ing|sitting|standing|soaked|drenched|freezing|boiling|"
@@ -134,6 +173,16 @@ DATED_END = re.compile(
 HOW_LONG = re.compile(
     r"\b(?:since(?!\s+(?:we|you)\b|\s+\w+\s+last\b)|for (?:\w+ )?(?:years|months|decades|weeks)|"
     r"every|always|usually|most days|each (?:week|day|month|year))\b",
+    re.IGNORECASE,
+)
+# An intention: what follows has not happened ("planning to move to Austin", "je vais
+# déménager à Lyon", "ich will nach Köln ziehen"), so it is a goal, not where one lives.
+INTENT = re.compile(
+    r"\b(?:thinking (?:of|about)|planning (?:to|on)|plan to|hoping to|hope to|considering|"
+    r"want to|wanna|would like to|'d like to|'d love to|would love to|going to|gonna|"
+    r"about to|looking to|intend to|"
+    r"will|möchte|plane|je vais|je veux|j'aimerais|je compte|voy a|quiero|me gustaría|"
+    r"planeo|pienso)\b",
     re.IGNORECASE,
 )
 NOT_YET = re.compile(

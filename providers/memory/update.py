@@ -28,7 +28,7 @@ from .facts import Fact, PastValue, Provenance
 from .factset import FactSet
 from .forgetting import Forgetting
 from .normalize import contains_words, shares_stem, singular, value_key
-from .ops import NEWEST, OTHERWISE_PREFIX, SPELLING, Op
+from .ops import BECOME, LOOKALIKE, NEWEST, OTHERWISE_PREFIX, SPELLING, Op
 from .polarity import polarity, topic_stems
 from .slots import slot_info
 
@@ -63,7 +63,8 @@ def apply_ops(
                 moved_from[op.value] = retired[0].fact.slot
             changes.extend(retired)
         elif op.kind == "update" and op.slot == NEWEST:
-            changes.extend(step.correct_newest(op.value, spelling=op.replaces == SPELLING))
+            least = _RESEMBLANCE.get(op.replaces or "", 0.0)
+            changes.extend(step.correct_newest(op.value, least=least, single=op.replaces == BECOME))
         elif op.kind == "update" and op.replaces:
             changes.extend(step.correct(op))
         elif op.replaces == NEWEST:
@@ -257,13 +258,17 @@ class _Step(Forgetting):
         # A list item corrected: the old item is retired and the new one added.
         return [self.retire(fact), *self.add(fact.slot, _swap(fact.value, old, op.value))]
 
-    def correct_newest(self, value: str, *, spelling: bool = False) -> list[Change]:
+    def correct_newest(
+        self, value: str, *, least: float = 0.0, single: bool = False
+    ) -> list[Change]:
         """A bare correction ("typo, 26"): in the newest fact, the word most like the new
         value (same kind: a number for a number, a name for a name) becomes it."""
         facts = self.newest_before()
         if not facts:
             return []
         fact = facts[0]
+        if single and slot_info(fact.slot).kind != "single":
+            return []  # "My dog is Rex", then "Glasgow now.": not what the dog became
         numeric = _is_number(value)
         words = _WORDS.findall(fact.value)
         candidates = [
@@ -283,10 +288,14 @@ class _Step(Forgetting):
         old = max(candidates, key=alike)
         if numeric and not value.isdigit():
             value = value.casefold()  # "Four, actually": the number as the fact spells one
-        if spelling and not numeric and alike(old) < 0.5:
+        if not numeric and alike(old) < least:
             return []  # nothing it could be a spelling of: not this fact's correction
         return [self.supersede_value(fact, re.sub(rf"\b{re.escape(old)}\b", value, fact.value))]
 
+
+# How alike a respelt word must be to the word it replaces: a spelling said to be fixed may
+# change half the word; a value merely said again must be the same word, mistyped.
+_RESEMBLANCE = {SPELLING: 0.5, LOOKALIKE: 0.75}
 
 _NUMBER_WORDS = frozenset(
     (
@@ -310,7 +319,13 @@ def _swap(stored: str, old: str, new: str) -> str:
     index = stored.casefold().find(old.casefold())
     if index < 0 or value_key(stored) == value_key(old):
         return new
-    return stored[:index] + new + stored[index + len(old) :]
+    after = stored[index + len(old) :]
+    # "oat" -> "almond milk" in "I drink oat milk": the noun the new value names already
+    # follows the old one, and is said once.
+    head = new.rsplit(None, 1)[-1]
+    if " " in new and re.match(rf"\s+{re.escape(head)}\b", after, re.IGNORECASE):
+        after = after.lstrip()[len(head) :]
+    return stored[:index] + new + after
 
 
 _ADDITIVE = re.compile(
