@@ -93,3 +93,32 @@ def test_asked_in_passing_apposition_like_me_and_moved_to(message: str, word: st
 
 def test_a_named_one_of_someone_elses_is_not_the_users() -> None:
     assert "socks" not in remembered("Should my neighbour's whippet, Socks, wear a coat?")
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("I'm vegan, what should I cook tonight?", "vegan"),
+        ("Married with three kids — any tips for a cheap summer holiday?", "kids"),
+        ("Work as a welder in Hull, what gloves would you pick?", "welder"),
+    ],
+)
+def test_a_lead_before_a_question_is_told(message: str, word: str) -> None:
+    assert word in remembered(message).casefold()
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I have a question about taxes, do I need to file?",
+        "I'm trying to figure out which laptop to buy, any advice?",
+        "I'm writing an essay on climate, can you help?",
+        "Il mio amico è vegano, cosa posso cucinare?",
+    ],
+)
+def test_a_lead_that_only_sets_the_question_up_keeps_nothing(message: str) -> None:
+    assert remembered(message) == ""
+
+
+def test_an_in_law_moving_does_not_move_the_user() -> None:
+    assert "home:" not in remembered("My sister-in-law just moved to Oslo.")

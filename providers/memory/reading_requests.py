@@ -34,6 +34,8 @@ from .talk_patterns import (
 
 # "my neighbour's dog", "our friends' cat": a thing of someone the user names.
 _SOMEONES = re.compile(r"(?:my|our)\s+[\w-]+(?:['’]s|s['’])\s", re.IGNORECASE)
+# Where a lead before a question may end: a comma, a semicolon, a dash.
+_LEAD_END = re.compile(r"[,;]\s*|\s[-–—]+\s*")
 
 
 class Requests(ReaderBase):
@@ -59,6 +61,22 @@ class Requests(ReaderBase):
                 self.opens("request_openers", rest) or TASK_VERB.match(rest)
             ):
                 return at
+        return None
+
+    def question_lead(self, start: int, end: int) -> int | None:
+        """Where the question of a sentence opens after a lead that tells ("on metformin,
+        is ibuprofen ok?", "Tengo celiaquía, ¿qué cervezas…?"): the lead is the asker's
+        context, said as a statement of its own ("Is my diet ok, do you think?" has none)."""
+        if self.opens("question_openers", self.text[start:end].lstrip("¿¡ ")):
+            return None
+        for m in _LEAD_END.finditer(self.text, start, end):
+            rest = self.text[m.end() : end].lstrip("¿¡ ")
+            if len(WORD.findall(self.text, start, m.start())) >= 2 and (
+                self.opens("question_openers", rest)
+                or self.opens("request_openers", rest)
+                or self.verb_me(rest)
+            ):
+                return m.end()
         return None
 
     def forget(self, said: str) -> bool:

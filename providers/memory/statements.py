@@ -186,6 +186,15 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             self.directive(said, start, end, standing=conditional is not None)
             return
         if question:
+            lead = self.question_lead(start, end)
+            if lead is not None:
+                # A lead of no kind a person has only sets the question up ("I have a
+                # question about taxes, …").
+                before = len(self.ops)
+                self.sentence(start, lead)
+                self.ops[before:] = [
+                    op for op in self.ops[before:] if op.kind != "add" or op.slot is not None
+                ]
             self.indirect(start, end, causal_only=True)
             return
         spans = [

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 
 OTHER_PEOPLE = re.compile(
-    r"\b(?:my|our|mein\w*|mon|ma|mes|mi|mis|mio|mia|meu|minha|mijn)\s+(?:[\w'’]+\s+)?"
+    # Italian and Portuguese put an article before the possessive: "il mio amico".
+    r"\b(?:(?:il|la|i|le|o|a|os|as)\s+)?(?:my|our|mein\w*|mon|ma|mes|mi|mis|mio|mia|meu|minha|mijn)\s+(?:[\w'’]+\s+)?"
     r"(?:friend|friends|colleague|colleagues|coworker|coworkers|co-worker|boss|manager|"
     r"client|clients|customer|customers|neighbou?r|neighbou?rs|roommate|flatmate|housemate|"
     r"classmate|teammate|guest|guests|students?|patients?|landlord|tenant|ex|mate|buddy|"
@@ -127,13 +128,14 @@ SET_TO = re.compile(
 # In a request or a question the user may still say who is in their life: "a gift for my
 # wife Yuki", "my daughter's first sleepover".
 MY_PEOPLE = re.compile(
-    r"\b(?i:my|our)\s+(?:\w+\s+)?(?:wife|husband|partner|spouse|girlfriend|boyfriend|son|"
+    # Kin by marriage or by a parent's marriage are kin too: "stepdad", "sister-in-law".
+    r"\b(?i:my|our)\s+(?:\w+\s+)?(?:step-?|half-?)?(?:wife|husband|partner|spouse|girlfriend|boyfriend|son|"
     r"daughter|kids?|children|child|baby|mum|mom|mother|dad|father|parents|brother|sister|"
     r"twins|grandma|grandpa|toddler|newborn|teen|teenager|stepson|stepdaughter|grandson|"
     r"granddaughter|fianc[ée]e?|dog|cat|puppy|kitten|parrot|rabbit|horse|ferrets?|"
     r"hamsters?|guinea pigs?|tortoise|turtles?|snake|lizard|gecko|budgies?|goldfish|"
     r"chickens|hens|goats?|pony|dogs|cats|rabbits|horses|[\w]+-(?:year|month|week)-old)"
-    r"(?![\w-])(?:'s)?"
+    r"(?:-in-laws?)?(?![\w-])(?:'s)?"
     r"(?:,?\s+(?:named\s+|called\s+)?[A-Z][\w-]+(?:'s)?)?",
 )
 # A self-description as the one who does or loves something, with no verb: "Huge cricket

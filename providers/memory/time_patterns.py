@@ -59,6 +59,9 @@ FEELING = re.compile(
 PLAN_AHEAD = re.compile(
     r"\b(?:i'm|im|i am|we're|we are)\s+(?:going to|gonna|thinking (?:of|about)|about to|"
     r"planning (?:a|an|the|my|our)\b|"
+    # A piece of work under way is the occasion of what is asked: "I'm writing an essay".
+    r"(?:writing|drafting|making|building|preparing|putting together|organi[sz]ing|"
+    r"designing|creating|reading|fixing|throwing|hosting) (?:a|an|this|some)\b|"
     r"off to|heading|ready to|looking forward)\b|\b(?:i'll|i will|we'll|i'd love to|can't wait|"
     r"i (?:\w+ )?(?:want|hope|wish|plan) to|i wanna|i might|i bet|i believe|"
     r"i can picture|i find it|we can|we should|we need to|let's|we all)\b",
@@ -125,6 +128,14 @@ DATED_END = re.compile(
 HOW_LONG = re.compile(
     r"\b(?:since(?!\s+(?:we|you)\b|\s+\w+\s+last\b)|for (?:\w+ )?(?:years|months|decades|weeks)|"
     r"every|always|usually|most days|each (?:week|day|month|year))\b",
+    re.IGNORECASE,
+)
+# "I'm trying to figure out which laptop to buy": an aim to know or decide something is the
+# occasion of a question, no goal of a life.
+INQUIRY = re.compile(
+    r"\b(?:trying|want|wanting|need|needing|hoping|have|got|looking)\s+to\s+(?:\w+\s+)?"
+    r"(?:understand|figure|work out|find out|decide|choose|pick|know|make sense|wrap my head|"
+    r"get my head|learn (?:how|what|why|which|whether|if|about))\b",
     re.IGNORECASE,
 )
 NOT_YET = re.compile(
