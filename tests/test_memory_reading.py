@@ -5,7 +5,7 @@ language told by its function words, and forgetting what was said of someone els
 from __future__ import annotations
 
 import pytest
-from memorykit import learn, remembered
+from memorykit import learn, remembered, slots_of
 
 from ctxchat.providers.memory.lexicon import language_of
 from ctxchat.providers.memory.statements import extract_rules
@@ -880,3 +880,20 @@ def test_an_update_by_a_rename_a_number_first_a_move_or_a_verdict_replaces(
 
 def test_a_household_that_has_also_got_a_pet_keeps_it() -> None:
     assert "pretzel" in remembered("We've also got a goldendoodle called Pretzel.")
+
+
+@pytest.mark.parametrize(
+    ("message", "slot"),
+    [
+        ("Taking atorvastatin since my heart scare.", "health"),
+        ("Bin seit Jahren auf Levothyroxin.", "health"),
+        ("I've got a Pollenallergie, as they call it in Vienna.", "allergy"),
+        ("Soy celíaca desde niña.", "allergy"),
+    ],
+)
+def test_a_medicine_or_an_allergy_is_heard_by_its_word_form(message: str, slot: str) -> None:
+    assert slot in slots_of(message)
+
+
+def test_a_month_or_a_semicolon_is_no_medicine() -> None:
+    assert "health" not in slots_of("I'm off to Spain in April; can't wait.")

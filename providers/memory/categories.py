@@ -40,8 +40,10 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "allergy",
-        r"all?erg|intoleran|anaphyla|epipen|epi-pen|hives|react(?:s|ion)? to|"
-        r"break(?:s)? me out|coeliac|celiac|unverträglich|alérgic",
+        # German puts the allergy at the end of a compound: "Nussallergie".
+        r"\w*all?erg|\w*intoleran|anaphyla|epipen|epi-pen|hives|react(?:s|ion)? to|"
+        r"break(?:s)? me out|coeliac|celiac|c(?:oe|œ)liaq|celiaq|celíac|zöliak|"
+        r"\w*unverträglich|alérgic",
     ),
     Category(
         "diet",
@@ -157,7 +159,13 @@ CATEGORIES: tuple[Category, ...] = (
         r"cardiac|health\b|medical|antidepress|inhaler|pacemaker|chemo\b|chemotherapy|radiotherapy|dialysis|sciatica|"
         r"crohn|colitis|\bibs\b|fibromyalg|lupus|multiple sclerosis|\bms\b|parkinson|"
         r"eczema|psoriasis|tinnitus|vertigo|hay fever|fatigue|flat-foot|scoliosis|hernia|"
-        r"heuschnupfen|asthme|\basma\b|diabète|diabetes|migräne|migraña",
+        r"heuschnupfen|asthme|\basma\b|diabète|diabetes|migräne|migraña|"
+        # A medicine, by the stems international drug names are built on (the same in
+        # every language): metformin, lisinopril, sertraline, amoxicillin.
+        r"meds\b|medicine|insulin|\w{3,}(?:pril|sartan|olol|statin|formin|gliptin|glutide|"
+        r"gliflozin|prazole|oxetin|traline|opram|triptan|dipin|tinib|cillin|mycin|cyclin|"
+        r"floxacin|semid|thiazid|azepam|zolam|lukast|tidin|nisolon|nison|thyroxin|parin|xaban|gabalin|"
+        r"pentin)e?s?\b",
     ),
     Category(
         "dislikes",
