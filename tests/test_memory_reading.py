@@ -897,3 +897,17 @@ def test_a_medicine_or_an_allergy_is_heard_by_its_word_form(message: str, slot: 
 
 def test_a_month_or_a_semicolon_is_no_medicine() -> None:
     assert "health" not in slots_of("I'm off to Spain in April; can't wait.")
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("cant stand cilantro", "cilantro"),
+        ("I can’t stand loud restaurants.", "restaurants"),
+        ("dont like horror films", "horror"),
+    ],
+)
+def test_a_contraction_typed_without_its_apostrophe_or_with_a_curly_one_is_heard(
+    message: str, word: str
+) -> None:
+    assert word in remembered(message).casefold()

@@ -321,7 +321,15 @@ STYLE_ASPECTS: tuple[Category, ...] = (
 @functools.cache
 def _compiled(kind: str) -> tuple[tuple[Category, re.Pattern[str]], ...]:
     table = STYLE_ASPECTS if kind == STYLE else CATEGORIES
-    return tuple((c, re.compile(rf"(?<![\w])(?:{c.stems})", re.IGNORECASE)) for c in table)
+    # People type "cant stand" and "I’m" as often as "can't stand" and "I'm".
+    return tuple(
+        (c, re.compile(rf"(?<![\w])(?:{c.stems.replace(APOSTROPHE, _ANY_APOSTROPHE)})", re.I))
+        for c in table
+    )
+
+
+APOSTROPHE = "'"
+_ANY_APOSTROPHE = "['’]?"
 
 
 def category_of(text: str) -> Category | None:
