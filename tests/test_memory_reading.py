@@ -911,3 +911,17 @@ def test_a_contraction_typed_without_its_apostrophe_or_with_a_curly_one_is_heard
     message: str, word: str
 ) -> None:
     assert word in remembered(message).casefold()
+
+
+@pytest.mark.parametrize(
+    ("message", "words"),
+    [
+        ("Paramedic. Mostly night shifts out of Salford.", ("paramedic", "salford")),
+        ("Software engineer. Remote, for a startup in Berlin.", ("engineer", "berlin")),
+    ],
+)
+def test_what_one_message_says_of_one_thing_is_kept_whole(
+    message: str, words: tuple[str, ...]
+) -> None:
+    said = remembered(message).casefold()
+    assert all(word in said for word in words)

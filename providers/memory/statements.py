@@ -113,6 +113,7 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
         ):
             self.unheard()
         if not any(op.kind in ("retract", "update", "forget") for op in self.ops):
+            self.ops = _one_statement_per_slot(self.ops)
             # "I changed teams and it's all Elixir now": a change said outright replaces
             # what was said last when nothing of its own kind was said before, whichever
             # test heard it.
@@ -267,6 +268,34 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             # A change said outright ("I moved over to marketing") replaces what was said
             # last when nothing of its own kind was said before.
             self.ops.append(Op("add", group.slot, value, said, NEWEST if changed else None))
+
+
+def _one_statement_per_slot(ops: list[Op]) -> list[Op]:
+    """ "Nurse. 12-hour shifts, mostly ICU.": what one message says of a thing that holds one
+    value is one statement, not a first one that the next replaces; a change said outright
+    ("…, moved to Leeds") still replaces."""
+    merged: list[Op] = []
+    for op in ops:
+        same = next(
+            (
+                i
+                for i, m in enumerate(merged)
+                if op.kind == m.kind == "add"
+                and op.slot is not None
+                and m.slot == op.slot
+                and slot_info(op.slot).kind == "single"
+                and op.replaces is None is m.replaces
+                and not CHANGE.search(op.value)
+            ),
+            None,
+        )
+        if same is None:
+            merged.append(op)
+            continue
+        first = merged[same]
+        value = f"{first.value.rstrip()} {op.value}" if first.value != op.value else op.value
+        merged[same] = dataclasses.replace(first, value=value)
+    return merged
 
 
 # What a person tells to be kept fits in a few sentences; past this a message is a document
