@@ -122,3 +122,22 @@ def test_a_lead_that_only_sets_the_question_up_keeps_nothing(message: str) -> No
 
 def test_an_in_law_moving_does_not_move_the_user() -> None:
     assert "home:" not in remembered("My sister-in-law just moved to Oslo.")
+
+
+@pytest.mark.parametrize(
+    ("message", "kept", "left"),
+    [
+        ("I'm coeliac, so please no recipes with barley.", "coeliac", "barley"),
+        ("Bin Veganerin, also bitte keine Rezepte mit Honig.", "veganerin", "honig"),
+    ],
+)
+def test_a_polite_request_after_a_reason_is_no_part_of_the_reason(
+    message: str, kept: str, left: str
+) -> None:
+    said = remembered(message).casefold()
+    assert kept in said
+    assert left not in said
+
+
+def test_the_du_of_a_german_request_asks_for_no_tone() -> None:
+    assert remembered("Bin heute total platt, kannst du mir einen Witz erzählen?") == ""

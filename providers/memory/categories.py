@@ -292,7 +292,9 @@ STYLE_ASPECTS: tuple[Category, ...] = (
     Category(
         "reply_tone",
         r"tone\b|formal|informal|casual|friendly|blunt|direct|sugarcoat|polite|sarcas|"
-        r"cheerful|serious|humou?r|jokes?|professional|register|du\b|sie\b|tutoie|vouvoie|"
+        r"cheerful|serious|humou?r|jokes?|professional|register|"
+        # The form of address asked for, not the "du" of any German request.
+        r"duz|dutz|siez|(?:per|mit) (?:du|sie)\b|tutoie|vouvoie|tut[eé]a|de usted|de tú|"
         r"pleasantries|small talk|fluff|flattery|preamble|waffle|filler|jargon|plain language|"
         r"plain english|technical terms",
     ),

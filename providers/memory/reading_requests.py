@@ -34,6 +34,15 @@ from .talk_patterns import (
 
 # "my neighbour's dog", "our friends' cat": a thing of someone the user names.
 _SOMEONES = re.compile(r"(?:my|our)\s+[\w-]+(?:['’]s|s['’])\s", re.IGNORECASE)
+# What joins a polite request to the reason before it: "I have a nut allergy, so please…"
+# ("…, so no more bus for me" is no request).
+_CONNECTIVE = re.compile(
+    r"^(?:and so|so|then|hence|therefore|also|daher|deshalb|dann|donc|alors|du coup|"
+    r"así que|entonces|por eso|quindi|allora|então|por isso|dus|daarom)[\s,]+"
+    r"(?=please|pls|bitte|s'il te plaît|s'il vous plaît|stp|svp|por favor|per favore|"
+    r"alsjeblieft)",
+    re.IGNORECASE,
+)
 # Where a lead before a question may end: a comma, a semicolon, a dash.
 _LEAD_END = re.compile(r"[,;]\s*|\s[-–—]+\s*")
 
@@ -56,7 +65,7 @@ class Requests(ReaderBase):
             return None  # "When you state a fact, cite a source": one standing directive
         for m in re.finditer(r"[,;:]\s*", self.text[start:end]):
             at = start + m.end()
-            rest = self.text[at:end]
+            rest = _CONNECTIVE.sub("", self.text[at:end])
             if len(WORD.findall(rest)) >= 2 and (
                 self.opens("request_openers", rest) or TASK_VERB.match(rest)
             ):
