@@ -925,3 +925,26 @@ def test_what_one_message_says_of_one_thing_is_kept_whole(
 ) -> None:
     said = remembered(message).casefold()
     assert all(word in said for word in words)
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("Bin Tischlerin in einer kleinen Werkstatt.", "tischlerin"),
+        ("Wohne mit meinem Hund am Stadtrand von Kiel.", "kiel"),
+        ("Have coeliac disease, so bread is out.", "coeliac"),
+        ("Suffer from hay fever every spring.", "hay fever"),
+        ("Sprained my ankle badly last year and it still clicks.", "ankle"),
+        ("Asthme depuis toujours, du coup pas de course à pied.", "asthme"),
+    ],
+)
+def test_a_statement_with_its_i_dropped_is_the_users(message: str, word: str) -> None:
+    assert word in remembered(message).casefold()
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Hab keine Ahnung.", "Get a dog, it'll change your life.", "Have a look at this, please."],
+)
+def test_a_dropped_i_of_no_lasting_kind_keeps_nothing(message: str) -> None:
+    assert remembered(message) == ""

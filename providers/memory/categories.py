@@ -160,6 +160,12 @@ CATEGORIES: tuple[Category, ...] = (
         r"crohn|colitis|\bibs\b|fibromyalg|lupus|multiple sclerosis|\bms\b|parkinson|"
         r"eczema|psoriasis|tinnitus|vertigo|hay fever|fatigue|flat-foot|scoliosis|hernia|"
         r"heuschnupfen|asthme|\basma\b|diabète|diabetes|migräne|migraña|"
+        # An injury: a verb of harm to a part of the body, or what it leaves.
+        r"(?:broke|broken|sprained|fractured|dislocated|tore|torn|pulled|injured|hurt|twisted|"
+        r"damaged) (?:my |a |an |both |the )?(?:\w+ )?(?:wrist|ankle|arm|leg|knee|hip|"
+        r"shoulder|elbow|back|neck|finger|thumb|toe|foot|hand|rib|collarbone|hamstring|"
+        r"ligament|tendon|achilles|meniscus|disc|cartilage|muscle)s?\b|in a cast\b|"
+        r"on crutches|fractur|gebrochen|verstaucht|bänderriss|cassé|foulé|me rompí|esguince|"
         # A medicine, by the stems international drug names are built on (the same in
         # every language): metformin, lisinopril, sertraline, amoxicillin.
         r"meds\b|medicine|insulin|\w{3,}(?:pril|sartan|olol|statin|formin|gliptin|glutide|"

@@ -158,7 +158,7 @@ STOP = frozenset(
     mentioned told said saved stored know knowing keep kept remember remembered memory
     file please pls thanks mind ich du er sie es wir ihr mein meine und oder nicht das
     der die je tu il elle nous vous mon ma mes et ou pas le la les yo tú él ella mi mis
-    y o no el los las""".split()  # noqa: SIM905
+    y o no el los las hab habe hat kein keine keinen ein eine einen une des una unos""".split()  # noqa: SIM905
 )
 FIELD = re.compile(r"(?P<label>[^:?!]{1,30}):\s*(?P<value>[^:?!]+)$")
 # Advice and mottos speak to a "you" ("surround yourself with…", "never give up on your

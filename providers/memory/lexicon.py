@@ -121,6 +121,9 @@ DE = Language(
     "de",
     first_person=r"ich|mich|mir|mein|meine|meinen|meinem|meiner|meines|wir|uns|unser|"
     r"unsere|unseren|unserem|unserer",
+    # Spoken German drops the "ich" before a verb in its first person: "Bin Lehrerin".
+    first_person_verbs=r"bin|hab|habe|wohne|lebe|arbeite|unterrichte|studiere|mag|liebe|"
+    r"hasse|esse|trinke|spiele|heiße|heisse|komme|nehme|fahre|spreche|leide",
     third_person=r"er|sie|es|sein|seine|ihr|ihre|das|dies|dieser",
     question_openers=r"was|wer|wen|wem|wessen|welche|welcher|welches|wann|wo|wohin|woher|"
     r"warum|wieso|weshalb|wie|ist|sind|bin|kannst|können|könntest|hast|hat|gibt",

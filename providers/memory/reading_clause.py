@@ -15,6 +15,7 @@ from .reading import ReaderBase, endings
 from .remark_patterns import CARE_SAYS, LASTING_DESPITE_PLANS, PRONOUN, THANKS
 from .subject_patterns import (
     ADVERBS,
+    DROPPED_I_HAVING,
     MINE,
     NAME_INTRO,
     ONE_WHO,
@@ -30,6 +31,8 @@ from .subject_patterns import (
 from .talk_patterns import NOT_SO, VERDICT_FRAME, WHEN_FIRST
 from .time_patterns import DATED_END, MOMENT, PASSING, PLAN
 
+HAD_KINDS = frozenset({"health", "allergy", "diet", "pets", "family"})
+
 
 class Clauses(ReaderBase):
     """One clause: whose it is and what it adds."""
@@ -40,6 +43,8 @@ class Clauses(ReaderBase):
             return True
         if OTHER_PEOPLE.match(clause) and not SELF_AS_PERSON.search(clause):
             return False
+        if DROPPED_I_HAVING.match(clause) and self.slot_of(clause) in HAD_KINDS:
+            return True
         verbs = self.lang.opens["first_person_verbs"]
         if USER_SUBJECT.match(clause) is not None or (
             verbs is not None
@@ -155,7 +160,12 @@ class Clauses(ReaderBase):
         """A verbless self-description ("Pescatarian here", "gluten free") counts as the
         user's only in a short message that is nothing but that; its consequence may follow
         ("Epileptic, so flashing lights are a no")."""
-        clause = re.split(r",\s*(?:so|which|hence|and so)\b", clause, maxsplit=1)[0]
+        clause = re.split(
+            r",\s*(?:so|which|hence|and so|also|daher|deshalb|donc|du coup|alors|así que|"
+            r"entonces|por eso)\b",
+            clause,
+            maxsplit=1,
+        )[0]
         found = category_of(clause)
         slot = found.slot if found else self.slot_of(clause)
         # "Huge cricket fan.", "Lifelong birdwatcher": a person named by what they do or love

@@ -177,6 +177,13 @@ SUBJECT_VERB = re.compile(
     r"\w+s|\w+ed)\b",
     re.IGNORECASE,
 )
+# "Have a nut allergy", "Get migraines a lot": a verb of having with its "I" dropped, told
+# of what a body or a household has (an order to have or get something names no such kind).
+DROPPED_I_HAVING = re.compile(
+    r"(?:have|get|suffer from|live with|deal with|struggle with)\s+"
+    r"(?!(?:me|you|it|this|that|them|a look|a go|fun)\b)",
+    re.IGNORECASE,
+)
 YOURS = re.compile(r"\b(?:your|yours)\b", re.IGNORECASE)
 _PAST = (
     r"\w+ed|went|became|began|bought|sold|quit|left|took|gave|made|found|grew|built|kept|"
