@@ -948,3 +948,23 @@ def test_a_statement_with_its_i_dropped_is_the_users(message: str, word: str) ->
 )
 def test_a_dropped_i_of_no_lasting_kind_keeps_nothing(message: str) -> None:
     assert remembered(message) == ""
+
+
+@pytest.mark.parametrize(
+    ("message", "words"),
+    [
+        ("Old tabby Marmalade turned fifteen this spring 🐱", ("marmalade",)),
+        ("Three hens (all named after aunts) and a lazy spaniel.", ("hens", "spaniel")),
+        ("egg-free and soy-free, sadly", ("egg-free", "soy-free")),
+    ],
+)
+def test_a_fragment_is_heard_past_an_aside_a_time_named_or_a_free_of(
+    message: str, words: tuple[str, ...]
+) -> None:
+    said = remembered(message).casefold()
+    assert all(word in said for word in words)
+
+
+def test_two_statements_of_one_thing_side_by_side_are_kept_as_written() -> None:
+    said = remembered("egg-free, gluten-free, and not into spicy food")
+    assert "egg-free, gluten-free" in said

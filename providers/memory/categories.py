@@ -48,7 +48,7 @@ CATEGORIES: tuple[Category, ...] = (
     Category(
         "diet",
         r"vegan|vegetari|veggie|pescatari|pescetari|flexitari|carnivore|omnivore|kosher|"
-        r"halal|keto\b|paleo\b|gluten|lactose|dairy-free|fasting|calorie|teetotal|sober|"
+        r"halal|keto\b|paleo\b|gluten|lactose|\w+-free\b|fasting|calorie|teetotal|sober|"
         r"don't drink|do not drink|eat(?:ing)? meat|eat(?:ing)? fish|végé|végan|vegano|"
         r"food restriction|dietary|diet\b|"
         r"vegetarisch|vegetariano|fleisch|viande|carne\b|\bcarne|\bmeat\b|plant-based|"

@@ -129,6 +129,12 @@ NOT_MEANT = re.compile(
 )
 # Praise in capitals ("I just LOVE waiting") is how sarcasm is typed.
 SHOUTED_PRAISE = re.compile(r"\b(?:LOVE|ADORE|LIVE FOR|ENJOY)\b")
+ASIDE = re.compile(r"\([^()]*\)")
+TIME_NAMED = re.compile(
+    r"\b(?:this|that|these|those)\s+(?:week|month|year|morning|afternoon|evening|night|"
+    r"weekend|summer|winter|spring|autumn|fall|time|day|season)s?\b",
+    re.IGNORECASE,
+)
 # A finite verb: a sentence with one is no verbless fragment ("Cats are better than dogs").
 FINITE = re.compile(r"\b(?:is|are|was|were|has|have|had|does|do|did|will|can|beats?)\b", re.I)
 # A request, then a colon: what follows is the text to work on ("Translate to German: …").

@@ -9,7 +9,16 @@ import re
 
 from .categories import category_of, style_aspect_of
 from .change_patterns import ENDING, NO_LONGER, NO_MORE, NOT_X
-from .clause_patterns import ADVICE, FINITE, REACTION, STYLE_SAID, WORD, content_words
+from .clause_patterns import (
+    ADVICE,
+    ASIDE,
+    FINITE,
+    REACTION,
+    STYLE_SAID,
+    TIME_NAMED,
+    WORD,
+    content_words,
+)
 from .ops import Op
 from .reading import ReaderBase, endings
 from .remark_patterns import CARE_SAYS, LASTING_DESPITE_PLANS, PRONOUN, THANKS
@@ -168,17 +177,21 @@ class Clauses(ReaderBase):
         )[0]
         found = category_of(clause)
         slot = found.slot if found else self.slot_of(clause)
+        # An aside in brackets adds no length, and "this week" names a time, not a person.
+        words = len(WORD.findall(ASIDE.sub(" ", clause)))
+        message_words = len(WORD.findall(ASIDE.sub(" ", self.message)))
+        third_person = self.has("third_person", TIME_NAMED.sub(" ", clause))
         # "Huge cricket fan.", "Lifelong birdwatcher": a person named by what they do or love
         # is who the user is, of whatever kind.
         one_who = ONE_WHO.match(clause.rstrip(" .!")) is not None
-        if one_who and not FINITE.search(clause) and len(WORD.findall(self.message)) <= 14:
-            return not self.has("third_person", clause)
+        if one_who and not FINITE.search(clause) and message_words <= 14:
+            return not third_person
         return (
             slot is not None
             and not FINITE.search(clause)
-            and len(WORD.findall(clause)) <= 8
-            and len(WORD.findall(self.message)) <= 14
-            and not self.has("third_person", clause)
+            and words <= 8
+            and message_words <= 14
+            and not third_person
             and (
                 slot
                 in {

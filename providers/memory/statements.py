@@ -113,7 +113,7 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
         ):
             self.unheard()
         if not any(op.kind in ("retract", "update", "forget") for op in self.ops):
-            self.ops = _one_statement_per_slot(self.ops)
+            self.ops = _one_statement_per_slot(self.ops, self.message)
             # "I changed teams and it's all Elixir now": a change said outright replaces
             # what was said last when nothing of its own kind was said before, whichever
             # test heard it.
@@ -270,7 +270,7 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             self.ops.append(Op("add", group.slot, value, said, NEWEST if changed else None))
 
 
-def _one_statement_per_slot(ops: list[Op]) -> list[Op]:
+def _one_statement_per_slot(ops: list[Op], message: str) -> list[Op]:
     """ "Nurse. 12-hour shifts, mostly ICU.": what one message says of a thing that holds one
     value is one statement, not a first one that the next replaces; a change said outright
     ("…, moved to Leeds") still replaces."""
@@ -293,9 +293,23 @@ def _one_statement_per_slot(ops: list[Op]) -> list[Op]:
             merged.append(op)
             continue
         first = merged[same]
-        value = f"{first.value.rstrip()} {op.value}" if first.value != op.value else op.value
-        merged[same] = dataclasses.replace(first, value=value)
+        merged[same] = dataclasses.replace(first, value=_joined(message, first.value, op.value))
     return merged
+
+
+def _joined(message: str, first: str, second: str) -> str:
+    """Two statements as one, as written when only punctuation or "and" stands between them
+    ("dairy-free, nut-free")."""
+    if first == second:
+        return first
+    at = message.find(first)
+    then = message.find(second, at + len(first)) if at >= 0 else -1
+    if then >= 0 and _JUST_JOINED.fullmatch(message, at + len(first), then):
+        return message[at : then + len(second)]
+    return f"{first.rstrip()} {second}"
+
+
+_JUST_JOINED = re.compile(r"[\s,;.!&]*(?:and\s*)?")
 
 
 # What a person tells to be kept fits in a few sentences; past this a message is a document
