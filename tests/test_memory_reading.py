@@ -968,3 +968,18 @@ def test_a_fragment_is_heard_past_an_aside_a_time_named_or_a_free_of(
 def test_two_statements_of_one_thing_side_by_side_are_kept_as_written() -> None:
     said = remembered("egg-free, gluten-free, and not into spicy food")
     assert "egg-free, gluten-free" in said
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("Barista at a little café in Leith.", "barista"),
+        ("Backend dev for a logistics firm.", "dev"),
+        ("Arbeite als Altenpflegerin in Bremen.", "altenpflegerin"),
+        ("Soy cocinero en un hotel de Málaga.", "cocinero"),
+    ],
+)
+def test_a_job_given_by_its_trade_alone_is_heard(message: str, word: str) -> None:
+    facts = learn(message)
+    assert [f.slot for f in facts.active()] == ["work"]
+    assert word in remembered(message)

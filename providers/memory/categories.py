@@ -118,6 +118,16 @@ CATEGORIES: tuple[Category, ...] = (
         r"lawyer|accountant|chef|\bcook\b|electrician|plumber|paramedic|scientist|researcher|"
         r"analyst|officer|lecturer|lecture|professor|postdoc|\bgp\b|surgeon|therapist|"
         r"architect|pilot|driver|writer|journalist|artist|musician|farmer|mechanic|"
+        r"barista|bartender|waiter|waitress|cashier|baker|butcher|welder|carpenter|joiner|"
+        r"roofer|builder|tradesman|tradie|labou?rer|cleaner|carer|caregiver|nanny|childminder|"
+        r"hairdresser|barber|pharmacist|dentist|hygienist|midwife|physio|firefighter|"
+        r"police|soldier|courier|receptionist|secretary|clerk|librarian|tutor|translator|"
+        r"interpreter|programmer|coder|\bdevs?\b|sysadmin|solicitor|barrister|paralegal|"
+        r"realtor|estate agent|contractor|technician|"
+        # German compounds end in the trade: "Krankenpfleger", "Grundschullehrerin".
+        r"\w*lehrer|\w*pfleger|\w*ärzt|\w*bäcker|\w*verkäufer|\w*ingenieur|köchin|"
+        r"infirmi|boulang|serveu|médecin|avocat|enfermer|camarer|médic[oa]\b|abogad|"
+        r"cociner|ingenier|mesero|profesor|"
         r"arbeite|arbeit\b|beruf|je travaille|travaille|travail\b|emploi|trabajo|empleo|lavoro|"
         r"trabalho|werk",
     ),
