@@ -983,3 +983,18 @@ def test_a_job_given_by_its_trade_alone_is_heard(message: str, word: str) -> Non
     facts = learn(message)
     assert [f.slot for f in facts.active()] == ["work"]
     assert word in remembered(message)
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("Dodgy shoulder from years of rowing.", "shoulder"),
+        ("On antibiotics for a month, any foods to skip?", "antibiotics"),
+        ("Soy diabética desde los veinte.", "diab"),
+        ("We moved out to a farmhouse near Cahors.", "cahors"),
+    ],
+)
+def test_a_condition_a_medicine_by_its_kind_or_a_move_out_to_is_heard(
+    message: str, word: str
+) -> None:
+    assert word in remembered(message).casefold()

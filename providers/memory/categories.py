@@ -26,6 +26,13 @@ class Category:
     stems: str  # a regular-expression fragment of word starts
 
 
+# The parts of a body an injury or a condition is told of.
+_BODY = (
+    r"(?:wrist|ankle|arm|leg|knee|hip|shoulder|elbow|back|neck|finger|thumb|toe|foot|feet|"
+    r"hand|rib|collarbone|hamstring|ligament|tendon|achilles|meniscus|disc|cartilage|muscle|"
+    r"spine|joint|eye|ear|lung|heart|kidney|liver|stomach|gut)"
+)
+
 # Order matters: the first category whose words a statement holds wins, so the narrow ones
 # (an allergy, a diet) come before the broad ones (likes, health).
 CATEGORIES: tuple[Category, ...] = (
@@ -170,12 +177,15 @@ CATEGORIES: tuple[Category, ...] = (
         r"crohn|colitis|\bibs\b|fibromyalg|lupus|multiple sclerosis|\bms\b|parkinson|"
         r"eczema|psoriasis|tinnitus|vertigo|hay fever|fatigue|flat-foot|scoliosis|hernia|"
         r"heuschnupfen|asthme|\basma\b|diabète|diabetes|migräne|migraña|"
-        # An injury: a verb of harm to a part of the body, or what it leaves.
-        r"(?:broke|broken|sprained|fractured|dislocated|tore|torn|pulled|injured|hurt|twisted|"
-        r"damaged) (?:my |a |an |both |the )?(?:\w+ )?(?:wrist|ankle|arm|leg|knee|hip|"
-        r"shoulder|elbow|back|neck|finger|thumb|toe|foot|hand|rib|collarbone|hamstring|"
-        r"ligament|tendon|achilles|meniscus|disc|cartilage|muscle)s?\b|in a cast\b|"
+        # An injury or a lasting weakness: a word of harm before a part of the body ("broke
+        # my wrist", "bad ankle"), or what an injury leaves.
+        rf"(?:broke|broken|sprained|fractured|dislocated|tore|torn|pulled|injured|hurt|twisted|"
+        rf"damaged|bad|dodgy|weak|gammy|trick|arthritic|replaced|fused|slipped) "
+        rf"(?:my |a |an |both |the )?(?:\w+ )?{_BODY}s?\b|in a cast\b|"
         r"on crutches|fractur|gebrochen|verstaucht|bänderriss|cassé|foulé|me rompí|esguince|"
+        # Medicines named by their kind.
+        r"blood thinner|anticoagul|antibiotic|antihistamin|antipsychotic|beta.?blocker|"
+        r"steroid|painkiller|birth control|\bhrt\b|diabét|diabétic|"
         # A medicine, by the stems international drug names are built on (the same in
         # every language): metformin, lisinopril, sertraline, amoxicillin.
         r"meds\b|medicine|insulin|\w{3,}(?:pril|sartan|olol|statin|formin|gliptin|glutide|"
