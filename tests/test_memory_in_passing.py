@@ -141,3 +141,26 @@ def test_a_polite_request_after_a_reason_is_no_part_of_the_reason(
 
 def test_the_du_of_a_german_request_asks_for_no_tone() -> None:
     assert remembered("Bin heute total platt, kannst du mir einen Witz erzählen?") == ""
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Teachers get the whole summer off, don't they?",
+        "Plumbers charge a fortune round here.",
+        "Bakers start at 4am, right?",
+    ],
+)
+def test_what_is_said_of_a_whole_trade_is_no_fact_of_the_users(message: str) -> None:
+    assert remembered(message) == ""
+
+
+def test_a_trade_introduced_as_here_is_a_job_not_a_name() -> None:
+    said = remembered("I'm Priya.", "Electrician here, mostly rewiring old houses.")
+    assert "priya" in said
+    assert "electrician" in said
+
+
+def test_a_pets_symptom_of_lately_is_no_fact_but_the_pet_is() -> None:
+    said = remembered("My dog has been limping since the walk, should I see a vet?")
+    assert "limping" not in said

@@ -129,6 +129,15 @@ NOT_MEANT = re.compile(
 )
 # Praise in capitals ("I just LOVE waiting") is how sarcasm is typed.
 SHOUTED_PRAISE = re.compile(r"\b(?:LOVE|ADORE|LIVE FOR|ENJOY)\b")
+# A tag that turns a statement into a question of whether it holds: "…, don't they?",
+# "…, right?", "…, n'est-ce pas ?", "…, ¿verdad?", "…, oder?".
+QUESTION_TAG = re.compile(
+    r"(?:(?:do|does|did|is|are|am|was|were|have|has|had|can|could|will|would|should)(?:n't)?"
+    r"(?:\s+not)?\s+(?:i|you|we|they|he|she|it|there)|right|no|eh|yeah|innit|surely|"
+    r"n'est-ce pas|non|hein|verdad|no es así|oder|nicht wahr|ne|gell|vero|né|toch)"
+    r"\s*[?!.]*",
+    re.IGNORECASE,
+)
 ASIDE = re.compile(r"\([^()]*\)")
 TIME_NAMED = re.compile(
     r"\b(?:this|that|these|those)\s+(?:week|month|year|morning|afternoon|evening|night|"

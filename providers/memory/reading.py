@@ -185,8 +185,11 @@ class ReaderBase(ABC):
 
     @staticmethod
     def slot_of(value: str) -> str | None:
-        if NAME_INTRO.search(value):
-            return "name"
+        intro = NAME_INTRO.search(value)
+        if intro is not None:
+            # "Paramedic here" names a trade, "Priya here" a person.
+            named = category_of(WORD.findall(value)[0]) if WORD.search(value) else None
+            return named.slot if named is not None and named.slot != "name" else "name"
         if IN_PLACE.search(value):
             return "home"
         # "Ezra, my seven-year-old, is…": a name in apposition comes first.

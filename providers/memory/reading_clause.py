@@ -43,11 +43,27 @@ from .time_patterns import DATED_END, MOMENT, PASSING, PLAN
 HAD_KINDS = frozenset({"health", "allergy", "diet", "pets", "family"})
 
 
+def _of_a_trade(clause: str) -> bool:
+    """ "Nurses work long shifts", "Vets charge a fortune here": said of all of a trade, by
+    its name in the plural as the subject, not of the user."""
+    head = WORD.match(clause)
+    if head is None or len(WORD.findall(clause)) < 3:
+        return False
+    word = head.group()
+    singular = re.sub(r"(?<=[^s])s$", "", word)
+    # A person of a trade, by the endings its names take ("nurse", "vet", not "shift").
+    agent = re.search(r"(?:er|or|ist|ian|ant|ent|ee|ic|se|et|ev|ef|ok|ot|on|man)$", singular)
+    found = category_of(singular) if singular != word and agent else None
+    return found is not None and found.slot == "work"
+
+
 class Clauses(ReaderBase):
     """One clause: whose it is and what it adds."""
 
     def about_user(self, clause: str) -> bool:
         clause = WHEN_FIRST.sub("", clause)  # "Last weekend I joined a mentorship program"
+        if _of_a_trade(clause):
+            return False
         if SELF_INTRO.search(clause) or NAME_INTRO.search(clause) or SET_TO.search(clause):
             return True
         if OTHER_PEOPLE.match(clause) and not SELF_AS_PERSON.search(clause):
@@ -184,6 +200,8 @@ class Clauses(ReaderBase):
         # "Huge cricket fan.", "Lifelong birdwatcher": a person named by what they do or love
         # is who the user is, of whatever kind.
         one_who = ONE_WHO.match(clause.rstrip(" .!")) is not None
+        if _of_a_trade(clause):
+            return False
         if one_who and not FINITE.search(clause) and message_words <= 14:
             return not third_person
         return (

@@ -11,7 +11,7 @@ from .categories import (
     named_as,
     style_aspect_of,
 )
-from .clause_patterns import STANDING_DISLIKE, STYLE_VERB, TASK_VERB, WORD
+from .clause_patterns import QUESTION_TAG, STANDING_DISLIKE, STYLE_VERB, TASK_VERB, WORD
 from .forget_request import forget_ops
 from .ops import Op
 from .reading import (
@@ -66,6 +66,8 @@ class Requests(ReaderBase):
         for m in re.finditer(r"[,;:]\s*", self.text[start:end]):
             at = start + m.end()
             rest = _CONNECTIVE.sub("", self.text[at:end])
+            if QUESTION_TAG.fullmatch(rest):
+                return None  # "…, don't they?" asks whether what was said holds
             if len(WORD.findall(rest)) >= 2 and (
                 self.opens("request_openers", rest) or TASK_VERB.match(rest)
             ):
@@ -80,6 +82,8 @@ class Requests(ReaderBase):
             return None
         for m in _LEAD_END.finditer(self.text, start, end):
             rest = self.text[m.end() : end].lstrip("¿¡ ")
+            if QUESTION_TAG.fullmatch(rest):
+                return None  # "Nurses work long shifts, don't they?" asks if the lead holds
             if len(WORD.findall(self.text, start, m.start())) >= 2 and (
                 self.opens("question_openers", rest)
                 or self.opens("request_openers", rest)

@@ -111,6 +111,9 @@ PASSING = re.compile(
     r"stuck|drunk|hungover|full|sore|fried|wiped|shattered|overwhelmed|frustrated|"
     r"in a hurry|in a rush|on my way|travell?ing|running late|on holiday|on vacation|away)\b"
     r"(?! of\b| with\b)"  # "tired of superhero films" is a taste, not a state
+    # "my cat's been sick all day": a symptom said as lately begun, of anyone.
+    r"|\b(?:'s|is|has|have|'ve)\s+been\s+(?:\w+\s+)?(?:sick|ill|unwell|poorly|vomiting|"
+    r"throwing up|coughing|sneezing|limping|lethargic|off (?:his|her|its|their|my) food)\b"
     r"|\b(?:ich bin|je suis|estoy)\s+"
     r"(?:so\s+|très\s+|muy\s+)?(?:müde|hungrig|fatigué|fatiguée|crevé|cansad[oa]|agotad[oa])",
     re.IGNORECASE,
