@@ -164,3 +164,20 @@ def test_a_trade_introduced_as_here_is_a_job_not_a_name() -> None:
 def test_a_pets_symptom_of_lately_is_no_fact_but_the_pet_is() -> None:
     said = remembered("My dog has been limping since the walk, should I see a vet?")
     assert "limping" not in said
+
+
+@pytest.mark.parametrize(
+    ("message", "kept", "left"),
+    [
+        ("Como soy celíaca, ¿qué cervezas puedo pedir?", "celíaca", "cerveza"),
+        ("Comme je suis végane, tu peux me proposer un dessert ?", "végane", "dessert"),
+        ("Da ich Diabetikerin bin, welche Snacks gehen?", "diabetikerin", "snacks"),
+        ("Vivo en Cádiz, ¿algún sitio para cenar?", "cádiz", "cenar"),
+    ],
+)
+def test_a_reason_or_lead_before_a_question_is_heard_in_the_other_languages(
+    message: str, kept: str, left: str
+) -> None:
+    said = remembered(message)
+    assert kept in said
+    assert left not in said

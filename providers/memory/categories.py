@@ -169,7 +169,11 @@ CATEGORIES: tuple[Category, ...] = (
     Category(
         "health",
         r"diabet|asthma|epilep|\bocd\b|migrain|arthrit|adhd|autis|dyslex|anxiety|depress|bipolar|"
-        r"injur|surgery|recover|chronic|condition|disabilit|wheelchair|blind\b|deaf|hearing|"
+        r"injur|surgery|recover|chronic|condition|disabilit|wheelchair|blind\b|colou?r-?blind|"
+        r"partially sighted|visually impaired|deaf|hearing|"
+        # German names an ailment after the part of the body: "Rückenprobleme".
+        r"(?:rücken|knie|herz|hüft|schulter|nacken|magen|darm|kopf)(?:problem|schmerz|leiden|"
+        r"verletzung|operation)|"
         r"hard of hearing|knees?\b|back pain|\bbad back\b|blood pressure|cholesterol|pregnan|"
         r"medication|\bmg\b|prescri|therapy|doctor says|diagnos|insomnia|sleep apnea|"
         r"\bacl\b|cancer|heart (?:condition|disease|attack|surgery|problem|murmur|failure|rate)|"

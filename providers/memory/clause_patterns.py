@@ -49,6 +49,8 @@ WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 HEDGE = re.compile(
     r"^(?:i guess (?:you could say )?|you could say |i'd say (?:that )?|i suppose |i think |"
     r"i mean,? |to be honest,? |heads up(?: that|:)? |fun fact:? |for context,? |"
+    r"(?:(?:i\s+)?(?:probably|just|should|i'd better|thought i'd|wanted to|might as well)\s+)+"
+    r"(?:mention|add|flag|note)(?: that)?:? |"
     r"(?:please |can you |could you )?(?:remember|note|keep in mind)(?: that)?:? )",
     re.IGNORECASE,
 )

@@ -150,7 +150,8 @@ FR = Language(
     r"combien|est-ce|peux-tu|pouvez-vous|as-tu|y a-t-il",
     hypothetical=r"si|supposons|imagine|imaginez|imaginons|au cas où|serait|aurais|aurait|"
     r"serais|ferais|comme si",
-    request_openers=r"peux-tu|pouvez-vous|pourrais-tu|pourriez-vous|s'il te plaît|"
+    request_openers=r"peux-tu|pouvez-vous|pourrais-tu|pourriez-vous|tu peux|tu pourrais|"
+    r"vous pouvez|vous pourriez|s'il te plaît|"
     r"réponds|répondez|sois|soyez|utilise|utilisez|parle-moi|parlez-moi|"
     r"s'il vous plaît|stp|svp|aide|aidez|écris|écrivez|explique|expliquez|traduis|traduisez|"
     r"résume|résumez|donne|donnez|montre|montrez|fais|faites|trouve|trouvez|liste|compare",

@@ -81,11 +81,13 @@ class Requests(ReaderBase):
         if self.opens("question_openers", self.text[start:end].lstrip("¿¡ ")):
             return None
         for m in _LEAD_END.finditer(self.text, start, end):
+            spanish_mark = self.text.startswith("¿", m.end())  # where a question opens
             rest = self.text[m.end() : end].lstrip("¿¡ ")
             if QUESTION_TAG.fullmatch(rest):
                 return None  # "Nurses work long shifts, don't they?" asks if the lead holds
             if len(WORD.findall(self.text, start, m.start())) >= 2 and (
-                self.opens("question_openers", rest)
+                spanish_mark
+                or self.opens("question_openers", rest)
                 or self.opens("request_openers", rest)
                 or self.verb_me(rest)
             ):
@@ -154,7 +156,9 @@ class Requests(ReaderBase):
             slot = "home" if m["home"] else "work"
             self.ops.append(Op("add", slot, m.group(), evidence or m.group()))
 
-    def indirect(self, start: int, end: int, *, causal_only: bool = False) -> None:
+    def indirect(
+        self, start: int, end: int, *, causal_only: bool = False, told: int | None = None
+    ) -> None:
         """Inside a request, a clause giving the user's own reason still tells: "since I'm
         vegan, suggest a dinner", "as a diabetic, what can I eat?"."""
         apposed = AS_A.match(self.text, start, end)
@@ -197,8 +201,14 @@ class Requests(ReaderBase):
                 self.ops.append(Op("add", self.slot_of(value), value, m.group()))
         for c_start, c_end in clauses(self.text, start, end):
             clause = trim(self.text[c_start:c_end], self.lang)
+            if told is not None and c_start < told:
+                continue  # the lead before the question, read already
             if causal_only and not re.match(
-                r"(?:since|because|as|given(?: that)?|seeing as|considering)\b", clause, re.I
+                r"(?:since|because|as|given(?: that)?|seeing as|considering|weil|da|comme|"
+                r"puisque|parce que|como|ya que|porque|puesto que|siccome|poiché|visto che|"
+                r"já que|omdat|aangezien)\b",
+                clause,
+                re.I,
             ):
                 continue
             if apposed is not None and c_start <= apposed.start() + 1:

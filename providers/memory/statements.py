@@ -196,7 +196,7 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
                 self.ops[before:] = [
                     op for op in self.ops[before:] if op.kind != "add" or op.slot is not None
                 ]
-            self.indirect(start, end, causal_only=True)
+            self.indirect(start, end, causal_only=True, told=lead)
             return
         spans = [
             (c_start, c_end)
@@ -300,8 +300,10 @@ def _one_statement_per_slot(ops: list[Op], message: str) -> list[Op]:
 def _joined(message: str, first: str, second: str) -> str:
     """Two statements as one, as written when only punctuation or "and" stands between them
     ("dairy-free, nut-free")."""
-    if first == second:
+    if second in first:
         return first
+    if first in second:
+        return second
     at = message.find(first)
     then = message.find(second, at + len(first)) if at >= 0 else -1
     if then >= 0 and _JUST_JOINED.fullmatch(message, at + len(first), then):
