@@ -17,8 +17,6 @@ import functools
 import re
 from dataclasses import dataclass
 
-from .slots import STYLE
-
 
 @dataclass(frozen=True, slots=True)
 class Category:
@@ -295,78 +293,28 @@ CATEGORIES: tuple[Category, ...] = (
     ),
 )
 
-# Style: the user's standing instructions about the assistant's replies, by aspect. Each
-# aspect holds one current instruction ("keep it brief" is superseded by "go into detail").
-STYLE_ASPECTS: tuple[Category, ...] = (
-    Category(
-        "reply_language",
-        r"(?:answer|reply|respond|write|talk|speak|replies|answers)(?: to me)? in "
-        r"(?:english|german|french|spanish|italian|portuguese|dutch|japanese|chinese|"
-        r"polish|swedish|[a-z]+ish)\b|in (?:english|german|french|spanish|italian|portuguese|"
-        r"dutch) (?:please|only|from now on)|auf deutsch|en français|en español|"
-        r"spelling|spell\b",
-    ),
-    Category(
-        "reply_length",
-        r"brief|short\b|shorter|concise|succinct|terse|to the point|one-liner|long-winded|"
-        r"detailed|in depth|in-depth|thorough|elaborate|lengthy|verbose|\d+ words|"
-        r"word limit|sentences? max|tl;?dr|kurz|court\b|breve|corto|"
-        r"\d+ (?:wörter\w*|mots|palabras|parole|palavras|woorden)",
-    ),
-    Category(
-        "reply_format",
-        r"bullet|numbered|list\b|lists\b|table|paragraph|markdown|heading|headers|steps?\b|"
-        r"answer first|conclusion first|bottom line first|lead with|"
-        r"walls? of text|prose|plain text|code block|json|format",
-    ),
-    Category(
-        "reply_tone",
-        r"tone\b|formal|informal|casual|friendly|blunt|direct|sugarcoat|polite|sarcas|"
-        r"cheerful|serious|humou?r|jokes?|professional|register|"
-        # The form of address asked for, not the "du" of any German request.
-        r"duz|dutz|siez|(?:per|mit) (?:du|sie)\b|tutoie|vouvoie|tut[eé]a|de usted|de tú|"
-        r"pleasantries|small talk|fluff|flattery|preamble|waffle|filler|jargon|plain language|"
-        r"plain english|technical terms",
-    ),
-    Category("emoji", r"emoji|emojis|emoticon|smiley"),
-    Category(
-        "units",
-        r"metric|imperial|units|miles|kilomet|kilo|pounds|celsius|fahrenheit|"
-        r"24-hour|24 hour|12-hour|12 hour|am/pm|clock|date format|dd/mm|mm/dd|currency",
-    ),
-    Category(
-        "code_language",
-        r"code examples?|code snippets?|examples? in|show me (?:\w+ )?examples|type hints|"
-        r"comments in",
-    ),
-    Category(
-        "reply_style",
-        r"answer|answers|reply|replies|response|responses|explain|explanation|source|"
-        r"cite|citation|links?\b|lowercase|uppercase|capital|oxford comma|spelling|pronouns|"
-        r"exclamation|punctuation|caps\b|"
-        r"antwort|réponse|respuesta|risposta|resposta|antwoord|"
-        r"address me|call me",
-    ),
-)
 
-
-@functools.cache
-def _compiled(kind: str) -> tuple[tuple[Category, re.Pattern[str]], ...]:
-    table = STYLE_ASPECTS if kind == STYLE else CATEGORIES
+def compiled_table(table: tuple[Category, ...]) -> tuple[tuple[Category, re.Pattern[str]], ...]:
+    """Each category with its words as one pattern matched at the start of a word."""
     # People type "cant stand" and "I’m" as often as "can't stand" and "I'm".
     return tuple(
-        (c, re.compile(rf"(?<![\w])(?:{c.stems.replace(APOSTROPHE, _ANY_APOSTROPHE)})", re.I))
+        (c, re.compile(rf"(?<![\w])(?:{c.stems.replace(_APOSTROPHE, _ANY_APOSTROPHE)})", re.I))
         for c in table
     )
 
 
-APOSTROPHE = "'"
+_APOSTROPHE = "'"
 _ANY_APOSTROPHE = "['’]?"
+
+
+@functools.cache
+def _compiled() -> tuple[tuple[Category, re.Pattern[str]], ...]:
+    return compiled_table(CATEGORIES)
 
 
 def category_of(text: str) -> Category | None:
     """The first category whose words the statement holds, or None (a note)."""
-    for category, pattern in _compiled("facts"):
+    for category, pattern in _compiled():
         if pattern.search(text):
             return category
     return None
@@ -375,7 +323,7 @@ def category_of(text: str) -> Category | None:
 def categories_in(text: str) -> list[Category]:
     """Every category whose words the statement holds: a statement kept in the user's words
     may be about more than one kind ("I own a bakery" is work and a thing owned)."""
-    return [category for category, pattern in _compiled("facts") if pattern.search(text)]
+    return [category for category, pattern in _compiled() if pattern.search(text)]
 
 
 _REST_OF_WORD = re.compile(r"[\w'-]*")
@@ -384,18 +332,9 @@ _REST_OF_WORD = re.compile(r"[\w'-]*")
 def named_as(text: str) -> tuple[Category, str] | None:
     """The first category the text names, with the text up to the end of the word that
     names it: in "my diet balanced enough" the thing named is "my diet"."""
-    for category, pattern in _compiled("facts"):
+    for category, pattern in _compiled():
         m = pattern.search(text)
         if m is not None:
             end = _REST_OF_WORD.match(text, m.end())
             return category, text[: end.end() if end else m.end()]
-    return None
-
-
-def style_aspect_of(text: str) -> Category | None:
-    """The aspect of the reply a standing instruction is about, or None when it is about
-    none: then it is no style instruction at all."""
-    for category, pattern in _compiled(STYLE):
-        if pattern.search(text):
-            return category
     return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .categories import category_of, style_aspect_of
+from .categories import category_of
 from .clause_patterns import content_words
 from .forget_patterns import (
     EVERYTHING,
@@ -25,6 +25,7 @@ from .forget_patterns import (
 from .lexicon import Compiled
 from .ops import FORGET_ALL, NEWEST, Op
 from .remark_patterns import ASKING, EVERYDAY_RIDDANCE, GENERIC_KIN
+from .style_aspects import style_aspect_of
 from .subject_patterns import MY_PEOPLE
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from .categories import category_of, style_aspect_of
+from .categories import category_of
 from .change_patterns import ENDING, NO_LONGER, NO_MORE, NOT_X
 from .clause_patterns import (
     ADVICE,
@@ -22,6 +22,7 @@ from .clause_patterns import (
 from .ops import Op
 from .reading import ReaderBase, endings
 from .remark_patterns import CARE_SAYS, LASTING_DESPITE_PLANS, PRONOUN, THANKS
+from .style_aspects import style_aspect_of
 from .subject_patterns import (
     ADVERBS,
     DROPPED_I_HAVING,

@@ -9,7 +9,6 @@ import re
 from .categories import (
     category_of,
     named_as,
-    style_aspect_of,
 )
 from .clause_patterns import QUESTION_TAG, STANDING_DISLIKE, STYLE_VERB, TASK_VERB, WORD
 from .forget_request import forget_ops
@@ -20,6 +19,7 @@ from .reading import (
     trim,
 )
 from .remark_patterns import OF_REPLIES
+from .style_aspects import style_aspect_of
 from .subject_patterns import AS_A, MY_PEOPLE, NAMED_MINE, OWN_RELATIVE, THATS_ME
 from .talk_patterns import (
     GENERIC_NEED,

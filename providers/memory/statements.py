@@ -28,7 +28,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from .categories import category_of, style_aspect_of
+from .categories import category_of
 from .change_patterns import (
     CHANGE,
     ENDING,
@@ -55,6 +55,7 @@ from .reading_requests import Requests
 from .reading_short import ShortMessages
 from .secrets import screen
 from .slots import slot_info
+from .style_aspects import style_aspect_of
 from .subject_patterns import (
     MY_PEOPLE,
 )
