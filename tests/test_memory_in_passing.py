@@ -181,3 +181,18 @@ def test_a_reason_or_lead_before_a_question_is_heard_in_the_other_languages(
     said = remembered(message)
     assert kept in said
     assert left not in said
+
+
+@pytest.mark.parametrize(
+    ("message", "kept", "left"),
+    [
+        ("dairy intolerant, so is this risotto ok?", "dairy", "risotto"),
+        ("Rough week at the depot — I'm a bus driver — podcast recs?", "bus driver", "podcast"),
+    ],
+)
+def test_a_lead_is_heard_before_a_joined_or_a_one_word_question(
+    message: str, kept: str, left: str
+) -> None:
+    said = remembered(message)
+    assert kept in said
+    assert left not in said

@@ -998,3 +998,14 @@ def test_a_condition_a_medicine_by_its_kind_or_a_move_out_to_is_heard(
     message: str, word: str
 ) -> None:
     assert word in remembered(message).casefold()
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("Simply cannot do olives. The texture.", "olives"),
+        ("Ibuprofen makes me sick, paracetamol is fine.", "ibuprofen"),
+    ],
+)
+def test_a_dislike_or_an_intolerance_beside_a_remark_is_heard(message: str, word: str) -> None:
+    assert word in remembered(message)

@@ -47,7 +47,8 @@ CATEGORIES: tuple[Category, ...] = (
         "allergy",
         # German puts the allergy at the end of a compound: "Nussallergie".
         r"\w*all?erg|\w*intoleran|anaphyla|epipen|epi-pen|hives|react(?:s|ion)? to|"
-        r"break(?:s)? me out|coeliac|celiac|c(?:oe|œ)liaq|celiaq|celíac|zöliak|"
+        r"break(?:s)? me out|makes? me (?:sick|ill|nauseous|throw up|vomit|itch|swell|wheez)|"
+        r"coeliac|celiac|c(?:oe|œ)liaq|celiaq|celíac|zöliak|"
         r"\w*unverträglich|alérgic",
     ),
     Category(
@@ -197,11 +198,11 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "dislikes",
-        r"hate|hates|loathe|detest|despise|can't stand|cannot stand|can't bear|dislike|"
+        r"hate|hates|loathe|detest|despise|can(?:'t|not) (?:stand|bear|do)\b|dislike|"
         r"not a fan|not into|not really into|no fan of|don't like|do not like|don't enjoy|"
         r"(?:tired|sick|bored) of (?!this|these|that|it\b|today|the weather)|fed up with|"
         r"avoid|allergic to fun|bores? me|boring|gross|disgust|ugh|no-go|hard pass|"
-        r"turns my stomach|never eat|don't eat|don't touch|aversion|can't do|"
+        r"turns my stomach|never eat|don't eat|don't touch|aversion|"
         r"(?:tastes?|smells?) (?:like|awful|gross|bad|terrible|vile)|\bno \w+(?: \w+)? for me\b|"
         r"nicht leiden|hasse|mag kein|je déteste|déteste|n'aime pas|odio|no me gusta",
     ),

@@ -108,7 +108,7 @@ EN = Language(
     r"whenever|every time|each time|all the time|by default|in general|generally|as a rule|"
     r"for me|for all|any time|anytime|never",
     fillers=r"hi there|hey there|hello there|oh|and|also|so|well|ok|okay|btw|by the way|fyi|"
-    r"honestly|tbh|ngl|just|"
+    r"honestly|tbh|ngl|not gonna lie|not going to lie|gotta say|i must say|i have to say|just|"
     r"heads up|for the record|for what it's worth|in case|anyway|hey|hi|hello|um|uh|"
     r"hmm|actually|also|plus|oh and|just so you know|fun fact|p\.?s\.?|note|quick note|"
     r"yeah|yep|yup|yes|ah|aha|ooh|i see",

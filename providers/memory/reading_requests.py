@@ -43,6 +43,8 @@ _CONNECTIVE = re.compile(
     r"alsjeblieft)",
     re.IGNORECASE,
 )
+# What may join a question to the lead before it: "gluten intolerant, so is this safe?".
+_JOINED_QUESTION = re.compile(r"^(?:and so|so|and|but|then|anyway|also|ok|okay)[\s,]+", re.I)
 # Where a lead before a question may end: a comma, a semicolon, a dash.
 _LEAD_END = re.compile(r"[,;]\s*|\s[-–—]+\s*")
 
@@ -82,11 +84,12 @@ class Requests(ReaderBase):
             return None
         for m in _LEAD_END.finditer(self.text, start, end):
             spanish_mark = self.text.startswith("¿", m.end())  # where a question opens
-            rest = self.text[m.end() : end].lstrip("¿¡ ")
+            rest = _JOINED_QUESTION.sub("", self.text[m.end() : end].lstrip("¿¡ "))
             if QUESTION_TAG.fullmatch(rest):
                 return None  # "Nurses work long shifts, don't they?" asks if the lead holds
             if len(WORD.findall(self.text, start, m.start())) >= 2 and (
                 spanish_mark
+                or len(WORD.findall(rest)) <= 2  # "…, suggestions?", "…, normal?"
                 or self.opens("question_openers", rest)
                 or self.opens("request_openers", rest)
                 or self.verb_me(rest)

@@ -119,13 +119,25 @@ class ShortMessages(ReaderBase):
                 kept.append(f"{topic} {bare}" if topic else bare)
             elif listed := self.listed(bare):
                 kept.extend(listed)
-            else:
+            elif not self.aside(bare):
                 return
             topic = ""
         for thing in gone:
             self.retire(thing, bare_ok=False)  # an end naming nothing is no "not anymore"
         for value in kept:
             self.ops.append(Op("add", self.slot_of(value), value, self.message))
+
+    def aside(self, said: str) -> bool:
+        """A few words said beside a statement, with no verb and no one in them ("The smell
+        alone.", "Ugh."): neither a question nor a task, so the statement still stands."""
+        return (
+            len(WORD.findall(said)) <= 4
+            and not FINITE.search(said)
+            and not self.first_person(said)
+            and not self.opens("request_openers", said)
+            and not TASK_VERB.match(said)
+            and not self.imagined(said)
+        )
 
     def listed(self, said: str) -> list[str]:
         """ "Vegan for 6 years, training for an Ironman, and working as a physio": a list of
