@@ -1009,3 +1009,13 @@ def test_a_condition_a_medicine_by_its_kind_or_a_move_out_to_is_heard(
 )
 def test_a_dislike_or_an_intolerance_beside_a_remark_is_heard(message: str, word: str) -> None:
     assert word in remembered(message)
+
+
+def test_a_clause_with_its_i_dropped_after_a_comma_is_a_statement_of_its_own() -> None:
+    facts = learn("Dad of two, work nights as a security guard.")
+    assert sorted(str(f.slot) for f in facts.active()) == ["family", "work"]
+
+
+@pytest.mark.parametrize("message", ["It's Tuesday.", "It's Christmas!", "this is March"])
+def test_a_day_of_the_calendar_is_no_name(message: str) -> None:
+    assert "name" not in slots_of(message)

@@ -31,7 +31,8 @@ CLAUSE_BREAK = re.compile(
     r"(?!i\s+(?:are|were|both)\b)"
     # "I live in Perth and work as a geologist": the "I" of a second verb is left out (but
     # "I live and work in Paris" is one statement).
-    r"|(?<!\blive)(?<!\bwork)\s+and\s+(?=(?:work|live|study|teach)\s+(?:as|at|in|for)\b)"
+    r"|(?<!\blive)(?<!\bwork)(?:\s+and|,)\s+(?=(?:work|live|study|teach)\s+(?:\w+\s+){0,2}?"
+    r"(?:as|at|in|for)\b)"
     # "Ich heiße Jonas und arbeite als Bäcker", "…y vivo en Quito", "…et j'ai un chat": the
     # other languages drop or elide the "I" after their "and".
     r"|\s+(?:und|et|y|e|en)\s+(?=(?:ich|mein|meine|je|j'|mon|ma|mes|yo|mi|mis|io|eu|ik|mijn|"

@@ -102,7 +102,10 @@ THATS_ME = re.compile(
     re.IGNORECASE,
 )
 NAME_INTRO = re.compile(
-    r"^(?i:(?:hi|hey|hello)[,!]?\s+)?(?i:i'm|i am|im|it's|this is|call me)\s+[A-Z][\w'-]+"
+    r"^(?i:(?:hi|hey|hello)[,!]?\s+)?(?i:i'm|i am|im|it's|this is|call me)\s+"
+    # "It's Tuesday", "It's Christmas": a day of the calendar, not a name.
+    r"(?!(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|"
+    r"july|august|september|october|november|december|christmas|easter)\b)[A-Z][\w'-]+"
     r"(?:\s+from\s+[^,.!?]{1,40}?)?(?i:\s+again)?[.!]?$"
     r"|^(?i:(?:it's|this is)\s+)?[A-Z][\w'-]+\s+(?:from\s+[^,.]{1,40}\s+)?here\b"
     r"|^(?i:the\s+)?(?i:name's|name is)\s+[A-Z][\w'-]+",  # "The name's Okonkwo"
