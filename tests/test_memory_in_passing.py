@@ -196,3 +196,16 @@ def test_a_lead_is_heard_before_a_joined_or_a_one_word_question(
     said = remembered(message)
     assert kept in said
     assert left not in said
+
+
+@pytest.mark.parametrize(
+    ("message", "words"),
+    [
+        ("Cooking for one since the divorce, quick dinner ideas?", ["divorce"]),
+        ("My brother lives in Turin, worth a visit?", ["turin"]),
+    ],
+)
+def test_a_lead_before_a_short_question_is_kept_once(message: str, words: list[str]) -> None:
+    lines = [line for line in remembered(message).splitlines() if line.startswith("- ")]
+    assert len(lines) == 1
+    assert all(word in lines[0] for word in words)

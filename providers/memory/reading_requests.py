@@ -89,7 +89,7 @@ class Requests(ReaderBase):
                 return None  # "Nurses work long shifts, don't they?" asks if the lead holds
             if len(WORD.findall(self.text, start, m.start())) >= 2 and (
                 spanish_mark
-                or len(WORD.findall(rest)) <= 2  # "…, suggestions?", "…, normal?"
+                or len(WORD.findall(rest)) <= 3  # "…, suggestions?", "…, quick meal ideas?"
                 or self.opens("question_openers", rest)
                 or self.opens("request_openers", rest)
                 or self.verb_me(rest)

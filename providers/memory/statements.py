@@ -114,7 +114,7 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
         ):
             self.unheard()
         if not any(op.kind in ("retract", "update", "forget") for op in self.ops):
-            self.ops = _one_statement_per_slot(self.ops, self.message)
+            self.ops = _one_statement_each(self.ops, self.message)
             # "I changed teams and it's all Elixir now": a change said outright replaces
             # what was said last when nothing of its own kind was said before, whichever
             # test heard it.
@@ -271,7 +271,7 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             self.ops.append(Op("add", group.slot, value, said, NEWEST if changed else None))
 
 
-def _one_statement_per_slot(ops: list[Op], message: str) -> list[Op]:
+def _one_statement_each(ops: list[Op], message: str) -> list[Op]:
     """ "Nurse. 12-hour shifts, mostly ICU.": what one message says of a thing that holds one
     value is one statement, not a first one that the next replaces; a change said outright
     ("…, moved to Leeds") still replaces."""
@@ -295,7 +295,22 @@ def _one_statement_per_slot(ops: list[Op], message: str) -> list[Op]:
             continue
         first = merged[same]
         merged[same] = dataclasses.replace(first, value=_joined(message, first.value, op.value))
-    return merged
+    # "My sister lives in Rome, worth visiting?": "my sister" named again inside the request
+    # says nothing the statement did not.
+    adds = [op for op in merged if op.kind == "add" and op.replaces is None]
+    kept: list[Op] = []
+    for op in merged:
+        said = op.value.casefold()
+        within = op in adds and any(
+            other.slot == op.slot
+            and said in other.value.casefold()
+            and (len(other.value) > len(op.value) or other in kept)
+            for other in adds
+            if other is not op
+        )
+        if not within:
+            kept.append(op)
+    return kept
 
 
 def _joined(message: str, first: str, second: str) -> str:
