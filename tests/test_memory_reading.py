@@ -8,6 +8,7 @@ import pytest
 from memorykit import learn, remembered, slots_of
 
 from ctxchat.providers.memory.lexicon import language_of
+from ctxchat.providers.memory.recall import render_recall
 from ctxchat.providers.memory.statements import extract_rules
 
 
@@ -1018,4 +1019,16 @@ def test_a_clause_with_its_i_dropped_after_a_comma_is_a_statement_of_its_own() -
 
 @pytest.mark.parametrize("message", ["It's Tuesday.", "It's Christmas!", "this is March"])
 def test_a_day_of_the_calendar_is_no_name(message: str) -> None:
+    assert "name" not in slots_of(message)
+
+
+def test_a_name_before_a_list_of_what_the_user_is_is_kept_as_the_name() -> None:
+    facts = learn("I'm Tomás, 41, plumber, based in Leeds.", "Moved to York last month.")
+    said = render_recall(facts.active()).casefold()
+    assert "name: i'm tomás" in said
+    assert "york" in said
+
+
+@pytest.mark.parametrize("message", ["I'm Dutch.", "I'm Brazilian, living in Porto."])
+def test_a_nationality_is_no_name(message: str) -> None:
     assert "name" not in slots_of(message)

@@ -34,12 +34,17 @@ from .remark_patterns import (
     LEFT_FOR,
 )
 from .slots import favourite_slot
-from .subject_patterns import IN_PLACE, MY_PEOPLE, NAME_INTRO
+from .subject_patterns import IN_PLACE, MY_PEOPLE, NAME_INTRO, NATIONALITY
 from .talk_patterns import TITLE
 
 _NAMED_SUBJECT = re.compile(r"[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?")
 
 
+_NAMED_FIRST = re.compile(
+    r"\s*(?:(?:hi|hey|hello)[,!]?\s+)?(?:i'm|i am|im|my name is|my name's|name's|call me)\s+"
+    r"(?P<name>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)(?=\s*,\s*\S)",
+    re.IGNORECASE,
+)
 _KIN_BEFORE_I = re.compile(r"(?:my|our)\s+(?!name)[\w'-]+(?:\s+[\w'-]+){0,2}", re.IGNORECASE)
 
 
@@ -59,6 +64,17 @@ def sentences(text: str) -> Iterator[tuple[int, int]]:
 
 def clauses(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     at = start
+    named = _NAMED_FIRST.match(text, start, end)
+    if (
+        named is not None
+        and category_of(named["name"]) is None
+        and not re.fullmatch(NATIONALITY, named["name"])
+        and category_of(text[named.end() : end]) is not None  # (else kept whole, as a note)
+    ):
+        # "I'm Lena, 34, nurse from Hamburg": the name is a statement of its own, and what
+        # follows it describes the one named.
+        yield start, named.end()
+        at = named.end() + 1
     for m in CLAUSE_BREAK.finditer(text, start, end):
         if len(WORD.findall(text, at, m.start())) <= 1:
             continue  # "Jonas, my son, …": a name before an apposition opens no clause

@@ -101,11 +101,23 @@ THATS_ME = re.compile(
     r"(?P<being>(?:[\w'-]+\s+){0,3}?[\w'-]+)\s+like me\b",
     re.IGNORECASE,
 )
+# The commonest nationalities, said as adjectives ("I'm Dutch", "I'm half Brazilian").
+NATIONALITY = (
+    r"(?i:british|english|scottish|welsh|irish|american|canadian|mexican|brazilian|argentin\w+|"
+    r"chilean|colombian|peruvian|cuban|spanish|portuguese|french|belgian|dutch|german|swiss|"
+    r"austrian|italian|greek|polish|czech|slovak|hungarian|romanian|bulgarian|ukrainian|"
+    r"russian|swedish|norwegian|danish|finnish|icelandic|turkish|kurdish|iranian|persian|"
+    r"israeli|lebanese|syrian|egyptian|moroccan|algerian|tunisian|nigerian|ghanaian|kenyan|"
+    r"ethiopian|somali|south african|indian|pakistani|bangladeshi|sri lankan|nepali|chinese|"
+    r"japanese|korean|vietnamese|thai|filipino|filipina|indonesian|malaysian|australian|"
+    r"kiwi|jewish|arab|latin[oa]|asian|european|african|half \w+)"
+)
 NAME_INTRO = re.compile(
     r"^(?i:(?:hi|hey|hello)[,!]?\s+)?(?i:i'm|i am|im|it's|this is|call me)\s+"
-    # "It's Tuesday", "It's Christmas": a day of the calendar, not a name.
+    # "It's Tuesday", "I'm Dutch": a day of the calendar or a nationality, not a name.
     r"(?!(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|"
-    r"july|august|september|october|november|december|christmas|easter)\b)[A-Z][\w'-]+"
+    r"july|august|september|october|november|december|christmas|easter)\b)"
+    rf"(?!{NATIONALITY}\b)[A-Z][\w'-]+"
     r"(?:\s+from\s+[^,.!?]{1,40}?)?(?i:\s+again)?[.!]?$"
     r"|^(?i:(?:it's|this is)\s+)?[A-Z][\w'-]+\s+(?:from\s+[^,.]{1,40}\s+)?here\b"
     r"|^(?i:the\s+)?(?i:name's|name is)\s+[A-Z][\w'-]+",  # "The name's Okonkwo"
