@@ -209,3 +209,9 @@ def test_a_lead_before_a_short_question_is_kept_once(message: str, words: list[s
     lines = [line for line in remembered(message).splitlines() if line.startswith("- ")]
     assert len(lines) == 1
     assert all(word in lines[0] for word in words)
+
+
+def test_a_german_question_opening_with_its_verb_follows_a_lead() -> None:
+    said = remembered("Ich arbeite als Försterin im Harz, weißt du, wie man Pilze trocknet?")
+    assert "försterin" in said
+    assert "pilze" not in said

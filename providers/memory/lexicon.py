@@ -126,7 +126,9 @@ DE = Language(
     r"hasse|esse|trinke|spiele|heiße|heisse|komme|nehme|fahre|spreche|leide",
     third_person=r"er|sie|es|sein|seine|ihr|ihre|das|dies|dieser",
     question_openers=r"was|wer|wen|wem|wessen|welche|welcher|welches|wann|wo|wohin|woher|"
-    r"warum|wieso|weshalb|wie|ist|sind|bin|kannst|können|könntest|hast|hat|gibt",
+    r"warum|wieso|weshalb|wie|ist|sind|bin|kannst|können|könntest|hast|hat|gibt|"
+    # A verb before its "du" or "ihr" asks: "Kennst du…?", "Habt ihr…?".
+    r"\w+st du|\w+t ihr",
     hypothetical=r"wenn|falls|angenommen|stell dir vor|stellen sie sich vor|würde|würdest|"
     r"wäre|hätte|als ob",
     request_openers=r"kannst du|können sie|könntest du|bitte|hilf|schreib|schreibe|erkläre|"
