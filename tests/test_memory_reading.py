@@ -1032,3 +1032,19 @@ def test_a_name_before_a_list_of_what_the_user_is_is_kept_as_the_name() -> None:
 @pytest.mark.parametrize("message", ["I'm Dutch.", "I'm Brazilian, living in Porto."])
 def test_a_nationality_is_no_name(message: str) -> None:
     assert "name" not in slots_of(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Never been a fan of musicals.", "dont really like jazz", "I've never liked camping."],
+)
+def test_a_liking_denied_is_a_dislike(message: str) -> None:
+    assert slots_of(message) == {"dislikes"}
+
+
+def test_going_into_a_field_is_no_dislike() -> None:
+    assert "dislikes" not in slots_of("I went into nursing after school.")
+
+
+def test_what_one_could_not_live_without_is_liked_not_a_home() -> None:
+    assert slots_of("Couldn't live without my morning espresso.") == {"likes"}

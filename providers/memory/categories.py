@@ -17,6 +17,8 @@ import functools
 import re
 from dataclasses import dataclass
 
+from .polarity import LIKING_DENIED
+
 
 @dataclass(frozen=True, slots=True)
 class Category:
@@ -72,7 +74,7 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "home",
-        r"\blive\b|\blives\b|(?<!for a )\bliving\b|based in|-based|"
+        r"\blive\b(?! without)|\blives\b|(?<!for a )\bliving\b|based in|-based|"
         r"moved to|move to|moving to|moved (?!(?:me|us|them|him|her|it)\b)\w+ to\b|"
         r"relocat|"
         # "my home" is where one lives, not "my home PC" or "my home office".
@@ -199,7 +201,7 @@ CATEGORIES: tuple[Category, ...] = (
     Category(
         "dislikes",
         r"hate|hates|loathe|detest|despise|can(?:'t|not) (?:stand|bear|do)\b|dislike|"
-        r"not a fan|not into|not really into|no fan of|don't like|do not like|don't enjoy|"
+        rf"{LIKING_DENIED}\b|no fan of|"
         r"(?:tired|sick|bored) of (?!this|these|that|it\b|today|the weather)|fed up with|"
         r"avoid|allergic to fun|bores? me|boring|gross|disgust|ugh|no-go|hard pass|"
         r"turns my stomach|never eat|don't eat|don't touch|aversion|"
@@ -221,7 +223,8 @@ CATEGORIES: tuple[Category, ...] = (
         r"\blove (?:of|for)\b|"
         r"fan of|big fan|favou?rite|fave\b|obsessed|sucker for|(?:i'm|im|i am) (?:\w+ )?into\b|"
         r"passionate about|comfort (?:food|watch|read)|can't get enough|"
-        r"nothing beats|go-to|my thing|my jam|i'm all about|addicted|significance for me|"
+        r"nothing beats|nothing better than|live without|go-to|my thing|my jam|i'm all about|"
+        r"addicted|significance for me|"
         r"means (?:a lot|so much|everything) to me|(?:special|important|dear) to me|"
         r"close to my heart|"
         # A verdict's frames: "Earl Grey or nothing", "window seat, every time", "tea > coffee"
