@@ -1048,3 +1048,18 @@ def test_going_into_a_field_is_no_dislike() -> None:
 
 def test_what_one_could_not_live_without_is_liked_not_a_home() -> None:
     assert slots_of("Couldn't live without my morning espresso.") == {"likes"}
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("I went into accounting straight after college.", "accounting"),
+        ("Went into nursing at 40.", "nursing"),
+    ],
+)
+def test_a_field_gone_into_is_kept(message: str, word: str) -> None:
+    assert word in remembered(message)
+
+
+def test_going_into_a_place_is_an_occasion() -> None:
+    assert remembered("I went into the building.") == ""

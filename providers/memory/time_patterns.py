@@ -29,6 +29,8 @@ CHANGE_OF_STATE = re.compile(
     r"got married|got engaged|retrained|trained as|qualified as|promoted|upgraded|swapped|"
     r"replaced|traded|exchanged|turned \d+|completed|founded|(?:my|our) new|as of|"
     r"(?:opened|set up) (?:my|our) own|"
+    # "went into teaching": a field entered, by its activity's name.
+    r"(?:went|got|moved) into \w+ing|"
     # "changed my major to biochemistry", "upped my dose to 40mg": a thing of the user's
     # given a new value.
     r"(?:changed|switched|moved|upped|raised|lowered|increased|reduced|cut|bumped|put)"
