@@ -1063,3 +1063,9 @@ def test_a_field_gone_into_is_kept(message: str, word: str) -> None:
 
 def test_going_into_a_place_is_an_occasion() -> None:
     assert remembered("I went into the building.") == ""
+
+
+def test_a_passing_absence_beside_a_job_is_not_kept_with_it() -> None:
+    said = remembered("I'm a paramedic, but I'm off sick this week.")
+    assert "paramedic" in said
+    assert "sick" not in said

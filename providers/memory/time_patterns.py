@@ -111,7 +111,8 @@ PASSING = re.compile(
     r"(?:tired|exhausted|knackered|hungry|starving|thirsty|sleepy|bored|stressed|sick|ill|"
     r"cold|freezing|hot|sad|angry|annoyed|grumpy|excited|nervous|busy|late|lost|confused|"
     r"stuck|drunk|hungover|full|sore|fried|wiped|shattered|overwhelmed|frustrated|"
-    r"in a hurry|in a rush|on my way|travell?ing|running late|on holiday|on vacation|away)\b"
+    r"in a hurry|in a rush|on my way|travell?ing|running late|on holiday|on vacation|away|"
+    r"off sick|off work|home sick|laid up|under the weather)\b"
     r"(?! of\b| with\b)"  # "tired of superhero films" is a taste, not a state
     # "my cat's been sick all day": a symptom said as lately begun, of anyone.
     r"|\b(?:'s|is|has|have|'ve)\s+been\s+(?:\w+\s+)?(?:sick|ill|unwell|poorly|vomiting|"
