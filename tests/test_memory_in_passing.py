@@ -215,3 +215,11 @@ def test_a_german_question_opening_with_its_verb_follows_a_lead() -> None:
     said = remembered("Ich arbeite als Försterin im Harz, weißt du, wie man Pilze trocknet?")
     assert "försterin" in said
     assert "pilze" not in said
+
+
+def test_a_home_named_in_passing_is_heard_in_a_long_turn() -> None:
+    said = remembered(
+        "Honestly the last month has been a blur, between the night shifts and the commute, "
+        "and by the time I'm back at my flat in Croydon I can barely think. Any easy dinners?"
+    )
+    assert "croydon" in said

@@ -132,9 +132,9 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
         self.read_sentence(start, end)
         said = self.text[start:end]
         made = self.ops[before:]
-        if not made and not self.chatty:
+        if not made:
             # "My landlord in Bilbao won't fix the heating": a remark about someone else
-            # still says where the user lives.
+            # still says where the user lives, in a long turn as in a short one.
             self.places_in_passing(start, end, said)
         # "This summer changed my mind.": what was said before, whatever it was, goes.
         if MIND_CHANGED.search(said) and all(
