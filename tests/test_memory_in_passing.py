@@ -219,7 +219,7 @@ def test_a_german_question_opening_with_its_verb_follows_a_lead() -> None:
 
 def test_a_home_named_in_passing_is_heard_in_a_long_turn() -> None:
     said = remembered(
-        "Honestly the last month has been a blur, between the night shifts and the commute, "
-        "and by the time I'm back at my flat in Croydon I can barely think. Any easy dinners?"
+        "So I've been thinking about getting back into shape, which is tricky because I work "
+        "long shifts and by the time I get home to my flat in Croydon I'm wiped. Any workouts?"
     )
-    assert "croydon" in said
+    assert "home: my flat in croydon\n" in said
