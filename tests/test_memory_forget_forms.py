@@ -76,3 +76,10 @@ def test_a_forget_matching_no_word_takes_the_fact_of_the_same_stem_or_start() ->
     )
     assert "tea" in said
     assert "potterhead" not in said
+
+
+def test_a_phrasal_verb_of_clearing_everything_forgets_everything() -> None:
+    assert (
+        remembered("I'm Dana and I live in Hull.", "Please wipe out everything you've got on me.")
+        == ""
+    )

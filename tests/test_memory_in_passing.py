@@ -93,3 +93,133 @@ def test_asked_in_passing_apposition_like_me_and_moved_to(message: str, word: st
 
 def test_a_named_one_of_someone_elses_is_not_the_users() -> None:
     assert "socks" not in remembered("Should my neighbour's whippet, Socks, wear a coat?")
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("I'm vegan, what should I cook tonight?", "vegan"),
+        ("Married with three kids — any tips for a cheap summer holiday?", "kids"),
+        ("Work as a welder in Hull, what gloves would you pick?", "welder"),
+    ],
+)
+def test_a_lead_before_a_question_is_told(message: str, word: str) -> None:
+    assert word in remembered(message).casefold()
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I have a question about taxes, do I need to file?",
+        "I'm trying to figure out which laptop to buy, any advice?",
+        "I'm writing an essay on climate, can you help?",
+        "Il mio amico è vegano, cosa posso cucinare?",
+    ],
+)
+def test_a_lead_that_only_sets_the_question_up_keeps_nothing(message: str) -> None:
+    assert remembered(message) == ""
+
+
+def test_an_in_law_moving_does_not_move_the_user() -> None:
+    assert "home:" not in remembered("My sister-in-law just moved to Oslo.")
+
+
+@pytest.mark.parametrize(
+    ("message", "kept", "left"),
+    [
+        ("I'm coeliac, so please no recipes with barley.", "coeliac", "barley"),
+        ("Bin Veganerin, also bitte keine Rezepte mit Honig.", "veganerin", "honig"),
+    ],
+)
+def test_a_polite_request_after_a_reason_is_no_part_of_the_reason(
+    message: str, kept: str, left: str
+) -> None:
+    said = remembered(message).casefold()
+    assert kept in said
+    assert left not in said
+
+
+def test_the_du_of_a_german_request_asks_for_no_tone() -> None:
+    assert remembered("Bin heute total platt, kannst du mir einen Witz erzählen?") == ""
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Teachers get the whole summer off, don't they?",
+        "Plumbers charge a fortune round here.",
+        "Bakers start at 4am, right?",
+    ],
+)
+def test_what_is_said_of_a_whole_trade_is_no_fact_of_the_users(message: str) -> None:
+    assert remembered(message) == ""
+
+
+def test_a_trade_introduced_as_here_is_a_job_not_a_name() -> None:
+    said = remembered("I'm Priya.", "Electrician here, mostly rewiring old houses.")
+    assert "priya" in said
+    assert "electrician" in said
+
+
+def test_a_pets_symptom_of_lately_is_no_fact_but_the_pet_is() -> None:
+    said = remembered("My dog has been limping since the walk, should I see a vet?")
+    assert "limping" not in said
+
+
+@pytest.mark.parametrize(
+    ("message", "kept", "left"),
+    [
+        ("Como soy celíaca, ¿qué cervezas puedo pedir?", "celíaca", "cerveza"),
+        ("Comme je suis végane, tu peux me proposer un dessert ?", "végane", "dessert"),
+        ("Da ich Diabetikerin bin, welche Snacks gehen?", "diabetikerin", "snacks"),
+        ("Vivo en Cádiz, ¿algún sitio para cenar?", "cádiz", "cenar"),
+    ],
+)
+def test_a_reason_or_lead_before_a_question_is_heard_in_the_other_languages(
+    message: str, kept: str, left: str
+) -> None:
+    said = remembered(message)
+    assert kept in said
+    assert left not in said
+
+
+@pytest.mark.parametrize(
+    ("message", "kept", "left"),
+    [
+        ("dairy intolerant, so is this risotto ok?", "dairy", "risotto"),
+        ("Rough week at the depot — I'm a bus driver — podcast recs?", "bus driver", "podcast"),
+    ],
+)
+def test_a_lead_is_heard_before_a_joined_or_a_one_word_question(
+    message: str, kept: str, left: str
+) -> None:
+    said = remembered(message)
+    assert kept in said
+    assert left not in said
+
+
+@pytest.mark.parametrize(
+    ("message", "words"),
+    [
+        ("Cooking for one since the divorce, quick dinner ideas?", ["divorce"]),
+        ("My brother lives in Turin, worth a visit?", ["turin"]),
+    ],
+)
+def test_a_lead_before_a_short_question_is_kept_once(message: str, words: list[str]) -> None:
+    lines = [line for line in remembered(message).splitlines() if line.startswith("- ")]
+    assert len(lines) == 1
+    assert all(word in lines[0] for word in words)
+
+
+def test_a_german_question_opening_with_its_verb_follows_a_lead() -> None:
+    said = remembered("Ich arbeite als Försterin im Harz, weißt du, wie man Pilze trocknet?")
+    assert "försterin" in said
+    assert "pilze" not in said
+
+
+def test_a_home_named_in_passing_is_heard_in_a_long_turn() -> None:
+    said = remembered(
+        "So I've been thinking about getting back into shape, which is tricky because I work "
+        "long shifts and by the time I get home to my flat in Croydon I'm wiped. Any workouts?"
+    )
+    assert "home: my flat in croydon\n" in said

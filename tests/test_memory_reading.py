@@ -5,9 +5,10 @@ language told by its function words, and forgetting what was said of someone els
 from __future__ import annotations
 
 import pytest
-from memorykit import learn, remembered
+from memorykit import learn, remembered, slots_of
 
 from ctxchat.providers.memory.lexicon import language_of
+from ctxchat.providers.memory.recall import render_recall
 from ctxchat.providers.memory.statements import extract_rules
 
 
@@ -880,3 +881,191 @@ def test_an_update_by_a_rename_a_number_first_a_move_or_a_verdict_replaces(
 
 def test_a_household_that_has_also_got_a_pet_keeps_it() -> None:
     assert "pretzel" in remembered("We've also got a goldendoodle called Pretzel.")
+
+
+@pytest.mark.parametrize(
+    ("message", "slot"),
+    [
+        ("Taking atorvastatin since my heart scare.", "health"),
+        ("Bin seit Jahren auf Levothyroxin.", "health"),
+        ("I've got a Pollenallergie, as they call it in Vienna.", "allergy"),
+        ("Soy celíaca desde niña.", "allergy"),
+    ],
+)
+def test_a_medicine_or_an_allergy_is_heard_by_its_word_form(message: str, slot: str) -> None:
+    assert slot in slots_of(message)
+
+
+def test_a_month_or_a_semicolon_is_no_medicine() -> None:
+    assert "health" not in slots_of("I'm off to Spain in April; can't wait.")
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("cant stand cilantro", "cilantro"),
+        ("I can’t stand loud restaurants.", "restaurants"),
+        ("dont like horror films", "horror"),
+    ],
+)
+def test_a_contraction_typed_without_its_apostrophe_or_with_a_curly_one_is_heard(
+    message: str, word: str
+) -> None:
+    assert word in remembered(message).casefold()
+
+
+@pytest.mark.parametrize(
+    ("message", "words"),
+    [
+        ("Paramedic. Mostly night shifts out of Salford.", ("paramedic", "salford")),
+        ("Software engineer. Remote, for a startup in Berlin.", ("engineer", "berlin")),
+    ],
+)
+def test_what_one_message_says_of_one_thing_is_kept_whole(
+    message: str, words: tuple[str, ...]
+) -> None:
+    said = remembered(message).casefold()
+    assert all(word in said for word in words)
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("Bin Tischlerin in einer kleinen Werkstatt.", "tischlerin"),
+        ("Wohne mit meinem Hund am Stadtrand von Kiel.", "kiel"),
+        ("Have coeliac disease, so bread is out.", "coeliac"),
+        ("Suffer from hay fever every spring.", "hay fever"),
+        ("Sprained my ankle badly last year and it still clicks.", "ankle"),
+        ("Asthme depuis toujours, du coup pas de course à pied.", "asthme"),
+    ],
+)
+def test_a_statement_with_its_i_dropped_is_the_users(message: str, word: str) -> None:
+    assert word in remembered(message).casefold()
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Hab keine Ahnung.", "Get a dog, it'll change your life.", "Have a look at this, please."],
+)
+def test_a_dropped_i_of_no_lasting_kind_keeps_nothing(message: str) -> None:
+    assert remembered(message) == ""
+
+
+@pytest.mark.parametrize(
+    ("message", "words"),
+    [
+        ("Old tabby Marmalade turned fifteen this spring 🐱", ("marmalade",)),
+        ("Three hens (all named after aunts) and a lazy spaniel.", ("hens", "spaniel")),
+        ("egg-free and soy-free, sadly", ("egg-free", "soy-free")),
+    ],
+)
+def test_a_fragment_is_heard_past_an_aside_a_time_named_or_a_free_of(
+    message: str, words: tuple[str, ...]
+) -> None:
+    said = remembered(message).casefold()
+    assert all(word in said for word in words)
+
+
+def test_two_statements_of_one_thing_side_by_side_are_kept_as_written() -> None:
+    said = remembered("egg-free, gluten-free, and not into spicy food")
+    assert "egg-free, gluten-free" in said
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("Barista at a little café in Leith.", "barista"),
+        ("Backend dev for a logistics firm.", "dev"),
+        ("Arbeite als Altenpflegerin in Bremen.", "altenpflegerin"),
+        ("Soy cocinero en un hotel de Málaga.", "cocinero"),
+    ],
+)
+def test_a_job_given_by_its_trade_alone_is_heard(message: str, word: str) -> None:
+    facts = learn(message)
+    assert [f.slot for f in facts.active()] == ["work"]
+    assert word in remembered(message)
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("Dodgy shoulder from years of rowing.", "shoulder"),
+        ("On antibiotics for a month, any foods to skip?", "antibiotics"),
+        ("Soy diabética desde los veinte.", "diab"),
+        ("We moved out to a farmhouse near Cahors.", "cahors"),
+    ],
+)
+def test_a_condition_a_medicine_by_its_kind_or_a_move_out_to_is_heard(
+    message: str, word: str
+) -> None:
+    assert word in remembered(message).casefold()
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("Simply cannot do olives. The texture.", "olives"),
+        ("Ibuprofen makes me sick, paracetamol is fine.", "ibuprofen"),
+    ],
+)
+def test_a_dislike_or_an_intolerance_beside_a_remark_is_heard(message: str, word: str) -> None:
+    assert word in remembered(message)
+
+
+def test_a_clause_with_its_i_dropped_after_a_comma_is_a_statement_of_its_own() -> None:
+    facts = learn("Dad of two, work nights as a security guard.")
+    assert sorted(str(f.slot) for f in facts.active()) == ["family", "work"]
+
+
+@pytest.mark.parametrize("message", ["It's Tuesday.", "It's Christmas!", "this is March"])
+def test_a_day_of_the_calendar_is_no_name(message: str) -> None:
+    assert "name" not in slots_of(message)
+
+
+def test_a_name_before_a_list_of_what_the_user_is_is_kept_as_the_name() -> None:
+    facts = learn("I'm Tomás, 41, plumber, based in Leeds.", "Moved to York last month.")
+    said = render_recall(facts.active()).casefold()
+    assert "name: i'm tomás" in said
+    assert "york" in said
+
+
+@pytest.mark.parametrize("message", ["I'm Dutch.", "I'm Brazilian, living in Porto."])
+def test_a_nationality_is_no_name(message: str) -> None:
+    assert "name" not in slots_of(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Never been a fan of musicals.", "dont really like jazz", "I've never liked camping."],
+)
+def test_a_liking_denied_is_a_dislike(message: str) -> None:
+    assert slots_of(message) == {"dislikes"}
+
+
+def test_going_into_a_field_is_no_dislike() -> None:
+    assert "dislikes" not in slots_of("I went into nursing after school.")
+
+
+def test_what_one_could_not_live_without_is_liked_not_a_home() -> None:
+    assert slots_of("Couldn't live without my morning espresso.") == {"likes"}
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("I went into accounting straight after college.", "accounting"),
+        ("Went into nursing at 40.", "nursing"),
+    ],
+)
+def test_a_field_gone_into_is_kept(message: str, word: str) -> None:
+    assert word in remembered(message)
+
+
+def test_going_into_a_place_is_an_occasion() -> None:
+    assert remembered("I went into the building.") == ""
+
+
+def test_a_passing_absence_beside_a_job_is_not_kept_with_it() -> None:
+    said = remembered("I'm a paramedic, but I'm off sick this week.")
+    assert "paramedic" in said
+    assert "sick" not in said

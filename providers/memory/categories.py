@@ -17,7 +17,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from .slots import STYLE
+from .polarity import LIKING_DENIED
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,13 +26,20 @@ class Category:
     stems: str  # a regular-expression fragment of word starts
 
 
+# The parts of a body an injury or a condition is told of.
+_BODY = (
+    r"(?:wrist|ankle|arm|leg|knee|hip|shoulder|elbow|back|neck|finger|thumb|toe|foot|feet|"
+    r"hand|rib|collarbone|hamstring|ligament|tendon|achilles|meniscus|disc|cartilage|muscle|"
+    r"spine|joint|eye|ear|lung|heart|kidney|liver|stomach|gut)"
+)
+
 # Order matters: the first category whose words a statement holds wins, so the narrow ones
 # (an allergy, a diet) come before the broad ones (likes, health).
 CATEGORIES: tuple[Category, ...] = (
     Category(
         "name",
         # Someone else's name ("his name is Buster", "my daughter's name") is not the user's.
-        r"(?<!\bhis )(?<!\bher )(?<!\btheir )(?<!\bits )(?<!'s )(?<!’s )name\b|named? me|"
+        r"(?<!\bhis )(?<!\bher )(?<!\btheir )(?<!\bits )(?<!\x27s )(?<!’s )name\b|named? me|"
         r"call me|calls me|called me|(?:i'm|i am) called|go by|goes by|address me|"
         r"nickname|surname|first name|(?:rather|prefer) you (?:used?|called?)|heiße|"
         r"ich heisse|nennt? mich|je m'appelle|m'appelle|meinen namen|mon prénom|"
@@ -40,8 +47,11 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "allergy",
-        r"all?erg|intoleran|anaphyla|epipen|epi-pen|hives|react(?:s|ion)? to|"
-        r"break(?:s)? me out|coeliac|celiac|unverträglich|alérgic",
+        # German puts the allergy at the end of a compound: "Nussallergie".
+        r"\w*all?erg|\w*intoleran|anaphyla|epipen|epi-pen|hives|react(?:s|ion)? to|"
+        r"break(?:s)? me out|makes? me (?:sick|ill|nauseous|throw up|vomit|itch|swell|wheez)|"
+        r"coeliac|celiac|c(?:oe|œ)liaq|celiaq|celíac|zöliak|"
+        r"\w*unverträglich|alérgic",
     ),
     Category(
         "diet",
@@ -69,7 +79,7 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "home",
-        r"\blive\b|\blives\b|(?<!for a )\bliving\b|based in|-based|"
+        r"\blive\b(?! without)|\blives\b|(?<!for a )\bliving\b|based in|-based|"
         r"moved to|move to|moving to|moved (?!(?:me|us|them|him|her|it)\b)\w+ to\b|"
         r"relocat|"
         # "my home" is where one lives, not "my home PC" or "my home office".
@@ -124,6 +134,16 @@ CATEGORIES: tuple[Category, ...] = (
         r"lawyer|accountant|chef|\bcook\b|electrician|plumber|paramedic|scientist|researcher|"
         r"analyst|officer|lecturer|lecture|professor|postdoc|\bgp\b|surgeon|therapist|"
         r"architect|pilot|driver|writer|journalist|artist|musician|farmer|mechanic|"
+        r"barista|bartender|waiter|waitress|cashier|baker|butcher|welder|carpenter|joiner|"
+        r"roofer|builder|tradesman|tradie|labou?rer|cleaner|carer|caregiver|nanny|childminder|"
+        r"hairdresser|barber|pharmacist|dentist|hygienist|midwife|physio|firefighter|"
+        r"police|soldier|courier|receptionist|secretary|clerk|librarian|tutor|translator|"
+        r"interpreter|programmer|coder|\bdevs?\b|sysadmin|solicitor|barrister|paralegal|"
+        r"realtor|estate agent|contractor|technician|"
+        # German compounds end in the trade: "Krankenpfleger", "Grundschullehrerin".
+        r"\w*lehrer|\w*pfleger|\w*ärzt|\w*bäcker|\w*verkäufer|\w*ingenieur|köchin|"
+        r"infirmi|boulang|serveu|médecin|avocat|enfermer|camarer|médic[oa]\b|abogad|"
+        r"cociner|ingenier|mesero|profesor|"
         r"arbeite|arbeit\b|beruf|je travaille|travaille|travail\b|emploi|trabajo|empleo|lavoro|"
         r"\bje bosse\b|\bcurro\b|\bbin (?:jetzt |nun |inzwischen )?bei\b|"
         r"trabalho|werk",
@@ -164,7 +184,11 @@ CATEGORIES: tuple[Category, ...] = (
     Category(
         "health",
         r"diabet|asthma|epilep|\bocd\b|migrain|arthrit|adhd|autis|dyslex|anxiety|depress|bipolar|"
-        r"injur|surgery|recover|chronic|condition|disabilit|wheelchair|blind\b|deaf|hearing|"
+        r"injur|surgery|recover|chronic|condition|disabilit|wheelchair|blind\b|colou?r-?blind|"
+        r"partially sighted|visually impaired|deaf|hearing|"
+        # German names an ailment after the part of the body: "Rückenprobleme".
+        r"(?:rücken|knie|herz|hüft|schulter|nacken|magen|darm|kopf)(?:problem|schmerz|leiden|"
+        r"verletzung|operation)|"
         r"hard of hearing|knees?\b|back pain|\bbad back\b|blood pressure|cholesterol|pregnan|"
         r"medication|\bmg\b|prescri|therapy|doctor says|diagnos|insomnia|sleep apnea|"
         r"\bacl\b|cancer|heart (?:condition|disease|attack|surgery|problem|murmur|failure|rate)|"
@@ -174,17 +198,29 @@ CATEGORIES: tuple[Category, ...] = (
         r"heuschnupfen|asthme|\basma\b|diabète|diabetes|migräne|migraña|"
         r"stammer|stutter|ptsd|hypertension|thyroid|anaemi|anemi|endometriosis|pcos|gout\b|"
         r"osteopor|glaucoma|cataract|dementia|alzheimer|\bhiv\b|hepatitis|"
-        # A body part said with what ails it: "a bad hip", "a dodgy shoulder".
-        r"(?:bad|dodgy|weak|sore|broken|injured|replaced|new|fused) (?:hip|shoulder|wrist|"
-        r"ankle|elbow|neck|foot|leg|arm|eye|ear|heart|lungs?|kidney|liver|spine)\b",
+        # An injury or a lasting weakness: a word of harm before a part of the body ("broke
+        # my wrist", "bad ankle"), or what an injury leaves.
+        rf"(?:broke|broken|sprained|fractured|dislocated|tore|torn|pulled|injured|hurt|twisted|"
+        rf"damaged|bad|dodgy|weak|gammy|trick|arthritic|replaced|fused|slipped) "
+        rf"(?:my |a |an |both |the )?(?:\w+ )?{_BODY}s?\b|in a cast\b|"
+        r"on crutches|fractur|gebrochen|verstaucht|bänderriss|cassé|foulé|me rompí|esguince|"
+        # Medicines named by their kind.
+        r"blood thinner|anticoagul|antibiotic|antihistamin|antipsychotic|beta.?blocker|"
+        r"steroid|painkiller|birth control|\bhrt\b|diabét|diabétic|"
+        # A medicine, by the stems international drug names are built on (the same in
+        # every language): metformin, lisinopril, sertraline, amoxicillin.
+        r"meds\b|medicine|insulin|\w{3,}(?:pril|sartan|olol|statin|formin|gliptin|glutide|"
+        r"gliflozin|prazole|oxetin|traline|opram|triptan|dipin|tinib|cillin|mycin|cyclin|"
+        r"floxacin|semid|thiazid|azepam|zolam|lukast|tidin|nisolon|nison|thyroxin|parin|xaban|gabalin|"
+        r"pentin)e?s?\b",
     ),
     Category(
         "dislikes",
-        r"hate|hates|loathe|detest|despise|can't stand|cannot stand|can't bear|dislike|"
-        r"not a fan|not into|not really into|no fan of|don't like|do not like|don't enjoy|"
+        r"hate|hates|loathe|detest|despise|can(?:'t|not) (?:stand|bear|do)\b|dislike|"
+        rf"{LIKING_DENIED}\b|no fan of|"
         r"(?:tired|sick|bored) of (?!this|these|that|it\b|today|the weather)|fed up with|"
         r"avoid|allergic to fun|bores? me|boring|gross|disgust|ugh|no-go|hard pass|"
-        r"turns my stomach|never eat|don't eat|don't touch|aversion|can't do|"
+        r"turns my stomach|never eat|don't eat|don't touch|aversion|"
         r"(?:tastes?|smells?) (?:like|awful|gross|bad|terrible|vile)|\bno \w+(?: \w+)? for me\b|"
         r"nicht leiden|hasse|mag kein|je déteste|déteste|n'aime pas|odio|no me gusta",
     ),
@@ -203,7 +239,8 @@ CATEGORIES: tuple[Category, ...] = (
         r"\blove (?:of|for)\b|"
         r"fan of|big fan|favou?rite|fave\b|obsessed|sucker for|(?:i'm|im|i am) (?:\w+ )?into\b|"
         r"passionate about|comfort (?:food|watch|read)|can't get enough|"
-        r"nothing beats|go-to|my thing|my jam|i'm all about|addicted|significance for me|"
+        r"nothing beats|nothing better than|live without|go-to|my thing|my jam|i'm all about|"
+        r"addicted|significance for me|"
         r"means (?:a lot|so much|everything) to me|(?:special|important|dear) to me|"
         r"close to my heart|"
         # A verdict's frames: "Earl Grey or nothing", "window seat, every time", "tea > coffee"
@@ -283,70 +320,28 @@ CATEGORIES: tuple[Category, ...] = (
     ),
 )
 
-# Style: the user's standing instructions about the assistant's replies, by aspect. Each
-# aspect holds one current instruction ("keep it brief" is superseded by "go into detail").
-STYLE_ASPECTS: tuple[Category, ...] = (
-    Category(
-        "reply_language",
-        r"(?:answer|reply|respond|write|talk|speak|replies|answers)(?: to me)? in "
-        r"(?:english|german|french|spanish|italian|portuguese|dutch|japanese|chinese|"
-        r"polish|swedish|[a-z]+ish)\b|in (?:english|german|french|spanish|italian|portuguese|"
-        r"dutch) (?:please|only|from now on)|auf deutsch|en français|en español|"
-        r"spelling|spell\b",
-    ),
-    Category(
-        "reply_length",
-        r"brief|short\b|shorter|concise|succinct|terse|to the point|one-liner|long-winded|"
-        r"detailed|in depth|in-depth|thorough|elaborate|lengthy|verbose|\d+ words|"
-        r"word limit|sentences? max|tl;?dr|kurz|court\b|breve|corto|"
-        r"\d+ (?:wörter\w*|mots|palabras|parole|palavras|woorden)",
-    ),
-    Category(
-        "reply_format",
-        r"bullet|numbered|list\b|lists\b|table|paragraph|markdown|heading|headers|steps?\b|"
-        r"answer first|conclusion first|bottom line first|lead with|"
-        r"walls? of text|prose|plain text|code block|json|format|lower ?case|upper ?case|"
-        r"capitals|capital letters|all caps",
-    ),
-    Category(
-        "reply_tone",
-        r"tone\b|formal|informal|casual|friendly|blunt|direct|sugarcoat|polite|sarcas|"
-        r"cheerful|serious|humou?r|jokes?|professional|register|duz\w*|siez\w*|"
-        r"per (?:du|sie)\b|tutoie|vouvoie|"
-        r"pleasantries|small talk|fluff|flattery|preamble|waffle|filler|jargon|plain language|"
-        r"plain english|technical terms",
-    ),
-    Category("emoji", r"emoji|emojis|emoticon|smiley"),
-    Category(
-        "units",
-        r"metric|imperial|units|miles|kilomet|kilo|pounds|celsius|fahrenheit|"
-        r"24-hour|24 hour|12-hour|12 hour|am/pm|clock|date format|dd/mm|mm/dd|currency",
-    ),
-    Category(
-        "code_language",
-        r"code examples?|code snippets?|examples? in|show me (?:\w+ )?examples|type hints|"
-        r"comments in",
-    ),
-    Category(
-        "reply_style",
-        r"answer|answers|reply|replies|response|responses|explain|explanation|source|"
-        r"cite|citation|links?\b|lowercase|uppercase|capital|oxford comma|spelling|pronouns|"
-        r"exclamation|punctuation|caps\b|"
-        r"antwort|réponse|respuesta|risposta|resposta|antwoord|"
-        r"address me|call me",
-    ),
-)
+
+def compiled_table(table: tuple[Category, ...]) -> tuple[tuple[Category, re.Pattern[str]], ...]:
+    """Each category with its words as one pattern matched at the start of a word."""
+    # People type "cant stand" and "I’m" as often as "can't stand" and "I'm".
+    return tuple(
+        (c, re.compile(rf"(?<![\w])(?:{c.stems.replace(_APOSTROPHE, _ANY_APOSTROPHE)})", re.I))
+        for c in table
+    )
+
+
+_APOSTROPHE = "'"
+_ANY_APOSTROPHE = "['’]?"
 
 
 @functools.cache
-def _compiled(kind: str) -> tuple[tuple[Category, re.Pattern[str]], ...]:
-    table = STYLE_ASPECTS if kind == STYLE else CATEGORIES
-    return tuple((c, re.compile(rf"(?<![\w])(?:{c.stems})", re.IGNORECASE)) for c in table)
+def _compiled() -> tuple[tuple[Category, re.Pattern[str]], ...]:
+    return compiled_table(CATEGORIES)
 
 
 def category_of(text: str) -> Category | None:
     """The first category whose words the statement holds, or None (a note)."""
-    for category, pattern in _compiled("facts"):
+    for category, pattern in _compiled():
         if pattern.search(text):
             return category
     return None
@@ -355,7 +350,7 @@ def category_of(text: str) -> Category | None:
 def categories_in(text: str) -> list[Category]:
     """Every category whose words the statement holds: a statement kept in the user's words
     may be about more than one kind ("I own a bakery" is work and a thing owned)."""
-    return [category for category, pattern in _compiled("facts") if pattern.search(text)]
+    return [category for category, pattern in _compiled() if pattern.search(text)]
 
 
 _REST_OF_WORD = re.compile(r"[\w'-]*")
@@ -364,18 +359,9 @@ _REST_OF_WORD = re.compile(r"[\w'-]*")
 def named_as(text: str) -> tuple[Category, str] | None:
     """The first category the text names, with the text up to the end of the word that
     names it: in "my diet balanced enough" the thing named is "my diet"."""
-    for category, pattern in _compiled("facts"):
+    for category, pattern in _compiled():
         m = pattern.search(text)
         if m is not None:
             end = _REST_OF_WORD.match(text, m.end())
             return category, text[: end.end() if end else m.end()]
-    return None
-
-
-def style_aspect_of(text: str) -> Category | None:
-    """The aspect of the reply a standing instruction is about, or None when it is about
-    none: then it is no style instruction at all."""
-    for category, pattern in _compiled(STYLE):
-        if pattern.search(text):
-            return category
     return None

@@ -30,7 +30,8 @@ ENDING = re.compile(
     r"(?<!\bnever )(?<!\bnot )(?<!n't )"  # "never left": what did not end
     r"\b(?:left|quit|stopped|gave up|given up|dropped|cancell?ed|sold|died|ended(?! up)|laid off|"
     r"made redundant|let go from|fired from|sacked from|"
-    r"finished with|moved (?:away|out|on)|(?:migrated|moved|switched) (?:off|away from)|"
+    r"finished with|moved (?:away|out|on)(?! (?:to|into)\b)|"  # "moved out to Aix": a move
+    r"(?:migrated|moved|switched) (?:off|away from)|"
     r"(?:moved|switched|changed|went|transferred|migrated|upgraded|converted|jumped)"
     r"(?: \w+)? from(?= .{1,40}? to )|"
     r"(?:is|are|was|'s) (?:over|done|gone|finished|uninstalled|history|old news|behind me)|"
@@ -120,7 +121,7 @@ RETRACTED_AS_WRONG = re.compile(
 # What a clause says no longer holds: "not a barista any more", "no more bus for me".
 NO_MORE = re.compile(
     r"\b(?:no more |not (?:an? |the )?)"
-    r"(?P<old>(?!(?:so|really|very|too|quite|much|that|any|anymore|now|true)\b)"
+    r"(?P<old>(?!(?:so|really|very|too|quite|much|that|any|anymore|now|true|sure)\b)"
     r"[\w'-]+(?: [\w'-]+)?)"
     r"(?= (?:any ?more|for me|now|these days)\b|\s*[,.;!]|$)",
     re.IGNORECASE,

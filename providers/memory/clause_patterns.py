@@ -32,7 +32,8 @@ CLAUSE_BREAK = re.compile(
     r"(?!i\s+(?:are|were|both)\b)"
     # "I live in Perth and work as a geologist": the "I" of a second verb is left out (but
     # "I live and work in Paris" is one statement).
-    r"|(?<!\blive)(?<!\bwork)\s+and\s+(?=(?:work|live|study|teach)\s+(?:as|at|in|for)\b)"
+    r"|(?<!\blive)(?<!\bwork)(?:\s+and|,)\s+(?=(?:work|live|study|teach)\s+(?:\w+\s+){0,2}?"
+    r"(?:as|at|in|for)\b)"
     # "Ich heiße Jonas und arbeite als Bäcker", "…y vivo en Quito", "…et j'ai un chat": the
     # other languages drop or elide the "I" after their "and".
     r"|\s+(?:und|et|y|e|en)\s+(?=(?:ich|mein|meine|je|j'|mon|ma|mes|yo|mi|mis|io|eu|ik|mijn|"
@@ -51,6 +52,8 @@ WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 HEDGE = re.compile(
     r"^(?:i guess (?:you could say )?|you could say |i'd say (?:that )?|i suppose |i think |"
     r"i mean,? |to be honest,? |heads up(?: that|:)? |fun fact:? |for context,? |"
+    r"(?:(?:i\s+)?(?:probably|just|should|i'd better|thought i'd|wanted to|might as well)\s+)+"
+    r"(?:mention|add|flag|note)(?: that)?:? |"
     r"(?:please |can you |could you )?(?:remember|note|keep in mind)(?: that)?:? |"
     # A plea not to forget a statement of the user's is that statement, told again.
     r"(?:don'?t|do not|never) forget(?: that)?,? (?=(?:i|i'm|im|i've|my|we|we're|our)\b)|"
@@ -136,6 +139,21 @@ NOT_MEANT = re.compile(
 )
 # Praise in capitals ("I just LOVE waiting") is how sarcasm is typed.
 SHOUTED_PRAISE = re.compile(r"\b(?:LOVE|ADORE|LIVE FOR|ENJOY)\b")
+# A tag that turns a statement into a question of whether it holds: "…, don't they?",
+# "…, right?", "…, n'est-ce pas ?", "…, ¿verdad?", "…, oder?".
+QUESTION_TAG = re.compile(
+    r"(?:(?:do|does|did|is|are|am|was|were|have|has|had|can|could|will|would|should)(?:n't)?"
+    r"(?:\s+not)?\s+(?:i|you|we|they|he|she|it|there)|right|no|eh|yeah|innit|surely|"
+    r"n'est-ce pas|non|hein|verdad|no es así|oder|nicht wahr|ne|gell|vero|né|toch)"
+    r"\s*[?!.]*",
+    re.IGNORECASE,
+)
+ASIDE = re.compile(r"\([^()]*\)")
+TIME_NAMED = re.compile(
+    r"\b(?:this|that|these|those)\s+(?:week|month|year|morning|afternoon|evening|night|"
+    r"weekend|summer|winter|spring|autumn|fall|time|day|season)s?\b",
+    re.IGNORECASE,
+)
 # A finite verb: a sentence with one is no verbless fragment ("Cats are better than dogs").
 FINITE = re.compile(r"\b(?:is|are|was|were|has|have|had|does|do|did|will|can|beats?)\b", re.I)
 # A request, then a colon: what follows is the text to work on ("Translate to German: …").
@@ -167,7 +185,8 @@ STOP = frozenset(
     der die je tu il elle nous vous mon ma mes et ou pas le la les yo tú él ella mi mis
     y o no el los las meinen meinem meiner meines mit über von vom zum zur bitte alles
     dass betrifft mich mir tout tous toute ceci cela qui que sur des aux concerne plaît stp
-    svp del por favor todo toda sobre dónde donde sus""".split()  # noqa: SIM905
+    svp del por favor todo toda sobre dónde donde sus hab habe hat kein keine keinen ein eine
+    einen une una unos""".split()  # noqa: SIM905
 )
 FIELD = re.compile(r"(?P<label>[^:?!]{1,30}):\s*(?P<value>[^:?!]+)$")
 # Advice and mottos speak to a "you" ("surround yourself with…", "never give up on your

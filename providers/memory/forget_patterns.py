@@ -55,14 +55,16 @@ ONLY_KEEP = re.compile(
 )
 KEEP = re.compile(r"\b(?:keep|behalte|garde|guarda|mantén)\s+(?P<what>[^;,.!]+)", re.I)
 EVERYTHING = re.compile(
-    r"^(?:everything|all|anything)\b.{0,30}\b(?:about me|you know|you've (?:saved|stored|"
-    r"learnt|learned)|you have)|^(?:everything|all of it|it all)$"
+    r"^(?:(?:out|away|off)\s+)?(?:everything|all|anything)\b.{0,30}\b(?:about me|on me|"
+    r"you know|you've (?:saved|stored|learnt|learned|got)|you have)|"
+    r"^(?:everything|all of it|it all)$"
     # "Forget me completely": the user, whole.
     r"|^me(?:\s+(?:completely|entirely|altogether|totally))?$",
     re.IGNORECASE,
 )
 FORGET_TARGET_TRIM = re.compile(
-    r"^(?:that|about|the fact that|the|my|me|everything|anything|all|of|stuff|"
+    # The particle of a phrasal verb ("clear out", "wipe away") is no part of the target.
+    r"^(?:out|away|off|that|about|the fact that|the|my|me|everything|anything|all|of|stuff|"
     r"thing|what|you know|you've|you have|saved|stored|said|i said|i told you|"
     r"that i|dass|que|de|du|des|la|le|les|lo)\b\s*",
     re.IGNORECASE,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .categories import category_of, style_aspect_of
+from .categories import category_of
 from .clause_patterns import TASK_VERB, WORD, content_words
 from .forget_patterns import (
     CONTRACTED,
@@ -38,6 +38,7 @@ from .lexicon import Compiled
 from .ops import FORGET_ALL, NEWEST, OTHERWISE_PREFIX, Op
 from .remark_patterns import ASKING, EVERYDAY_RIDDANCE, GENERIC_KIN
 from .slots import slot_info
+from .style_aspects import style_aspect_of
 from .subject_patterns import MY_PEOPLE
 
 # A word of remembering, of the memory or of what was said before, in the languages read: a

@@ -114,7 +114,7 @@ EN = Language(
     r"whenever|every time|each time|all the time|by default|in general|generally|as a rule|"
     r"for me|for all|any time|anytime|never",
     fillers=r"hi there|hey there|hello there|oh|and|also|so|well|ok|okay|btw|by the way|fyi|"
-    r"honestly|tbh|ngl|just|"
+    r"honestly|tbh|ngl|not gonna lie|not going to lie|gotta say|i must say|i have to say|just|"
     r"heads up|for the record|for what it's worth|in case|anyway|hey|hi|hello|um|uh|"
     r"hmm|actually|also|plus|oh and|just so you know|fun fact|p\.?s\.?|note|quick note|"
     r"yeah|yep|yup|yes|ah|aha|ooh|i see",
@@ -127,12 +127,14 @@ DE = Language(
     "de",
     first_person=r"ich|mich|mir|mein|meine|meinen|meinem|meiner|meines|wir|uns|unser|"
     r"unsere|unseren|unserem|unserer",
+    # Spoken German drops the "ich" before a verb in its first person: "Bin Lehrerin".
+    first_person_verbs=r"bin|hab|habe|wohne|lebe|arbeite|unterrichte|studiere|mag|liebe|"
+    r"hasse|esse|trinke|spiele|heiße|heisse|komme|nehme|fahre|spreche|leide|mache",
     third_person=r"er|sie|es|sein|seine|ihr|ihre|das|dies|dieser",
-    # Spoken German leaves out "ich" before its verb: "Bin Krankenpfleger", "Wohne in Linz".
-    first_person_verbs=r"bin|hab|habe|wohne|lebe|arbeite|komme|mag|liebe|hasse|spiele|"
-    r"studiere|esse|trinke|spreche|fahre|unterrichte|mache",
     question_openers=r"was|wer|wen|wem|wessen|welche|welcher|welches|wann|wo|wohin|woher|"
-    r"warum|wieso|weshalb|wie|ist|sind|bin|kannst|können|könntest|hast|hat|gibt",
+    r"warum|wieso|weshalb|wie|ist|sind|bin|kannst|können|könntest|hast|hat|gibt|"
+    # A verb before its "du" or "ihr" asks: "Kennst du…?", "Habt ihr…?".
+    r"\w+st du|\w+t ihr",
     hypothetical=r"wenn|falls|angenommen|stell dir vor|stellen sie sich vor|würde|würdest|"
     r"wäre|hätte|als ob|vielleicht",
     request_openers=r"kannst du|können sie|könntest du|bitte|hilf|schreib|schreibe|erkläre|"
@@ -156,7 +158,8 @@ FR = Language(
     r"combien|est-ce|peux-tu|pouvez-vous|as-tu|y a-t-il",
     hypothetical=r"si|supposons|imagine|imaginez|imaginons|au cas où|serait|aurais|aurait|"
     r"serais|ferais|comme si|peut-être",
-    request_openers=r"peux-tu|pouvez-vous|pourrais-tu|pourriez-vous|s'il te plaît|"
+    request_openers=r"peux-tu|pouvez-vous|pourrais-tu|pourriez-vous|tu peux|tu pourrais|"
+    r"vous pouvez|vous pourriez|s'il te plaît|"
     r"réponds|répondez|sois|soyez|utilise|utilisez|parle-moi|parlez-moi|"
     r"s'il vous plaît|stp|svp|aide|aidez|écris|écrivez|explique|expliquez|traduis|traduisez|"
     r"résume|résumez|donne|donnez|montre|montrez|fais|faites|trouve|trouvez|liste|compare",

@@ -12,10 +12,16 @@ from .normalize import stem, words
 
 Feeling = Literal["for", "against"]
 
+# A liking denied: "never been a fan of", "don't really like", "not into".
+LIKING_DENIED = (
+    r"(?:not|never|no longer|(?:do|does|did|could|would|ca|wo|is|are|was|were|have|has)n't)\s+"
+    r"(?:\w+\s+){0,2}?(?:a (?:big |huge )?fan|into|keen on|"
+    r"fond of|likes?|liked|enjoy\w*|big on)"
+)
 _AGAINST = re.compile(
     r"\b(?:hate|hated|hates|hating|dislike|dislikes|disliking|detest|loathe|can't stand|"
     r"cannot stand|can't bear|not a fan|not into|not keen|don't like|do not like|don't enjoy|"
-    r"do not enjoy|never liked|sick of|fed up with|gone off|went off)\b",
+    r"do not enjoy|never liked|sick of|fed up with|gone off|went off|" + LIKING_DENIED + r")\b",
     re.IGNORECASE,
 )
 _FOR = re.compile(

@@ -34,7 +34,7 @@ from .remark_patterns import (
     LEFT_FOR,
 )
 from .slots import favourite_slot
-from .subject_patterns import DROPPED_MY, IN_PLACE, MY_PEOPLE, NAME_INTRO
+from .subject_patterns import DROPPED_MY, IN_PLACE, MY_PEOPLE, NAME_INTRO, NATIONALITY
 from .talk_patterns import TITLE
 from .time_patterns import INTENT
 
@@ -43,6 +43,11 @@ _STATES = frozenset({"home", "work", "diet"})
 _NAMED_SUBJECT = re.compile(r"[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?")
 
 
+_NAMED_FIRST = re.compile(
+    r"\s*(?:(?:hi|hey|hello)[,!]?\s+)?(?:i'm|i am|im|my name is|my name's|name's|call me)\s+"
+    r"(?P<name>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)(?=\s*,\s*\S)",
+    re.IGNORECASE,
+)
 _KIN_BEFORE_I = re.compile(r"(?:my|our)\s+(?!name)[\w'-]+(?:\s+[\w'-]+){0,2}", re.IGNORECASE)
 
 
@@ -62,6 +67,17 @@ def sentences(text: str) -> Iterator[tuple[int, int]]:
 
 def clauses(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     at = start
+    named = _NAMED_FIRST.match(text, start, end)
+    if (
+        named is not None
+        and category_of(named["name"]) is None
+        and not re.fullmatch(NATIONALITY, named["name"])
+        and category_of(text[named.end() : end]) is not None  # (else kept whole, as a note)
+    ):
+        # "I'm Lena, 34, nurse from Hamburg": the name is a statement of its own, and what
+        # follows it describes the one named.
+        yield start, named.end()
+        at = named.end() + 1
     for m in CLAUSE_BREAK.finditer(text, start, end):
         if len(WORD.findall(text, at, m.start())) <= 1:
             continue  # "Jonas, my son, …": a name before an apposition opens no clause
@@ -189,8 +205,13 @@ class ReaderBase(ABC):
     @staticmethod
     def slot_of(value: str) -> str | None:
         kind = category_of(value)
-        if NAME_INTRO.search(value) and (kind is None or kind.slot == "name"):
-            return "name"  # but "Vegetarian here", "Paramedic here" name a kind, not a person
+        if NAME_INTRO.search(value):
+            # "Paramedic here" names a trade, "Priya here" a person.
+            named = category_of(WORD.findall(value)[0]) if WORD.search(value) else None
+            if named is not None and named.slot != "name":
+                return named.slot
+            if kind is None or kind.slot == "name":
+                return "name"
         if kind is not None and kind.slot in _STATES and INTENT.search(value):
             return "goals"  # "Planning to move to Austin": not where the user lives yet
         if IN_PLACE.search(value):

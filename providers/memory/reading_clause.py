@@ -7,15 +7,26 @@ from __future__ import annotations
 
 import re
 
-from .categories import category_of, style_aspect_of
+from .categories import category_of
 from .change_patterns import ENDING, NO_LONGER, NO_MORE, NOT_X
-from .clause_patterns import ADVICE, FINITE, REACTION, STYLE_SAID, WORD, content_words
+from .clause_patterns import (
+    ADVICE,
+    ASIDE,
+    FINITE,
+    REACTION,
+    STYLE_SAID,
+    TIME_NAMED,
+    WORD,
+    content_words,
+)
 from .ops import Op
 from .reading import ReaderBase, endings
 from .remark_patterns import CARE_SAYS, LASTING_DESPITE_PLANS, PRONOUN, THANKS
+from .style_aspects import style_aspect_of
 from .subject_patterns import (
     ADVERBS,
     AS_ROLE,
+    DROPPED_I_HAVING,
     DROPPED_MY,
     MINE,
     NAME_INTRO,
@@ -42,18 +53,38 @@ _SUBORDINATE = re.compile(
     re.IGNORECASE,
 )
 
+HAD_KINDS = frozenset({"health", "allergy", "diet", "pets", "family"})
+
+
+def _of_a_trade(clause: str) -> bool:
+    """ "Nurses work long shifts", "Vets charge a fortune here": said of all of a trade, by
+    its name in the plural as the subject, not of the user."""
+    head = WORD.match(clause)
+    if head is None or len(WORD.findall(clause)) < 3:
+        return False
+    word = head.group()
+    singular = re.sub(r"(?<=[^s])s$", "", word)
+    # A person of a trade, by the endings its names take ("nurse", "vet", not "shift").
+    agent = re.search(r"(?:er|or|ist|ian|ant|ent|ee|ic|se|et|ev|ef|ok|ot|on|man)$", singular)
+    found = category_of(singular) if singular != word and agent else None
+    return found is not None and found.slot == "work"
+
 
 class Clauses(ReaderBase):
     """One clause: whose it is and what it adds."""
 
     def about_user(self, clause: str) -> bool:
         clause = WHEN_FIRST.sub("", clause)  # "Last weekend I joined a mentorship program"
+        if _of_a_trade(clause):
+            return False
         if SELF_INTRO.search(clause) or NAME_INTRO.search(clause) or SET_TO.search(clause):
             return True
         if self.in_role(clause):
             return True
         if OTHER_PEOPLE.match(clause) and not SELF_AS_PERSON.search(clause):
             return False
+        if DROPPED_I_HAVING.match(clause) and self.slot_of(clause) in HAD_KINDS:
+            return True
         verbs = self.lang.opens["first_person_verbs"]
         if USER_SUBJECT.match(clause) is not None or (
             verbs is not None
@@ -208,20 +239,31 @@ class Clauses(ReaderBase):
         """A verbless self-description ("Pescatarian here", "gluten free") counts as the
         user's only in a short message that is nothing but that; its consequence may follow
         ("Epileptic, so flashing lights are a no")."""
-        clause = re.split(r",\s*(?:so|which|hence|and so)\b", clause, maxsplit=1)[0]
+        clause = re.split(
+            r",\s*(?:so|which|hence|and so|also|daher|deshalb|donc|du coup|alors|así que|"
+            r"entonces|por eso)\b",
+            clause,
+            maxsplit=1,
+        )[0]
         found = category_of(clause)
         slot = found.slot if found else self.slot_of(clause)
+        # An aside in brackets adds no length, and "this week" names a time, not a person.
+        words = len(WORD.findall(ASIDE.sub(" ", clause)))
+        message_words = len(WORD.findall(ASIDE.sub(" ", self.message)))
+        third_person = self.has("third_person", TIME_NAMED.sub(" ", clause))
         # "Huge cricket fan.", "Lifelong birdwatcher": a person named by what they do or love
         # is who the user is, of whatever kind.
         one_who = ONE_WHO.match(clause.rstrip(" .!")) is not None
-        if one_who and not FINITE.search(clause) and len(WORD.findall(self.message)) <= 14:
-            return not self.has("third_person", clause)
+        if _of_a_trade(clause):
+            return False
+        if one_who and not FINITE.search(clause) and message_words <= 14:
+            return not third_person
         return (
             slot is not None
             and not FINITE.search(clause)
-            and len(WORD.findall(clause)) <= 8
-            and len(WORD.findall(self.message)) <= 14
-            and not self.has("third_person", clause)
+            and words <= 8
+            and message_words <= 14
+            and not third_person
             and (
                 slot
                 in {

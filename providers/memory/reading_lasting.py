@@ -36,6 +36,7 @@ from .time_patterns import (
     EPISODE,
     FEELING,
     HOW_LONG,
+    INQUIRY,
     ONGOING,
     PLAN_AHEAD,
     SINCE_CHANGE,
@@ -57,6 +58,8 @@ class Lasting(ReaderBase):
             return False
         if category is None and RESOLVE.search(clause) and not DISPOSITION.search(clause):
             return False  # "I won't quit", "I'm gonna make it": resolve, not fact
+        if INQUIRY.search(clause):
+            return False
         if category is not None and category.slot == "goals" and DREAM_TALK.search(clause):
             return False  # "keep chasing those dreams": a motto, no goal named
         # "I'm always here for you, Mel!": said to the listener, by name.

@@ -9,9 +9,15 @@ import re
 from .categories import (
     category_of,
     named_as,
-    style_aspect_of,
 )
-from .clause_patterns import STANDING_DISLIKE, STYLE_VERB, TASK_VERB, WORD, content_words
+from .clause_patterns import (
+    QUESTION_TAG,
+    STANDING_DISLIKE,
+    STYLE_VERB,
+    TASK_VERB,
+    WORD,
+    content_words,
+)
 from .forget_request import forget_ops
 from .ops import NEWEST, Op
 from .reading import (
@@ -21,6 +27,7 @@ from .reading import (
     trim,
 )
 from .remark_patterns import OF_REPLIES
+from .style_aspects import style_aspect_of
 from .subject_patterns import AS_A, MY_PEOPLE, NAMED_MINE, OWN_RELATIVE, THATS_ME
 from .talk_patterns import (
     GENERIC_NEED,
@@ -36,6 +43,19 @@ from .talk_patterns import (
 
 # "my neighbour's dog", "our friends' cat": a thing of someone the user names.
 _SOMEONES = re.compile(r"(?:my|our)\s+[\w-]+(?:['’]s|s['’])\s", re.IGNORECASE)
+# What joins a polite request to the reason before it: "I have a nut allergy, so please…"
+# ("…, so no more bus for me" is no request).
+_CONNECTIVE = re.compile(
+    r"^(?:and so|so|then|hence|therefore|also|daher|deshalb|dann|donc|alors|du coup|"
+    r"así que|entonces|por eso|quindi|allora|então|por isso|dus|daarom)[\s,]+"
+    r"(?=please|pls|bitte|s'il te plaît|s'il vous plaît|stp|svp|por favor|per favore|"
+    r"alsjeblieft)",
+    re.IGNORECASE,
+)
+# What may join a question to the lead before it: "gluten intolerant, so is this safe?".
+_JOINED_QUESTION = re.compile(r"^(?:and so|so|and|but|then|anyway|also|ok|okay)[\s,]+", re.I)
+# Where a lead before a question may end: a comma, a semicolon, a dash.
+_LEAD_END = re.compile(r"[,;]\s*|\s[-–—]+\s*")
 
 
 FOR_ME = re.compile(r"\bfor me\b", re.I)
@@ -64,11 +84,34 @@ class Requests(ReaderBase):
         # apart as a comma does.
         for m in re.finditer(r"[,;:]\s*|\s[-–—]+\s*", self.text[start:end]):
             at = start + m.end()
-            rest = self.text[at:end]
+            rest = _CONNECTIVE.sub("", self.text[at:end])
+            if QUESTION_TAG.fullmatch(rest):
+                return None  # "…, don't they?" asks whether what was said holds
             if len(WORD.findall(rest)) >= 2 and (
                 self.opens("request_openers", rest) or TASK_VERB.match(rest)
             ):
                 return at
+        return None
+
+    def question_lead(self, start: int, end: int) -> int | None:
+        """Where the question of a sentence opens after a lead that tells ("on metformin,
+        is ibuprofen ok?", "Tengo celiaquía, ¿qué cervezas…?"): the lead is the asker's
+        context, said as a statement of its own ("Is my diet ok, do you think?" has none)."""
+        if self.opens("question_openers", self.text[start:end].lstrip("¿¡ ")):
+            return None
+        for m in _LEAD_END.finditer(self.text, start, end):
+            spanish_mark = self.text.startswith("¿", m.end())  # where a question opens
+            rest = _JOINED_QUESTION.sub("", self.text[m.end() : end].lstrip("¿¡ "))
+            if QUESTION_TAG.fullmatch(rest):
+                return None  # "Nurses work long shifts, don't they?" asks if the lead holds
+            if len(WORD.findall(self.text, start, m.start())) >= 2 and (
+                spanish_mark
+                or len(WORD.findall(rest)) <= 3  # "…, suggestions?", "…, quick meal ideas?"
+                or self.opens("question_openers", rest)
+                or self.opens("request_openers", rest)
+                or self.verb_me(rest)
+            ):
+                return m.end()
         return None
 
     def forget(self, said: str) -> bool:
@@ -153,7 +196,9 @@ class Requests(ReaderBase):
             slot = "home" if m["home"] else "work"
             self.ops.append(Op("add", slot, m.group(), evidence or m.group()))
 
-    def indirect(self, start: int, end: int, *, causal_only: bool = False) -> None:
+    def indirect(
+        self, start: int, end: int, *, causal_only: bool = False, told: int | None = None
+    ) -> None:
         """Inside a request, a clause giving the user's own reason still tells: "since I'm
         vegan, suggest a dinner", "as a diabetic, what can I eat?"."""
         apposed = AS_A.match(self.text, start, end)
@@ -196,8 +241,14 @@ class Requests(ReaderBase):
                 self.ops.append(Op("add", self.slot_of(value), value, m.group()))
         for c_start, c_end in clauses(self.text, start, end):
             clause = trim(self.text[c_start:c_end], self.lang)
+            if told is not None and c_start < told:
+                continue  # the lead before the question, read already
             if causal_only and not re.match(
-                r"(?:since|because|as|given(?: that)?|seeing as|considering)\b", clause, re.I
+                r"(?:since|because|as|given(?: that)?|seeing as|considering|weil|da|comme|"
+                r"puisque|parce que|como|ya que|porque|puesto que|siccome|poiché|visto che|"
+                r"já que|omdat|aangezien)\b",
+                clause,
+                re.I,
             ):
                 continue
             if apposed is not None and c_start <= apposed.start() + 1:

@@ -3,7 +3,6 @@ filled in about oneself, a brief for a piece of work, and a sentence whose "I" w
 
 from __future__ import annotations
 
-import dataclasses
 import re
 
 from .categories import category_of
@@ -18,7 +17,6 @@ from .reading import (
     trim,
 )
 from .remark_patterns import SPOKEN_LABEL
-from .slots import slot_info
 from .subject_patterns import (
     DROPPED_I,
     DROPPED_I_PAST,
@@ -134,24 +132,25 @@ class ShortMessages(ReaderBase):
                 kept.append(f"{topic} {bare}" if topic else bare)
             elif listed := self.listed(bare):
                 kept.extend(listed)
-            else:
+            elif not self.aside(bare):
                 return
             topic = ""
         for thing in gone:
             self.retire(thing, bare_ok=False)  # an end naming nothing is no "not anymore"
-        # "dairy-free, nut-free": two values of a kind that holds one, said together, are
-        # that one value, not the second superseding the first.
-        joined: dict[str | None, int] = {}
         for value in kept:
-            slot = self.slot_of(value)
-            at = joined.get(slot)
-            if slot is not None and at is not None and slot_info(slot).kind != "list":
-                self.ops[at] = dataclasses.replace(
-                    self.ops[at], value=f"{self.ops[at].value}, {value}"
-                )
-                continue
-            joined[slot] = len(self.ops)
-            self.ops.append(Op("add", slot, value, self.message))
+            self.ops.append(Op("add", self.slot_of(value), value, self.message))
+
+    def aside(self, said: str) -> bool:
+        """A few words said beside a statement, with no verb and no one in them ("The smell
+        alone.", "Ugh."): neither a question nor a task, so the statement still stands."""
+        return (
+            len(WORD.findall(said)) <= 4
+            and not FINITE.search(said)
+            and not self.first_person(said)
+            and not self.opens("request_openers", said)
+            and not TASK_VERB.match(said)
+            and not self.imagined(said)
+        )
 
     def listed(self, said: str) -> list[str]:
         """ "Vegan for 6 years, training for an Ironman, and working as a physio": a list of

@@ -28,7 +28,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from .categories import category_of, style_aspect_of
+from .categories import category_of
 from .change_patterns import (
     CHANGE,
     ENDING,
@@ -55,6 +55,7 @@ from .reading_requests import Requests
 from .reading_short import ShortMessages
 from .secrets import screen
 from .slots import slot_info
+from .style_aspects import style_aspect_of
 from .subject_patterns import MY_PEOPLE, NAME_INTRO
 from .talk_patterns import (
     ALSO,
@@ -125,6 +126,7 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
         if not self.ops:
             self.correction(alone=True)
         if not any(op.kind in ("retract", "update", "forget") for op in self.ops):
+            self.ops = _one_statement_each(self.ops, self.message)
             # "I changed teams and it's all Elixir now": a change said outright replaces
             # what was said last when nothing of its own kind was said before, whichever
             # test heard it.
@@ -149,9 +151,9 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             if pointing and named and not _PROPER.search(op.value, 1):
                 self.ops[index] = dataclasses.replace(op, value=f"{named[-1]}: {op.value}")
         made = self.ops[before:]
-        if not made and not self.chatty:
+        if not made:
             # "My landlord in Bilbao won't fix the heating": a remark about someone else
-            # still says where the user lives.
+            # still says where the user lives, in a long turn as in a short one.
             self.places_in_passing(start, end, said)
         # "This summer changed my mind.": what was said before, whatever it was, goes.
         if MIND_CHANGED.search(said) and all(
@@ -218,7 +220,16 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             self.directive(said, start, end, standing=conditional is not None)
             return
         if question:
-            self.indirect(start, end, causal_only=True)
+            lead = self.question_lead(start, end)
+            if lead is not None:
+                # A lead of no kind a person has only sets the question up ("I have a
+                # question about taxes, …").
+                before = len(self.ops)
+                self.sentence(start, lead)
+                self.ops[before:] = [
+                    op for op in self.ops[before:] if op.kind != "add" or op.slot is not None
+                ]
+            self.indirect(start, end, causal_only=True, told=lead)
             return
         spans = [
             piece
@@ -298,6 +309,66 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
 # A name, of a place or a thing, past a sentence's first word.
 _PROPER = re.compile(r"(?<=[\w,;:]\s)(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)*")
 _POINTING = re.compile(r"(?:that's|that is|it's|it is|there's)\s+(?:where|home|my)\b", re.I)
+
+
+def _one_statement_each(ops: list[Op], message: str) -> list[Op]:
+    """ "Nurse. 12-hour shifts, mostly ICU.": what one message says of a thing that holds one
+    value is one statement, not a first one that the next replaces; a change said outright
+    ("…, moved to Leeds") still replaces."""
+    merged: list[Op] = []
+    for op in ops:
+        same = next(
+            (
+                i
+                for i, m in enumerate(merged)
+                if op.kind == m.kind == "add"
+                and op.slot is not None
+                and m.slot == op.slot
+                and slot_info(op.slot).kind == "single"
+                and op.replaces is None is m.replaces
+                and not CHANGE.search(op.value)
+            ),
+            None,
+        )
+        if same is None:
+            merged.append(op)
+            continue
+        first = merged[same]
+        merged[same] = dataclasses.replace(first, value=_joined(message, first.value, op.value))
+    # "My sister lives in Rome, worth visiting?": "my sister" named again inside the request
+    # says nothing the statement did not.
+    adds = [op for op in merged if op.kind == "add" and op.replaces is None]
+    kept: list[Op] = []
+    for op in merged:
+        said = op.value.casefold()
+        within = op in adds and any(
+            other.slot == op.slot
+            and said in other.value.casefold()
+            and (len(other.value) > len(op.value) or other in kept)
+            for other in adds
+            if other is not op
+        )
+        if not within:
+            kept.append(op)
+    return kept
+
+
+def _joined(message: str, first: str, second: str) -> str:
+    """Two statements as one, as written when only punctuation or "and" stands between them
+    ("dairy-free, nut-free")."""
+    if second in first:
+        return first
+    if first in second:
+        return second
+    at = message.find(first)
+    then = message.find(second, at + len(first)) if at >= 0 else -1
+    if then >= 0 and _JUST_JOINED.fullmatch(message, at + len(first), then):
+        return message[at : then + len(second)]
+    return f"{first.rstrip()} {second}"
+
+
+_JUST_JOINED = re.compile(r"[\s,;.!&]*(?:and\s*)?")
+
 
 # What a person tells to be kept fits in a few sentences; past this a message is a document
 # (a megabyte piped in), and reading all of it would hold the prompt for seconds.

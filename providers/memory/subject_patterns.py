@@ -109,8 +109,23 @@ THATS_ME = re.compile(
     r"(?P<being>(?:[\w'-]+\s+){0,3}?[\w'-]+)\s+like me\b",
     re.IGNORECASE,
 )
+# The commonest nationalities, said as adjectives ("I'm Dutch", "I'm half Brazilian").
+NATIONALITY = (
+    r"(?i:british|english|scottish|welsh|irish|american|canadian|mexican|brazilian|argentin\w+|"
+    r"chilean|colombian|peruvian|cuban|spanish|portuguese|french|belgian|dutch|german|swiss|"
+    r"austrian|italian|greek|polish|czech|slovak|hungarian|romanian|bulgarian|ukrainian|"
+    r"russian|swedish|norwegian|danish|finnish|icelandic|turkish|kurdish|iranian|persian|"
+    r"israeli|lebanese|syrian|egyptian|moroccan|algerian|tunisian|nigerian|ghanaian|kenyan|"
+    r"ethiopian|somali|south african|indian|pakistani|bangladeshi|sri lankan|nepali|chinese|"
+    r"japanese|korean|vietnamese|thai|filipino|filipina|indonesian|malaysian|australian|"
+    r"kiwi|jewish|arab|latin[oa]|asian|european|african|half \w+)"
+)
 NAME_INTRO = re.compile(
-    r"^(?i:(?:hi|hey|hello)[,!]?\s+)?(?i:i'm|i am|im|it's|this is|call me)\s+[A-Z][\w'-]+"
+    r"^(?i:(?:hi|hey|hello)[,!]?\s+)?(?i:i'm|i am|im|it's|this is|call me)\s+"
+    # "It's Tuesday", "I'm Dutch": a day of the calendar or a nationality, not a name.
+    r"(?!(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|"
+    r"july|august|september|october|november|december|christmas|easter)\b)"
+    rf"(?!{NATIONALITY}\b)[A-Z][\w'-]+"
     r"(?:\s+from\s+[^,.!?]{1,40}?)?(?i:\s+again)?[.!]?$"
     r"|^(?i:(?:it's|this is)\s+)?(?!I\b|I['’])[A-Z][\w'-]+\s+(?:from\s+[^,.]{1,40}\s+)?here\b"
     r"|^(?i:the\s+)?(?i:name's|name is)\s+[A-Z][\w'-]+",  # "The name's Okonkwo"
@@ -154,7 +169,10 @@ _THEIR_KIN = (
 # In a request or a question the user may still say who is in their life: "a gift for my
 # wife Yuki", "my daughter's first sleepover".
 MY_PEOPLE = re.compile(
-    r"\b(?:" + _THEIR_KIN + r"|(?i:my|our)\s+(?:\w+\s+)?(?:wife|husband|partner|spouse|"
+    # Kin by marriage or by a parent's marriage are kin too: "stepdad", "sister-in-law".
+    r"\b(?:"
+    + _THEIR_KIN
+    + r"|(?i:my|our)\s+(?:\w+\s+)?(?:step-?|half-?)?(?:wife|husband|partner|spouse|"
     r"girlfriend|boyfriend|son|daughter|kids?|children|child|baby|mum|mom|mother|dad|father|"
     r"parents|brother|sister|twins|grandma|grandpa|toddler|newborn|teen|teenager|stepson|"
     r"stepdaughter|grandson|granddaughter|fianc[ée]e?|cousin|aunt|uncle|niece|nephew|"
@@ -163,7 +181,7 @@ MY_PEOPLE = re.compile(
     r"ferrets?|hamsters?|guinea pigs?|tortoise|turtles?|snake|lizard|gecko|budgies?|"
     r"goldfish|chickens|hens|goats?|pony|dogs|cats|rabbits|horses|ex|"
     r"[\w]+-(?:year|month|week)-old))"
-    r"(?![\w-])(?:'s)?"
+    r"(?:-in-laws?)?(?![\w-])(?:'s)?"
     r"(?:,?\s+(?:named\s+|called\s+)?[A-Z][\w-]+(?:'s)?)?",
 )
 # A thing of the user's named with its possessive dropped, given a proper name: "home is
@@ -219,6 +237,13 @@ SELF_INTRO = re.compile(
 SUBJECT_VERB = re.compile(
     r"(?:[\w'’-]+\s+){0,4}?(?:is|are|was|were|has|have|had|does|do|did|'s|'re|can|will|"
     r"\w+s|\w+ed)\b",
+    re.IGNORECASE,
+)
+# "Have a nut allergy", "Get migraines a lot": a verb of having with its "I" dropped, told
+# of what a body or a household has (an order to have or get something names no such kind).
+DROPPED_I_HAVING = re.compile(
+    r"(?:have|get|suffer from|live with|deal with|struggle with)\s+"
+    r"(?!(?:me|you|it|this|that|them|a look|a go|fun)\b)",
     re.IGNORECASE,
 )
 YOURS = re.compile(r"\b(?:your|yours)\b", re.IGNORECASE)

@@ -135,7 +135,8 @@ WHAT_I_USE = re.compile(
 MY_PLACE = re.compile(
     r"\b(?:my|our)\s+(?:(?P<home>flat|house|home|apartment|place|landlord|landlady|"
     r"neighbou?rhood|street|building)|(?P<work>office|shifts?|job|workplace|team))\s+"
-    r"(?:in|at|near|on)\s+(?:the\s+)?(?:(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)*|"
+    # A place's name runs on over capitalised words, not into an "I" ("…in Croydon I'm…").
+    r"(?:in|at|near|on)\s+(?:the\s+)?(?:(?-i:[A-Z])[\w'-]+(?:\s+(?!I\b)(?-i:[A-Z])[\w'-]+)*|"
     r"(?:[a-z]+\s+){0,2}(?:station|hospital|school|centre|center|factory|plant|depot|clinic|"
     r"surgery|warehouse|restaurant|bakery|hotel|store|shop|site|lab|university|airport))",
     re.IGNORECASE,

@@ -38,6 +38,8 @@ CHANGE_OF_STATE = re.compile(
     r"got married|got engaged|retrained|trained as|qualified as|promoted|upgraded|swapped|"
     r"replaced|traded|exchanged|turned \d+|completed|founded|(?:my|our) new|as of|"
     r"(?:opened|set up) (?:my|our) own|"
+    # "went into teaching": a field entered, by its activity's name.
+    r"(?:went|got|moved) into \w+ing|"
     # "changed my major to biochemistry", "upped my dose to 40mg": a thing of the user's
     # given a new value.
     r"(?:changed|switched|moved|upped|raised|lowered|increased|reduced|cut|bumped|put)"
@@ -68,6 +70,9 @@ FEELING = re.compile(
 PLAN_AHEAD = re.compile(
     r"\b(?:i'm|im|i am|we're|we are)\s+(?:going to|gonna|thinking (?:of|about)|about to|"
     r"planning (?:a|an|the|my|our)\b|"
+    # A piece of work under way is the occasion of what is asked: "I'm writing an essay".
+    r"(?:writing|drafting|making|building|preparing|putting together|organi[sz]ing|"
+    r"designing|creating|reading|fixing|throwing|hosting) (?:a|an|this|some)\b|"
     r"off to|heading|ready to|looking forward)\b|\b(?:i'll|i will|we'll|i'd love to|can't wait|"
     r"i (?:\w+ )?(?:want|hope|wish|plan) to|i wanna|i might|i bet|i believe|"
     r"i can picture|i find it|we can|we should|we need to|let's|we all)\b",
@@ -154,8 +159,12 @@ PASSING = re.compile(
     r"(?:tired|exhausted|knackered|hungry|starving|thirsty|sleepy|bored|stressed|sick|ill|"
     r"cold|freezing|hot|sad|angry|annoyed|grumpy|excited|nervous|busy|late|lost|confused|"
     r"stuck|drunk|hungover|full|sore|fried|wiped|shattered|overwhelmed|frustrated|"
-    r"in a hurry|in a rush|on my way|travell?ing|running late|on holiday|on vacation|away)\b"
+    r"in a hurry|in a rush|on my way|travell?ing|running late|on holiday|on vacation|away|"
+    r"off sick|off work|home sick|laid up|under the weather)\b"
     r"(?! of\b| with\b)"  # "tired of superhero films" is a taste, not a state
+    # "my cat's been sick all day": a symptom said as lately begun, of anyone.
+    r"|\b(?:'s|is|has|have|'ve)\s+been\s+(?:\w+\s+)?(?:sick|ill|unwell|poorly|vomiting|"
+    r"throwing up|coughing|sneezing|limping|lethargic|off (?:his|her|its|their|my) food)\b"
     r"|\b(?:ich bin|je suis|estoy)\s+"
     r"(?:so\s+|très\s+|muy\s+)?(?:müde|hungrig|fatigué|fatiguée|crevé|cansad[oa]|agotad[oa])",
     re.IGNORECASE,
@@ -183,6 +192,14 @@ INTENT = re.compile(
     r"about to|looking to|intend to|"
     r"will|möchte|plane|je vais|je veux|j'aimerais|je compte|voy a|quiero|me gustaría|"
     r"planeo|pienso)\b",
+    re.IGNORECASE,
+)
+# "I'm trying to figure out which laptop to buy": an aim to know or decide something is the
+# occasion of a question, no goal of a life.
+INQUIRY = re.compile(
+    r"\b(?:trying|want|wanting|need|needing|hoping|have|got|looking)\s+to\s+(?:\w+\s+)?"
+    r"(?:understand|figure|work out|find out|decide|choose|pick|know|make sense|wrap my head|"
+    r"get my head|learn (?:how|what|why|which|whether|if|about))\b",
     re.IGNORECASE,
 )
 NOT_YET = re.compile(
