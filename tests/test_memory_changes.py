@@ -362,3 +362,18 @@ def test_an_occasion_or_a_maybe_in_another_language_moves_nothing(said: str) -> 
 )
 def test_a_past_occasion_is_a_story_unless_it_dates_a_move(said: str, moved: bool) -> None:
     assert ("linz" not in remembered("Ich wohne in Linz.", said)) is moved
+
+
+@pytest.mark.parametrize(
+    ("fact", "lapsed", "gone"),
+    [
+        ("I work at Aldi.", "No longer at Aldi.", "aldi"),
+        ("I eat meat.", "No more meat for me.", "meat"),
+    ],
+)
+def test_no_longer_said_without_a_verb_retires_what_it_names(
+    fact: str, lapsed: str, gone: str
+) -> None:
+    said = remembered("I'm Ken.", fact, lapsed)
+    assert gone not in said
+    assert "ken" in said

@@ -119,7 +119,7 @@ RETRACTED_AS_WRONG = re.compile(
 )
 # What a clause says no longer holds: "not a barista any more", "no more bus for me".
 NO_MORE = re.compile(
-    r"\b(?:no more |not (?:an? |the )?)"
+    r"\b(?:no (?:more|longer) (?:at |with |in |an? |the )?|not (?:an? |the )?)"
     r"(?P<old>(?!(?:so|really|very|too|quite|much|that|any|anymore|now|true)\b)"
     r"[\w'-]+(?: [\w'-]+)?)"
     r"(?= (?:any ?more|for me|now|these days)\b|\s*[,.;!]|$)",
