@@ -377,3 +377,9 @@ def test_no_longer_said_without_a_verb_retires_what_it_names(
     said = remembered("I'm Ken.", fact, lapsed)
     assert gone not in said
     assert "ken" in said
+
+
+def test_a_form_field_named_without_my_is_of_its_kind_and_supersedes() -> None:
+    said = remembered("Name: Jo. City: Hull.", "City: Leeds.")
+    assert "home: city: leeds" in said
+    assert "hull" not in said
