@@ -48,6 +48,7 @@ def test_a_job_given_after_a_fronted_time_supersedes_the_old_one(
         ("i live in Edinbrugh", "*Edinburgh, sorry", "edinburgh", "edinbrugh"),
         ("I work at Deloite.", "Deloitte*", "deloitte", "deloite"),
         ("My name is Katrin.", "With a C, actually — Catrin.", "catrin", "katrin"),
+        ("My dog is Bella.", "Bela with one L", "bela", "bella"),
     ],
 )
 def test_a_value_said_again_alone_fixes_how_it_was_spelt(

@@ -104,7 +104,7 @@ LIFE_ENDED = re.compile(
     r"(?:\s+and\s+(?:I|me))?\s+(?:(?:has|have|had|just|sadly)\s+)*"
     r"(?:died|passed away|passed on|split up|broke up|divorced|got divorced|was put down|"
     r"was put to sleep|(?:is|isn't|is not|is no longer) with us|"
-    # "Luna ist leider gestorben", "Rex est hélas mort": an adverb may stand between.
+    # "Luna ist leider gestorben", "Rex est hélas mort": words may stand between.
     r"ist (?:\w+\s+){0,3}gestorben|est (?:\w+\s+){0,2}morte?|murió|se murió|ha muerto)\b",
     re.IGNORECASE,
 )
