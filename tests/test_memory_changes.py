@@ -48,6 +48,7 @@ def test_a_job_given_after_a_fronted_time_supersedes_the_old_one(
         ("i live in Edinbrugh", "*Edinburgh, sorry", "edinburgh", "edinbrugh"),
         ("I work at Deloite.", "Deloitte*", "deloitte", "deloite"),
         ("My name is Katrin.", "With a C, actually — Catrin.", "catrin", "katrin"),
+        ("My dog is Bella.", "Bela with one L", "bela", "bella"),
     ],
 )
 def test_a_value_said_again_alone_fixes_how_it_was_spelt(
@@ -362,3 +363,24 @@ def test_an_occasion_or_a_maybe_in_another_language_moves_nothing(said: str) -> 
 )
 def test_a_past_occasion_is_a_story_unless_it_dates_a_move(said: str, moved: bool) -> None:
     assert ("linz" not in remembered("Ich wohne in Linz.", said)) is moved
+
+
+@pytest.mark.parametrize(
+    ("fact", "lapsed", "gone"),
+    [
+        ("I work at Aldi.", "No longer at Aldi.", "aldi"),
+        ("I eat meat.", "No more meat for me.", "meat"),
+    ],
+)
+def test_no_longer_said_without_a_verb_retires_what_it_names(
+    fact: str, lapsed: str, gone: str
+) -> None:
+    said = remembered("I'm Ken.", fact, lapsed)
+    assert gone not in said
+    assert "ken" in said
+
+
+def test_a_form_field_named_without_my_is_of_its_kind_and_supersedes() -> None:
+    said = remembered("Name: Jo. City: Hull.", "City: Leeds.")
+    assert "home: city: leeds" in said
+    assert "hull" not in said

@@ -105,7 +105,7 @@ LIFE_ENDED = re.compile(
     r"(?:\s+and\s+(?:I|me))?\s+(?:(?:has|have|had|just|sadly)\s+)*"
     r"(?:died|passed away|passed on|split up|broke up|divorced|got divorced|was put down|"
     r"was put to sleep|(?:is|isn't|is not|is no longer) with us|"
-    # "Luna ist leider gestorben", "Rex est hélas mort": an adverb may stand between.
+    # "Luna ist leider gestorben", "Rex est hélas mort": words may stand between.
     r"ist (?:\w+\s+){0,3}gestorben|est (?:\w+\s+){0,2}morte?|murió|se murió|ha muerto)\b",
     re.IGNORECASE,
 )
@@ -120,7 +120,7 @@ RETRACTED_AS_WRONG = re.compile(
 )
 # What a clause says no longer holds: "not a barista any more", "no more bus for me".
 NO_MORE = re.compile(
-    r"\b(?:no more |not (?:an? |the )?)"
+    r"\b(?:no (?:more|longer) (?:at |with |in |an? |the )?|not (?:an? |the )?)"
     r"(?P<old>(?!(?:so|really|very|too|quite|much|that|any|anymore|now|true|sure)\b)"
     r"[\w'-]+(?: [\w'-]+)?)"
     r"(?= (?:any ?more|for me|now|these days)\b|\s*[,.;!]|$)",

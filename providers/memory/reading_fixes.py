@@ -94,7 +94,7 @@ class Corrections(ReaderBase):
         named = (
             _STARRED.search(text) is not None
             or _NOW_VALUE.fullmatch(text.strip())
-            or any(w[0].isupper() and len(w) > 2 for w in words[1:])
+            or any(w[0].isupper() and len(w) > 2 for w in words)
         )
         return (
             named
@@ -140,7 +140,10 @@ class Corrections(ReaderBase):
         # "Glasgow now.", "Jetzt Berlin.": a value alone with a word of the present is what
         # the newest thing has become, whatever it was.
         now = _NOW_VALUE.fullmatch(text.strip()) if retyped else None
-        starred = _STARRED.search(text) is not None or VALUE_FIRST.match(text) is not None
+        # A message that only retypes a value has no sentence for a capital to open.
+        starred = (
+            _STARRED.search(text) is not None or VALUE_FIRST.match(text) is not None or retyped
+        )
         words = WORD.findall(text)
         values = [
             w for i, w in enumerate(words)

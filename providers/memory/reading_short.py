@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .categories import category_of
+from .categories import Category, category_of
 from .change_patterns import ENDING, SWITCH
 from .clause_patterns import BARE_IMPERATIVE, BRIEF_LABEL, FIELD, FINITE, REACTION, TASK_VERB, WORD
 from .forget_request import forget_ops
@@ -44,6 +44,11 @@ _NOW_AND_SINCE = re.compile(
 _PAST_FIRST = re.compile(r"(?:\w{3,}ed|" + PAST + r")\b", re.IGNORECASE)
 
 
+def _label_kind(label: str) -> Category | None:
+    """The kind of thing a form's field names, its "my" left out ("City: Cork")."""
+    return category_of(label) or category_of(f"my {label}")
+
+
 class ShortMessages(ReaderBase):
     """Short messages: a form, a brief, a sentence whose "I" was dropped."""
 
@@ -70,12 +75,14 @@ class ShortMessages(ReaderBase):
             return False  # "We went electric: the Civic's gone…" is a sentence, not a field
         if any(m is not None and forget_ops(m["value"], self.lang) for m in labels):
             return False  # "Health stuff: please forget" asks, of what its label names
-        if not any(category_of(m["label"]) or self.first_person(m["label"]) for m in labels if m):
+        if not any(_label_kind(m["label"]) or self.first_person(m["label"]) for m in labels if m):
             return False
         for m in labels:
             if m is not None:
                 value = m.group().strip()
-                self.ops.append(Op("add", self.slot_of(value), value, self.message))
+                kind = _label_kind(m["label"])
+                slot = self.slot_of(value) or (kind.slot if kind else None)
+                self.ops.append(Op("add", slot, value, self.message))
         return True
 
     def unheard(self) -> None:

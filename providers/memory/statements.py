@@ -35,6 +35,7 @@ from .change_patterns import (
     LAPSE_SAID,
     LAPSED,
     LIFE_ENDED,
+    NO_MORE,
     SWITCH,
 )
 from .clause_patterns import (
@@ -188,6 +189,9 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             self.ops.append(Op("retract", NEWEST, "", said))  # "Not anymore, I retired…"
         if self.imagined(said):
             return
+        lapsed = NO_MORE.match(said)
+        if lapsed is not None and re.match(r"no\b", said, re.IGNORECASE):
+            self.retire(lapsed["old"], bare_ok=False)  # "No longer at Lidl.", "No more meat."
         for m in RENAMED.finditer(said):
             # "Rocket is now officially Sprout": the old name becomes the new one.
             self.ops.append(Op("update", None, m["new"], said, replaces=m["old"]))
