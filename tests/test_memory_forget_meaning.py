@@ -547,6 +547,7 @@ def test_a_thing_no_fact_names_takes_its_whole_kind() -> None:
     [
         "remove the dog from the story",
         "In the essay, drop any mention of my dog.",
+        "Delete the second paragraph, the one about my dog.",
     ],
 )
 def test_taking_a_thing_out_of_a_text_is_an_edit_of_the_text(asked: str) -> None:

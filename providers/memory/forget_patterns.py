@@ -176,6 +176,10 @@ _TEXT = (
     r"absatz|satz|abschnitt|text|paragraphe|phrase|texte|párrafo|frase|texto)s?"
 )
 OF_A_TEXT = re.compile(
-    rf"\b(?:from|in|out of|off)\s+(?:the|this|that|my|your)\s+(?:\w+\s+)?{_TEXT}\b", re.I
+    rf"\b(?:from|in|out of|off)\s+(?:the|this|that|my|your)\s+(?:\w+\s+)?{_TEXT}\b"
+    # …or a part only a text has: "delete the second paragraph about my dog".
+    r"|^the\s+(?:\w+\s+)?(?:paragraph|section|bullet(?: point)?|slide|chapter|intro|"
+    r"introduction|conclusion|verse|stanza|heading|footnote)s?\b",
+    re.I,
 )
 IN_A_TEXT = re.compile(rf"\b(?:in|from|for)\s+(?:the|this|that|my|your)\s+{_TEXT}\b", re.I)
