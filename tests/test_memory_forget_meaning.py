@@ -563,3 +563,12 @@ def test_the_part_of_a_kind_kept_stays_when_the_rest_goes() -> None:
     assert "suvi" in said
     assert "tampere" not in said
     assert "rowing" not in said
+
+
+def test_a_kind_forgotten_only_when_no_words_match_is_the_users_alone() -> None:
+    from ctxchat.providers.memory.project import split_ops
+
+    ops = extract_rules("Forget that I use a laptop.").ops
+    person, work = split_ops(ops)
+    assert any((op.slot or "").startswith("otherwise:") for op in person)
+    assert not any((op.slot or "").startswith("otherwise:") for op in work)
