@@ -572,3 +572,18 @@ def test_a_kind_forgotten_only_when_no_words_match_is_the_users_alone() -> None:
     person, work = split_ops(ops)
     assert any((op.slot or "").startswith("otherwise:") for op in person)
     assert not any((op.slot or "").startswith("otherwise:") for op in work)
+
+
+@pytest.mark.parametrize(
+    ("fact", "asked"),
+    [
+        ("My brother Sam is a pilot.", "Wipe everything you know about my family."),
+        ("I have eczema.", "Delete all you have on my health."),
+        ("I'm a vet.", "Could you not hang on to my job details going forward?"),
+        ("I grew up in Cork.", "Forget where I grew up."),
+    ],
+)
+def test_all_of_a_topic_is_that_topic_not_everything(fact: str, asked: str) -> None:
+    said = remembered(fact, "I like tea.", asked)
+    assert said.count("\n- ") == 1, asked
+    assert "tea" in said, asked

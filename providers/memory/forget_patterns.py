@@ -183,3 +183,10 @@ OF_A_TEXT = re.compile(
     re.I,
 )
 IN_A_TEXT = re.compile(rf"\b(?:in|from|for)\s+(?:the|this|that|my|your)\s+{_TEXT}\b", re.I)
+# "everything you know about my family", "all you have on my health": a topic, all of it.
+ALL_ABOUT = re.compile(
+    r"^(?:everything|all|anything)(?: (?:you know|you have|you've got|you've saved|you've "
+    r"stored|i've said|i said|i told you|i've told you))?\s+(?:about|on|regarding|concerning|"
+    r"to do with|related to)\s+(?!me\b|myself\b)(?=\S)",
+    re.IGNORECASE,
+)
