@@ -587,3 +587,19 @@ def test_all_of_a_topic_is_that_topic_not_everything(fact: str, asked: str) -> N
     said = remembered(fact, "I like tea.", asked)
     assert said.count("\n- ") == 1, asked
     assert "tea" in said, asked
+
+
+@pytest.mark.parametrize(
+    ("asked", "left"),
+    [
+        ("Vergiss alles über mich.", 0),
+        ("Oublie tout ce que tu sais sur moi.", 0),
+        ("Olvida todo.", 0),
+        ("Vergiss alles, was du über meine Familie weißt.", 1),
+        ("Oublie tout ce que tu sais sur ma famille.", 1),
+        ("Olvida todo lo que sabes de mi familia.", 1),
+    ],
+)
+def test_everything_and_everything_of_a_topic_in_each_language(asked: str, left: int) -> None:
+    said = remembered("Mi hermano Luis es piloto.", "I like tea.", asked)
+    assert said.count("\n- ") == left, asked

@@ -58,7 +58,10 @@ EVERYTHING = re.compile(
     r"^(?:everything|all|anything)\b.{0,30}\b(?:about me|you know|you've (?:saved|stored|"
     r"learnt|learned)|you have)|^(?:everything|all of it|it all)$"
     # "Forget me completely": the user, whole.
-    r"|^me(?:\s+(?:completely|entirely|altogether|totally))?$",
+    r"|^me(?:\s+(?:completely|entirely|altogether|totally))?$"
+    # "Vergiss alles über mich", "Oublie tout ce que tu sais sur moi", "Olvida todo".
+    r"|^(?:alles|tout|todo)(?:,?\s+(?:was du|ce que tu|ce que vous|lo que)\s+(?:\w+\s+)?"
+    r"(?:weißt|sais|savez|sabes|sabe))?(?:\s+(?:über mich|sur moi|de moi|de mí|sobre mí))?$",
     re.IGNORECASE,
 )
 FORGET_TARGET_TRIM = re.compile(
@@ -187,6 +190,8 @@ IN_A_TEXT = re.compile(rf"\b(?:in|from|for)\s+(?:the|this|that|my|your)\s+{_TEXT
 ALL_ABOUT = re.compile(
     r"^(?:everything|all|anything)(?: (?:you know|you have|you've got|you've saved|you've "
     r"stored|i've said|i said|i told you|i've told you))?\s+(?:about|on|regarding|concerning|"
-    r"to do with|related to)\s+(?!me\b|myself\b)(?=\S)",
+    r"to do with|related to)\s+(?!me\b|myself\b)(?=\S)"
+    r"|^(?:alles|tout|todo),?\s+(?:was du|ce que tu|ce que vous|lo que)\s+"
+    r"(?:(?:sais|savez|sabes|sabe)\s+)?(?:über|sur|de|sobre|von)\s+(?!mich\b|moi\b|mí\b)(?=\S)",
     re.IGNORECASE,
 )
