@@ -547,6 +547,7 @@ def test_a_thing_no_fact_names_takes_its_whole_kind() -> None:
     [
         "remove the dog from the story",
         "In the essay, drop any mention of my dog.",
+        "Delete the second paragraph, the one about my dog.",
     ],
 )
 def test_taking_a_thing_out_of_a_text_is_an_edit_of_the_text(asked: str) -> None:
@@ -562,3 +563,43 @@ def test_the_part_of_a_kind_kept_stays_when_the_rest_goes() -> None:
     assert "suvi" in said
     assert "tampere" not in said
     assert "rowing" not in said
+
+
+def test_a_kind_forgotten_only_when_no_words_match_is_the_users_alone() -> None:
+    from ctxchat.providers.memory.project import split_ops
+
+    ops = extract_rules("Forget that I use a laptop.").ops
+    person, work = split_ops(ops)
+    assert any((op.slot or "").startswith("otherwise:") for op in person)
+    assert not any((op.slot or "").startswith("otherwise:") for op in work)
+
+
+@pytest.mark.parametrize(
+    ("fact", "asked"),
+    [
+        ("My brother Sam is a pilot.", "Wipe everything you know about my family."),
+        ("I have eczema.", "Delete all you have on my health."),
+        ("I'm a vet.", "Could you not hang on to my job details going forward?"),
+        ("I grew up in Cork.", "Forget where I grew up."),
+    ],
+)
+def test_all_of_a_topic_is_that_topic_not_everything(fact: str, asked: str) -> None:
+    said = remembered(fact, "I like tea.", asked)
+    assert said.count("\n- ") == 1, asked
+    assert "tea" in said, asked
+
+
+@pytest.mark.parametrize(
+    ("asked", "left"),
+    [
+        ("Vergiss alles über mich.", 0),
+        ("Oublie tout ce que tu sais sur moi.", 0),
+        ("Olvida todo.", 0),
+        ("Vergiss alles, was du über meine Familie weißt.", 1),
+        ("Oublie tout ce que tu sais sur ma famille.", 1),
+        ("Olvida todo lo que sabes de mi familia.", 1),
+    ],
+)
+def test_everything_and_everything_of_a_topic_in_each_language(asked: str, left: int) -> None:
+    said = remembered("Mi hermano Luis es piloto.", "I like tea.", asked)
+    assert said.count("\n- ") == left, asked

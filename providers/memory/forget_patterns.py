@@ -59,7 +59,10 @@ EVERYTHING = re.compile(
     r"you know|you've (?:saved|stored|learnt|learned|got)|you have)|"
     r"^(?:everything|all of it|it all)$"
     # "Forget me completely": the user, whole.
-    r"|^me(?:\s+(?:completely|entirely|altogether|totally))?$",
+    r"|^me(?:\s+(?:completely|entirely|altogether|totally))?$"
+    # "Vergiss alles über mich", "Oublie tout ce que tu sais sur moi", "Olvida todo".
+    r"|^(?:alles|tout|todo)(?:,?\s+(?:was du|ce que tu|ce que vous|lo que)\s+(?:\w+\s+)?"
+    r"(?:weißt|sais|savez|sabes|sabe))?(?:\s+(?:über mich|sur moi|de moi|de mí|sobre mí))?$",
     re.IGNORECASE,
 )
 FORGET_TARGET_TRIM = re.compile(
@@ -178,6 +181,19 @@ _TEXT = (
     r"absatz|satz|abschnitt|text|paragraphe|phrase|texte|párrafo|frase|texto)s?"
 )
 OF_A_TEXT = re.compile(
-    rf"\b(?:from|in|out of|off)\s+(?:the|this|that|my|your)\s+(?:\w+\s+)?{_TEXT}\b", re.I
+    rf"\b(?:from|in|out of|off)\s+(?:the|this|that|my|your)\s+(?:\w+\s+)?{_TEXT}\b"
+    # …or a part only a text has: "delete the second paragraph about my dog".
+    r"|^the\s+(?:\w+\s+)?(?:paragraph|section|bullet(?: point)?|slide|chapter|intro|"
+    r"introduction|conclusion|verse|stanza|heading|footnote)s?\b",
+    re.I,
 )
 IN_A_TEXT = re.compile(rf"\b(?:in|from|for)\s+(?:the|this|that|my|your)\s+{_TEXT}\b", re.I)
+# "everything you know about my family", "all you have on my health": a topic, all of it.
+ALL_ABOUT = re.compile(
+    r"^(?:everything|all|anything)(?: (?:you know|you have|you've got|you've saved|you've "
+    r"stored|i've said|i said|i told you|i've told you))?\s+(?:about|on|regarding|concerning|"
+    r"to do with|related to)\s+(?!me\b|myself\b)(?=\S)"
+    r"|^(?:alles|tout|todo),?\s+(?:was du|ce que tu|ce que vous|lo que)\s+"
+    r"(?:(?:sais|savez|sabes|sabe)\s+)?(?:über|sur|de|sobre|von)\s+(?!mich\b|moi\b|mí\b)(?=\S)",
+    re.IGNORECASE,
+)

@@ -8,6 +8,7 @@ import re
 from .categories import category_of
 from .clause_patterns import TASK_VERB, WORD, content_words
 from .forget_patterns import (
+    ALL_ABOUT,
     CONTRACTED,
     DEMONSTRATIVE,
     EVERYTHING,
@@ -139,6 +140,8 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
     keep = KEEP_PART.search(target)
     keeping = keep["what"].strip() if keep is not None else None
     target = KEEP_PART.sub(" ", target)
+    # "everything you know about my family": everything of that topic, not everything.
+    target = ALL_ABOUT.sub("", target.strip(), count=1)
     if EVERYTHING.search(target.strip()) or EVERYTHING.search(target.split(",")[0].strip()):
         ops.append(Op("forget", FORGET_ALL, "", said))
         return ops

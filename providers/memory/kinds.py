@@ -32,7 +32,8 @@ _KIND_NAMES: tuple[tuple[str, str], ...] = (
     ),
     (
         "home",
-        r"where (?:i|we)(?: live| stay| reside| am based|'m based| are based|'re based)|home\b|"
+        r"where (?:i|we)(?: live| stay| reside| am based|'m based| are based|'re based| grew up|"
+        r" come from| am from|'m from| was born)|home\b|"
         r"address|adress|location|"
         r"whereabouts|hometown|home town|wohnort|wohnung|wohnsitz|wo ich wohne|"
         r"domicile|où j'habite|où je vis|ville|dirección|direccion|domicilio|"

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .ops import OTHERWISE_PREFIX
 from .slots import slot_info
 
 if TYPE_CHECKING:
@@ -48,7 +49,11 @@ def split_ops(ops: Sequence[Op]) -> tuple[list[Op], list[Op]]:
     person: list[Op] = []
     work: list[Op] = []
     for op in ops:
-        if op.kind == "forget" or (op.kind == "retract" and op.slot is None):
+        if op.kind == "forget" and (op.slot or "").startswith(OTHERWISE_PREFIX):
+            # The kind of a thing of the user's, when nothing holds its words: the project's
+            # facts of that kind ("tech") are no thing of the user's.
+            person.append(op)
+        elif op.kind == "forget" or (op.kind == "retract" and op.slot is None):
             person.append(op)
             work.append(op)
         elif about_the_work(op.slot):
