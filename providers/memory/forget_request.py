@@ -102,10 +102,10 @@ def forget_ops(said: str, lang: Compiled) -> list[Op] | None:
             # asks the memory only when it is what the user asks for.
             return None
         target = _own_clause(said[m.end() :], lang).strip(" .!?")
-        if style_aspect_of(target) is not None and not OF_MEMORY.search(said):
-            return None  # "Could you drop the bullet points?": the form of replies
         if OF_A_TEXT.search(target) or IN_A_TEXT.search(before):
             return []  # "delete the paragraph about my dog": an edit of a text, kept nowhere
+        if style_aspect_of(target) is not None and not OF_MEMORY.search(said):
+            return None  # "Could you drop the bullet points?": the form of replies
         spared = EXCEPT.match(target)
         if spared is not None:
             # "Forget everything except my name": everything goes but what is spared.
