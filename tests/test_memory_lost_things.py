@@ -69,3 +69,18 @@ def test_what_lasts_is_said_in_the_main_clause_not_in_what_qualifies_it(
         assert remembered(message) == ""
     else:
         assert kept in remembered(message)
+
+
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [
+        ("No worries, Ana! Your patience means so much to me.", "patience"),
+        ("Yeah, dogs give us comfort and loyalty, plus we can always rely on them.", "comfort"),
+        ("Great to hear, Sam! Sleep's a priority, so make sure you rest up yourself.", "sleep"),
+        ("Totally! It's nice we both deal with the same stuff, it keeps us going!", "same stuff"),
+    ],
+)
+def test_talk_to_the_listener_or_about_people_in_general_keeps_nothing(
+    message: str, said: str
+) -> None:
+    assert said not in remembered(message)

@@ -87,7 +87,10 @@ REACTION = re.compile(
     r"|\bi (?:\S+ )?agree\b|\bi (?:really )?appreciate (?:it|that|this)\b|\bthanks?\b|\bthank you\b"
     r"|\b(?:love|like|glad|happy|proud|impressed)\s+(?:that\s+)?(?:you|your)\b"
     r"|\b(?:makes?|made) me (?:feel |so |really )*(?:happy|thankful|"
-    r"grateful|proud|glad|hopeful|relaxed|smile)|\bbrings? me (?:so much |such )?joy\b",
+    r"grateful|proud|glad|hopeful|relaxed|smile)|\bbrings? me (?:so much |such )?joy\b"
+    # a suggestion judged: "Rock climbing sounds like a fun way to…"
+    r"|\bsounds? like (?:a |an |such a )?(?:fun|great|good|nice|cool|amazing|lovely|"
+    r"interesting|wonderful|blast)\b",
     re.IGNORECASE,
 )
 # An activity as the subject, judged: "seeing it was amazing", "sharing is important".

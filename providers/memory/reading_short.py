@@ -7,7 +7,16 @@ import re
 
 from .categories import Category, category_of
 from .change_patterns import ENDING, SWITCH
-from .clause_patterns import BARE_IMPERATIVE, BRIEF_LABEL, FIELD, FINITE, REACTION, TASK_VERB, WORD
+from .clause_patterns import (
+    ADVICE,
+    BARE_IMPERATIVE,
+    BRIEF_LABEL,
+    FIELD,
+    FINITE,
+    REACTION,
+    TASK_VERB,
+    WORD,
+)
 from .forget_request import forget_ops
 from .ops import Op
 from .reading import (
@@ -27,6 +36,7 @@ from .subject_patterns import (
     SELF_AS_PERSON,
     SOMEONE_ELSE,
     SUBJECT_VERB,
+    YOURS,
 )
 from .talk_patterns import (
     PAST_OF_A_THING,
@@ -47,6 +57,16 @@ _PAST_FIRST = re.compile(r"(?:\w{3,}ed|" + PAST + r")\b", re.IGNORECASE)
 def _label_kind(label: str) -> Category | None:
     """The kind of thing a form's field names, its "my" left out ("City: Cork")."""
     return category_of(label) or category_of(f"my {label}")
+
+
+# The user and the listener together: what they share is the talk's, not the user's own.
+TOGETHER = re.compile(r"\b(?:we both|both of us|you and (?:i|me)|the two of us)\b", re.I)
+# A kind of thing doing something to people in general: "dogs make us happier".
+GENERIC_US = re.compile(
+    r"(?!(?:i|we|my|our|this|his|yes|was|is|its|us)\b)[a-z]+s\s+(?:\w+\s+)?[a-z]+\s+us\b", re.I
+)
+# The user first in a sentence: "I…", "my…".
+OWN_SUBJECT = re.compile(r"(?:\w+,?\s+)?(?:i|i'm|i've|i'd|my|we|our)\b", re.I)
 
 
 class ShortMessages(ReaderBase):
@@ -167,10 +187,11 @@ class ShortMessages(ReaderBase):
             len(parts) < 2
             or self.imagined(said)
             or REPORTED.search(said)
+            or ADVICE.search(said)
             or self.opens("request_openers", said)
             or any(p.match(said) for p in (SOMEONE_ELSE, OTHER_PEOPLE, MY_PEOPLE))
         ):
-            return []  # a role to play, someone's words, a task, or another person
+            return []  # a role to play, someone's words or advice, a task, another person
         if all(self.tells(p) or (self.fragment(p) and self.lasting(p)) for p in parts):
             return parts
         # "Self-taught developer, mostly Python and a bit of Go", "Two rescue greyhounds, Dot
@@ -206,8 +227,13 @@ class ShortMessages(ReaderBase):
             or FEELING.search(said)
             or REACTION.search(said)
             or NOT_YET.search(said)  # a hope or a plan is no fact yet
+            or ADVICE.search(said)  # "…, so make sure you take care of yourself"
+            or TOGETHER.search(said)  # "It's great we both face the same challenges"
+            or GENERIC_US.match(said)  # "animals bring us peace"
         ):
             return False
+        if YOURS.search(said) and not OWN_SUBJECT.match(said):
+            return False  # "Your friendship means so much to me": the listener's
         if PAST_OF_A_THING.match(said):
             return False  # "Lunch was a sad sandwich at my desk": how something went
         mine = self.first_person(said)
