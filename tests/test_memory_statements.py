@@ -189,14 +189,17 @@ def test_the_probe_sentences_written_here_hold() -> None:
     lowercase, facts inside requests, the seven languages, updates, forgets, and negatives of
     every kind the data README lists, and of everyday work and chat), used to find where the
     reader's general tests fall short. A regression guard: the thresholds are what the reader
-    does today (0.927 of 1,612, the last 408 being updates, corrections, forgets, facts said
-    in passing or plainly and short stays, written before the reader was changed for them; 6
-    false memories of 221 negatives: the kids asleep, a new kettle, a phone battery, and
-    three of a relative or a pet mentioned inside a question), less a few cases."""
+    does today (0.936 of 2,030, the last 418 being batches written before the reader was
+    changed for them: updates, plain facts in shapes it missed, forgets by meaning, the other
+    languages, reply style and mottos, negatives, lists with no "I"; 10 false memories of 351
+    negatives: the kids asleep, a new kettle, a phone battery, three of a relative or a pet
+    inside a question, a bio asked for, two mottos, a verdict on an app), less a few cases."""
     result = evaluate_file(PROBE)
     negatives = [r for r in result.results if "negative" in r.case.tags]
-    assert result.pass_rate >= 0.925, result.failed
-    assert sum(not r.passed for r in negatives) <= 8, [r.case.id for r in negatives if not r.passed]
+    assert result.pass_rate >= 0.934, result.failed
+    assert sum(not r.passed for r in negatives) <= 12, [
+        r.case.id for r in negatives if not r.passed
+    ]
 
 
 def test_a_document_sized_message_is_read_only_as_far_as_a_person_tells() -> None:
