@@ -339,6 +339,10 @@ def _compiled() -> tuple[tuple[Category, re.Pattern[str]], ...]:
     return compiled_table(CATEGORIES)
 
 
+# The reader asks of the same clause many times over while it reads one message (its slot,
+# whether it lasts, whether it is a fragment): the answer is the text's alone, so it is kept
+# while that message is read (`extract_rules` clears it for each one).
+@functools.lru_cache(maxsize=1024)
 def category_of(text: str) -> Category | None:
     """The first category whose words the statement holds, or None (a note)."""
     for category, pattern in _compiled():

@@ -387,4 +387,5 @@ def extract_rules(message: str) -> Extraction:
         head = message[:MAX_READ]
         end = max(head.rfind(mark) for mark in ".!?\n")
         message = head[: end + 1] if end > 0 else head
+    category_of.cache_clear()
     return screen(_Reader(message).read())
