@@ -31,3 +31,32 @@ def test_a_preference_or_aim_said_without_i_is_kept(message: str, kept: str) -> 
 )
 def test_an_evenings_plan_or_a_writing_task_is_not(message: str) -> None:
     assert remembered(message) == ""
+
+
+@pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        (
+            "Thanks, Jo. Running clears my head, like nothing else does, honestly, every time. "
+            "I want to live simply and help others do the same.",
+            "live simply",
+        ),
+    ],
+)
+def test_an_aim_to_live_otherwise_in_a_long_turn_is_a_goal(message: str, kept: str) -> None:
+    assert kept in remembered(message)
+
+
+@pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        ("I'm the only IT person at a small charity.", "it person"),
+        ("Tough week. I taught my last class this year.", "last class"),
+    ],
+)
+def test_an_it_or_a_this_that_names_its_thing_is_no_lost_one(message: str, kept: str) -> None:
+    assert kept in remembered(message)
+
+
+def test_a_resolve_about_a_thing_named_elsewhere_keeps_nothing() -> None:
+    assert remembered("Tough week. I'm gonna make this work!") == ""

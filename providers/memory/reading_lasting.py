@@ -54,7 +54,8 @@ class Lasting(ReaderBase):
         if felt and not FAVOURITE.search(clause.split(",")[0]):
             return False
         ahead = PLAN_AHEAD.search(clause) and not DISPOSITION.search(clause)
-        if ahead and (category is None or category.slot not in TOLD_AHEAD):
+        # (an intention to live or work otherwise is a goal: `slot_of` says so)
+        if ahead and self.slot_of(clause) not in TOLD_AHEAD:
             return False
         if category is None and RESOLVE.search(clause) and not DISPOSITION.search(clause):
             return False  # "I won't quit", "I'm gonna make it": resolve, not fact

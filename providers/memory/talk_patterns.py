@@ -50,8 +50,13 @@ WE_SAID = re.compile(
 )
 LOST_REFERENT = re.compile(
     # Whatever the verb, the clause's object is a thing named in another sentence.
-    r"^(?:(?:\w+,?\s+)?(?:i|we)\s+(?:\w+\s+){0,2}?|(?:\w+ing|gotta|gonna)\s+(?:to\s+)?(?:\w+\s+)?)"
-    r"(?!(?:am|is|are|was|were|be|been|'m|'s)\b)\w+\s+(?:them|him|her|it)\b"
+    r"^(?:(?:\w+,?\s+)?(?:i|we)(?:['’](?:m|re|ve|ll|d))?\s+(?:\w+\s+){0,2}?|"
+    r"(?:\w+ing|gotta|gonna)\s+(?:to\s+)?(?:\w+\s+)?)"
+    r"(?!(?:am|is|are|was|were|be|been|'m|'s)\b)\w+\s+"
+    # ("this" or "that" at the clause's end, or before its last word: "make this work")
+    # ("IT" is a trade; "this year" says when)
+    r"(?:them|him|her|(?-i:it|It)|(?:this|that)(?=\s*(?!(?:year|week|month|morning|evening|"
+    r"afternoon|time|summer|spring|autumn|winter|weekend)\b)(?:\w+)?\W*$))\b"
     # (but "I use it to raise funds": what it is for is said)
     r"(?!\s*(?:here|there|when|whenever|if|that|how|so much|because|to\s+\w|in\b|at\b|['’]))",
     re.I,
