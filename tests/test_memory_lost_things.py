@@ -84,3 +84,19 @@ def test_talk_to_the_listener_or_about_people_in_general_keeps_nothing(
     message: str, said: str
 ) -> None:
     assert said not in remembered(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Our loved ones give us strength to face anything.",
+        "Our little routines give us comfort, don't they.",
+        "Here's the quilt. My aim was to show how the seasons change.",
+    ],
+)
+def test_a_saying_about_us_or_a_past_aim_keeps_nothing(message: str) -> None:
+    assert remembered(message) == ""
+
+
+def test_our_own_household_is_still_ours() -> None:
+    assert "spaniel" in remembered("Our spaniel keeps us busy on weekends.")

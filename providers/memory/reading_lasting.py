@@ -42,6 +42,11 @@ from .time_patterns import (
     SINCE_CHANGE,
 )
 
+# An aim said in the past is what something was for, not what the user aims at now.
+AIM_WAS = re.compile(r"\b(?:aim|goal|plan|idea|intention|point)\s+was\s+to\b", re.I)
+# "Our friends keep us going": what people of ours do for us all is a saying, not a fact.
+OURS_TO_US = re.compile(r"our\s+(?:[\w'-]+\s+){1,2}(?:\w+\s+)?us\b", re.I)
+
 
 class Lasting(ReaderBase):
     """Whether what is said lasts."""
@@ -63,6 +68,8 @@ class Lasting(ReaderBase):
             return False
         if category is not None and category.slot == "goals" and DREAM_TALK.search(clause):
             return False  # "keep chasing those dreams": a motto, no goal named
+        if AIM_WAS.search(clause):
+            return False  # "My aim was to show warmth": what one piece of work was for
         # "I'm always here for you, Mel!": said to the listener, by name.
         # (but "I'm in Cardiff, Wales": a place after a place)
         called = re.search(r"(\S+),\s*[A-Z][a-z]+[.!?]*$", clause)
@@ -85,7 +92,9 @@ class Lasting(ReaderBase):
             return False
         if LOST_REFERENT.search(clause) or POINTED_AT.match(clause):
             return False  # "I adore it", "songs like this…": the thing is elsewhere
-        if slot is None and (WE_SAID.match(clause) or POINTS_BACK.match(clause)):
+        if slot is None and (
+            WE_SAID.match(clause) or POINTS_BACK.match(clause) or OURS_TO_US.match(clause)
+        ):
             # "we rock as a team!", "I see them once a week": of no kind a person has, said
             # of a group or of something named elsewhere, it is talk.
             return False
