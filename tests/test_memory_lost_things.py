@@ -100,3 +100,20 @@ def test_a_saying_about_us_or_a_past_aim_keeps_nothing(message: str) -> None:
 
 def test_our_own_household_is_still_ours() -> None:
     assert "spaniel" in remembered("Our spaniel keeps us busy on weekends.")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Great shot! I love the snowy rooftops, it looks so peaceful.",
+        "I'm after a rug that hides dog hair, any ideas where to look.",
+        "Busy Saturday. The twins had a blast at the science fair.",
+        "Best of all, my nephews are getting excited about the trip!",
+    ],
+)
+def test_a_thing_at_hand_a_want_of_now_or_an_outing_keeps_nothing(message: str) -> None:
+    block = remembered(message)
+    assert "rooftops" not in block
+    assert "rug" not in block
+    assert "science fair" not in block
+    assert "excited" not in block

@@ -88,6 +88,9 @@ REACTION = re.compile(
     r"|\b(?:love|like|glad|happy|proud|impressed)\s+(?:that\s+)?(?:you|your)\b"
     r"|\b(?:makes?|made) me (?:feel |so |really )*(?:happy|thankful|"
     r"grateful|proud|glad|hopeful|relaxed|smile)|\bbrings? me (?:so much |such )?joy\b"
+    # how a thing at hand looks: "…, it looks so cozy"
+    r"|\b(?:it|that|this|they)(?:['’]s| is| are)?\s+(?:looks?|seems?)\s+(?:so |really |very )?"
+    r"(?:cozy|cosy|lovely|beautiful|amazing|great|gorgeous|fun|nice|awesome|cool|peaceful)\b"
     # a suggestion judged: "Rock climbing sounds like a fun way to…"
     r"|\bsounds? like (?:a |an |such a )?(?:fun|great|good|nice|cool|amazing|lovely|"
     r"interesting|wonderful|blast)\b",

@@ -20,6 +20,9 @@ EPISODE = re.compile(
     r"\w+ed)\b|\b(?:yesterday|(?<!my )(?<!our )(?<!the )(?<!his )(?<!her )"
     r"last (?:night|week|weekend|month|year|friday|saturday|sunday|"
     r"monday|tuesday|wednesday|thursday|time)|ago|the other day|earlier today|this past)\b"
+    # An outing told in the past, whoever had it: "the kids had a blast at the fair".
+    r"|\b(?:had|have had) (?:a lot of |so much |such |a )?(?:fun|blast|great time|good time|"
+    r"ball)\b"
     # Forgetting or losing a thing, in each language's past: "J'ai oublié mon parapluie",
     # "Ich habe meinen Schlüssel verloren", "Se me olvidó la cartera".
     r"|\b(?:j'ai|j’ai|on a|nous avons)\s+(?:encore\s+|déjà\s+)?(?:oublié|perdu|égaré)\b"
@@ -52,7 +55,7 @@ CHANGE_OF_STATE = re.compile(
 )
 FEELING = re.compile(
     r"\b(?:i'm|im|i am|i feel|i felt|i was|i've been|we've been|we were|made me feel|"
-    r"makes me feel|feeling)\s+"
+    r"makes me feel|feeling|getting|gets)\s+"
     r"(?:so\s+|really\s+|very\s+|super\s+|totally\s+|truly\s+|just\s+|kinda\s+|"
     r"pretty\s+|a bit\s+|quite\s+)*(?:happy|glad|thankful|grateful|proud|excited|stoked|"
     r"thrilled|lucky|blessed|sorry|sad|amazed|inspired|hopeful|optimistic|honored|honoured|"
@@ -199,7 +202,9 @@ INTENT = re.compile(
 INQUIRY = re.compile(
     r"\b(?:trying|want|wanting|need|needing|hoping|have|got|looking)\s+to\s+(?:\w+\s+)?"
     r"(?:understand|figure|work out|find out|decide|choose|pick|know|make sense|wrap my head|"
-    r"get my head|learn (?:how|what|why|which|whether|if|about))\b",
+    r"get my head|learn (?:how|what|why|which|whether|if|about))\b"
+    # "I'm after a flooring that grips": a thing sought for now
+    r"|\b(?:i'm|im|i am|we're|we are) after (?:a|an|some|the)?\b",
     re.IGNORECASE,
 )
 NOT_YET = re.compile(
