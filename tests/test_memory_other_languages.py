@@ -47,3 +47,8 @@ def test_a_task_asked_in_another_language_is_no_reply_style(message: str) -> Non
 )
 def test_what_german_says_without_its_ich_or_of_address_is_kept(message: str, kept: str) -> None:
     assert kept in remembered(message)
+
+
+def test_portuguese_ja_nao_retires_what_it_ends() -> None:
+    block = remembered("Adoro jogar ténis.", "Já não jogo ténis.")
+    assert "adoro" not in block

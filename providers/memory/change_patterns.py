@@ -70,7 +70,7 @@ NOT_AFTER = re.compile(
 )
 # No longer so: a statement of how things are now that also retires what it negates.
 NO_LONGER = re.compile(
-    r"\b(?:anymore|any more|no longer|not now|nicht mehr|ne \w+ plus|ya no|non più|não mais|"
+    r"\b(?:anymore|any more|no longer|not now|nicht mehr|ne \w+ plus|ya no|non più|não mais|já não|"
     r"niet meer)\b",
     re.IGNORECASE,
 )
