@@ -60,3 +60,16 @@ def test_an_it_or_a_this_that_names_its_thing_is_no_lost_one(message: str, kept:
 
 def test_a_resolve_about_a_thing_named_elsewhere_keeps_nothing() -> None:
     assert remembered("Tough week. I'm gonna make this work!") == ""
+
+
+@pytest.mark.parametrize(
+    ("message", "name"),
+    [
+        ("It's Dom btw, short for Dominika", "dom"),
+        ("I'm Kat, short for Katarzyna.", "kat"),
+    ],
+)
+def test_a_name_with_an_aside_after_it_is_the_users_name(message: str, name: str) -> None:
+    block = remembered(message)
+    assert "- name: " in block
+    assert name in block

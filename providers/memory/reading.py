@@ -48,6 +48,10 @@ _NAMED_FIRST = re.compile(
     r"(?P<name>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)(?=\s*,\s*\S)",
     re.IGNORECASE,
 )
+# A self-introduction that gives the name after its opener ("I'm …", "call me …").
+_NAMED_AFTER = re.compile(
+    r"(?:(?:hi|hey|hello)[,!]?\s+)?(?:i'm|i am|im|it's|this is|call me)\s+(?-i:[A-Z])", re.I
+)
 _KIN_BEFORE_I = re.compile(r"(?:my|our)\s+(?!name)[\w'-]+(?:\s+[\w'-]+){0,2}", re.IGNORECASE)
 
 
@@ -206,6 +210,8 @@ class ReaderBase(ABC):
     def slot_of(value: str) -> str | None:
         kind = category_of(value)
         if NAME_INTRO.search(value):
+            if _NAMED_AFTER.match(value):
+                return "name"  # "I'm Kat, short for Katarzyna": the word after is a name
             # "Paramedic here" names a trade, "Priya here" a person.
             named = category_of(WORD.findall(value)[0]) if WORD.search(value) else None
             if named is not None and named.slot != "name":

@@ -126,7 +126,9 @@ NAME_INTRO = re.compile(
     r"(?!(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|"
     r"july|august|september|october|november|december|christmas|easter)\b)"
     rf"(?!{NATIONALITY}\b)[A-Z][\w'-]+"
-    r"(?:\s+from\s+[^,.!?]{1,40}?)?(?i:\s+again)?[.!]?$"
+    r"(?:\s+from\s+[^,.!?]{1,40}?)?(?i:\s+again)?"
+    # an aside after the name: "It's Sid btw, short for Siddharth"
+    r"(?i:,?\s+(?:btw|by the way))?(?i:,\s*(?:short for|as in|with an?)\s+[^.!?]{1,30})?[.!]?$"
     r"|^(?i:(?:it's|this is)\s+)?(?!I\b|I['’])[A-Z][\w'-]+\s+(?:from\s+[^,.]{1,40}\s+)?here\b"
     r"|^(?i:the\s+)?(?i:name's|name is)\s+[A-Z][\w'-]+",  # "The name's Okonkwo"
 )
