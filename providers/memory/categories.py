@@ -42,7 +42,8 @@ CATEGORIES: tuple[Category, ...] = (
         r"(?<!\bhis )(?<!\bher )(?<!\btheir )(?<!\bits )(?<!\x27s )(?<!’s )name\b|named? me|"
         r"call me|calls me|called me|(?:i'm|i am) called|go by|goes by|address me|"
         r"nickname|surname|first name|(?:rather|prefer) you (?:used?|called?)|heiße|"
-        r"ich heisse|nennt? mich|je m'appelle|m'appelle|meinen namen|mon prénom|"
+        r"ich heisse|nenn\w* mich|m'appell|knows? me as|me (?:llaman|dicen|conocen como)\b|"
+        r"meinen namen|mon prénom|"
         r"appelle-moi|appelez-moi|me llamo|llámame|mi nombre|mon nom|mein name",
     ),
     Category(

@@ -30,6 +30,7 @@ from .subject_patterns import (
     DROPPED_MY,
     MINE,
     NAME_INTRO,
+    NAMED_ME,
     ONE_WHO,
     OTHER_PEOPLE,
     REPORTED,
@@ -77,7 +78,7 @@ class Clauses(ReaderBase):
         clause = WHEN_FIRST.sub("", clause)  # "Last weekend I joined a mentorship program"
         if _of_a_trade(clause):
             return False
-        if SELF_INTRO.search(clause) or NAME_INTRO.search(clause) or SET_TO.search(clause):
+        if any(p.search(clause) for p in (SELF_INTRO, NAME_INTRO, SET_TO, NAMED_ME)):
             return True
         if self.in_role(clause):
             return True
@@ -160,9 +161,9 @@ class Clauses(ReaderBase):
         ):
             return None  # "tell me about your trip to Crete": the listener's, not the user's
         someone_else = SOMEONE_ELSE.match(clause) or OTHER_PEOPLE.match(clause)
-        if someone_else and not SELF_AS_PERSON.search(clause):
+        if someone_else and not (SELF_AS_PERSON.search(clause) or NAMED_ME.search(clause)):
             return None
-        intro = any(p.search(clause) for p in (SELF_INTRO, NAME_INTRO, SET_TO))
+        intro = any(p.search(clause) for p in (SELF_INTRO, NAME_INTRO, SET_TO, NAMED_ME))
         if (
             not (intro or self.in_role(clause))
             and self.opens("third_person", clause)

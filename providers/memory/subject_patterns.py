@@ -139,6 +139,15 @@ IN_PLACE = re.compile(
     r"(?:years|months)))",
 )
 # The user in another's clause, but not as the one told or asked ("keeps telling me she's…").
+# The user as the one a verb of naming names, whoever does the naming: "folks call me Roz",
+# "alle nennen mich Fritzi", "mes amis m'appellent Mimi", "todos me dicen Chema".
+NAMED_ME = re.compile(
+    r"\b(?:calls?|called|calling|know|knows|known)\s+me\s+(?:as\s+)?(?-i:[A-Z])|"
+    r"\b(?:nenn|ruf|kenn)\w*\s+mich\s+(?:als\s+)?(?-i:[A-Z])|"
+    r"\bm['’](?:appell|surnomm)\w*\s+(?-i:[A-Z])|\bme\s+(?:surnomm|appell)\w*\s+(?-i:[A-Z])|"
+    r"\bme\s+(?:llam|dic|conoc|apod)\w*\s+(?:como\s+)?(?-i:[A-Z])",
+    re.IGNORECASE,
+)
 SELF_AS_PERSON = re.compile(
     r"\b(?:i|i'm|im|i've|i'd|(?<!telling )(?<!told )(?<!tells )(?<!tell )(?<!asked )(?<!asks )"
     r"(?<!asking )me|myself|ich|mich|mir|je|moi|yo)\b",

@@ -1,0 +1,20 @@
+"""Tastes and names in other shapes than "I like" and "my name is": the user named by a verb
+of naming, whoever does the naming, in the four main languages."""
+
+from __future__ import annotations
+
+import pytest
+from memorykit import slots_of
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Alle im Verein nennen mich Kalle.",
+        "Mes collègues m'appellent Zaza.",
+        "En el barrio me llaman Nacho.",
+        "around here people know me as Gigi",
+    ],
+)
+def test_a_name_others_call_the_user_is_the_users_name(message: str) -> None:
+    assert slots_of(message) == {"name"}
