@@ -18,3 +18,14 @@ from memorykit import slots_of
 )
 def test_a_name_others_call_the_user_is_the_users_name(message: str) -> None:
     assert slots_of(message) == {"name"}
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I love a long walk by the river after work.",
+        "Ich liebe ein kühles Radler nach der Arbeit.",
+    ],
+)
+def test_a_noun_of_time_does_not_make_a_taste_another_kind(message: str) -> None:
+    assert slots_of(message) == {"likes"}

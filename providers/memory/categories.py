@@ -340,11 +340,21 @@ def _compiled() -> tuple[tuple[Category, re.Pattern[str]], ...]:
     return compiled_table(CATEGORIES)
 
 
+# A noun after a preposition of time names when, not what the statement is about: "a cold
+# lager after work" is a taste, "nach der Arbeit", "après le travail" the same.
+_WHEN = re.compile(
+    r"\b(?:after|before|during|nach|vor|während|après|avant|pendant|después de|antes de|"
+    r"durante)\s+(?:(?:the|my|a|der|dem|den|einem|le|la|les|l'|el|del|mi)\s*)?[\w'-]+",
+    re.IGNORECASE,
+)
+
+
 def category_of(text: str) -> Category | None:
     """The first category whose words the statement holds, or None (a note)."""
-    for category, pattern in _compiled():
-        if pattern.search(text):
-            return category
+    for said in (_WHEN.sub(" ", text), text):
+        for category, pattern in _compiled():
+            if pattern.search(said):
+                return category
     return None
 
 
