@@ -29,3 +29,17 @@ def test_a_name_others_call_the_user_is_the_users_name(message: str) -> None:
 )
 def test_a_noun_of_time_does_not_make_a_taste_another_kind(message: str) -> None:
     assert slots_of(message) == {"likes"}
+
+
+@pytest.mark.parametrize(
+    ("message", "slot"),
+    [
+        ("Rien ne vaut une randonnée en montagne.", "likes"),
+        ("Nada mejor que una siesta larga.", "likes"),
+        ("Nichts geht über frische Brezeln.", "likes"),
+        ("Never been much of a museum person.", "dislikes"),
+        ("Camping? Never again.", "dislikes"),
+    ],
+)
+def test_a_verdict_with_no_subject_is_the_users_taste(message: str, slot: str) -> None:
+    assert slots_of(message) == {slot}

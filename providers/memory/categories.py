@@ -17,7 +17,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from .polarity import LIKING_DENIED
+from .polarity import LIKING_DENIED, REFUSED, UNBEATEN
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,9 +218,9 @@ CATEGORIES: tuple[Category, ...] = (
     Category(
         "dislikes",
         r"hate|hates|loathe|detest|despise|can(?:'t|not) (?:stand|bear|do)\b|dislike|"
-        rf"{LIKING_DENIED}\b|no fan of|"
+        rf"{LIKING_DENIED}\b|no fan of|{REFUSED}|"
         r"(?:tired|sick|bored) of (?!this|these|that|it\b|today|the weather)|fed up with|"
-        r"avoid|allergic to fun|bores? me|boring|gross|disgust|ugh|no-go|hard pass|"
+        r"avoid|allergic to fun|bores? me|boring|gross|disgust|ugh|no-go|"
         r"turns my stomach|never eat|don't eat|don't touch|aversion|"
         r"(?:tastes?|smells?) (?:like|awful|gross|bad|terrible|vile)|\bno \w+(?: \w+)? for me\b|"
         r"nicht leiden|hasse|mag kein|je déteste|déteste|n'aime pas|odio|no me gusta",
@@ -240,12 +240,12 @@ CATEGORIES: tuple[Category, ...] = (
         r"\blove (?:of|for)\b|"
         r"fan of|big fan|favou?rite|fave\b|obsessed|sucker for|(?:i'm|im|i am) (?:\w+ )?into\b|"
         r"passionate about|comfort (?:food|watch|read)|can't get enough|"
-        r"nothing beats|nothing better than|live without|go-to|my thing|my jam|i'm all about|"
+        rf"{UNBEATEN}|live without|go-to|my thing|my jam|i'm all about|"
         r"addicted|significance for me|"
         r"means (?:a lot|so much|everything) to me|(?:special|important|dear) to me|"
         r"close to my heart|"
         # A verdict's frames: "Earl Grey or nothing", "window seat, every time", "tea > coffee"
-        r"or nothing\b|all the way\b|every time\b|any day\b|hands down\b|can't beat|"
+        r"or nothing\b|all the way\b|every time\b|any day\b|hands down\b|"
         r"only from now on\b|"
         r"(?:is|are) the best\b|over (?:any|every|all) other|[^\W\d]\s*>\s*[^\W\d]|"
         r"team \w+\b(?= all)|"

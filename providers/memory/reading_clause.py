@@ -184,6 +184,8 @@ class Clauses(ReaderBase):
         # with no subject, names its judge by its words.
         verdict = (
             VERDICT_FRAME.search(clause) is not None
+            # (a frame alone, "Never again.", is a verdict on a topic said before it)
+            and bool(content_words(VERDICT_FRAME.sub(" ", clause)))
             and not self.opens("third_person", clause)
             and not someone_else
         )

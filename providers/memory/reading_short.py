@@ -31,6 +31,7 @@ from .subject_patterns import (
 from .talk_patterns import (
     PAST_OF_A_THING,
     TOPIC_FIRST,
+    VERDICT_FRAME,
 )
 from .time_patterns import FEELING, NOT_YET, PASSING, WHEN_AHEAD, momentary
 
@@ -93,7 +94,16 @@ class ShortMessages(ReaderBase):
             if not said:
                 continue
             bare = said.rstrip(" .!)\"'”»")
-            if ENDING.search(bare) and not bare.endswith("?"):
+            # "Karaoke? Never again.": a verdict on the topic just named, even one that
+            # sounds like an end, is said of the topic.
+            verdict = (
+                bool(topic)
+                and len(WORD.findall(bare)) <= 4
+                # ("Never again." is a verdict, "Never use emoji." a request)
+                and (not self.opens("request_openers", bare) or not VERDICT_FRAME.sub("", bare))
+                and not self.opens("third_person", bare)  # "that's him": said of someone
+            )
+            if ENDING.search(bare) and not bare.endswith("?") and not verdict:
                 # "The ThinkPad died, replaced it with a MacBook Air": the end retires what
                 # it names, and only the rest is kept; an end alone ("The band split up")
                 # keeps nothing.
@@ -121,12 +131,7 @@ class ShortMessages(ReaderBase):
                     return
                 topic = bare
                 continue
-            if (
-                topic
-                and len(WORD.findall(bare)) <= 4
-                and not self.opens("request_openers", bare)
-                and not self.opens("third_person", bare)  # "that's him": said of someone
-            ):
+            if verdict:
                 kept.append(f"{topic} {bare}")  # the verdict on a topic: "No thanks."
             elif self.tells(bare):
                 kept.append(f"{topic} {bare}" if topic else bare)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from .polarity import REFUSED, UNBEATEN
+
 # An imperative of any verb with the user as its object.
 VERB_ME = re.compile(
     r"(?!(?:i|it|that|this|they|he|she|you|we|let)\b)(?:[a-z]+[^s\W]|pass|guess)\s+me\b"
@@ -98,7 +100,9 @@ RENAMED = re.compile(
     re.IGNORECASE,
 )
 VERDICT_FRAME = re.compile(
-    r"\b(?:all the way|or nothing|only from now on|every time|any day|hands down)\b", re.I
+    rf"\b(?:all the way|or nothing|only from now on|every time|any day|hands down|{UNBEATEN}|"
+    rf"{REFUSED})\b",
+    re.I,
 )
 MIND_CHANGED = re.compile(
     r"\b(?:changed my mind|change of heart|meinung geändert|changé d'avis|cambié de opinión)\b",
