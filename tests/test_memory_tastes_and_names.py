@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from memorykit import slots_of
 
+from ctxchat.providers.memory.statements import extract_rules
+
 
 @pytest.mark.parametrize(
     "message",
@@ -43,3 +45,15 @@ def test_a_noun_of_time_does_not_make_a_taste_another_kind(message: str) -> None
 )
 def test_a_verdict_with_no_subject_is_the_users_taste(message: str, slot: str) -> None:
     assert slots_of(message) == {slot}
+
+
+@pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        ("I'm a midwife btw", "I'm a midwife"),
+        ("Not a huge festival person tbh.", "Not a huge festival person"),
+        ("Anchovies? never again lol", "Anchovies? never again"),
+    ],
+)
+def test_a_chat_abbreviation_closes_a_clause_without_a_comma(message: str, kept: str) -> None:
+    assert [op.value for op in extract_rules(message).ops] == [kept]

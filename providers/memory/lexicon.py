@@ -297,6 +297,11 @@ def _words(fragment: str) -> str:
     return rf"(?<![\w'’])(?:{fragment})(?:(?<=['’])|(?![\w'’]))"
 
 
+# Chat's abbreviations close a clause without a comma ("Kit btw", "never again lol"), and
+# are typed the same in every language.
+_PARTICLES = r"btw|tbh|ngl|lol|lmao|haha|hahaha|imo|fwiw|tho"
+
+
 @functools.cache
 def compiled(code: str) -> Compiled:
     lang = next(lang for lang in LANGUAGES if lang.code == code)
@@ -310,7 +315,10 @@ def compiled(code: str) -> Compiled:
         search[name] = re.compile(_words(fragment), re.IGNORECASE)
         opens[name] = re.compile(r"\s*" + _words(fragment), re.IGNORECASE)
     closing = (
-        re.compile(r"\s*[,;]\s*" + _words(lang.sign_offs) + r"[\s.!?]*$", re.IGNORECASE)
+        re.compile(
+            rf"(?:\s*[,;]\s*{_words(lang.sign_offs)}|\s+{_words(_PARTICLES)})[\s.!?]*$",
+            re.IGNORECASE,
+        )
         if lang.sign_offs
         else None
     )
