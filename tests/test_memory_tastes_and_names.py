@@ -57,3 +57,17 @@ def test_a_verdict_with_no_subject_is_the_users_taste(message: str, slot: str) -
 )
 def test_a_chat_abbreviation_closes_a_clause_without_a_comma(message: str, kept: str) -> None:
     assert [op.value for op in extract_rules(message).ops] == [kept]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "it's Ollie, short for Oliver",
+        "Ich bin Flo, kurz für Florian.",
+        "Ms. Adeyemi is fine, thank you.",
+        "Señora Quiroga, por favor.",
+        "Herr Lindemann passt.",
+    ],
+)
+def test_a_name_glossed_or_a_title_accepted_is_the_users_name(message: str) -> None:
+    assert slots_of(message) == {"name"}

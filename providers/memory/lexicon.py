@@ -299,7 +299,7 @@ def _words(fragment: str) -> str:
 
 # Chat's abbreviations close a clause without a comma ("Kit btw", "never again lol"), and
 # are typed the same in every language.
-_PARTICLES = r"btw|tbh|ngl|lol|lmao|haha|hahaha|imo|fwiw|tho"
+PARTICLES = r"btw|tbh|ngl|lol|lmao|haha|hahaha|imo|fwiw|tho"
 
 
 @functools.cache
@@ -316,7 +316,7 @@ def compiled(code: str) -> Compiled:
         opens[name] = re.compile(r"\s*" + _words(fragment), re.IGNORECASE)
     closing = (
         re.compile(
-            rf"(?:\s*[,;]\s*{_words(lang.sign_offs)}|\s+{_words(_PARTICLES)})[\s.!?]*$",
+            rf"(?:\s*[,;]\s*{_words(lang.sign_offs)}|\s+{_words(PARTICLES)})[\s.!?]*$",
             re.IGNORECASE,
         )
         if lang.sign_offs

@@ -34,7 +34,7 @@ from .remark_patterns import (
     LEFT_FOR,
 )
 from .slots import favourite_slot
-from .subject_patterns import DROPPED_MY, IN_PLACE, MY_PEOPLE, NAME_INTRO, NATIONALITY
+from .subject_patterns import ADDRESSED, DROPPED_MY, IN_PLACE, MY_PEOPLE, NAME_INTRO, NATIONALITY
 from .talk_patterns import TITLE
 from .time_patterns import INTENT
 
@@ -205,6 +205,8 @@ class ReaderBase(ABC):
     @staticmethod
     def slot_of(value: str) -> str | None:
         kind = category_of(value)
+        if ADDRESSED.search(value):
+            return "name"  # "Frau Berger passt": a title is no kind the user is
         if NAME_INTRO.search(value):
             # "Paramedic here" names a trade, "Priya here" a person.
             named = category_of(WORD.findall(value)[0]) if WORD.search(value) else None
