@@ -71,3 +71,11 @@ def test_a_chat_abbreviation_closes_a_clause_without_a_comma(message: str, kept:
 )
 def test_a_name_glossed_or_a_title_accepted_is_the_users_name(message: str) -> None:
     assert slots_of(message) == {"name"}
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Give me a paperback over an e-reader any day.", "give me mountains over beaches, hands down"],
+)
+def test_a_choice_said_as_a_request_for_the_thing_chosen_is_a_taste(message: str) -> None:
+    assert slots_of(message) == {"likes"}
