@@ -79,3 +79,19 @@ def test_a_name_glossed_or_a_title_accepted_is_the_users_name(message: str) -> N
 )
 def test_a_choice_said_as_a_request_for_the_thing_chosen_is_a_taste(message: str) -> None:
     assert slots_of(message) == {"likes"}
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Vous pouvez m'appeler Titou.", "Puedes llamarme Quique.", "Kannst mich gern Jojo nennen."],
+)
+def test_leave_to_name_the_user_is_the_users_name_in_any_language(message: str) -> None:
+    assert slots_of(message) == {"name"}
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Le samedi, c'est toujours marché pour moi.", "Mein Lieblingsort ist der Hafen."],
+)
+def test_a_word_for_is_is_no_time_zone(message: str) -> None:
+    assert "timezone" not in slots_of(message)

@@ -42,7 +42,8 @@ CATEGORIES: tuple[Category, ...] = (
         r"(?<!\bhis )(?<!\bher )(?<!\btheir )(?<!\bits )(?<!\x27s )(?<!’s )name\b|named? me|"
         r"call me|calls me|called me|(?:i'm|i am) called|go by|goes by|address me|"
         r"nickname|surname|first name|(?:rather|prefer) you (?:used?|called?)|heiße|"
-        r"ich heisse|nenn\w* mich|m'appell|knows? me as|me (?:llaman|dicen|conocen como)\b|"
+        r"ich heisse|nenn\w* mich|mich (?:\w+ )?\w+ (?:nenn|ruf)|m'appel|llamarme|knows? me as|"
+        r"me (?:llaman|dicen|conocen como)\b|"
         r"meinen namen|mon prénom|"
         r"appelle-moi|appelez-moi|me llamo|llámame|mi nombre|mon nom|mein name",
     ),
@@ -97,7 +98,8 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "timezone",
-        r"time ?zone|timezone|\b(?:utc|gmt|cet|cest|bst|est|edt|pst|pdt|ist|jst|aest)\b|"
+        # (in capitals: "est" is French for "is", "ist" German)
+        r"time ?zone|timezone|\b(?:utc|gmt)\b|\b(?-i:CET|CEST|BST|EST|EDT|PST|PDT|IST|JST|AEST)\b|"
         r"(?:eastern|central|mountain|pacific|atlantic) time",
     ),
     # Before work: what someone earns is its own fact, forgotten without the job.

@@ -164,8 +164,10 @@ IN_PLACE = re.compile(
 NAMED_ME = re.compile(
     r"\b(?:calls?|called|calling|know|knows|known)\s+me\s+(?:as\s+)?(?-i:[A-Z])|"
     r"\b(?:nenn|ruf|kenn)\w*\s+mich\s+(?:als\s+)?(?-i:[A-Z])|"
-    r"\bm['’](?:appell|surnomm)\w*\s+(?-i:[A-Z])|\bme\s+(?:surnomm|appell)\w*\s+(?-i:[A-Z])|"
-    r"\bme\s+(?:llam|dic|conoc|apod)\w*\s+(?:como\s+)?(?-i:[A-Z])",
+    r"\bm['’](?:appel|surnomm)\w*\s+(?-i:[A-Z])|\bme\s+(?:surnomm|appel)\w*\s+(?-i:[A-Z])|"
+    r"\bme\s+(?:llam|dic|conoc|apod)\w*\s+(?:como\s+)?(?-i:[A-Z])|"
+    # the object after the infinitive or before the verb: "llamarme Nacho", "mich Tommy nennen"
+    r"\b(?:llam|decir|apod)\w*me\s+(?-i:[A-Z])|\bmich\s+(?:\w+\s+)?(?-i:[A-Z])[\w'-]+\s+(?:nenn|ruf)",
     re.IGNORECASE,
 )
 SELF_AS_PERSON = re.compile(
