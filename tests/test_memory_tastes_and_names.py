@@ -95,3 +95,16 @@ def test_leave_to_name_the_user_is_the_users_name_in_any_language(message: str) 
 )
 def test_a_word_for_is_is_no_time_zone(message: str) -> None:
     assert "timezone" not in slots_of(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "What I value most is curiosity.",
+        "Fairness matters more than winning to me.",
+        "Mir ist Pünktlichkeit am wichtigsten.",
+        "Pour moi, la liberté compte plus que tout.",
+    ],
+)
+def test_what_counts_most_to_the_user_is_a_value(message: str) -> None:
+    assert slots_of(message) == {"values"}

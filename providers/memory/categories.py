@@ -303,7 +303,10 @@ CATEGORIES: tuple[Category, ...] = (
         "values",
         r"religio|catholic|christian|muslim|jewish|hindu|buddhist|atheist|faith|church|"
         r"mosque|synagogue|temple|pray|mass\b|vote|politic|welfare|ethic|environment|"
-        r"sustainab|climate",
+        r"sustainab|climate|"
+        # what counts most to the user: "what I value most", "honesty matters most to me"
+        r"(?:i|we) value\b|values? most|matters? (?:most|more than|above)|(?:is|are) everything to "
+        r"me|comes? first\b|am wichtigsten|plus que tout|lo más importante",
     ),
     # What someone is, said with an agent noun ("I'm a welder", "I'm an illustrator"): the
     # commonest way to give a job, and open-ended, so it is tried after every named one.

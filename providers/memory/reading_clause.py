@@ -44,6 +44,7 @@ from .subject_patterns import (
 from .talk_patterns import NOT_SO, ONE_THING, VERDICT_FRAME, WHEN_FIRST
 from .time_patterns import DATED_END, PASSING, PLAN, momentary
 
+_CLEFT = re.compile(r"(?:what|where|who)\s+(?:i|we)\s+[^,?]*?\s(?:is|was|are)\s+\w", re.I)
 _WORD_START = re.compile(r"(?<![\w'’])[\w'’-]+")
 # The subject pronouns of the languages whose subject a fronted phrase can move.
 _PRONOUN_SUBJECT = re.compile(r"(?:ich|wir|je|j['’]|nous|yo|io|eu|ik|wij|we)\b", re.I)
@@ -233,6 +234,8 @@ class Clauses(ReaderBase):
         if m is None:
             return False
         nxt = clause[m.end() :].split()[:1]
+        if _CLEFT.match(clause):
+            return False  # "What I value most is patience": a statement, its subject a clause
         return bool(nxt) and nxt[0].casefold() in {
             "do", "does", "did", "is", "are", "can", "could", "should", "would", "will",
             "i", "you", "we", "much", "many", "long", "often",
