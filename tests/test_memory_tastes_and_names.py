@@ -108,3 +108,10 @@ def test_a_word_for_is_is_no_time_zone(message: str) -> None:
 )
 def test_what_counts_most_to_the_user_is_a_value(message: str) -> None:
     assert slots_of(message) == {"values"}
+
+
+@pytest.mark.parametrize(
+    "message", ["Oat milk over cow's milk, always.", "Podcasts > audiobooks", "Trains over planes."]
+)
+def test_a_choice_with_its_verb_left_out_is_a_taste(message: str) -> None:
+    assert slots_of(message) == {"likes"}

@@ -29,6 +29,7 @@ from .subject_patterns import (
     SUBJECT_VERB,
 )
 from .talk_patterns import (
+    CHOICE,
     PAST_OF_A_THING,
     TOPIC_FIRST,
     VERDICT_FRAME,
@@ -220,6 +221,8 @@ class ShortMessages(ReaderBase):
             # A form filled in about oneself: "Job: paramedic", not "Error: refused".
             return mine or category_of(label.group(1)) is not None
         taste = category_of(said)
+        if CHOICE.fullmatch(said):
+            return True
         if taste is not None and taste.slot in ("likes", "dislikes") and not mine:
             # A verdict with no "I" names its judge by its words: "nothing beats a good
             # Negroni" is the speaker's taste, whatever the grammatical subject.

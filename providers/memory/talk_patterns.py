@@ -99,6 +99,16 @@ RENAMED = re.compile(
     r"(?P<new>(?-i:[A-Z])[\w'-]+)",
     re.IGNORECASE,
 )
+# A choice with its verb left out, between two bare things: "Tea over coffee", "Sci-fi >
+# fantasy, always" (a thing with an article or a pronoun before it is a scene: "the cat
+# over the fence").
+CHOICE = re.compile(
+    r"(?!(?:the|a|an|my|i|we|you|he|she|they|it|this|that)\b)[^\W\d][\w'-]*"
+    r"(?:\s[\w'-]+)?\s*(?:\s(?:over|rather than|instead of)\s|>)\s*"
+    r"(?!(?:the|a|an|my|it|there|here|to|and)\b)[^\W\d][\w'-]*(?:\s[\w'-]+)?"
+    r"(?:,?\s+(?:always|any day|every time|forever|for me))?[.!]?",
+    re.IGNORECASE,
+)
 VERDICT_FRAME = re.compile(
     rf"\b(?:all the way|or nothing|only from now on|every time|any day|hands down|{UNBEATEN}|"
     rf"{REFUSED})\b",
