@@ -4,7 +4,7 @@ of naming, whoever does the naming, in the four main languages."""
 from __future__ import annotations
 
 import pytest
-from memorykit import slots_of
+from memorykit import remembered, slots_of
 
 from ctxchat.providers.memory.statements import extract_rules
 
@@ -115,3 +115,15 @@ def test_what_counts_most_to_the_user_is_a_value(message: str) -> None:
 )
 def test_a_choice_with_its_verb_left_out_is_a_taste(message: str) -> None:
     assert slots_of(message) == {"likes"}
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("Pilates most evenings.", "pilates"),
+        ("Park run every Saturday, rain or shine.", "park run"),
+        ("Sudoku every morning, without fail.", "sudoku"),
+    ],
+)
+def test_a_habit_with_its_verb_left_out_is_kept(message: str, word: str) -> None:
+    assert word in remembered(message)

@@ -5,9 +5,18 @@ from __future__ import annotations
 
 import re
 
-from .categories import category_of
+from .categories import categories_in, category_of
 from .change_patterns import ENDING, SWITCH
-from .clause_patterns import BARE_IMPERATIVE, BRIEF_LABEL, FIELD, FINITE, REACTION, TASK_VERB, WORD
+from .clause_patterns import (
+    BARE_IMPERATIVE,
+    BRIEF_LABEL,
+    FIELD,
+    FINITE,
+    REACTION,
+    TASK_VERB,
+    TIME_NAMED,
+    WORD,
+)
 from .forget_request import forget_ops
 from .ops import Op
 from .reading import (
@@ -30,6 +39,7 @@ from .subject_patterns import (
 )
 from .talk_patterns import (
     CHOICE,
+    HABIT,
     PAST_OF_A_THING,
     TOPIC_FIRST,
     VERDICT_FRAME,
@@ -223,6 +233,13 @@ class ShortMessages(ReaderBase):
         taste = category_of(said)
         if CHOICE.fullmatch(said):
             return True
+        if (
+            HABIT.match(said)
+            and any(c.slot == "schedule" for c in categories_in(said))
+            and not FINITE.search(said)
+            and not TIME_NAMED.search(said)  # "Rain every day this week": the weather
+        ):
+            return self.lasting(said)
         if taste is not None and taste.slot in ("likes", "dislikes") and not mine:
             # A verdict with no "I" names its judge by its words: "nothing beats a good
             # Negroni" is the speaker's taste, whatever the grammatical subject.

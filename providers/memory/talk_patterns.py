@@ -109,6 +109,13 @@ CHOICE = re.compile(
     r"(?:,?\s+(?:always|any day|every time|forever|for me))?[.!]?",
     re.IGNORECASE,
 )
+# A habit with its verb left out: a bare thing, then how often ("Parkrun every Saturday",
+# "Yoga most mornings").
+HABIT = re.compile(
+    r"(?!(?:the|a|an|my|i|we|you|he|she|they|it|this|that|there)\b)[^\W\d][\w'-]*"
+    r"(?:\s[\w'-]+)?,?\s+(?:every|each|most|on)\s",
+    re.IGNORECASE,
+)
 VERDICT_FRAME = re.compile(
     rf"\b(?:all the way|or nothing|only from now on|every time|any day|hands down|{UNBEATEN}|"
     rf"{REFUSED})\b",
