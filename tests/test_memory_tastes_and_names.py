@@ -127,3 +127,11 @@ def test_a_choice_with_its_verb_left_out_is_a_taste(message: str) -> None:
 )
 def test_a_habit_with_its_verb_left_out_is_kept(message: str, word: str) -> None:
     assert word in remembered(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Hard pass on that pub quiz tomorrow.", "Rien ne vaut cette soirée, merci encore !"],
+)
+def test_a_verdict_on_a_thing_pointed_at_is_the_moments(message: str) -> None:
+    assert slots_of(message) == set()

@@ -41,7 +41,7 @@ from .subject_patterns import (
     USER_SUBJECT,
     YOURS,
 )
-from .talk_patterns import NOT_SO, ONE_THING, VERDICT_FRAME, WHEN_FIRST
+from .talk_patterns import AT_HAND, NOT_SO, ONE_THING, VERDICT_FRAME, WHEN_FIRST
 from .time_patterns import DATED_END, PASSING, PLAN, momentary
 
 _CLEFT = re.compile(r"(?:what|where|who)\s+(?:i|we)\s+[^,?]*?\s(?:is|was|are)\s+\w", re.I)
@@ -187,6 +187,7 @@ class Clauses(ReaderBase):
             VERDICT_FRAME.search(clause) is not None
             # (a frame alone, "Never again.", is a verdict on a topic said before it)
             and bool(content_words(VERDICT_FRAME.sub(" ", clause)))
+            and not AT_HAND.search(clause)
             and not self.opens("third_person", clause)
             and not someone_else
         )

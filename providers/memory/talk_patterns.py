@@ -121,6 +121,13 @@ VERDICT_FRAME = re.compile(
     rf"{REFUSED})\b",
     re.I,
 )
+# A thing pointed at is the one at hand: "nothing beats this weather", "hard pass on that
+# meeting", "rien ne vaut ce film" judge an occasion, not a taste.
+AT_HAND = re.compile(
+    r"\b(?:this|that|these|those|ce|cet|cette|ces|este|esta|estos|estas|ese|esa|dies\w*|"
+    r"jene\w*)\b(?!\s+(?:days|time)\b)",
+    re.I,
+)
 MIND_CHANGED = re.compile(
     r"\b(?:changed my mind|change of heart|meinung geändert|changé d'avis|cambié de opinión)\b",
     re.I,
