@@ -135,3 +135,8 @@ def test_a_habit_with_its_verb_left_out_is_kept(message: str, word: str) -> None
 )
 def test_a_verdict_on_a_thing_pointed_at_is_the_moments(message: str) -> None:
     assert slots_of(message) == set()
+
+
+@pytest.mark.parametrize("message", ["Everybody calls him Moose.", "Folks call him Big Al lol"])
+def test_a_name_someone_else_is_called_by_corrects_nothing(message: str) -> None:
+    assert not extract_rules(message).ops

@@ -65,7 +65,7 @@ EN = Language(
     "en",
     first_person=r"i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us",
     third_person=r"he|she|they|he's|she's|they're|they've|they'd|they'll|he'd|she'd|he'll|"
-    r"she'll|his|her|their|it|it's|it'd|it'll|this|that|that's|that'll|there|there's",
+    r"she'll|his|him|her|their|them|it|it's|it'd|it'll|this|that|that's|that'll|there|there's",
     question_openers=r"what|whats|what's|who|whom|whose|which|when|where|why|how|is|are|am|"
     r"was|were|do|does|did|can|could|should|would|will|shall|may|might|have|has|any|anyone",
     hypothetical=r"if|suppose|supposing|imagine|imagining|pretend|pretending|hypothetically|"
