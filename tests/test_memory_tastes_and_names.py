@@ -140,3 +140,16 @@ def test_a_verdict_on_a_thing_pointed_at_is_the_moments(message: str) -> None:
 @pytest.mark.parametrize("message", ["Everybody calls him Moose.", "Folks call him Big Al lol"])
 def test_a_name_someone_else_is_called_by_corrects_nothing(message: str) -> None:
     assert not extract_rules(message).ops
+
+
+@pytest.mark.parametrize(
+    ("message", "slot"),
+    [
+        ("Pas vraiment fan des escape games.", "dislikes"),
+        ("Kein besonders großer Fan von Musicals.", "dislikes"),
+        ("No soy nada fan del golf.", "dislikes"),
+        ("Je suis grand fan de rugby.", "likes"),
+    ],
+)
+def test_a_fan_said_or_denied_in_other_languages_is_a_taste(message: str, slot: str) -> None:
+    assert slots_of(message) == {slot}

@@ -221,6 +221,7 @@ CATEGORIES: tuple[Category, ...] = (
         "dislikes",
         r"hate|hates|loathe|detest|despise|can(?:'t|not) (?:stand|bear|do)\b|dislike|"
         rf"{LIKING_DENIED}\b|no fan of|{REFUSED}|"
+        r"(?:pas|plus|kein\w*|no|nada)\s+(?:\w+\s+){0,2}?(?:fan|fana)\b|"
         r"(?:tired|sick|bored) of (?!this|these|that|it\b|today|the weather)|fed up with|"
         r"avoid|allergic to fun|bores? me|boring|gross|disgust|ugh|no-go|"
         r"turns my stomach|never eat|don't eat|don't touch|aversion|"
@@ -240,7 +241,8 @@ CATEGORIES: tuple[Category, ...] = (
         "likes",
         r"\b(?:i|we)\s+(?:\w+\s+)?(?:love|like|adore|enjoy|prefer|loved|liked|adored|enjoyed)\b|"
         r"\blove (?:of|for)\b|"
-        r"fan of|big fan|favou?rite|fave\b|obsessed|sucker for|(?:i'm|im|i am) (?:\w+ )?into\b|"
+        r"fan of|big fan|fan (?:de|des|du|del|von|vom)\b|"
+        r"favou?rite|fave\b|obsessed|sucker for|(?:i'm|im|i am) (?:\w+ )?into\b|"
         r"passionate about|comfort (?:food|watch|read)|can't get enough|"
         rf"{UNBEATEN}|live without|go-to|my thing|my jam|i'm all about|"
         r"addicted|significance for me|"
