@@ -17,7 +17,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from .polarity import LIKING_DENIED
+from .polarity import LIKING_DENIED, REFUSED, UNBEATEN
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +42,9 @@ CATEGORIES: tuple[Category, ...] = (
         r"(?<!\bhis )(?<!\bher )(?<!\btheir )(?<!\bits )(?<!\x27s )(?<!’s )name\b|named? me|"
         r"call me|calls me|called me|(?:i'm|i am) called|go by|goes by|address me|"
         r"nickname|surname|first name|(?:rather|prefer) you (?:used?|called?)|heiße|"
-        r"ich heisse|nennt? mich|je m'appelle|m'appelle|meinen namen|mon prénom|"
+        r"ich heisse|nenn\w* mich|mich (?:\w+ )?\w+ (?:nenn|ruf)|m'appel|llamarme|knows? me as|"
+        r"me (?:llaman|dicen|conocen como)\b|"
+        r"meinen namen|mon prénom|"
         r"appelle-moi|appelez-moi|me llamo|llámame|mi nombre|mon nom|mein name",
     ),
     Category(
@@ -96,7 +98,8 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "timezone",
-        r"time ?zone|timezone|\b(?:utc|gmt|cet|cest|bst|est|edt|pst|pdt|ist|jst|aest)\b|"
+        # (in capitals: "est" is French for "is", "ist" German)
+        r"time ?zone|timezone|\b(?:utc|gmt)\b|\b(?-i:CET|CEST|BST|EST|EDT|PST|PDT|IST|JST|AEST)\b|"
         r"(?:eastern|central|mountain|pacific|atlantic) time",
     ),
     # Before work: what someone earns is its own fact, forgotten without the job.
@@ -217,9 +220,10 @@ CATEGORIES: tuple[Category, ...] = (
     Category(
         "dislikes",
         r"hate|hates|loathe|detest|despise|can(?:'t|not) (?:stand|bear|do)\b|dislike|"
-        rf"{LIKING_DENIED}\b|no fan of|"
+        rf"{LIKING_DENIED}\b|no fan of|{REFUSED}|"
+        r"(?:pas|plus|kein\w*|no|nada)\s+(?:\w+\s+){0,2}?(?:fan|fana)\b|"
         r"(?:tired|sick|bored) of (?!this|these|that|it\b|today|the weather)|fed up with|"
-        r"avoid|allergic to fun|bores? me|boring|gross|disgust|ugh|no-go|hard pass|"
+        r"avoid|allergic to fun|bores? me|boring|gross|disgust|ugh|no-go|"
         r"turns my stomach|never eat|don't eat|don't touch|aversion|"
         r"(?:tastes?|smells?) (?:like|awful|gross|bad|terrible|vile)|\bno \w+(?: \w+)? for me\b|"
         r"nicht leiden|hasse|mag kein|je déteste|déteste|n'aime pas|odio|no me gusta",
@@ -237,14 +241,15 @@ CATEGORIES: tuple[Category, ...] = (
         "likes",
         r"\b(?:i|we)\s+(?:\w+\s+)?(?:love|like|adore|enjoy|prefer|loved|liked|adored|enjoyed)\b|"
         r"\blove (?:of|for)\b|"
-        r"fan of|big fan|favou?rite|fave\b|obsessed|sucker for|(?:i'm|im|i am) (?:\w+ )?into\b|"
+        r"fan of|big fan|fan (?:de|des|du|del|von|vom)\b|"
+        r"favou?rite|fave\b|obsessed|sucker for|(?:i'm|im|i am) (?:\w+ )?into\b|"
         r"passionate about|comfort (?:food|watch|read)|can't get enough|"
-        r"nothing beats|nothing better than|live without|go-to|my thing|my jam|i'm all about|"
+        rf"{UNBEATEN}|live without|go-to|my thing|my jam|i'm all about|"
         r"addicted|significance for me|"
         r"means (?:a lot|so much|everything) to me|(?:special|important|dear) to me|"
         r"close to my heart|"
         # A verdict's frames: "Earl Grey or nothing", "window seat, every time", "tea > coffee"
-        r"or nothing\b|all the way\b|every time\b|any day\b|hands down\b|can't beat|"
+        r"or nothing\b|all the way\b|every time\b|any day\b|hands down\b|"
         r"only from now on\b|"
         r"(?:is|are) the best\b|over (?:any|every|all) other|[^\W\d]\s*>\s*[^\W\d]|"
         r"team \w+\b(?= all)|"
@@ -300,7 +305,10 @@ CATEGORIES: tuple[Category, ...] = (
         "values",
         r"religio|catholic|christian|muslim|jewish|hindu|buddhist|atheist|faith|church|"
         r"mosque|synagogue|temple|pray|mass\b|vote|politic|welfare|ethic|environment|"
-        r"sustainab|climate",
+        r"sustainab|climate|"
+        # what counts most to the user: "what I value most", "honesty matters most to me"
+        r"(?:i|we) value\b|values? most|matters? (?:most|more than|above)|(?:is|are) everything to "
+        r"me|comes? first\b|am wichtigsten|plus que tout|lo más importante",
     ),
     # What someone is, said with an agent noun ("I'm a welder", "I'm an illustrator"): the
     # commonest way to give a job, and open-ended, so it is tried after every named one.
@@ -339,15 +347,25 @@ def _compiled() -> tuple[tuple[Category, re.Pattern[str]], ...]:
     return compiled_table(CATEGORIES)
 
 
+# A noun after a preposition of time names when, not what the statement is about: "a cold
+# lager after work" is a taste, "nach der Arbeit", "après le travail" the same.
+_WHEN = re.compile(
+    r"\b(?:after|before|during|nach|vor|während|après|avant|pendant|después de|antes de|"
+    r"durante)\s+(?:(?:the|my|a|der|dem|den|einem|le|la|les|l'|el|del|mi)\s*)?[\w'-]+",
+    re.IGNORECASE,
+)
+
+
 # The reader asks of the same clause many times over while it reads one message (its slot,
 # whether it lasts, whether it is a fragment): the answer is the text's alone, so it is kept
 # while that message is read (`extract_rules` clears it for each one).
 @functools.lru_cache(maxsize=1024)
 def category_of(text: str) -> Category | None:
     """The first category whose words the statement holds, or None (a note)."""
-    for category, pattern in _compiled():
-        if pattern.search(text):
-            return category
+    for said in (_WHEN.sub(" ", text), text):
+        for category, pattern in _compiled():
+            if pattern.search(said):
+                return category
     return None
 
 

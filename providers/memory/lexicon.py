@@ -65,7 +65,7 @@ EN = Language(
     "en",
     first_person=r"i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us",
     third_person=r"he|she|they|he's|she's|they're|they've|they'd|they'll|he'd|she'd|he'll|"
-    r"she'll|his|her|their|it|it's|it'd|it'll|this|that|that's|that'll|there|there's",
+    r"she'll|his|him|her|their|them|it|it's|it'd|it'll|this|that|that's|that'll|there|there's",
     question_openers=r"what|whats|what's|who|whom|whose|which|when|where|why|how|is|are|am|"
     r"was|were|do|does|did|can|could|should|would|will|shall|may|might|have|has|any|anyone",
     hypothetical=r"if|suppose|supposing|imagine|imagining|pretend|pretending|hypothetically|"
@@ -298,6 +298,11 @@ def _words(fragment: str) -> str:
     return rf"(?<![\w'’])(?:{fragment})(?:(?<=['’])|(?![\w'’]))"
 
 
+# Chat's abbreviations close a clause without a comma ("Kit btw", "never again lol"), and
+# are typed the same in every language.
+PARTICLES = r"btw|tbh|ngl|lol|lmao|haha|hahaha|imo|fwiw|tho"
+
+
 @functools.cache
 def compiled(code: str) -> Compiled:
     lang = next(lang for lang in LANGUAGES if lang.code == code)
@@ -311,7 +316,10 @@ def compiled(code: str) -> Compiled:
         search[name] = re.compile(_words(fragment), re.IGNORECASE)
         opens[name] = re.compile(r"\s*" + _words(fragment), re.IGNORECASE)
     closing = (
-        re.compile(r"\s*[,;]\s*" + _words(lang.sign_offs) + r"[\s.!?]*$", re.IGNORECASE)
+        re.compile(
+            rf"(?:\s*[,;]\s*{_words(lang.sign_offs)}|\s+{_words(PARTICLES)})[\s.!?]*$",
+            re.IGNORECASE,
+        )
         if lang.sign_offs
         else None
     )

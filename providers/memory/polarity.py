@@ -12,11 +12,26 @@ from .normalize import stem, words
 
 Feeling = Literal["for", "against"]
 
-# A liking denied: "never been a fan of", "don't really like", "not into".
+# A liking denied: "never been a fan of", "don't really like", "not into", "not a big
+# beach person".
 LIKING_DENIED = (
     r"(?:not|never|no longer|(?:do|does|did|could|would|ca|wo|is|are|was|were|have|has)n't)\s+"
     r"(?:\w+\s+){0,2}?(?:a (?:big |huge )?fan|into|keen on|"
-    r"fond of|likes?|liked|enjoy\w*|big on)"
+    r"fond of|likes?|liked|enjoy\w*|big on|"
+    r"(?:a|much of an?) (?:big |huge |real )?[\w-]+ (?:person|guy|gal|girl))"
+)
+# The one judging a thing unbeaten, in a frame of no subject: "nothing beats a good curry",
+# "rien ne vaut", "nada como", "nichts geht über".
+UNBEATEN = (
+    r"nothing (?:beats|tops|compares to|comes close to|is better than|better than)|can't beat|"
+    r"rien ne vaut|rien de tel|rien de mieux que|rien ne bat|"
+    r"nada como|nada mejor que|nada supera|"
+    r"nichts (?:geht )?über|nichts schlägt|nichts ist besser als"
+)
+# A thing refused for good, with no subject: "hard pass", "never again", "nie wieder".
+REFUSED = (
+    r"hard pass|never again|(?:a |big )?no from me|"
+    r"plus jamais|très peu pour moi|nunca más|nie wieder"
 )
 _AGAINST = re.compile(
     r"\b(?:hate|hated|hates|hating|dislike|dislikes|disliking|detest|loathe|can't stand|"

@@ -34,8 +34,8 @@ from .remark_patterns import (
     LEFT_FOR,
 )
 from .slots import favourite_slot
-from .subject_patterns import DROPPED_MY, IN_PLACE, MY_PEOPLE, NAME_INTRO, NATIONALITY
-from .talk_patterns import TITLE
+from .subject_patterns import ADDRESSED, DROPPED_MY, IN_PLACE, MY_PEOPLE, NAME_INTRO, NATIONALITY
+from .talk_patterns import CHOICE, TITLE
 from .time_patterns import INTENT
 
 # The kinds of standing state an intention has not changed yet.
@@ -209,6 +209,10 @@ class ReaderBase(ABC):
     @staticmethod
     def slot_of(value: str) -> str | None:
         kind = category_of(value)
+        if CHOICE.fullmatch(value):
+            return "likes"  # "Tea over coffee": what is chosen is liked, whatever it is
+        if ADDRESSED.search(value):
+            return "name"  # "Frau Berger passt": a title is no kind the user is
         if NAME_INTRO.search(value):
             if _NAMED_AFTER.match(value):
                 return "name"  # "I'm Kat, short for Katarzyna": the word after is a name

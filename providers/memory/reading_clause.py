@@ -30,6 +30,7 @@ from .subject_patterns import (
     DROPPED_MY,
     MINE,
     NAME_INTRO,
+    NAMED_ME,
     ONE_WHO,
     OTHER_PEOPLE,
     REPORTED,
@@ -40,9 +41,10 @@ from .subject_patterns import (
     USER_SUBJECT,
     YOURS,
 )
-from .talk_patterns import NOT_SO, ONE_THING, VERDICT_FRAME, WHEN_FIRST
+from .talk_patterns import AT_HAND, NOT_SO, ONE_THING, VERDICT_FRAME, WHEN_FIRST
 from .time_patterns import DATED_END, PASSING, PLAN, momentary
 
+_CLEFT = re.compile(r"(?:what|where|who)\s+(?:i|we)\s+[^,?]*?\s(?:is|was|are)\s+\w", re.I)
 _WORD_START = re.compile(r"(?<![\w'’])[\w'’-]+")
 # The subject pronouns of the languages whose subject a fronted phrase can move.
 _PRONOUN_SUBJECT = re.compile(r"(?:ich|wir|je|j['’]|nous|yo|io|eu|ik|wij|we)\b", re.I)
@@ -77,7 +79,7 @@ class Clauses(ReaderBase):
         clause = WHEN_FIRST.sub("", clause)  # "Last weekend I joined a mentorship program"
         if _of_a_trade(clause):
             return False
-        if SELF_INTRO.search(clause) or NAME_INTRO.search(clause) or SET_TO.search(clause):
+        if any(p.search(clause) for p in (SELF_INTRO, NAME_INTRO, SET_TO, NAMED_ME)):
             return True
         if self.in_role(clause):
             return True
@@ -160,9 +162,9 @@ class Clauses(ReaderBase):
         ):
             return None  # "tell me about your trip to Crete": the listener's, not the user's
         someone_else = SOMEONE_ELSE.match(clause) or OTHER_PEOPLE.match(clause)
-        if someone_else and not SELF_AS_PERSON.search(clause):
+        if someone_else and not (SELF_AS_PERSON.search(clause) or NAMED_ME.search(clause)):
             return None
-        intro = any(p.search(clause) for p in (SELF_INTRO, NAME_INTRO, SET_TO))
+        intro = any(p.search(clause) for p in (SELF_INTRO, NAME_INTRO, SET_TO, NAMED_ME))
         if (
             not (intro or self.in_role(clause))
             and self.opens("third_person", clause)
@@ -183,6 +185,9 @@ class Clauses(ReaderBase):
         # with no subject, names its judge by its words.
         verdict = (
             VERDICT_FRAME.search(clause) is not None
+            # (a frame alone, "Never again.", is a verdict on a topic said before it)
+            and bool(content_words(VERDICT_FRAME.sub(" ", clause)))
+            and not AT_HAND.search(clause)
             and not self.opens("third_person", clause)
             and not someone_else
         )
@@ -230,6 +235,8 @@ class Clauses(ReaderBase):
         if m is None:
             return False
         nxt = clause[m.end() :].split()[:1]
+        if _CLEFT.match(clause):
+            return False  # "What I value most is patience": a statement, its subject a clause
         return bool(nxt) and nxt[0].casefold() in {
             "do", "does", "did", "is", "are", "can", "could", "should", "would", "will",
             "i", "you", "we", "much", "many", "long", "often",

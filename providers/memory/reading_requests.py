@@ -28,7 +28,7 @@ from .reading import (
 )
 from .remark_patterns import OF_REPLIES
 from .style_aspects import style_aspect_of
-from .subject_patterns import AS_A, MY_PEOPLE, NAMED_MINE, OWN_RELATIVE, THATS_ME
+from .subject_patterns import AS_A, MY_PEOPLE, NAMED_ME, NAMED_MINE, OWN_RELATIVE, THATS_ME
 from .talk_patterns import (
     GENERIC_NEED,
     HERE_IN,
@@ -145,7 +145,7 @@ class Requests(ReaderBase):
             self.ops.append(Op("add", "dislikes", said, said))  # "avoid recommending X"
             return
         aspect = style_aspect_of(said)
-        if aspect is None or self.code not in STYLE_READ_IN:
+        if (aspect is None or self.code not in STYLE_READ_IN) and not NAMED_ME.search(said):
             # The aspects' words are those of the four languages read in full: in another
             # one they are other words ("brief" is a letter in Dutch).
             self.indirect(start, end)
@@ -170,7 +170,8 @@ class Requests(ReaderBase):
             rest = rest[m.end() :].lstrip(" ,")
         named = category_of(said)
         if named is not None and named.slot == "name":
-            self.ops.append(Op("add", "name", said, said))  # "please call me Bex"
+            # "please call me Bex", "Puedes llamarme Nacho": being named, in any language
+            self.ops.append(Op("add", "name", said, said))
             return
         object_first = re.match(
             r"(?:this|that|these|those|the following|the attached|my|it's|our|a|an|some)\b",
@@ -183,7 +184,7 @@ class Requests(ReaderBase):
             rest,
             re.I,
         )
-        if (object_first and not STYLE_VERB.match(verb)) or worked_on:
+        if (object_first and not STYLE_VERB.match(verb)) or worked_on or aspect is None:
             self.indirect(start, end)  # "proofread this paragraph": a task on a text
             return
         # A directive about replies with no task in it stands until the user says otherwise.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .categories import Category, category_of
+from .categories import Category, categories_in, category_of
 from .change_patterns import ENDING, SWITCH
 from .clause_patterns import (
     ADVICE,
@@ -15,6 +15,7 @@ from .clause_patterns import (
     FINITE,
     REACTION,
     TASK_VERB,
+    TIME_NAMED,
     WORD,
 )
 from .forget_request import forget_ops
@@ -39,8 +40,11 @@ from .subject_patterns import (
     YOURS,
 )
 from .talk_patterns import (
+    CHOICE,
+    HABIT,
     PAST_OF_A_THING,
     TOPIC_FIRST,
+    VERDICT_FRAME,
 )
 from .time_patterns import FEELING, NOT_YET, PASSING, WHEN_AHEAD, momentary
 
@@ -120,7 +124,16 @@ class ShortMessages(ReaderBase):
             if not said:
                 continue
             bare = said.rstrip(" .!)\"'”»")
-            if ENDING.search(bare) and not bare.endswith("?"):
+            # "Karaoke? Never again.": a verdict on the topic just named, even one that
+            # sounds like an end, is said of the topic.
+            verdict = (
+                bool(topic)
+                and len(WORD.findall(bare)) <= 4
+                # ("Never again." is a verdict, "Never use emoji." a request)
+                and (not self.opens("request_openers", bare) or not VERDICT_FRAME.sub("", bare))
+                and not self.opens("third_person", bare)  # "that's him": said of someone
+            )
+            if ENDING.search(bare) and not bare.endswith("?") and not verdict:
                 # "The ThinkPad died, replaced it with a MacBook Air": the end retires what
                 # it names, and only the rest is kept; an end alone ("The band split up")
                 # keeps nothing.
@@ -148,12 +161,7 @@ class ShortMessages(ReaderBase):
                     return
                 topic = bare
                 continue
-            if (
-                topic
-                and len(WORD.findall(bare)) <= 4
-                and not self.opens("request_openers", bare)
-                and not self.opens("third_person", bare)  # "that's him": said of someone
-            ):
+            if verdict:
                 kept.append(f"{topic} {bare}")  # the verdict on a topic: "No thanks."
             elif self.tells(bare):
                 kept.append(f"{topic} {bare}" if topic else bare)
@@ -248,6 +256,15 @@ class ShortMessages(ReaderBase):
             # A form filled in about oneself: "Job: paramedic", not "Error: refused".
             return mine or category_of(label.group(1)) is not None
         taste = category_of(said)
+        if CHOICE.fullmatch(said):
+            return True
+        if (
+            HABIT.match(said)
+            and any(c.slot == "schedule" for c in categories_in(said))
+            and not FINITE.search(said)
+            and not TIME_NAMED.search(said)  # "Rain every day this week": the weather
+        ):
+            return self.lasting(said)
         if taste is not None and taste.slot in ("likes", "dislikes") and not mine:
             # A verdict with no "I" names its judge by its words: "nothing beats a good
             # Negroni" is the speaker's taste, whatever the grammatical subject.

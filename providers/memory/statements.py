@@ -63,6 +63,7 @@ from .talk_patterns import (
     MIND_CHANGED,
     NO_THING,
     RENAMED,
+    VERDICT_FRAME,
 )
 from .time_patterns import (
     CHANGE_OF_STATE,
@@ -219,6 +220,10 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             or (NO_THING.match(bare) is not None and style_aspect_of(bare) is not None)
             or self.verb_me(bare)  # "Pitch me three ideas", "Get me a list"
         )
+        if request and VERDICT_FRAME.search(bare) and style_aspect_of(bare) is None:
+            # "Give me a paperback over an e-reader any day": a choosing said as a request
+            # for the thing chosen is a taste, not a task.
+            request = False
         conditional = conditional or (lasting_start if request else None)
         if request or (question and self.has("lasting", said)):
             self.directive(said, start, end, standing=conditional is not None)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from .lexicon import PARTICLES
+
 OTHER_PEOPLE = re.compile(
     # (Italian and Portuguese put an article before the possessive: "il mio", "o meu")
     r"\b(?:(?:il|la|i|le|o|a|os|as)\s+)?(?:my|our|mein\w*|unser\w*|mon|ma|mes|notre|nos|mi|mis|nuestr\w*|mio|mia|miei|mie|"
@@ -120,8 +122,26 @@ NATIONALITY = (
     r"japanese|korean|vietnamese|thai|filipino|filipina|indonesian|malaysian|australian|"
     r"kiwi|jewish|arab|latin[oa]|asian|european|african|half \w+)"
 )
+# A short name glossed by the full one: "Kit, short for Christopher", "Basti, kurz für
+# Sebastian".
+_SHORT_FOR = (
+    r",?\s+(?i:short for|kurz für|diminutif de|abréviation de|diminutivo de|abreviatura de)\s+"
+    r"[A-Z][\w'-]+"
+)
+# A title and a name the user accepts being addressed by: "Dr. Mbeki is fine", "Mr.
+# Oyelaran, please", "Frau Berger passt", "Madame Roux, s'il vous plaît".
+ADDRESSED = re.compile(
+    r"^(?i:dr|mr|mrs|ms|mx|miss|prof|professor|herr|frau|monsieur|madame|mme|señora?|sra?|"
+    r"doña|don)\.?\s+[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?(?:\s+(?i:is|would be|ist|est|es)\s+"
+    r"(?i:fine|good|great|ok|okay|perfect|best|gut|bien|bon|parfait|perfecto)|\s+(?i:works|will do|"
+    r"passt|va bien|me va)|,?\s*(?i:please|bitte|s'il vous plaît|por favor))(?:\s+(?i:for me))?"
+    r"[.!]?$"
+)
 NAME_INTRO = re.compile(
-    r"^(?i:(?:hi|hey|hello)[,!]?\s+)?(?i:i'm|i am|im|it's|this is|call me)\s+"
+    rf"{ADDRESSED.pattern}|"
+    rf"^(?:(?i:it's|this is|i'm|i am|im|ich bin|je suis|c'est|soy)\s+)?[A-Z][\w'-]+"
+    rf"(?:\s+(?i:{PARTICLES}))?{_SHORT_FOR}"
+    r"|^(?i:(?:hi|hey|hello)[,!]?\s+)?(?i:i'm|i am|im|it's|this is|call me)\s+"
     # "It's Tuesday", "I'm Dutch": a day of the calendar or a nationality, not a name.
     r"(?!(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|"
     r"july|august|september|october|november|december|christmas|easter)\b)"
@@ -141,6 +161,17 @@ IN_PLACE = re.compile(
     r"(?:years|months)))",
 )
 # The user in another's clause, but not as the one told or asked ("keeps telling me she's…").
+# The user as the one a verb of naming names, whoever does the naming: "folks call me Roz",
+# "alle nennen mich Fritzi", "mes amis m'appellent Mimi", "todos me dicen Chema".
+NAMED_ME = re.compile(
+    r"\b(?:calls?|called|calling|know|knows|known)\s+me\s+(?:as\s+)?(?-i:[A-Z])|"
+    r"\b(?:nenn|ruf|kenn)\w*\s+mich\s+(?:als\s+)?(?-i:[A-Z])|"
+    r"\bm['’](?:appel|surnomm)\w*\s+(?-i:[A-Z])|\bme\s+(?:surnomm|appel)\w*\s+(?-i:[A-Z])|"
+    r"\bme\s+(?:llam|dic|conoc|apod)\w*\s+(?:como\s+)?(?-i:[A-Z])|"
+    # the object after the infinitive or before the verb: "llamarme Nacho", "mich Tommy nennen"
+    r"\b(?:llam|decir|apod)\w*me\s+(?-i:[A-Z])|\bmich\s+(?:\w+\s+)?(?-i:[A-Z])[\w'-]+\s+(?:nenn|ruf)",
+    re.IGNORECASE,
+)
 SELF_AS_PERSON = re.compile(
     r"\b(?:i|i'm|im|i've|i'd|(?<!telling )(?<!told )(?<!tells )(?<!tell )(?<!asked )(?<!asks )"
     r"(?<!asking )me|myself|ich|mich|mir|je|moi|yo)\b",

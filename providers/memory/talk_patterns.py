@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from .polarity import REFUSED, UNBEATEN
+
 # An imperative of any verb with the user as its object.
 VERB_ME = re.compile(
     r"(?!(?:i|it|that|this|they|he|she|you|we|let)\b)(?:[a-z]+[^s\W]|pass|guess)\s+me\b"
@@ -102,8 +104,34 @@ RENAMED = re.compile(
     r"(?P<new>(?-i:[A-Z])[\w'-]+)",
     re.IGNORECASE,
 )
+# A choice with its verb left out, between two bare things: "Tea over coffee", "Sci-fi >
+# fantasy, always" (a thing with an article or a pronoun before it is a scene: "the cat
+# over the fence").
+CHOICE = re.compile(
+    r"(?!(?:the|a|an|my|i|we|you|he|she|they|it|this|that)\b)[^\W\d][\w'-]*"
+    r"(?:\s[\w'-]+)?\s*(?:\s(?:over|rather than|instead of)\s|>)\s*"
+    r"(?!(?:the|a|an|my|it|there|here|to|and)\b)[^\W\d][\w'-]*(?:\s[\w'-]+)?"
+    r"(?:,?\s+(?:always|any day|every time|forever|for me))?[.!]?",
+    re.IGNORECASE,
+)
+# A habit with its verb left out: a bare thing, then how often ("Parkrun every Saturday",
+# "Yoga most mornings").
+HABIT = re.compile(
+    r"(?!(?:the|a|an|my|i|we|you|he|she|they|it|this|that|there)\b)[^\W\d][\w'-]*"
+    r"(?:\s[\w'-]+)?,?\s+(?:every|each|most|on)\s",
+    re.IGNORECASE,
+)
 VERDICT_FRAME = re.compile(
-    r"\b(?:all the way|or nothing|only from now on|every time|any day|hands down)\b", re.I
+    rf"\b(?:all the way|or nothing|only from now on|every time|any day|hands down|{UNBEATEN}|"
+    rf"{REFUSED})\b",
+    re.I,
+)
+# A thing pointed at is the one at hand: "nothing beats this weather", "hard pass on that
+# meeting", "rien ne vaut ce film" judge an occasion, not a taste.
+AT_HAND = re.compile(
+    r"\b(?:this|that|these|those|ce|cet|cette|ces|este|esta|estos|estas|ese|esa|dies\w*|"
+    r"jene\w*)\b(?!\s+(?:days|time)\b)",
+    re.I,
 )
 MIND_CHANGED = re.compile(
     r"\b(?:changed my mind|change of heart|meinung geändert|changé d'avis|cambié de opinión)\b",
