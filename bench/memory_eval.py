@@ -7,6 +7,11 @@ quarter (the sha256 hex digest of the id ends in 0-3); the split was fixed befor
 was looked at. The set-aside part is the honest estimate of how the reader does on sentences
 it was not tuned on, and is never printed case by case.
 
+`bench/memory_untuned.jsonl` is written here and was never tuned on: the twins of the probe
+batches (each written beside a batch the reader was changed for, and left alone), and 120
+cases in dev2's mix by an engineer who saw neither the reader nor the data. Its figure is
+the "all" line; tune on it once and it measures nothing.
+
 `--speed` also measures extraction per message (p50 and p95 over the cases' messages) as a
 ratio to the extractor at git revision `--reference` (default 9ef1a16, the last pattern
 grammar), loaded from `git archive` into a temporary package and timed in the same run; and

@@ -362,7 +362,8 @@ _WHEN = re.compile(
 @functools.lru_cache(maxsize=1024)
 def category_of(text: str) -> Category | None:
     """The first category whose words the statement holds, or None (a note)."""
-    for said in (_WHEN.sub(" ", text), text):
+    when_left_out = _WHEN.sub(" ", text)
+    for said in (when_left_out, text) if when_left_out != text else (text,):
         for category, pattern in _compiled():
             if pattern.search(said):
                 return category
