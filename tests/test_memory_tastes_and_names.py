@@ -153,3 +153,10 @@ def test_a_name_someone_else_is_called_by_corrects_nothing(message: str) -> None
 )
 def test_a_fan_said_or_denied_in_other_languages_is_a_taste(message: str, slot: str) -> None:
     assert slots_of(message) == {slot}
+
+
+@pytest.mark.parametrize(
+    "message", ["Really can't beat what a good team can do.", "Nothing beats how calm the sea is."]
+)
+def test_what_things_do_judged_unbeaten_is_a_saying_not_a_taste(message: str) -> None:
+    assert remembered(message) == ""

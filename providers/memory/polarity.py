@@ -23,10 +23,12 @@ LIKING_DENIED = (
 # The one judging a thing unbeaten, in a frame of no subject: "nothing beats a good curry",
 # "rien ne vaut", "nada como", "nichts geht über".
 UNBEATEN = (
-    r"nothing (?:beats|tops|compares to|comes close to|is better than|better than)|can't beat|"
+    r"(?:nothing (?:beats|tops|compares to|comes close to|is better than|better than)|can't beat|"
     r"rien ne vaut|rien de tel|rien de mieux que|rien ne bat|"
     r"nada como|nada mejor que|nada supera|"
-    r"nichts (?:geht )?über|nichts schlägt|nichts ist besser als"
+    r"nichts (?:geht )?über|nichts schlägt|nichts ist besser als)"
+    # a thing, not what things do: "can't beat what a good team can do" is a saying
+    r"(?!\s+(?:what|how|when|the way|what's|whatever)\b)"
 )
 # A thing refused for good, with no subject: "hard pass", "never again", "nie wieder".
 REFUSED = (
