@@ -7,6 +7,13 @@ import pytest
 from memorykit import remembered
 
 
+def assert_replaced(before: str, after: str, new: str, old: str) -> None:
+    """After the two turns the new value is remembered and the old one is not."""
+    said = remembered(before, after)
+    assert new in said
+    assert old not in said
+
+
 @pytest.mark.parametrize(
     ("home", "theirs", "kept"),
     [
@@ -37,9 +44,7 @@ def test_a_relatives_or_colleagues_move_in_any_language_leaves_the_users_home(
 def test_a_job_given_after_a_fronted_time_supersedes_the_old_one(
     before: str, after: str, new: str, old: str
 ) -> None:
-    said = remembered(before, after)
-    assert new in said
-    assert old not in said
+    assert_replaced(before, after, new, old)
 
 
 @pytest.mark.parametrize(
@@ -83,9 +88,7 @@ def test_a_name_said_to_someone_or_unlike_any_stored_is_no_retyping(
 def test_a_thing_of_the_users_named_without_my_is_still_theirs(
     before: str, after: str, new: str, old: str
 ) -> None:
-    said = remembered(before, after)
-    assert new in said
-    assert old not in said
+    assert_replaced(before, after, new, old)
 
 
 def test_a_place_that_is_no_thing_of_the_users_moves_nothing() -> None:
@@ -178,9 +181,7 @@ def test_a_fact_before_a_dash_and_a_request_is_heard(said: str, kept: str) -> No
 def test_a_time_adverb_before_a_dropped_i_still_tells_a_change(
     before: str, after: str, new: str, old: str
 ) -> None:
-    said = remembered(before, after)
-    assert new in said
-    assert old not in said
+    assert_replaced(before, after, new, old)
 
 
 def test_a_corrected_modifier_does_not_repeat_its_noun() -> None:
@@ -200,9 +201,7 @@ def test_a_corrected_modifier_does_not_repeat_its_noun() -> None:
 def test_a_new_job_said_with_a_past_verb_or_a_colloquial_one_supersedes_the_old(
     before: str, after: str, new: str, old: str
 ) -> None:
-    said = remembered(before, after)
-    assert new in said
-    assert old not in said
+    assert_replaced(before, after, new, old)
 
 
 @pytest.mark.parametrize(
@@ -215,10 +214,8 @@ def test_a_new_job_said_with_a_past_verb_or_a_colloquial_one_supersedes_the_old(
 def test_an_animal_eaten_is_diet_and_a_kind_before_here_is_no_name(
     before: str, after: str, new: str, old: str
 ) -> None:
-    said = remembered(before, after)
-    assert new in said
-    assert old not in said
-    assert "name" not in said
+    assert_replaced(before, after, new, old)
+    assert "name" not in remembered(before, after)
 
 
 @pytest.mark.parametrize(
@@ -260,9 +257,7 @@ def test_a_pets_death_retires_it_in_german_french_and_spanish(pet: str, death: s
 def test_a_new_status_home_or_employer_in_other_languages_supersedes_the_old(
     before: str, after: str, new: str, old: str
 ) -> None:
-    said = remembered(before, after)
-    assert new in said
-    assert old not in said
+    assert_replaced(before, after, new, old)
 
 
 @pytest.mark.parametrize("theirs", ["Rosalind is my daughter's name.", "Ros is our cat's name."])
@@ -281,9 +276,7 @@ def test_someone_elses_name_does_not_rename_the_user(theirs: str) -> None:
 def test_a_value_said_alone_as_how_things_are_now_replaces_the_newest(
     before: str, after: str, new: str, old: str
 ) -> None:
-    said = remembered(before, after)
-    assert new in said
-    assert old not in said
+    assert_replaced(before, after, new, old)
 
 
 def test_a_value_said_as_now_does_not_rename_a_pet() -> None:
@@ -300,9 +293,7 @@ def test_a_value_said_as_now_does_not_rename_a_pet() -> None:
 def test_an_arrow_from_the_old_value_to_the_new_replaces_it(
     before: str, after: str, new: str, old: str
 ) -> None:
-    said = remembered(before, after)
-    assert new in said
-    assert old not in said
+    assert_replaced(before, after, new, old)
 
 
 def test_a_stay_with_its_length_told_is_a_home_and_a_visit_is_not() -> None:
