@@ -257,20 +257,20 @@ class Clauses(ReaderBase):
         # An aside in brackets adds no length, and "this week" names a time, not a person.
         words = len(WORD.findall(ASIDE.sub(" ", clause)))
         message_words = len(WORD.findall(ASIDE.sub(" ", self.message)))
-        third_person = self.has("third_person", TIME_NAMED.sub(" ", clause))
+        someone_named = self.has("third_person", TIME_NAMED.sub(" ", clause))
         # "Huge cricket fan.", "Lifelong birdwatcher": a person named by what they do or love
         # is who the user is, of whatever kind.
         one_who = ONE_WHO.match(clause.rstrip(" .!")) is not None
         if _of_a_trade(clause):
             return False
         if one_who and not FINITE.search(clause) and message_words <= 14:
-            return not third_person
+            return not someone_named
         return (
             slot is not None
             and not FINITE.search(clause)
             and words <= 8
             and message_words <= 14
-            and not third_person
+            and not someone_named
             and (
                 slot
                 in {
