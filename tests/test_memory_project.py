@@ -37,7 +37,8 @@ def test_work_facts_stay_in_their_project_and_listing_names_the_scope(
     def turn(project: str | None, text: str) -> str:
         session = Session(project=project)
         asyncio.run(agent.run(session, [Message.user(text, origin="typed")]))
-        return model.requests[-1].messages[0].text
+        # (casefolded: a writer who capitalises no names has "bazel" stored as "Bazel")
+        return model.requests[-1].messages[0].text.casefold()
 
     turn("path:/one", "Our build uses the bazel monorepo tooling.")
     turn("path:/one", "I'm allergic to peanuts.")
@@ -48,7 +49,7 @@ def test_work_facts_stay_in_their_project_and_listing_names_the_scope(
     assert "bazel" not in turn(None, "How do we build?")  # outside any project: the user's
 
     every = provider.remembered_by_scope(None, every=True)
-    scopes = {(f["scope"], f.get("project")) for f in every if "bazel" in f["value"]}
+    scopes = {(f["scope"], f.get("project")) for f in every if "bazel" in f["value"].casefold()}
     assert scopes == {("project", "path:/one")}
 
     service = ChatService(agent, SessionStore(tmp_path / "sessions"))
@@ -60,8 +61,10 @@ def test_work_facts_stay_in_their_project_and_listing_names_the_scope(
     (table,) = listed.blocks
     assert table.columns[:2] == ("#", "scope")  # type: ignore[union-attr]
     rows = {(row[1], row[3]) for row in table.rows}  # type: ignore[union-attr]
-    assert ("project", "Our build uses the bazel monorepo tooling.") in rows
-    number = next(row[0] for row in table.rows if "bazel" in str(row[3]))  # type: ignore[union-attr]
+    assert ("project", "our build uses the bazel monorepo tooling.") in {
+        (scope, str(value).casefold()) for scope, value in rows
+    }
+    number = next(row[0] for row in table.rows if "bazel" in str(row[3]).casefold())  # type: ignore[union-attr]
     asyncio.run(registry.dispatch(f"/memory forget {number}", context))
     assert provider.remembered_by_scope("path:/one", every=False) == []
     agent.close()
@@ -78,5 +81,5 @@ def test_the_user_scope_is_unchanged(sql_url: str, tmp_path: Path, text: str) ->
     agent = Agent(model=model, providers=[InMemoryHistoryProvider("history"), provider])
     asyncio.run(agent.run(Session(project="path:/one"), [Message.user(text, origin="typed")]))
     asyncio.run(agent.run(Session(project="path:/two"), [Message.user("build?", origin="typed")]))
-    assert "bazel" in model.requests[-1].messages[0].text
+    assert "bazel" in model.requests[-1].messages[0].text.casefold()
     agent.close()

@@ -47,6 +47,7 @@ from .clause_patterns import (
     TEXT_LABEL,
     WORK_ON,
 )
+from .lexicon import language_of
 from .ops import FORGET_ALL, NEWEST, Extraction, Op
 from .reading import Group, clauses, sentences, trim
 from .reading_clause import Clauses
@@ -54,6 +55,7 @@ from .reading_fixes import Corrections
 from .reading_lasting import Lasting
 from .reading_requests import Requests
 from .reading_short import ShortMessages
+from .retyping import retyped
 from .secrets import screen
 from .slots import slot_info
 from .style_aspects import style_aspect_of
@@ -68,6 +70,7 @@ from .talk_patterns import (
 from .time_patterns import (
     CHANGE_OF_STATE,
 )
+from .truecasing import truecased
 
 
 class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
@@ -393,4 +396,10 @@ def extract_rules(message: str) -> Extraction:
         end = max(head.rfind(mark) for mark in ".!?\n")
         message = head[: end + 1] if end > 0 else head
     category_of.cache_clear()
-    return screen(_Reader(message).read())
+    # Capitals first, so that "names declan" is "name's Declan" once "declan" is a name. The
+    # names stay capitalised in what is stored: a later "typo, it's Graz" corrects the name
+    # it finds by its capital, as for a message written with capitals.
+    language = language_of(message)
+    if language == "en":
+        message = truecased(message)
+    return screen(_Reader(retyped(message, language)).read())
