@@ -375,3 +375,30 @@ def test_a_form_field_named_without_my_is_of_its_kind_and_supersedes() -> None:
     said = remembered("Name: Jo. City: Hull.", "City: Leeds.")
     assert "home: city: leeds" in said
     assert "hull" not in said
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "new", "old"),
+    [
+        ("I take 40mg of omeprazole.", "They cut my omeprazole to 20mg.", "20mg", "40mg"),
+        ("I have two nephews.", "Three nephews, I left one out", "three", "two nephews"),
+        ("I'm on 5mg of ramipril daily.", "my ramipril went up to 10mg", "10mg", "5mg"),
+    ],
+)
+def test_a_new_amount_of_the_same_thing_supersedes_the_old_one(
+    before: str, after: str, new: str, old: str
+) -> None:
+    assert_replaced(before, after, new, old)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "kept"),
+    [
+        ("I take 10mg of ramipril.", "I take 500mg of metformin twice a day.", "ramipril"),
+        ("I swim twice a week.", "I run 5k three times a week.", "swim"),
+    ],
+)
+def test_an_amount_of_another_thing_or_a_shared_time_adds(
+    before: str, after: str, kept: str
+) -> None:
+    assert kept in remembered(before, after)

@@ -335,11 +335,22 @@ _ADDITIVE = re.compile(
 )
 
 
-# What a statement is about is named after a possessive, a definite article or a preposition
-# of place ("at home", "my home PC", "my last dog"); its verb ("love", "play", "named") is
-# the kind of statement, which two items of one list share.
+# What a statement is about is named after a possessive, a definite article, a preposition
+# of place or "of" ("at home", "my home PC", "20mg of sertraline"), or a number that counts
+# it ("two daughters", "three coffees"); its verb ("love", "play", "named") is the kind of
+# statement, which two items of one list share, and a noun of time ("a day", "on Sundays")
+# says when, not what.
 _ABOUT = re.compile(
-    r"\b(?:my|our|his|her|their|the|at|on|in)\s+((?:[\w'-]+\s+)?[\w'-]+)", re.IGNORECASE
+    r"\b(?:my|our|his|her|their|the|at|on|in|of|\d+|"
+    r"(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty))"
+    # (looked ahead to, so that "on 20mg of sertraline" reads "of sertraline" as well)
+    r"\s+(?=((?:[\w'-]+\s+)?[\w'-]+))",
+    re.IGNORECASE,
+)
+_TIME_NOUN = re.compile(
+    r"(?:day|week|month|year|morning|afternoon|evening|night|hour|minute|weekend|time|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?",
+    re.IGNORECASE,
 )
 
 
@@ -349,5 +360,5 @@ def _frame_words(text: str) -> set[str]:
         singular(word.casefold())
         for m in _ABOUT.finditer(text)
         for word in content_words(m.group(1))
-        if not word.isdigit()
+        if not word[:1].isdigit() and not _TIME_NOUN.fullmatch(word)
     }
