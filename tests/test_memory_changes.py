@@ -402,3 +402,21 @@ def test_an_amount_of_another_thing_or_a_shared_time_adds(
     before: str, after: str, kept: str
 ) -> None:
     assert kept in remembered(before, after)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "new", "old"),
+    [
+        ("My name is Stefan.", "It's Stephan with a ph, fyi.", "stephan", "stefan"),
+        ("My son is called Phillip.", "Philip, one L. People always add one.", "philip", "phillip"),
+        ("Our cat is Mimi.", "Mimmi, double m, it's Finnish", "mimmi", "mimi "),
+    ],
+)
+def test_a_words_letters_told_respell_the_word_before_them(
+    before: str, after: str, new: str, old: str
+) -> None:
+    assert_replaced(before, after, new, old)
+
+
+def test_one_a_day_tells_no_letters() -> None:
+    assert "metformin" in remembered("I take metformin.", "I take one a day.")

@@ -48,10 +48,21 @@ ENDING = re.compile(
 )
 # "Leiden, not Leipzig", "aspirin, not ibuprofen", "rather than X": the contrast names the
 # value being corrected.
+# A word's letters told: "with a ph", "with an h", "one L", "double n", "two Ls" ("a" and
+# "i" are words as well as letters, and are not read as letters).
+LETTERS_TOLD = (
+    r"(?:with\s+(?:an?|one|two|a\s+double|a\s+silent|a\s+capital|double)|one|two|double|"
+    r"single)\s+['\"‘“]?(?:[b-hj-zB-HJ-Z]|ph|th|ch|sh|gh|ck)(?:['’]?s)?['\"’”]?(?=[\s,.!;:]|$)"
+)
 # Says a value was spelt or given wrong: the correction holds even beside other words.
-SPELT = re.compile(r"\b(?:typo|misspel\w*|spelled|spelt|mistyped|autocorrect)\b", re.I)
+SPELT = re.compile(
+    r"\b(?:typo|misspel\w*|spelled|spelt|mistyped|autocorrect|" + LETTERS_TOLD + r")", re.I
+)
 RESPELT = re.compile(
-    r"\b(?:i meant|typo|misspel\w*|spelled|spelt|correction|mistyped|autocorrect)\b", re.I
+    r"\b(?:i meant|typo|misspel\w*|spelled|spelt|correction|mistyped|autocorrect|"
+    + LETTERS_TOLD
+    + r")",
+    re.I,
 )
 NOT_X = re.compile(
     r"(?:,\s*(?:and\s+|but\s+)?(?:not|nicht|pas|no|non|não|niet)|\s+(?:rather than|instead of|"
@@ -96,7 +107,9 @@ CORRECTION = re.compile(
     r"spelt that wrong|correction|i meant|sorry|autocorrect|wrong|scratch that|oops|whoops|"
     r"my bad|it'?s actually|actually,? it'?s|(?:let me |to )?correct (?:that|myself|this)|"
     r"(?<=^)[\w'-]+(?: [\w'-]+)?,? (?:actually|technically)\b|"
-    r"tippfehler|korrektur|erreur|pardon|perdón|error(?!\s*:)|sbagliato|errado|foutje)\b",
+    r"tippfehler|korrektur|erreur|pardon|perdón|error(?!\s*:)|sbagliato|errado|foutje)\b|"
+    + r"\b"
+    + LETTERS_TOLD,
     re.IGNORECASE,
 )
 # A named one's life, or life with the user, ended.
