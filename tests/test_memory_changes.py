@@ -420,3 +420,21 @@ def test_a_words_letters_told_respell_the_word_before_them(
 
 def test_one_a_day_tells_no_letters() -> None:
     assert "metformin" in remembered("I take metformin.", "I take one a day.")
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "new", "old"),
+    [
+        (
+            "I do pilates on Mondays.",
+            "Swapped pilates for spin classes in March.",
+            "spin",
+            "pilates",
+        ),
+        ("I bank with Nationwide.", "moved it all over to Chase last month", "chase", "nationwide"),
+    ],
+)
+def test_one_thing_swapped_or_moved_over_to_another_replaces_it(
+    before: str, after: str, new: str, old: str
+) -> None:
+    assert_replaced(before, after, new, old)

@@ -17,7 +17,8 @@ SWITCH = re.compile(
 )
 # A change said outright: what it replaces need not be named.
 CHANGE = re.compile(
-    r"\b(?:switched|moved (?:over )?to|changed|converted|transferred|instead|no longer|"
+    r"\b(?:switched|moved (?:(?:everything|it all|things|it|them) )?(?:over |across )?to|"
+    r"changed|converted|transferred|instead|no longer|"
     r"upgraded|swapped|replaced|these days|nowadays|(?:i'm|i am|we're|we are|it's) now|as of|"
     r"(?<=\s)now(?=[.!]?$)|"
     r"anymore|any more|not so much|update:|gewechselt|umgezogen|changé|déménagé|cambié|"
@@ -41,6 +42,8 @@ ENDING = re.compile(
     r"gone off|went off|lost interest in|grown out of|outgrew|outgrown|got over|recovered from|"
     r"fell out of love with|"
     r"(?:i'm|im|i am) (?:so )?over|traded|"
+    # one thing given for another: "swapped climbing for squash"
+    r"(?:swapped|exchanged)(?= .{1,40}? (?:for|with) )|"
     r"changed my mind|not so much|kidding|joking|(?<!nothing )beats|"
     r"nicht mehr|aufgehört|verlassen|gekündigt|quitté|arrêté|ya no|dejé|equivoqué|"
     r"non più|não mais|saí|foutje|niet meer)\b(?!-)",  # "left-handed" ended nothing
