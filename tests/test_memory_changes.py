@@ -438,3 +438,12 @@ def test_one_thing_swapped_or_moved_over_to_another_replaces_it(
     before: str, after: str, new: str, old: str
 ) -> None:
     assert_replaced(before, after, new, old)
+
+
+def test_a_thing_said_as_it_is_now_retires_the_note_kept_of_it() -> None:
+    assert_replaced(
+        "I drink two cans of cola a day.",
+        "Cut cola completely, water only from now on.",
+        "water",
+        "two cans",
+    )
