@@ -447,3 +447,8 @@ def test_a_thing_said_as_it_is_now_retires_the_note_kept_of_it() -> None:
         "water",
         "two cans",
     )
+
+
+def test_a_reply_opening_with_what_a_number_really_is_corrects_it() -> None:
+    assert_replaced("My nephew is 11.", "Actually he's 12, I keep forgetting", "12", "11")
+    assert "4" in remembered("My son is 4.", "Actually he's 12 weeks in this photo, guess?")
