@@ -375,3 +375,80 @@ def test_a_form_field_named_without_my_is_of_its_kind_and_supersedes() -> None:
     said = remembered("Name: Jo. City: Hull.", "City: Leeds.")
     assert "home: city: leeds" in said
     assert "hull" not in said
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "new", "old"),
+    [
+        ("I take 40mg of omeprazole.", "They cut my omeprazole to 20mg.", "20mg", "40mg"),
+        ("I have two nephews.", "Three nephews, I left one out", "three", "two nephews"),
+        ("I'm on 5mg of ramipril daily.", "my ramipril went up to 10mg", "10mg", "5mg"),
+    ],
+)
+def test_a_new_amount_of_the_same_thing_supersedes_the_old_one(
+    before: str, after: str, new: str, old: str
+) -> None:
+    assert_replaced(before, after, new, old)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "kept"),
+    [
+        ("I take 10mg of ramipril.", "I take 500mg of metformin twice a day.", "ramipril"),
+        ("I swim twice a week.", "I run 5k three times a week.", "swim"),
+    ],
+)
+def test_an_amount_of_another_thing_or_a_shared_time_adds(
+    before: str, after: str, kept: str
+) -> None:
+    assert kept in remembered(before, after)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "new", "old"),
+    [
+        ("My name is Stefan.", "It's Stephan with a ph, fyi.", "stephan", "stefan"),
+        ("My son is called Phillip.", "Philip, one L. People always add one.", "philip", "phillip"),
+        ("Our cat is Mimi.", "Mimmi, double m, it's Finnish", "mimmi", "mimi "),
+    ],
+)
+def test_a_words_letters_told_respell_the_word_before_them(
+    before: str, after: str, new: str, old: str
+) -> None:
+    assert_replaced(before, after, new, old)
+
+
+def test_one_a_day_tells_no_letters() -> None:
+    assert "metformin" in remembered("I take metformin.", "I take one a day.")
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "new", "old"),
+    [
+        (
+            "I do pilates on Mondays.",
+            "Swapped pilates for spin classes in March.",
+            "spin",
+            "pilates",
+        ),
+        ("I bank with Nationwide.", "moved it all over to Chase last month", "chase", "nationwide"),
+    ],
+)
+def test_one_thing_swapped_or_moved_over_to_another_replaces_it(
+    before: str, after: str, new: str, old: str
+) -> None:
+    assert_replaced(before, after, new, old)
+
+
+def test_a_thing_said_as_it_is_now_retires_the_note_kept_of_it() -> None:
+    assert_replaced(
+        "I drink two cans of cola a day.",
+        "Cut cola completely, water only from now on.",
+        "water",
+        "two cans",
+    )
+
+
+def test_a_reply_opening_with_what_a_number_really_is_corrects_it() -> None:
+    assert_replaced("My nephew is 11.", "Actually he's 12, I keep forgetting", "12", "11")
+    assert "4" in remembered("My son is 4.", "Actually he's 12 weeks in this photo, guess?")

@@ -937,6 +937,9 @@ def test_what_one_message_says_of_one_thing_is_kept_whole(
         ("Suffer from hay fever every spring.", "hay fever"),
         ("Sprained my ankle badly last year and it still clicks.", "ankle"),
         ("Asthme depuis toujours, du coup pas de course à pied.", "asthme"),
+        # an adverb of manner may stand before the verb
+        ("Finally gave in and adopted a greyhound.", "greyhound"),
+        ("Eventually settled in Tromsø after years of moving around.", "tromsø"),
     ],
 )
 def test_a_statement_with_its_i_dropped_is_the_users(message: str, word: str) -> None:
@@ -945,7 +948,12 @@ def test_a_statement_with_its_i_dropped_is_the_users(message: str, word: str) ->
 
 @pytest.mark.parametrize(
     "message",
-    ["Hab keine Ahnung.", "Get a dog, it'll change your life.", "Have a look at this, please."],
+    [
+        "Hab keine Ahnung.",
+        "Get a dog, it'll change your life.",
+        "Have a look at this, please.",
+        "Currently waiting at the gate in Lisbon.",
+    ],
 )
 def test_a_dropped_i_of_no_lasting_kind_keeps_nothing(message: str) -> None:
     assert remembered(message) == ""

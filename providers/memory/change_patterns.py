@@ -17,7 +17,8 @@ SWITCH = re.compile(
 )
 # A change said outright: what it replaces need not be named.
 CHANGE = re.compile(
-    r"\b(?:switched|moved (?:over )?to|changed|converted|transferred|instead|no longer|"
+    r"\b(?:switched|moved (?:(?:everything|it all|things|it|them) )?(?:over |across )?to|"
+    r"changed|converted|transferred|instead|no longer|"
     r"upgraded|swapped|replaced|these days|nowadays|(?:i'm|i am|we're|we are|it's) now|as of|"
     r"(?<=\s)now(?=[.!]?$)|"
     r"anymore|any more|not so much|update:|gewechselt|umgezogen|changé|déménagé|cambié|"
@@ -41,6 +42,8 @@ ENDING = re.compile(
     r"gone off|went off|lost interest in|grown out of|outgrew|outgrown|got over|recovered from|"
     r"fell out of love with|"
     r"(?:i'm|im|i am) (?:so )?over|traded|"
+    # one thing given for another: "swapped climbing for squash"
+    r"(?:swapped|exchanged)(?= .{1,40}? (?:for|with) )|"
     r"changed my mind|not so much|kidding|joking|(?<!nothing )beats|"
     r"nicht mehr|aufgehört|verlassen|gekündigt|quitté|arrêté|ya no|dejé|equivoqué|"
     r"non più|não mais|saí|foutje|niet meer)\b(?!-)",  # "left-handed" ended nothing
@@ -48,10 +51,21 @@ ENDING = re.compile(
 )
 # "Leiden, not Leipzig", "aspirin, not ibuprofen", "rather than X": the contrast names the
 # value being corrected.
+# A word's letters told: "with a ph", "with an h", "one L", "double n", "two Ls" ("a" and
+# "i" are words as well as letters, and are not read as letters).
+LETTERS_TOLD = (
+    r"(?:with\s+(?:an?|one|two|a\s+double|a\s+silent|a\s+capital|double)|one|two|double|"
+    r"single)\s+['\"‘“]?(?:[b-hj-zB-HJ-Z]|ph|th|ch|sh|gh|ck)(?:['’]?s)?['\"’”]?(?=[\s,.!;:]|$)"
+)
 # Says a value was spelt or given wrong: the correction holds even beside other words.
-SPELT = re.compile(r"\b(?:typo|misspel\w*|spelled|spelt|mistyped|autocorrect)\b", re.I)
+SPELT = re.compile(
+    r"\b(?:typo|misspel\w*|spelled|spelt|mistyped|autocorrect|" + LETTERS_TOLD + r")", re.I
+)
 RESPELT = re.compile(
-    r"\b(?:i meant|typo|misspel\w*|spelled|spelt|correction|mistyped|autocorrect)\b", re.I
+    r"\b(?:i meant|typo|misspel\w*|spelled|spelt|correction|mistyped|autocorrect|"
+    + LETTERS_TOLD
+    + r")",
+    re.I,
 )
 NOT_X = re.compile(
     r"(?:,\s*(?:and\s+|but\s+)?(?:not|nicht|pas|no|non|não|niet)|\s+(?:rather than|instead of|"
@@ -94,9 +108,14 @@ LAPSE_SAID = re.compile(
 CORRECTION = re.compile(
     r"\b(?:typo|misspo?ke|mistake|mistyped|misspelled|misspelt|spelled that wrong|"
     r"spelt that wrong|correction|i meant|sorry|autocorrect|wrong|scratch that|oops|whoops|"
-    r"my bad|it'?s actually|actually,? it'?s|(?:let me |to )?correct (?:that|myself|this)|"
+    r"my bad|it'?s actually|actually,? it'?s|"
+    # "Actually she's 8, …": a reply that opens by saying what a number really is
+    r"(?<=^)actually,? (?:he|she|it|they)(?:'s| is)(?= \d[^?]*$)|"
+    r"(?:let me |to )?correct (?:that|myself|this)|"
     r"(?<=^)[\w'-]+(?: [\w'-]+)?,? (?:actually|technically)\b|"
-    r"tippfehler|korrektur|erreur|pardon|perdón|error(?!\s*:)|sbagliato|errado|foutje)\b",
+    r"tippfehler|korrektur|erreur|pardon|perdón|error(?!\s*:)|sbagliato|errado|foutje)\b|"
+    + r"\b"
+    + LETTERS_TOLD,
     re.IGNORECASE,
 )
 # A named one's life, or life with the user, ended.

@@ -7,6 +7,7 @@ import re
 
 from .change_patterns import (
     CORRECTION,
+    LETTERS_TOLD,
     NOT_AFTER,
     NOT_FIRST,
     NOT_X,
@@ -162,6 +163,9 @@ class Corrections(ReaderBase):
         values = [v for v in values if v not in said_of] or values
         if now is not None:
             values = [now["after"] or now["before"]]
+        lettered = _LETTERED.search(text)
+        if lettered is not None and lettered["word"].casefold() not in STOP:
+            values = [lettered["word"]]  # "Ela, one L": the letters told are of the word before
         if not values:
             return
         self.ops = [op for op in self.ops if op.slot != NEWEST and op.kind != "add"]
@@ -210,6 +214,7 @@ _NOW_VALUE = re.compile(
     r"\W*",
     re.IGNORECASE,
 )
+_LETTERED = re.compile(r"(?P<word>[^\W\d_][\w'-]*)[\s,]+" + LETTERS_TOLD, re.IGNORECASE)
 # The chat habit of starring a word retyped to fix it, before or after it ("*Deloitte").
 _STARRED = re.compile(r"^\s*\*|\*\s*$")
 _ARTICLE = re.compile(r"^(?:the|a|an|my)\s+", re.IGNORECASE)

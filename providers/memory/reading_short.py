@@ -48,9 +48,14 @@ from .talk_patterns import (
 )
 from .time_patterns import FEELING, NOT_YET, PASSING, WHEN_AHEAD, momentary
 
-# Adverbs of time that may open a sentence whose "I" was dropped ("now living in Tromsø").
+# Adverbs that may open a sentence whose "I" was dropped ("now living in Tromsø", "finally
+# caved and bought an iPhone"): of time, and those of manner that end in "-ly" (not those
+# of the moment: "currently sitting in a lounge" is passing).
 _NOW_AND_SINCE = re.compile(
-    r"(?:(?:now|still|recently|lately|these days|nowadays)[,\s]+)+", re.IGNORECASE
+    r"(?:(?:now|still|recently|lately|these days|nowadays|just|already|at last|"
+    r"(?!(?:ugly|holy|only|early|daily|belly|jelly|bully|rally|currently|presently|"
+    r"temporarily|momentarily|briefly)\b)\w{3,}ly)[,\s]+)+",
+    re.IGNORECASE,
 )
 
 
@@ -269,15 +274,16 @@ class ShortMessages(ReaderBase):
             # A verdict with no "I" names its judge by its words: "nothing beats a good
             # Negroni" is the speaker's taste, whatever the grammatical subject.
             return not self.opens("third_person", said) and self.lasting(said)
-        # "Been driving trucks for years", "Went vegan": a past form opens no subject.
-        subject = (
-            SUBJECT_VERB.match(said)
-            and not re.match(r"been\b", said, re.I)
-            and not DROPPED_I_PAST.match(said)
-        )
         # "now living in Tromsø": an adverb may come before the verb whose "I" was dropped.
         verb_at = _NOW_AND_SINCE.match(said)
-        if not mine and (subject or not DROPPED_I.match(said, verb_at.end() if verb_at else 0)):
+        bare = said[verb_at.end() :] if verb_at else said
+        # "Been driving trucks for years", "Went vegan": a past form opens no subject.
+        subject = (
+            SUBJECT_VERB.match(bare)
+            and not re.match(r"been\b", bare, re.I)
+            and not DROPPED_I_PAST.match(bare)
+        )
+        if not mine and (subject or not DROPPED_I.match(bare)):
             # Without an "I", only a sentence whose "I" was dropped before its verb is the
             # user's: "Paris is the capital of France" is about Paris.
             return False

@@ -22,14 +22,16 @@ from difflib import SequenceMatcher
 from ctxchat.kit import new_id
 
 from .categories import category_of
+from .change_patterns import SWITCH
 from .changes import Change
 from .clause_patterns import content_words
 from .facts import Fact, PastValue, Provenance
 from .factset import FactSet
 from .forgetting import Forgetting
-from .normalize import contains_words, shares_stem, singular, value_key
+from .normalize import contains_words, shares_stem, value_key
 from .ops import BECOME, LOOKALIKE, NEWEST, OTHERWISE_PREFIX, SPELLING, Op
 from .polarity import polarity, topic_stems
+from .same_thing import frame_words, is_number, things
 from .slots import slot_info
 
 NO_PROVENANCE = Provenance()
@@ -144,6 +146,15 @@ class _Step(Forgetting):
             self.facts.replace(back)
             return [*changes, Change("changed", back, same[-1].value)]
         changes.extend(self.retire(f) for f in self.said_of_the_same(in_slot, value))
+        if slot is not None and SWITCH.search(value) and not _ADDITIVE.search(value):
+            # "I drink three coffees a day" was kept as a note, of no kind the reader knew;
+            # "Cut coffee completely, green tea only from now on" is how that thing is now.
+            said = things(value)
+            changes.extend(
+                self.retire(f)
+                for f in self.facts.in_slot(None)
+                if f.active and f.last_seen < self.now and said & things(f.value)
+            )
         changes.extend(self.retire(f) for f in self.turned_around(value) if f.active)
         return [*changes, Change("added", self.new_fact(slot, value))]
 
@@ -175,11 +186,11 @@ class _Step(Forgetting):
         share "allergic" and both hold); an item said as one more ("also", "another") adds."""
         if _ADDITIVE.search(value):
             return []
-        frame = _frame_words(value)
+        frame = frame_words(value)
         return [
             f
             for f in in_slot
-            if f.active and f.last_seen < self.now and frame & _frame_words(f.value)
+            if f.active and f.last_seen < self.now and frame & frame_words(f.value)
         ]
 
     def add_instead(self, slot: str | None, value: str) -> list[Change]:
@@ -269,13 +280,13 @@ class _Step(Forgetting):
         fact = facts[0]
         if single and slot_info(fact.slot).kind != "single":
             return []  # "My dog is Rex", then "Glasgow now.": not what the dog became
-        numeric = _is_number(value)
+        numeric = is_number(value)
         words = _WORDS.findall(fact.value)
         candidates = [
             w
             # A capital that opens it is no name; a number that opens it is a number.
             for w in (words if numeric else words[1:])
-            if _is_number(w) == numeric
+            if is_number(w) == numeric
             and w.casefold() != value.casefold()
             and (numeric or w[:1].isupper())
         ]
@@ -296,18 +307,6 @@ class _Step(Forgetting):
 # How alike a respelt word must be to the word it replaces: a spelling said to be fixed may
 # change half the word; a value merely said again must be the same word, mistyped.
 _RESEMBLANCE = {SPELLING: 0.5, LOOKALIKE: 0.75}
-
-_NUMBER_WORDS = frozenset(
-    (
-        *("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
-        *("eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen"),
-        *("eighteen", "nineteen", "twenty", "thirty", "forty", "fifty", "sixty"),
-    )
-)
-
-
-def _is_number(word: str) -> bool:
-    return word.isdigit() or word.casefold() in _NUMBER_WORDS
 
 
 def _same_or_within(stored: str, said: str) -> bool:
@@ -333,21 +332,3 @@ _ADDITIVE = re.compile(
     r"también|anche|também|ook)\b",
     re.IGNORECASE,
 )
-
-
-# What a statement is about is named after a possessive, a definite article or a preposition
-# of place ("at home", "my home PC", "my last dog"); its verb ("love", "play", "named") is
-# the kind of statement, which two items of one list share.
-_ABOUT = re.compile(
-    r"\b(?:my|our|his|her|their|the|at|on|in)\s+((?:[\w'-]+\s+)?[\w'-]+)", re.IGNORECASE
-)
-
-
-def _frame_words(text: str) -> set[str]:
-    """The words of a statement that say what thing it is about."""
-    return {
-        singular(word.casefold())
-        for m in _ABOUT.finditer(text)
-        for word in content_words(m.group(1))
-        if not word.isdigit()
-    }
