@@ -23,7 +23,7 @@ def added(text: str) -> list[tuple[str | None, str]]:
 @pytest.mark.parametrize(
     ("text", "slot"),
     [
-        ("I keep bees on my allotment.", None),
+        ("I keep bees on my allotment.", "possessions"),
         ("My sister lives in Galway.", "family"),
         ("I'm a welder at a shipyard.", "work"),
         ("I live in Tromsø with my husband.", "home"),

@@ -281,7 +281,22 @@ CATEGORIES: tuple[Category, ...] = (
         r"\bi (?:own|have|got|bought|drive)\b(?! (?:an? |no |some |the )?(?:hour|minute|moment|"
         r"second|day|week|time|chance|question|meeting|call|idea)s?\b)|\bi've got\b|my car|our car|"
         r"\bdriv(?:e|es|ing) (?:a|an|my)\b|daily "
-        r"driver|\bbike\b|motorbike|vespa|printer|piano|guitar",
+        r"driver|\bbike\b|motorbike|vespa|printer|piano|guitar|"
+        # What a person keeps for years and that tells of their pursuits, as a thesaurus
+        # lists each kind: an instrument, a vehicle, a camera, a plant kept, a ferment fed.
+        r"(?:cello|violin|viola|double bass|ukulele|banjo|mandolin|harp|flute|clarinet|oboe|"
+        r"bassoon|saxophone|sax|trumpet|trombone|tuba|french horn|accordion|harmonica|"
+        r"drum kit|synth|synthesi[sz]er)s?\b|"
+        r"(?:campervan|camper van|motorhome|caravan|motorcycle|scooter|moped|truck|"
+        r"sailboat|boat|yacht|kayak|canoe)s?\b|"
+        r"(?:camera|dslr|mirrorless|telescope|sewing machine|pottery wheel|kiln|3d printer|"
+        r"espresso machine)s?\b|"
+        r"(?:houseplant|house plant|bonsai|succulent|cact(?:us|i)|orchid|fern|monstera|pothos|"
+        r"ficus|fiddle-leaf fig|peace lily|snake plant|allotment|"
+        r"sourdough starter|kombucha|scoby|kefir grains)s?\b|"
+        # A thing of the user's named by its maker and a model code that ends the phrase
+        # ("my Fujifilm X-T4", "our Yamaha P-125"; "my Ryanair FR123 flight" is a booking).
+        r"(?:my|our) (?-i:[A-Z])[\w-]+ (?-i:[A-Z])[\w-]*\d[\w-]*\b(?!\s+(?-i:[a-z]))",
     ),
     Category(
         "schedule",
