@@ -219,6 +219,11 @@ def test_a_document_sized_message_is_read_only_as_far_as_a_person_tells() -> Non
             "I work as a radiographer",
         ),
         ("Any stretches for a software developer who sits all day? That's me.", "developer"),
+        # a thing the user keeps, named in passing
+        ("Which rosin works best on my viola?", "my viola"),
+        ("Is it worth servicing my Nikon D750 before the trip?", "Nikon D750"),
+        # "mine" and "ours" stand for the user's own one of the thing named before them
+        ("How much should a rabbit eat? Ours is called Clover.", "rabbit: ours is called Clover"),
     ],
 )
 def test_a_clause_of_the_users_own_inside_a_question_or_a_need_is_kept(
@@ -233,6 +238,8 @@ def test_a_clause_of_the_users_own_inside_a_question_or_a_need_is_kept(
         "Can you suggest a weekend hike near Grenoble?",
         "Where do people who work night shifts usually eat?",
         "Any stretches for a software developer who sits all day?",
+        "Is my Lufthansa LH902 flight on time?",
+        "Do hamsters get lonely on their own? Mine too.",
     ],
 )
 def test_a_question_about_other_people_keeps_nothing(message: str) -> None:

@@ -294,9 +294,12 @@ CATEGORIES: tuple[Category, ...] = (
         r"(?:houseplant|house plant|bonsai|succulent|cact(?:us|i)|orchid|fern|monstera|pothos|"
         r"ficus|fiddle-leaf fig|peace lily|snake plant|allotment|"
         r"sourdough starter|kombucha|scoby|kefir grains)s?\b|"
-        # A thing of the user's named by its maker and a model code that ends the phrase
-        # ("my Fujifilm X-T4", "our Yamaha P-125"; "my Ryanair FR123 flight" is a booking).
-        r"(?:my|our) (?-i:[A-Z])[\w-]+ (?-i:[A-Z])[\w-]*\d[\w-]*\b(?!\s+(?-i:[a-z]))",
+        # A thing of the user's named by its maker and a model code that ends the noun
+        # phrase ("my Fujifilm X-T4", "our Yamaha P-125 at home"; "my Ryanair FR123 flight"
+        # is a booking): a function word or nothing may follow, not a noun.
+        r"(?:my|our) (?-i:[A-Z])[\w-]+ (?-i:[A-Z])[\w-]*\d[\w-]*\b(?!\s+(?!(?:before|after|"
+        r"for|to|in|on|at|with|from|and|or|but|so|if|when|that|which|is|are|was|has|have|had|"
+        r"does|did|can|will|would|should|again|now|still|any|anymore)\b)(?-i:[a-z]))",
     ),
     Category(
         "schedule",

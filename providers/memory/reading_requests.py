@@ -10,6 +10,7 @@ from .categories import (
     category_of,
     named_as,
 )
+from .change_patterns import ENDING, LIFE_ENDED
 from .clause_patterns import (
     QUESTION_TAG,
     STANDING_DISLIKE,
@@ -28,7 +29,15 @@ from .reading import (
 )
 from .remark_patterns import OF_REPLIES
 from .style_aspects import style_aspect_of
-from .subject_patterns import AS_A, MY_PEOPLE, NAMED_ME, NAMED_MINE, OWN_RELATIVE, THATS_ME
+from .subject_patterns import (
+    AS_A,
+    MINE_FIRST,
+    MY_PEOPLE,
+    NAMED_ME,
+    NAMED_MINE,
+    OWN_RELATIVE,
+    THATS_ME,
+)
 from .talk_patterns import (
     GENERIC_NEED,
     HERE_IN,
@@ -59,6 +68,9 @@ _LEAD_END = re.compile(r"[,;]\s*|\s[-–—]+\s*")
 
 
 FOR_ME = re.compile(r"\bfor me\b", re.I)
+# The kinds of thing a person has one of their own of: what "mine" and "ours" can stand for.
+KEPT_KINDS = frozenset({"pets", "possessions", "vehicle", "family", "tech"})
+_WORDS = re.compile(r"[^\W\d_][\w'-]*")
 STYLE_READ_IN = frozenset({"en", "de", "fr", "es"})
 
 
@@ -189,6 +201,25 @@ class Requests(ReaderBase):
             return
         # A directive about replies with no task in it stands until the user says otherwise.
         self.ops.append(Op("add", aspect.slot, said, said))
+
+    def mine_named(self, start: int, end: int) -> bool:
+        """ "A good harness for a ferret? Ours is called Pippin.", "…a senior cat? mine's 16":
+        a possessive pronoun as the subject is the user's own one of the thing last named
+        before it, and what is said of it is kept with that thing's name."""
+        said = trim(self.text[start:end], self.lang)
+        if not MINE_FIRST.match(said) or LIFE_ENDED.search(said) or ENDING.search(said):
+            return False
+        words = [m.group() for m in _WORDS.finditer(self.text, 0, start)]
+        for index in range(len(words) - 1, -1, -1):
+            # a word, or two that name a kind only together ("guinea pig")
+            pair = " ".join(words[max(index - 1, 0) : index + 1])
+            for thing in (words[index], pair):
+                kind = category_of(thing)
+                alone = thing == pair and category_of(words[index - 1]) is not None
+                if kind is not None and kind.slot in KEPT_KINDS and not alone:
+                    self.ops.append(Op("add", kind.slot, f"{thing}: {said}", said))
+                    return True
+        return False
 
     def places_in_passing(self, start: int, end: int, evidence: str | None = None) -> None:
         """ "my flat in Shoreditch", "my shift at the fire station": where the user lives or

@@ -286,3 +286,9 @@ PAST = (
 )
 DROPPED_I = re.compile(r"(?:been|\w+ing|" + PAST + r")\b", re.IGNORECASE)
 DROPPED_I_PAST = re.compile(r"(?:" + PAST + r")\b", re.IGNORECASE)
+# A possessive pronoun as a sentence's subject ("mine's 16", "ours is called Pippin"): it
+# stands for the user's own one of a thing named before it ("mine too" agrees, and tells
+# nothing of its own).
+MINE_FIRST = re.compile(
+    r"(?:mine|ours)(?:['’]s)?\b(?!\s*(?:too|as well|either|[.!?]*$))", re.IGNORECASE
+)
