@@ -219,6 +219,8 @@ def test_a_document_sized_message_is_read_only_as_far_as_a_person_tells() -> Non
             "I work as a radiographer",
         ),
         ("Any stretches for a software developer who sits all day? That's me.", "developer"),
+        # an apposition before the user as the subject, inside the sentence
+        ("Could you tell my boss that, as a coeliac, I can't share the cake?", "coeliac"),
         # a thing the user keeps, named in passing
         ("Which rosin works best on my viola?", "my viola"),
         ("Is it worth servicing my Nikon D750 before the trip?", "Nikon D750"),
@@ -239,6 +241,7 @@ def test_a_clause_of_the_users_own_inside_a_question_or_a_need_is_kept(
         "Where do people who work night shifts usually eat?",
         "Any stretches for a software developer who sits all day?",
         "Is my Lufthansa LH902 flight on time?",
+        "How do I tell the team that, as a result, I need more time?",
         "Do hamsters get lonely on their own? Mine too.",
     ],
 )

@@ -31,6 +31,7 @@ from .remark_patterns import OF_REPLIES
 from .style_aspects import style_aspect_of
 from .subject_patterns import (
     AS_A,
+    AS_A_WITHIN,
     MINE_FIRST,
     MY_PEOPLE,
     NAMED_ME,
@@ -237,6 +238,12 @@ class Requests(ReaderBase):
         if apposed is not None:
             value = apposed.group("what").strip()
             self.ops.append(Op("add", self.slot_of(value), value, apposed.group()))
+        # (in the whole sentence: a request after it, "…, I need breaks", is read apart)
+        whole = next(((a, b) for a, b in sentences(self.text) if a <= start < b), (start, end))
+        for m in AS_A_WITHIN.finditer(self.text, *whole):
+            value = m.group("what").strip()
+            if self.slot_of(value) is not None:  # (not "…, as a result, I…")
+                self.ops.append(Op("add", self.slot_of(value), value, m.group()))
         for m in MY_PEOPLE.finditer(self.text, start, end):
             person = m.group().removesuffix("'s")
             self.ops.append(Op("add", self.slot_of(person) or "family", person, m.group()))

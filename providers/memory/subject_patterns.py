@@ -91,6 +91,13 @@ AS_A = re.compile(
     r"\s*(?P<what>(?:as|being)\s+(?:an?\s+)?[^,?.]{2,40}?)\s*,",
     re.IGNORECASE,
 )
+# The same apposition inside the sentence, set off by commas before the user as the subject
+# it describes: "…my manager that, as a type 1 diabetic, I need breaks".
+AS_A_WITHIN = re.compile(
+    r"[,;]\s*(?P<what>(?:as|being)\s+(?:an?\s+)?[^,?.;]{2,40}?)\s*,\s*"
+    r"(?=(?:i|i'm|i've|i'd|we|we're)\b)",
+    re.IGNORECASE,
+)
 OWN_RELATIVE = re.compile(
     r"(?:(?P<place>\b(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)*),\s*)?"
     r"\b(?:where|who|which|that|when)\s+(?P<said>(?:i|we)\s+(?:\w+\s+)?(?:live|work|teach|"
