@@ -38,6 +38,7 @@ from .subject_patterns import (
     NAMED_MINE,
     OWN_RELATIVE,
     THATS_ME,
+    THEY_FIRST,
 )
 from .talk_patterns import (
     GENERIC_NEED,
@@ -50,6 +51,7 @@ from .talk_patterns import (
     VERB_ME,
     WHAT_I_USE,
 )
+from .time_patterns import PASSING, momentary
 
 # "my neighbour's dog", "our friends' cat": a thing of someone the user names.
 _SOMEONES = re.compile(r"(?:my|our)\s+[\w-]+(?:['’]s|s['’])\s", re.IGNORECASE)
@@ -71,6 +73,8 @@ _LEAD_END = re.compile(r"[,;]\s*|\s[-–—]+\s*")
 FOR_ME = re.compile(r"\bfor me\b", re.I)
 # The kinds of thing a person has one of their own of: what "mine" and "ours" can stand for.
 KEPT_KINDS = frozenset({"pets", "possessions", "vehicle", "family", "tech"})
+# What a person likes or does is theirs: another's tastes are not the user's.
+THEIR_TASTES = frozenset({"likes", "dislikes", "hobby", "traits", "values"})
 _WORDS = re.compile(r"[^\W\d_][\w'-]*")
 STYLE_READ_IN = frozenset({"en", "de", "fr", "es"})
 
@@ -221,6 +225,27 @@ class Requests(ReaderBase):
                     self.ops.append(Op("add", kind.slot, f"{thing}: {said}", said))
                     return True
         return False
+
+    def kin_named(self, start: int, end: int) -> bool:
+        """ "Tips for getting my toddler to sleep? She's 2 and her name is Ines.": a sentence
+        whose subject is "he" or "she", straight after one that named one of the user's
+        people, is about that person, and who the user's family are is kept (not their
+        tastes)."""
+        said = trim(self.text[start:end], self.lang)
+        before = [(a, b) for a, b in sentences(self.text) if b <= start]
+        if not before or not THEY_FIRST.match(said) or said.rstrip().endswith("?"):
+            return False
+        if PASSING.search(said) or momentary(said) or LIFE_ENDED.search(said):
+            return False
+        taste = category_of(said)
+        if taste is not None and taste.slot in THEIR_TASTES:
+            return False  # "Gift ideas for my wife? She loves gardening.": hers, not the user's
+        people = list(MY_PEOPLE.finditer(self.text, *before[-1]))
+        if len(people) != 1:
+            return False  # (of two people named, which one is meant is not said)
+        person = people[0].group().removesuffix("'s")
+        self.ops.append(Op("add", self.slot_of(person) or "family", f"{person}: {said}", said))
+        return True
 
     def places_in_passing(self, start: int, end: int, evidence: str | None = None) -> None:
         """ "my flat in Shoreditch", "my shift at the fire station": where the user lives or

@@ -299,3 +299,6 @@ DROPPED_I_PAST = re.compile(r"(?:" + PAST + r")\b", re.IGNORECASE)
 MINE_FIRST = re.compile(
     r"(?:mine|ours)(?:['’]s)?\b(?!\s*(?:too|as well|either|[.!?]*$))", re.IGNORECASE
 )
+# "he" or "she" opening a sentence, or "his"/"her" before what is theirs: someone named
+# before is its subject.
+THEY_FIRST = re.compile(r"(?:he|she|he's|she's|his|her)\b", re.IGNORECASE)
