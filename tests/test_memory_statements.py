@@ -23,7 +23,7 @@ def added(text: str) -> list[tuple[str | None, str]]:
 @pytest.mark.parametrize(
     ("text", "slot"),
     [
-        ("I keep bees on my allotment.", None),
+        ("I keep bees on my allotment.", "possessions"),
         ("My sister lives in Galway.", "family"),
         ("I'm a welder at a shipyard.", "work"),
         ("I live in Tromsø with my husband.", "home"),
@@ -189,13 +189,12 @@ def test_the_probe_sentences_written_here_hold() -> None:
     lowercase, facts inside requests, the seven languages, updates, forgets, and negatives of
     every kind the data README lists, and of everyday work and chat), used to find where the
     reader's general tests fall short. A regression guard: the thresholds are what the reader
-    does today (0.938 of 2,106, the last 494 being batches written before the reader was
+    does today (0.939 of 2,136, the last 560 being batches written before the reader was
     changed for them: updates, plain facts in shapes it missed, forgets by meaning, the other
     languages, reply style and mottos, negatives, lists with no "I", tastes and names, updates
-    and corrections by meaning; 10 false memories of 366 negatives: the kids asleep, a new
-    kettle, a phone battery, three of a relative or a pet inside a question, a bio asked for,
-    two mottos, a verdict on an app),
-    less a few cases."""
+    and corrections by meaning, facts said in passing inside a question; 11 false memories of
+    372 negatives: the kids asleep, a new kettle, a phone battery, four of a relative or a pet
+    inside a question, a bio asked for, two mottos, a verdict on an app), less a few cases."""
     result = evaluate_file(PROBE)
     negatives = [r for r in result.results if "negative" in r.case.tags]
     assert result.pass_rate >= 0.935, result.failed
@@ -220,6 +219,15 @@ def test_a_document_sized_message_is_read_only_as_far_as_a_person_tells() -> Non
             "I work as a radiographer",
         ),
         ("Any stretches for a software developer who sits all day? That's me.", "developer"),
+        # an apposition before the user as the subject, inside the sentence
+        ("Could you tell my boss that, as a coeliac, I can't share the cake?", "coeliac"),
+        # "he" or "she" straight after one of the user's people is that person
+        ("Any ideas for a bedtime story for my son? He's 4 and called Rafi.", "Rafi"),
+        # a thing the user keeps, named in passing
+        ("Which rosin works best on my viola?", "my viola"),
+        ("Is it worth servicing my Nikon D750 before the trip?", "Nikon D750"),
+        # "mine" and "ours" stand for the user's own one of the thing named before them
+        ("How much should a rabbit eat? Ours is called Clover.", "rabbit: ours is called Clover"),
     ],
 )
 def test_a_clause_of_the_users_own_inside_a_question_or_a_need_is_kept(
@@ -234,10 +242,17 @@ def test_a_clause_of_the_users_own_inside_a_question_or_a_need_is_kept(
         "Can you suggest a weekend hike near Grenoble?",
         "Where do people who work night shifts usually eat?",
         "Any stretches for a software developer who sits all day?",
+        "Is my Lufthansa LH902 flight on time?",
+        "How do I tell the team that, as a result, I need more time?",
+        "Do hamsters get lonely on their own? Mine too.",
     ],
 )
 def test_a_question_about_other_people_keeps_nothing(message: str) -> None:
     assert learn(message).active() == []
+
+
+def test_a_passing_state_of_someone_named_before_is_not_kept() -> None:
+    assert "exhausted" not in remembered("Any quick dinners for my mum? She's exhausted today.")
 
 
 def test_forgetting_the_age_keeps_the_name() -> None:

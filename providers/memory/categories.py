@@ -281,7 +281,22 @@ CATEGORIES: tuple[Category, ...] = (
         r"\bi (?:own|have|got|bought|drive)\b(?! (?:an? |no |some |the )?(?:hour|minute|moment|"
         r"second|day|week|time|chance|question|meeting|call|idea)s?\b)|\bi've got\b|my car|our car|"
         r"\bdriv(?:e|es|ing) (?:a|an|my)\b|daily "
-        r"driver|\bbike\b|motorbike|vespa|printer|piano|guitar",
+        r"driver|\bbike\b|motorbike|vespa|printer|piano|guitar|"
+        # What a person keeps for years, telling of their pursuits (a thesaurus's instruments,
+        # vehicles, cameras, plants kept, ferments fed).
+        r"(?:cello|violin|viola|double bass|ukulele|banjo|mandolin|harp|flute|clarinet|oboe|"
+        r"bassoon|saxophone|sax|trumpet|trombone|tuba|french horn|accordion|harmonica|drum kit|"
+        r"synth|synthesi[sz]er|campervan|camper van|motorhome|caravan|motorcycle|scooter|moped|"
+        r"truck|sailboat|boat|yacht|kayak|canoe|camera|dslr|mirrorless|telescope|sewing machine|"
+        r"pottery wheel|kiln|3d printer|espresso machine|houseplant|house plant|bonsai|succulent|"
+        r"cact(?:us|i)|orchid|fern|monstera|pothos|ficus|fiddle-leaf fig|peace lily|snake plant|"
+        r"allotment|sourdough starter|kombucha|scoby|kefir grains)s?\b|"
+        # A thing of the user's named by its maker and a model code that ends the noun
+        # phrase ("my Fujifilm X-T4", "our Yamaha P-125 at home"; "my Ryanair FR123 flight"
+        # is a booking): a function word or nothing may follow, not a noun.
+        r"(?:my|our) (?-i:[A-Z])[\w-]+ (?-i:[A-Z])[\w-]*\d[\w-]*\b(?!\s+(?!(?:before|after|"
+        r"for|to|in|on|at|with|from|and|or|but|so|if|when|that|which|is|are|was|has|have|had|"
+        r"does|did|can|will|would|should|again|now|still|any|anymore)\b)(?-i:[a-z]))",
     ),
     Category(
         "schedule",

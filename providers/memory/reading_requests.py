@@ -10,6 +10,7 @@ from .categories import (
     category_of,
     named_as,
 )
+from .change_patterns import ENDING, LIFE_ENDED
 from .clause_patterns import (
     QUESTION_TAG,
     STANDING_DISLIKE,
@@ -28,7 +29,17 @@ from .reading import (
 )
 from .remark_patterns import OF_REPLIES
 from .style_aspects import style_aspect_of
-from .subject_patterns import AS_A, MY_PEOPLE, NAMED_ME, NAMED_MINE, OWN_RELATIVE, THATS_ME
+from .subject_patterns import (
+    AS_A,
+    AS_A_WITHIN,
+    MINE_FIRST,
+    MY_PEOPLE,
+    NAMED_ME,
+    NAMED_MINE,
+    OWN_RELATIVE,
+    THATS_ME,
+    THEY_FIRST,
+)
 from .talk_patterns import (
     GENERIC_NEED,
     HERE_IN,
@@ -40,6 +51,7 @@ from .talk_patterns import (
     VERB_ME,
     WHAT_I_USE,
 )
+from .time_patterns import PASSING, momentary
 
 # "my neighbour's dog", "our friends' cat": a thing of someone the user names.
 _SOMEONES = re.compile(r"(?:my|our)\s+[\w-]+(?:['’]s|s['’])\s", re.IGNORECASE)
@@ -59,6 +71,11 @@ _LEAD_END = re.compile(r"[,;]\s*|\s[-–—]+\s*")
 
 
 FOR_ME = re.compile(r"\bfor me\b", re.I)
+# The kinds of thing a person has one of their own of: what "mine" and "ours" can stand for.
+KEPT_KINDS = frozenset({"pets", "possessions", "vehicle", "family", "tech"})
+# What a person likes or does is theirs: another's tastes are not the user's.
+THEIR_TASTES = frozenset({"likes", "dislikes", "hobby", "traits", "values"})
+_WORDS = re.compile(r"[^\W\d_][\w'-]*")
 STYLE_READ_IN = frozenset({"en", "de", "fr", "es"})
 
 
@@ -190,6 +207,46 @@ class Requests(ReaderBase):
         # A directive about replies with no task in it stands until the user says otherwise.
         self.ops.append(Op("add", aspect.slot, said, said))
 
+    def mine_named(self, start: int, end: int) -> bool:
+        """ "A good harness for a ferret? Ours is called Pippin.", "…a senior cat? mine's 16":
+        a possessive pronoun as the subject is the user's own one of the thing last named
+        before it, and what is said of it is kept with that thing's name."""
+        said = trim(self.text[start:end], self.lang)
+        if not MINE_FIRST.match(said) or LIFE_ENDED.search(said) or ENDING.search(said):
+            return False
+        words = [m.group() for m in _WORDS.finditer(self.text, 0, start)]
+        for index in range(len(words) - 1, -1, -1):
+            # a word, or two that name a kind only together ("guinea pig")
+            pair = " ".join(words[max(index - 1, 0) : index + 1])
+            for thing in (words[index], pair):
+                kind = category_of(thing)
+                alone = thing == pair and category_of(words[index - 1]) is not None
+                if kind is not None and kind.slot in KEPT_KINDS and not alone:
+                    self.ops.append(Op("add", kind.slot, f"{thing}: {said}", said))
+                    return True
+        return False
+
+    def kin_named(self, start: int, end: int) -> bool:
+        """ "Tips for getting my toddler to sleep? She's 2 and her name is Ines.": a sentence
+        whose subject is "he" or "she", straight after one that named one of the user's
+        people, is about that person, and who the user's family are is kept (not their
+        tastes)."""
+        said = trim(self.text[start:end], self.lang)
+        before = [(a, b) for a, b in sentences(self.text) if b <= start]
+        if not before or not THEY_FIRST.match(said) or said.rstrip().endswith("?"):
+            return False
+        if PASSING.search(said) or momentary(said) or LIFE_ENDED.search(said):
+            return False
+        taste = category_of(said)
+        if taste is not None and taste.slot in THEIR_TASTES:
+            return False  # "Gift ideas for my wife? She loves gardening.": hers, not the user's
+        people = list(MY_PEOPLE.finditer(self.text, *before[-1]))
+        if len(people) != 1:
+            return False  # (of two people named, which one is meant is not said)
+        person = people[0].group().removesuffix("'s")
+        self.ops.append(Op("add", self.slot_of(person) or "family", f"{person}: {said}", said))
+        return True
+
     def places_in_passing(self, start: int, end: int, evidence: str | None = None) -> None:
         """ "my flat in Shoreditch", "my shift at the fire station": where the user lives or
         works, said in passing."""
@@ -206,6 +263,12 @@ class Requests(ReaderBase):
         if apposed is not None:
             value = apposed.group("what").strip()
             self.ops.append(Op("add", self.slot_of(value), value, apposed.group()))
+        # (in the whole sentence: a request after it, "…, I need breaks", is read apart)
+        whole = next(((a, b) for a, b in sentences(self.text) if a <= start < b), (start, end))
+        for m in AS_A_WITHIN.finditer(self.text, *whole):
+            value = m.group("what").strip()
+            if self.slot_of(value) is not None:  # (not "…, as a result, I…")
+                self.ops.append(Op("add", self.slot_of(value), value, m.group()))
         for m in MY_PEOPLE.finditer(self.text, start, end):
             person = m.group().removesuffix("'s")
             self.ops.append(Op("add", self.slot_of(person) or "family", person, m.group()))

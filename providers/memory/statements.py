@@ -146,6 +146,8 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
     # -- one sentence ----------------------------------------------------------------------
     def sentence(self, start: int, end: int) -> None:
         before = len(self.ops)
+        if self.mine_named(start, end) or self.kin_named(start, end):
+            return
         self.read_sentence(start, end)
         said = self.text[start:end]
         named = _PROPER.findall(self.text, 0, start)

@@ -91,6 +91,13 @@ AS_A = re.compile(
     r"\s*(?P<what>(?:as|being)\s+(?:an?\s+)?[^,?.]{2,40}?)\s*,",
     re.IGNORECASE,
 )
+# The same apposition inside the sentence, set off by commas before the user as the subject
+# it describes: "…my manager that, as a type 1 diabetic, I need breaks".
+AS_A_WITHIN = re.compile(
+    r"[,;]\s*(?P<what>(?:as|being)\s+(?:an?\s+)?[^,?.;]{2,40}?)\s*,\s*"
+    r"(?=(?:i|i'm|i've|i'd|we|we're)\b)",
+    re.IGNORECASE,
+)
 OWN_RELATIVE = re.compile(
     r"(?:(?P<place>\b(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)*),\s*)?"
     r"\b(?:where|who|which|that|when)\s+(?P<said>(?:i|we)\s+(?:\w+\s+)?(?:live|work|teach|"
@@ -286,3 +293,12 @@ PAST = (
 )
 DROPPED_I = re.compile(r"(?:been|\w+ing|" + PAST + r")\b", re.IGNORECASE)
 DROPPED_I_PAST = re.compile(r"(?:" + PAST + r")\b", re.IGNORECASE)
+# A possessive pronoun as a sentence's subject ("mine's 16", "ours is called Pippin"): it
+# stands for the user's own one of a thing named before it ("mine too" agrees, and tells
+# nothing of its own).
+MINE_FIRST = re.compile(
+    r"(?:mine|ours)(?:['’]s)?\b(?!\s*(?:too|as well|either|[.!?]*$))", re.IGNORECASE
+)
+# "he" or "she" opening a sentence, or "his"/"her" before what is theirs: someone named
+# before is its subject.
+THEY_FIRST = re.compile(r"(?:he|she|he's|she's|his|her)\b", re.IGNORECASE)

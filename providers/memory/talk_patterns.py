@@ -152,7 +152,7 @@ MY_ATTRIBUTE = re.compile(
     r"at|in|on|to|from)\b)[\w'-]+\s*){1,3}",
     re.IGNORECASE,
 )
-OWN_KINDS = frozenset({"health", "allergy", "diet", "pets", "education"})
+OWN_KINDS = frozenset({"health", "allergy", "diet", "pets", "education", "possessions"})
 # "Is my diet balanced?" names a kind and no condition of the user's.
 GENERIC_NEED = re.compile(
     r"(?:my|our)\s+(?:own\s+)?(?:diet|health|medical|condition|medication)\w*", re.IGNORECASE
