@@ -1,15 +1,14 @@
 """Capitals for a message typed without them: "im kwame, i live in accra" is read as "I'm
 Kwame, I live in Accra".
 
-The reader knows a name by its capital, as English writes it. A writer who capitalises
-nothing but the first word of a sentence and "I" (a phone does that much) gives no such
-sign; for their message, a word that is no English word is taken for a name, and
-capitalised. Whether a word is an English one is looked up among the words SCOWL writes in
-lower case (`english_words.gz`, built by `scripts/build_english_words.py`), so that a name
-that is also a word ("grace", "mark") stays a word: a name missed is better than a word
-kept as a name. Typed in lower case, the probes lost 80 of the 1,941 cases they pass as
-written, and lose 21 so (`bench/memory_typed.py`). The list is read once, and only for a
-message that needs it.
+The reader knows a name by its capital, as English writes it. A writer who types no capital
+at all (but "I", which a phone capitalises) gives no such sign; for their message, a word
+that is no English word is taken for a name, and capitalised. Whether a word is an English
+one is looked up among the words SCOWL writes in lower case (`english_words.gz`, built by
+`scripts/build_english_words.py`), so that a name that is also a word ("grace", "mark")
+stays a word: a name missed is better than a word kept as a name. Typed in lower case, the
+probes lost 80 of the 1,941 cases they passed as written at 7fe0a43, and lose 21 so
+(`bench/memory_typed.py`). The list is read once, and only for a message that needs it.
 """
 
 from __future__ import annotations
@@ -21,11 +20,10 @@ from importlib.resources import files
 
 from .retyping import APOSTROPHE_LESS
 
-# An uppercase letter that says nothing of names: a sentence's first, and the pronoun "I".
-_EXPECTED_CAPITAL = re.compile(
-    r"(?:^|(?<=[.!?\n]\s)|(?<=[.!?\n])|(?<=[\"“(]))[^\W\d_]"
-    r"|(?<![\w'’])I(?=$|[^\w'’]|['’](?:m|ve|d|ll)\b)"
-)
+# The one capital that says nothing of names: the pronoun "I", which a phone capitalises.
+# Even a sentence's first letter is not allowed for: a writer who capitalises sentences and
+# names no one ("Gonna continue my edu") would have their rarer words made names.
+_EXPECTED_CAPITAL = re.compile(r"(?<![\w'’])I(?=$|[^\w'’]|['’](?:m|ve|d|ll)\b)")
 # A word as a name would be: letters with inner apostrophes or hyphens, not part of an
 # address, a handle or a file name.
 _WORD = re.compile(r"(?<![\w@./#'’-])[^\W\d_]+(?:[-'’][^\W\d_]+)*(?![\w@'’-]|\.\w)")
@@ -71,7 +69,7 @@ def _is_english(word: str) -> bool:
 
 
 def capitalises_names(message: str) -> bool:
-    """Whether the writer uses capitals beyond a sentence's first letter and "I"."""
+    """Whether the writer uses any capital beyond the pronoun "I"."""
     expected = {m.start() for m in _EXPECTED_CAPITAL.finditer(message)}
     return any(c.isupper() and i not in expected for i, c in enumerate(message))
 
