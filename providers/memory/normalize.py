@@ -59,6 +59,11 @@ def singular(word: str) -> str:
     return word[:-1]
 
 
+def tokens(text: str) -> list[str]:
+    """The words of a text as written, case and all ("Rex", "20mg", "ex-wife")."""
+    return _WORD.findall(text)
+
+
 @lru_cache(maxsize=65536)
 def words(text: str) -> tuple[str, ...]:
     """Lower-case words of a text, plurals made singular; cached (values repeat a lot)."""

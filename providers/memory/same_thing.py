@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 
 from .clause_patterns import content_words
-from .normalize import singular
+from .normalize import singular, tokens
 
-_WORDS = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 _NUMBER_WORDS = frozenset(
     (
         *("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
@@ -58,10 +57,10 @@ def things(text: str) -> set[str]:
     """The common nouns of a statement, as far as word order tells them: not a name, nor
     the word after its subject or opening it, where a verb stands ("Cut coffee completely":
     coffee), nor an adverb, a number or a noun of time."""
-    tokens = _WORDS.findall(text)
+    said = tokens(text)
     found: set[str] = set()
-    for index, word in enumerate(tokens):
-        before = tokens[index - 1].casefold() if index else ""
+    for index, word in enumerate(said):
+        before = said[index - 1].casefold() if index else ""
         if (
             index == 0
             or before in _SUBJECTS

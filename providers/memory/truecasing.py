@@ -32,8 +32,8 @@ _SUFFIXES = ("'s", "’s", "s", "es", "ed", "ing", "ly", "er", "est")
 # The endings of English's common nouns and adjectives, which names do not have: a word so
 # made is a word, listed or not ("pescatarian", "neurodivergent").
 _WORD_ENDING = re.compile(
-    r"(?:arian|grapher|ician|ator|ist|ism|ive|ous|ful|less|able|ible|ing|ed|tion|sion|ment|ness|ity|ish|ic|"
-    r"ical|ology|ologist|phobe|phile)s?$"
+    r"(?:arian|grapher|ician|ator|ist|ism|ive|ous|ful|less|able|ible|ing|ed|tion|sion|ment|"
+    r"ness|ity|ish|ic|ical|ology|ologist|phobe|phile)s?$"
 )
 # The shorthand of chat, which no dictionary lists and no one is named.
 _SHORTHAND = frozenset(

@@ -28,7 +28,7 @@ from .clause_patterns import content_words
 from .facts import Fact, PastValue, Provenance
 from .factset import FactSet
 from .forgetting import Forgetting
-from .normalize import contains_words, shares_stem, value_key
+from .normalize import contains_words, shares_stem, tokens, value_key
 from .ops import BECOME, LOOKALIKE, NEWEST, OTHERWISE_PREFIX, SPELLING, Op
 from .polarity import polarity, topic_stems
 from .same_thing import frame_words, is_number, things
@@ -36,7 +36,6 @@ from .slots import slot_info
 
 NO_PROVENANCE = Provenance()
 _WHO = frozenset({"name", "age", "identity", "contact"})
-_WORDS = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 
 
 def apply_ops(
@@ -281,7 +280,7 @@ class _Step(Forgetting):
         if single and slot_info(fact.slot).kind != "single":
             return []  # "My dog is Rex", then "Glasgow now.": not what the dog became
         numeric = is_number(value)
-        words = _WORDS.findall(fact.value)
+        words = tokens(fact.value)
         candidates = [
             w
             # A capital that opens it is no name; a number that opens it is a number.
