@@ -1,12 +1,15 @@
 """Build `providers/memory/english_words.gz`, the English words the memory reader knows are
-not names, from SCOWL as Debian ships it (the `wamerican` and `wbritish` packages).
+not names, and `english_name_words.gz`, those of them that are names as well ("grace",
+"tom", "may"), from SCOWL as Debian ships it (the `wamerican` and `wbritish` packages).
 
     apt-get download wamerican wbritish
     python scripts/build_english_words.py wamerican_*.deb wbritish_*.deb
 
-The file holds every entry of the two lists that is written in lower case (so no proper
-noun), without possessives, one a line, sorted, gzip'd. SCOWL's licence allows copying the
-lists and what is derived from them with its notice, which `english_words.NOTICE` carries.
+The first file holds every entry of the two lists that is written in lower case (so no
+proper noun), without possessives; the second every such word that the lists also hold
+with a capital first letter, lower-cased. One word a line, sorted, gzip'd. SCOWL's licence
+allows copying the lists and what is derived from them with its notice, which
+`english_words.NOTICE` carries.
 """
 
 from __future__ import annotations
@@ -17,10 +20,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parents[1] / "providers" / "memory" / "english_words.gz"
+HERE = Path(__file__).resolve().parents[1] / "providers" / "memory"
 
 
-def lower_case_entries(deb: Path) -> set[str]:
+def entries(deb: Path) -> set[str]:
     with tempfile.TemporaryDirectory() as root:
         subprocess.run(["dpkg-deb", "-x", str(deb), root], check=True)
         lists = [p for p in Path(root, "usr/share/dict").iterdir() if p.name != "words"]
@@ -28,15 +31,23 @@ def lower_case_entries(deb: Path) -> set[str]:
             word
             for path in lists
             for word in path.read_text(encoding="utf-8").split()
-            if word == word.lower() and "'" not in word
+            if "'" not in word
         }
 
 
-def main(debs: list[str]) -> None:
-    words = set().union(*(lower_case_entries(Path(deb)) for deb in debs))
+def write(name: str, words: set[str]) -> None:
     data = "\n".join(sorted(words)).encode() + b"\n"
-    OUT.write_bytes(gzip.compress(data, compresslevel=9, mtime=0))
-    print(f"{OUT}: {len(words)} words")
+    (HERE / name).write_bytes(gzip.compress(data, compresslevel=9, mtime=0))
+    print(f"{name}: {len(words)} words")
+
+
+def main(debs: list[str]) -> None:
+    listed = set().union(*(entries(Path(deb)) for deb in debs))
+    words = {word for word in listed if word == word.lower()}
+    write("english_words.gz", words)
+    # Two letters or fewer are SCOWL's symbols and initials ("He", "It", "B"), no names.
+    names = {w.lower() for w in listed if w.istitle() and len(w) > 2}
+    write("english_name_words.gz", names & words)
 
 
 if __name__ == "__main__":

@@ -56,6 +56,7 @@ from .reading_lasting import Lasting
 from .reading_requests import Requests
 from .reading_short import ShortMessages
 from .retyping import retyped
+from .run_on import split_run_on
 from .secrets import screen
 from .slots import slot_info
 from .style_aspects import style_aspect_of
@@ -402,6 +403,17 @@ def extract_rules(message: str) -> Extraction:
     # names stay capitalised in what is stored: a later "typo, it's Graz" corrects the name
     # it finds by its capital, as for a message written with capitals.
     language = language_of(message)
-    if language == "en":
-        message = truecased(message)
-    return screen(_Reader(retyped(message, language)).read())
+    if language != "en":
+        return screen(_Reader(retyped(message, language)).read())
+    message = retyped(truecased(message), language)
+    found = _Reader(message).read()
+    # The split is read only when the whole told nothing, or the split heard a request the
+    # whole did not ("…where I work Please forget it"). Split always, or whenever the split
+    # read more, "I mainly write Rust these days, some Go at work" lost its languages to the
+    # break before "Go" (dev2's tuned part 303 -> 296 and 302 of 311 as written).
+    if (split := split_run_on(message)) is not None:
+        again = _Reader(split).read()
+        told = {op.kind for op in found}
+        if not found or {op.kind for op in again} - told - {"add"}:
+            found = again
+    return screen(found)

@@ -55,6 +55,8 @@ def english_words() -> frozenset[str]:
 def _is_english(word: str) -> bool:
     known = english_words()
     lowered = word.casefold().replace("’", "'")
+    if lowered.endswith("n't"):
+        return True  # "doesn't", "can't": the head ("doesn", "ca") is no word, nor a name
     head = lowered.partition("'")[0]
     if head != lowered and (head in known or head == "i"):
         return True  # "i'm", "don't", "kate's" aside: the word before the apostrophe
