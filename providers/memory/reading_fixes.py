@@ -221,7 +221,9 @@ _ARTICLE = re.compile(r"^(?:the|a|an|my)\s+", re.IGNORECASE)
 # What opens the words of a value without being part of it: "he's a", "it's", "I meant".
 _VALUE_OPENER = re.compile(
     r"^(?:(?:oh\s+)?(?:wait|hold on|sorry|oops|whoops|correction|actually)[,!:]?\s+)*"
-    r"(?:i\s+meant(?:\s+to\s+say)?|meant\s+to\s+say|(?:he|she|it|they|that|(?-i:[A-Z])[\w-]+)"
+    r"(?:i\s+meant(?:\s+to\s+say)?|meant\s+to\s+say|(?:he|she|it|they|that|(?-i:[A-Z])[\w-]+|"
+    # "the company is Globex": what a named thing is said to be
+    r"(?:the|my|our|his|her|their)\s+[\w-]+(?:\s+[\w-]+)?)"
     r"(?:'s|\s+is|\s+are|'re)(?:\s+actually)?|i'm|i\s+am|it\s+was)?\s*(?:(?:the|a|an)\b)?\s*",
     re.IGNORECASE,
 )

@@ -66,6 +66,7 @@ from .talk_patterns import (
     MIND_CHANGED,
     NO_THING,
     RENAMED,
+    TOLD_YOU_OF,
     VERDICT_FRAME,
 )
 from .time_patterns import (
@@ -186,7 +187,7 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
         said = trim(self.text[start:end], self.lang)
         if not said:
             return
-        if self.forget(said):
+        if self.forget(said) or TOLD_YOU_OF.search(said):
             return
         if LAPSED.fullmatch(said) and LAPSE_SAID.search(said):
             self.ops.append(Op("retract", NEWEST, "", said))  # "Not anymore."

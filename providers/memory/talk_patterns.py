@@ -31,7 +31,17 @@ TOPIC_FIRST = re.compile(
     r"^(?:when it comes to|as for|as far as|speaking of|in terms of)\s+[^,]{1,40},\s*(?:it'?s\s+)?",
     re.IGNORECASE,
 )
-VALUE_FIRST = re.compile(r"\W*[\w'-]+(?: [\w'-]+)?,? (?:actually|technically)\b", re.I)
+# What the user told the assistant, named only by a question word or a pronoun ("I shouldn't
+# have told you where I work", "I regret telling you that"): the telling, not a fact.
+TOLD_YOU_OF = re.compile(
+    r"\b(?:told|tell|telling|mentioned|mention|mentioning)\s+(?:to\s+)?you\s+"
+    r"(?:where|what|who|how|when|which|about|this|it|that(?!\s+(?:i|i'm|we|my)\b))\b",
+    re.I,
+)
+# ("Leo's actually 8": "Leo is", no value, before the cue)
+VALUE_FIRST = re.compile(
+    r"\W*[\w'-]+(?<!'s)(?: [\w'-]+(?<!'s))?,? (?:actually|technically)\b", re.I
+)
 # A statement of the user's denied: "I'm not allergic to cats after all".
 NOT_SO = re.compile(
     r"\b(?:i'm|i am|im)\s+not\s+(?:really\s+|actually\s+)?(?P<old>[\w' -]{3,40}?)"
