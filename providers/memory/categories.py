@@ -24,6 +24,7 @@ from .polarity import LIKING_DENIED, REFUSED, UNBEATEN
 class Category:
     slot: str  # whether it holds one statement or a list is the slot's (slots.py)
     stems: str  # a regular-expression fragment of word starts
+    guessed: bool = False  # told by a word's ending alone, not by a word that names the kind
 
 
 # The parts of a body an injury or a condition is told of.
@@ -340,6 +341,7 @@ CATEGORIES: tuple[Category, ...] = (
         r"ant|antin|ent|entin|or|orin|ege|egin)\b|"
         r"\b(?:je suis|suis)\s+(?:\w+\s+)?\w+(?:eur|euse|ier|ière|iste|ien|ienne|er|ère|aire)\b|"
         r"\bsoy\s+(?:\w+\s+)?\w+(?:ero|era|ista|or|ora|ante|ico|ica|ario|aria|ogo|oga)\b",
+        guessed=True,
     ),
 )
 
@@ -383,6 +385,12 @@ def category_of(text: str) -> Category | None:
             if pattern.search(said):
                 return category
     return None
+
+
+def guessed_kind(text: str) -> bool:
+    """Whether the statement's kind was told only by a word's ending ("I'm a smoker")."""
+    found = category_of(text)
+    return found is not None and found.guessed
 
 
 def categories_in(text: str) -> list[Category]:

@@ -21,7 +21,7 @@ from difflib import SequenceMatcher
 
 from ctxchat.kit import new_id
 
-from .categories import category_of
+from .categories import category_of, guessed_kind
 from .change_patterns import SWITCH
 from .changes import Change
 from .clause_patterns import content_words
@@ -124,6 +124,14 @@ class _Step(Forgetting):
                 if value_key(fact.value) == key:
                     self.facts.replace(replace(fact, last_seen=self.now))
                     return []
+                if guessed_kind(value) and not SWITCH.search(value):
+                    # "I'm a smoker" is a job only by its ending: it retires no job unless
+                    # it says it is how things are now ("I'm an illustrator now")
+                    return [Change("added", self.new_fact(None, value))]
+                if guessed_kind(fact.value) and not guessed_kind(value):
+                    # and a job named later does not retire it: it becomes a note
+                    self.facts.replace(replace(fact, slot=None))
+                    return [Change("added", self.new_fact(slot, value))]
                 changes.append(self.supersede_value(fact, value))
                 # Two active facts in a single slot can only come from outside; keep one.
                 changes.extend(self.retire(f) for f in current[:-1])
