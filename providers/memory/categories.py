@@ -326,21 +326,25 @@ CATEGORIES: tuple[Category, ...] = (
         r"(?:i|we) value\b|values? most|matters? (?:most|more than|above)|(?:is|are) everything to "
         r"me|comes? first\b|am wichtigsten|plus que tout|lo más importante",
     ),
-    # What someone is, said with an agent noun ("I'm a welder", "I'm an illustrator"): the
-    # commonest way to give a job, and open-ended, so it is tried after every named one.
+    # What someone works as, or is with no article (German, French and Spanish give a job so,
+    # the agent noun straight after the verb: "bin ich Lehrerin", "je suis pâtissier", "soy
+    # camarero"; German writes it with a capital, which tells it from "sicher" or "sauer").
     Category(
         "work",
         r"\bwork(?:s|ed|ing)? as\b|\barbeite als\b|\btravaille comme\b|\btrabajo como\b|"
-        r"i'?m (?:now )?an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee|smith|wife|man|woman)\b"
-        r"(?! of\b| fan\b)|"
-        r"i am (?:now )?an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee|smith|wife|man|woman)\b|"
-        # German, French and Spanish give a job with no article, the agent noun straight
-        # after the verb ("bin ich Lehrerin", "je suis pâtissier", "soy camarero"); German
-        # writes it with a capital, which tells it from "sicher" or "sauer".
         r"\b(?:ich bin|bin ich)\s+(?:\w+\s+)?(?-i:[A-ZÄÖÜ])\w*(?:er|erin|ist|istin|eur|eurin|"
         r"ant|antin|ent|entin|or|orin|ege|egin)\b|"
         r"\b(?:je suis|suis)\s+(?:\w+\s+)?\w+(?:eur|euse|ier|ière|iste|ien|ienne|er|ère|aire)\b|"
         r"\bsoy\s+(?:\w+\s+)?\w+(?:ero|era|ista|or|ora|ante|ico|ica|ario|aria|ogo|oga)\b",
+    ),
+    # What someone is, said with an English agent noun ("I'm a welder", "I'm an
+    # illustrator"): the commonest way to give a job, and open-ended, so it is tried after
+    # every named one; and a guess, since "a smoker" or "a Londoner" is said so as well.
+    Category(
+        "work",
+        r"i'?m (?:now )?an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee|smith|wife|man|woman)\b"
+        r"(?! of\b| fan\b)|"
+        r"i am (?:now )?an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee|smith|wife|man|woman)\b",
         guessed=True,
     ),
 )
