@@ -386,6 +386,16 @@ def _joined(message: str, first: str, second: str) -> str:
 _JUST_JOINED = re.compile(r"[\s,;.!&]*(?:and\s*)?")
 
 
+# "mittens passed away 😢 got a kitten": in chat a face between two words ends the sentence
+# before it, as a full stop would; a face is no word of either sentence. (Other pictures can
+# stand for a word: "i ❤️ pizza".)
+_FACES_AS_STOPS = re.compile(
+    r"(?<=[\w)])[ \t]*[\U0001F600-\U0001F64F\U0001F910-\U0001F92F\U0001F970-\U0001F97F]"
+    r"[\U0001F600-\U0001F64F\U0001F910-\U0001F92F\U0001F970-\U0001F97F\U0001F3FB-\U0001F3FF\uFE0F\s]*"
+    r"[ \t](?=[^\W\d_])"
+)
+
+
 # What a person tells to be kept fits in a few sentences; past this a message is a document
 # (a megabyte piped in), and reading all of it would hold the prompt for seconds.
 MAX_READ = 10_000
@@ -406,7 +416,7 @@ def extract_rules(message: str) -> Extraction:
     language = language_of(message)
     if language != "en":
         return screen(_Reader(retyped(message, language)).read())
-    message = retyped(truecased(message), language)
+    message = retyped(truecased(_FACES_AS_STOPS.sub(". ", message)), language)
     found = _Reader(message).read()
     # The split is read only when the whole told nothing, or the split heard a request the
     # whole did not ("…where I work Please forget it"). Split always, or whenever the split
