@@ -36,3 +36,15 @@ def test_a_face_between_two_sentences_ends_the_first() -> None:
     )
     assert "kiwi" not in memory
     assert "sky" in memory
+
+
+def test_what_holds_instead_after_a_comma_is_kept_with_its_i_dropped() -> None:
+    memory = remembered("i work as a barista", "no longer a barista, studying law now")
+    assert "studying law" in memory
+    assert "barista" not in memory
+
+
+def test_an_adverb_before_a_verb_with_its_i_dropped_keeps_the_statement() -> None:
+    memory = remembered("i hate mushrooms", "strangely love mushrooms these days")
+    assert "love mushrooms" in memory
+    assert "hate mushrooms" not in memory

@@ -60,7 +60,7 @@ from .run_on import split_run_on
 from .secrets import screen
 from .slots import slot_info
 from .style_aspects import style_aspect_of
-from .subject_patterns import MY_PEOPLE, NAME_INTRO
+from .subject_patterns import DROPPED_I, MY_PEOPLE, NAME_INTRO
 from .talk_patterns import (
     ALSO,
     MIND_CHANGED,
@@ -198,6 +198,23 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
         if self.imagined(said):
             return
         lapsed = NO_MORE.match(said)
+        comma = self.text.find(",", start, end)
+        if lapsed is not None and comma > start:
+            # "no longer a chef, teaching maths now": after what has ended, a clause with its
+            # "I" dropped (a verb's -ing or past form first) says what holds instead; it has
+            # a subject of its own, so it is a sentence of its own.
+            rest = trim(self.text[comma + 1 : end], self.lang).split()
+            head = trim(self.text[start:comma], self.lang)
+            ended = NO_MORE.match(head)
+            if (
+                rest
+                and DROPPED_I.fullmatch(rest[0])
+                and ended is not None
+                and _STILL_ENDED.fullmatch(head, ended.end())
+            ):
+                self.sentence(start, comma)
+                self.sentence(comma + 1, end)
+                return
         if lapsed is not None and re.match(r"no\b", said, re.IGNORECASE):
             self.retire(lapsed["old"], bare_ok=False)  # "No longer at Lidl.", "No more meat."
         for m in RENAMED.finditer(said):
@@ -322,6 +339,8 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             self.ops.append(Op("add", group.slot, value, said, NEWEST if changed else None))
 
 
+# What may follow a thing said to have ended, within its clause ("not vegan anymore").
+_STILL_ENDED = re.compile(r"(?:\s*\b(?:any ?more|for me|now|these days)\b)*\s*", re.I)
 # A name, of a place or a thing, past a sentence's first word.
 _PROPER = re.compile(r"(?<=[\w,;:]\s)(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)*")
 _POINTING = re.compile(r"(?:that's|that is|it's|it is|there's)\s+(?:where|home|my)\b", re.I)
