@@ -193,8 +193,9 @@ def test_the_probe_sentences_written_here_hold() -> None:
     changed for them: updates, plain facts in shapes it missed, forgets by meaning, the other
     languages, reply style and mottos, negatives, lists with no "I", tastes and names, updates
     and corrections by meaning, facts said in passing inside a question, updates typed in
-    lower case without apostrophes; 11 false memories of 379 negatives: the kids asleep, a new kettle, a phone battery, four of a relative or a pet
-    inside a question, a bio asked for, two mottos, a verdict on an app), less a few cases."""
+    lower case without apostrophes; 11 false memories of 379 negatives: the kids asleep, a
+    new kettle, a phone battery, four of a relative or a pet inside a question, a bio asked
+    for, two mottos, a verdict on an app), less a few cases."""
     result = evaluate_file(PROBE)
     negatives = [r for r in result.results if "negative" in r.case.tags]
     assert result.pass_rate >= 0.935, result.failed

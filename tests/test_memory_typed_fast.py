@@ -48,3 +48,9 @@ def test_an_adverb_before_a_verb_with_its_i_dropped_keeps_the_statement() -> Non
     memory = remembered("i hate mushrooms", "strangely love mushrooms these days")
     assert "love mushrooms" in memory
     assert "hate mushrooms" not in memory
+
+
+def test_a_name_given_to_the_object_is_no_subject_of_a_dropped_i_verb() -> None:
+    # "someone called Alex": "called" names the one just mentioned; the "I" is left out.
+    memory = remembered("seeing someone named alex now")
+    assert "alex" in memory
