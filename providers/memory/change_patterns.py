@@ -120,7 +120,11 @@ CORRECTION = re.compile(
 )
 # A named one's life, or life with the user, ended.
 LIFE_ENDED = re.compile(
-    r"\b(?P<who>(?-i:[A-Z])[\w'-]+(?<!(?-i:The))(?<!(?-i:My))(?<!(?-i:Our))|(?:the|my|our)\s+[\w'-]+)"
+    r"\b(?P<who>(?-i:[A-Z])[\w'-]+(?<!(?-i:The))(?<!(?-i:My))(?<!(?-i:Our))|(?:the|my|our)\s+[\w'-]+|"
+    # "mittens passed away": typed in lower case, a name is the sentence's first word; a
+    # pronoun there names no one said before.
+    r"(?:^|(?<=[.!?]\s))(?!(?:i|he|she|it|they|we|you|who|that|this|someone|somebody|"
+    r"everyone|everybody|nobody|he's|she's|it's|they've|we've)\b)[^\W\d_][\w'-]+)"
     r"(?:\s+and\s+(?:I|me))?\s+(?:(?:has|have|had|just|sadly)\s+)*"
     r"(?:died|passed away|passed on|split up|broke up|divorced|got divorced|was put down|"
     r"was put to sleep|(?:is|isn't|is not|is no longer) with us|"

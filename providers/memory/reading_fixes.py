@@ -53,6 +53,11 @@ class Corrections(ReaderBase):
         if len(WORD.findall(self.text)) > 16:
             return False
         text = self.text.strip()
+        if CORRECTION.search(text) or _MEANT.match(text):
+            # "meant radiohead not muse": typed fast, a correction leaves out the comma
+            # before its "not"; one after a word that is no verb or function word ("do not",
+            # "is not") is the contrast.
+            text = _BARE_NOT.sub(_comma_not, text)
         contrasted = NOT_X.search(text)
         arrow = _ARROW.search(text)
         if arrow is not None:
@@ -186,6 +191,19 @@ class Corrections(ReaderBase):
             self.ops.append(Op("update", NEWEST, values[0], self.message, replaces=respelt))
 
 
+def _comma_not(m: re.Match[str]) -> str:
+    before = m["before"]
+    if before.casefold() in STOP or before.casefold().endswith(("n't", "nt")):
+        return m.group()
+    return f"{before}, not "
+
+
+# A "not" with no comma before it, after a word.
+_BARE_NOT = re.compile(r"(?<![,\w'-])(?P<before>[^\W\d_][\w'-]*)\s+not\s+", re.IGNORECASE)
+# "meant X": the first-person "I" left out of a correction's "I meant".
+_MEANT = re.compile(r"\W*meant\b", re.IGNORECASE)
+
+
 def _runs(text: str, values: list[str]) -> list[str]:
     """The values, with those that stand side by side in the text joined ("Blade Runner")."""
     runs: list[str] = []
@@ -221,7 +239,7 @@ _ARTICLE = re.compile(r"^(?:the|a|an|my)\s+", re.IGNORECASE)
 # What opens the words of a value without being part of it: "he's a", "it's", "I meant".
 _VALUE_OPENER = re.compile(
     r"^(?:(?:oh\s+)?(?:wait|hold on|sorry|oops|whoops|correction|actually)[,!:]?\s+)*"
-    r"(?:i\s+meant(?:\s+to\s+say)?|meant\s+to\s+say|(?:he|she|it|they|that|(?-i:[A-Z])[\w-]+|"
+    r"(?:(?:i\s+)?meant(?:\s+to\s+say)?|(?:he|she|it|they|that|(?-i:[A-Z])[\w-]+|"
     # "the company is Globex": what a named thing is said to be
     r"(?:the|my|our|his|her|their)\s+[\w-]+(?:\s+[\w-]+)?)"
     r"(?:'s|\s+is|\s+are|'re)(?:\s+actually)?|i'm|i\s+am|it\s+was)?\s*(?:(?:the|a|an)\b)?\s*",

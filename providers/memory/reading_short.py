@@ -278,8 +278,9 @@ class ShortMessages(ReaderBase):
         verb_at = _NOW_AND_SINCE.match(said)
         bare = said[verb_at.end() :] if verb_at else said
         # "Been driving trucks for years", "Went vegan": a past form opens no subject.
+        # "seeing someone called Kim": "called" that gives a name is no verb of a subject.
         subject = (
-            SUBJECT_VERB.match(bare)
+            SUBJECT_VERB.match(_NAMING.sub("", bare))
             and not re.match(r"been\b", bare, re.I)
             and not DROPPED_I_PAST.match(bare)
         )
@@ -290,3 +291,7 @@ class ShortMessages(ReaderBase):
         if BARE_IMPERATIVE.match(said) and not _PAST_FIRST.match(said):
             return False  # "Pull the details out into JSON" (but "Took a job at the UN")
         return self.lasting(said)
+
+
+# A name given to what was just named ("a guy called Tom", "a kitten named Pip").
+_NAMING = re.compile(r"\s+(?:called|named|nicknamed)\s+[\w'’-]+", re.IGNORECASE)

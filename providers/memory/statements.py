@@ -60,7 +60,7 @@ from .run_on import split_run_on
 from .secrets import screen
 from .slots import slot_info
 from .style_aspects import style_aspect_of
-from .subject_patterns import MY_PEOPLE, NAME_INTRO
+from .subject_patterns import DROPPED_I, MY_PEOPLE, NAME_INTRO
 from .talk_patterns import (
     ALSO,
     MIND_CHANGED,
@@ -198,6 +198,23 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
         if self.imagined(said):
             return
         lapsed = NO_MORE.match(said)
+        comma = self.text.find(",", start, end)
+        if lapsed is not None and comma > start:
+            # "no longer a chef, teaching maths now": after what has ended, a clause with its
+            # "I" dropped (a verb's -ing or past form first) says what holds instead; it has
+            # a subject of its own, so it is a sentence of its own.
+            rest = trim(self.text[comma + 1 : end], self.lang).split()
+            head = trim(self.text[start:comma], self.lang)
+            ended = NO_MORE.match(head)
+            if (
+                rest
+                and DROPPED_I.fullmatch(rest[0])
+                and ended is not None
+                and _STILL_ENDED.fullmatch(head, ended.end())
+            ):
+                self.sentence(start, comma)
+                self.sentence(comma + 1, end)
+                return
         if lapsed is not None and re.match(r"no\b", said, re.IGNORECASE):
             self.retire(lapsed["old"], bare_ok=False)  # "No longer at Lidl.", "No more meat."
         for m in RENAMED.finditer(said):
@@ -322,6 +339,8 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             self.ops.append(Op("add", group.slot, value, said, NEWEST if changed else None))
 
 
+# What may follow a thing said to have ended, within its clause ("not vegan anymore").
+_STILL_ENDED = re.compile(r"(?:\s*\b(?:any ?more|for me|now|these days)\b)*\s*", re.I)
 # A name, of a place or a thing, past a sentence's first word.
 _PROPER = re.compile(r"(?<=[\w,;:]\s)(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)*")
 _POINTING = re.compile(r"(?:that's|that is|it's|it is|there's)\s+(?:where|home|my)\b", re.I)
@@ -386,6 +405,16 @@ def _joined(message: str, first: str, second: str) -> str:
 _JUST_JOINED = re.compile(r"[\s,;.!&]*(?:and\s*)?")
 
 
+# "mittens passed away 😢 got a kitten": in chat a face between two words ends the sentence
+# before it, as a full stop would; a face is no word of either sentence. (Other pictures can
+# stand for a word: "i ❤️ pizza".)
+_FACES_AS_STOPS = re.compile(
+    r"(?<=[\w)])[ \t]*[\U0001F600-\U0001F64F\U0001F910-\U0001F92F\U0001F970-\U0001F97F]"
+    r"[\U0001F600-\U0001F64F\U0001F910-\U0001F92F\U0001F970-\U0001F97F\U0001F3FB-\U0001F3FF\uFE0F\s]*"
+    r"[ \t](?=[^\W\d_])"
+)
+
+
 # What a person tells to be kept fits in a few sentences; past this a message is a document
 # (a megabyte piped in), and reading all of it would hold the prompt for seconds.
 MAX_READ = 10_000
@@ -406,7 +435,7 @@ def extract_rules(message: str) -> Extraction:
     language = language_of(message)
     if language != "en":
         return screen(_Reader(retyped(message, language)).read())
-    message = retyped(truecased(message), language)
+    message = retyped(truecased(_FACES_AS_STOPS.sub(". ", message)), language)
     found = _Reader(message).read()
     # The split is read only when the whole told nothing, or the split heard a request the
     # whole did not ("…where I work Please forget it"). Split always, or whenever the split

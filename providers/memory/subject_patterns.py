@@ -58,12 +58,22 @@ ADVERBS = (
     r"anyway|yeah|yes|no|well|so|oh|and|but|plus|for work|at home|most \w+|on \w+s|"
     r"weekends|mornings|evenings)[,\s]+)*"
 )
+# "weirdly love olives now", "finally switched to linux": an adverb of comment or time
+# before a verb whose "I" is left out. A lower-case word in -ly is such an adverb unless it
+# is one of the few common nouns and adjectives so spelt ("family moved" is theirs).
+_BEFORE_DROPPED = (
+    r"(?:(?:(?-i:(?!(?:family|only|daily|early|ally|belly|jelly|bully|rally|fly|reply|"
+    r"supply|assembly|holy|lily|silly|ugly|lovely|friendly|elderly)\b)[a-z]{2,}ly)|really|"
+    r"just|still|also|actually|finally|now|recently|lately)[,\s]+)*"
+)
 USER_SUBJECT = re.compile(
     ADVERBS + r"(?:i|i'm|im|i've|ive|i'd|me|my|mine|we|we're|we've|our|ich|mein\w*|wir|unser\w*|"
     r"je|j'|j’|moi|mon|ma|mes|nous|notre|nos|yo|mi|mis|nosotros|nuestr\w*|me|io|mio|mia|"
     r"noi|eu|meu|minha|nós|ik|mijn|wij|we)(?:\b|(?<=['’]))"
     r"|^[^,.;]{1,40}\s+and\s+(?:i|me)\b"
-    r"|^(?:moved|switched|started|joined|quit|left|got|bought|adopted|married|graduated|"
+    r"|^"
+    + _BEFORE_DROPPED
+    + r"(?:moved|switched|started|joined|quit|left|got|bought|adopted|married|graduated|"
     r"cancell?ed|dropped|sold|gave up|stopped|ditched|upgraded|swapped|turned|traded|"
     r"finished|retired|transferred|relocated|became|love|hate|use)\b"
     # ("Work hard, play harder" is a motto: the left-out "I" works somewhere, as something)
