@@ -361,15 +361,20 @@ CATEGORIES: tuple[Category, ...] = (
         r"\bwork(?:s|ed|ing)? as\b|\barbeite als\b|\btravaille comme\b|\btrabajo como\b|"
         r"i'?m (?:now )?an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee|smith|wife|man|woman)\b"
         r"(?! of\b| fan\b)|"
-        r"i am (?:now )?an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee|smith|wife|man|woman)\b|"
+        r"i am (?:now )?an? (?:\w+ )?\w+(?:er|or|ist|ian|ant|ent|ic|ee|smith|wife|man|woman)\b",
+        guessed=True,
+    ),
+    Category(
+        "work",
         # German, French and Spanish give a job with no article, the agent noun straight
         # after the verb ("bin ich Lehrerin", "je suis pâtissier", "soy camarero"); German
-        # writes it with a capital, which tells it from "sicher" or "sauer".
+        # writes it with a capital, which tells it from "sicher" or "sauer". That bare noun
+        # is the grammar of a job, not a guess from an ending as English "a smoker" is, so
+        # it replaces a job said before.
         r"\b(?:ich bin|bin ich)\s+(?:\w+\s+)?(?-i:[A-ZÄÖÜ])\w*(?:er|erin|ist|istin|eur|eurin|"
         r"ant|antin|ent|entin|or|orin|ege|egin)\b|"
         r"\b(?:je suis|suis)\s+(?:\w+\s+)?\w+(?:eur|euse|ier|ière|iste|ien|ienne|er|ère|aire)\b|"
         r"\bsoy\s+(?:\w+\s+)?\w+(?:ero|era|ista|or|ora|ante|ico|ica|ario|aria|ogo|oga)\b",
-        guessed=True,
     ),
 )
 
