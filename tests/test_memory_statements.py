@@ -189,13 +189,13 @@ def test_the_probe_sentences_written_here_hold() -> None:
     lowercase, facts inside requests, the seven languages, updates, forgets, and negatives of
     every kind the data README lists, and of everyday work and chat), used to find where the
     reader's general tests fall short. A regression guard: the thresholds are what the reader
-    does today (0.937 of 2,196, the last 620 being batches written before the reader was
+    does today (0.938 of 2,228, the last 652 being batches written before the reader was
     changed for them: updates, plain facts in shapes it missed, forgets by meaning, the other
     languages, reply style and mottos, negatives, lists with no "I", tastes and names, updates
     and corrections by meaning, facts said in passing inside a question, updates typed in
-    lower case without apostrophes; 11 false memories of 379 negatives: the kids asleep, a
-    new kettle, a phone battery, four of a relative or a pet inside a question, a bio asked
-    for, two mottos, a verdict on an app), less a few cases."""
+    lower case without apostrophes, job and health in many registers; 11 false memories of
+    387 negatives: the kids asleep, a new kettle, a phone battery, four of a relative or a pet
+    inside a question, a bio asked for, two mottos, a verdict on an app), less a few cases."""
     result = evaluate_file(PROBE)
     negatives = [r for r in result.results if "negative" in r.case.tags]
     assert result.pass_rate >= 0.935, result.failed

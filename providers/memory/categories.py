@@ -80,6 +80,15 @@ CATEGORIES: tuple[Category, ...] = (
         r"jahre alt|"
         r"\bans\b|\baños\b",
     ),
+    # The user's own clinician ("my doctor put me on…", "my therapist says I have…") is who
+    # treats the user: what is said of them is health, not the user's trade, so it comes
+    # before home and work.
+    Category(
+        "health",
+        r"\b(?:my|our)\s+(?:\w+\s+)?(?:doctors?|dr|gp|therapist|psychiatrist|psychologist|"
+        r"counsell?or|physio\w*|specialist|surgeon|midwife|ob-?gyn|\w+ologist)\b"
+        r"(?!'s\s+(?:office|surgery|practice|clinic))",
+    ),
     Category(
         "home",
         r"\blive\b(?! without)|\blives\b|(?<!for a )\bliving\b|based in|-based|"
@@ -123,11 +132,17 @@ CATEGORIES: tuple[Category, ...] = (
         "education",
         r"student|studying|\bstudy\b|\bstudies\b|degree|university|\buni\b|college|school|"
         r"grade \d|year \d|phd|mba|master'?s|bachelor|sophomore|freshman|graduat|course|"
-        r"studiere|étudiant|estudio|estudiante",
+        r"apprenticeship|traineeship|studiere|étudiant|estudio|estudiante",
     ),
     Category(
         "work",
         r"\bwork\b|\bworks\b|for a living|working (?:as|at|for|in)\b|\bjob\b|employ|employer|"
+        # Work told in the past tense, or its loss: "worked in retail for years", "got laid
+        # off", "made redundant", "out of work" (the job held or not held is the same kind).
+        r"worked (?:as|at|for|in)\b|retiree|pensioner|"
+        # "working nights as a guard", "work part-time as an usher": the role after "as".
+        r"\bwork(?:s|ed|ing)?\s+(?:[\w-]+\s+){1,2}?as\s+an?\b|"
+        r"laid off|redundan|out of work|between jobs|jobless|unemployed|"
         r"hired|career|"
         r"profession|"
         r"by trade|self-employed|freelanc|my company|our company|my team|my boss|colleague|"
@@ -208,12 +223,25 @@ CATEGORIES: tuple[Category, ...] = (
         rf"damaged|bad|dodgy|weak|gammy|trick|arthritic|replaced|fused|slipped) "
         rf"(?:my |a |an |both |the )?(?:\w+ )?{_BODY}s?\b|in a cast\b|"
         r"on crutches|fractur|gebrochen|verstaucht|bänderriss|cassé|foulé|me rompí|esguince|"
+        # An operation on a part of the body, or a medical event a person has had: what
+        # it leaves is lasting ("a hip replacement", "had a stroke", but "a stroke of luck").
+        rf"{_BODY}s? (?:replacement|transplant|surgery|operation|op)\b|transplant|"
+        r"\w{3,}ectomy\b|amput|\ba (?:mini-?)?stroke\b(?! of)|seizures?\b|concussion|"
+        # What a body goes through that lasts a while, and the words that name a condition
+        # by its kind ("chronic fatigue syndrome", "an eating disorder").
+        r"menopaus|perimenopaus|postpartum|post-?natal|miscarri|immuno|syndrome\b|"
+        r"disorder\b|intoleran|"
+        # A deficiency of something the body needs, not "a deficiency in the code".
+        r"(?:vitamin\s+\w+|iron|b-?12|zinc|magnesium|calcium|folate|potassium)\s+deficien|"
+        # A doctor putting the user on (or off) something: a treatment, whatever it is.
+        r"\b(?:doctor|dr|gp|consultant|psychiatrist|specialist|cardiologist|neurologist)\b"
+        r"[\w\s']{0,20}?\b(?:put|started|switched|took|has)\s+me\s+(?:on|off)\b|"
         # Medicines named by their kind.
         r"blood thinner|anticoagul|antibiotic|antihistamin|antipsychotic|beta.?blocker|"
         r"steroid|painkiller|birth control|\bhrt\b|diabét|diabétic|"
         # A medicine, by the stems international drug names are built on (the same in
         # every language): metformin, lisinopril, sertraline, amoxicillin.
-        r"meds\b|medicine|insulin|\w{3,}(?:pril|sartan|olol|statin|formin|gliptin|glutide|"
+        r"meds\b|medicine|insulin|statins?\b|\bssris?\b|opioid|\w{3,}(?:pril|sartan|olol|statin|formin|gliptin|glutide|"
         r"gliflozin|prazole|oxetin|traline|opram|triptan|dipin|tinib|cillin|mycin|cyclin|"
         r"floxacin|semid|thiazid|azepam|zolam|lukast|tidin|nisolon|nison|thyroxin|parin|xaban|gabalin|"
         r"pentin)e?s?\b",
@@ -372,7 +400,18 @@ def _compiled() -> tuple[tuple[Category, re.Pattern[str]], ...]:
 # lager after work" is a taste, "nach der Arbeit", "après le travail" the same.
 _WHEN = re.compile(
     r"\b(?:after|before|during|nach|vor|während|après|avant|pendant|después de|antes de|"
-    r"durante)\s+(?:(?:the|my|a|der|dem|den|einem|le|la|les|l'|el|del|mi)\s*)?[\w'-]+",
+    r"durante)\s+(?:(?:the|my|a|der|dem|den|einem|le|la|les|l'|el|del|mi)\s*)?[\w'-]+"
+    # The user's own age of life says when, not that a child is about: "diagnosed with
+    # asthma as a kid", "since I was a teenager" are health, not family (but "as a kid's
+    # entertainer" names work for children).
+    r"|\b(?:(?:back\s+)?when|since|ever since)\s+(?:i|we)\s+(?:was|were)\s+(?:an?\s+)?"
+    r"(?:(?:little|young|small)\s+)?(?:kids?|child|children|teens?|teenagers?|babys?|babies|"
+    r"toddlers?|boys?|girls?)\b(?!['’]s)"
+    r"|\bas\s+(?:an?\s+)?(?:(?:little|young|small)\s+)?(?:kids?|child|children|teens?|"
+    r"teenagers?|baby|toddler|boy|girl)\b(?!['’]s)"
+    # "diagnosed at age five", "at the age of 12": an age something happened at says when,
+    # not how old the user is.
+    r"|\bat\s+(?:the\s+)?age\s+(?:of\s+)?[\w-]+",
     re.IGNORECASE,
 )
 
