@@ -32,13 +32,16 @@ from .talk_patterns import (
     SUBJECT_NAME,
     VALUE_FIRST,
 )
+from .time_patterns import WHEN_SAID
 
 
 class Corrections(ReaderBase):
     """What was said wrong, or has ended."""
 
     def retire(self, text: str, *, bare_ok: bool = True) -> None:
-        words = [w for w in content_words(text) if not w.isdigit() and not PRONOUN.fullmatch(w)]
+        # "I left Google in May": Google ended, not whatever else was said of May.
+        undated = WHEN_SAID.sub(" ", text)
+        words = [w for w in content_words(undated) if not w.isdigit() and not PRONOUN.fullmatch(w)]
         if not words:
             if bare_ok:
                 self.ops.append(Op("retract", NEWEST, "", self.message))

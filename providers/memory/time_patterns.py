@@ -180,6 +180,19 @@ DATED_END = re.compile(
     r"\bsince (?:19|20)\d\d\b",
     re.IGNORECASE,
 )
+# When a thing was said to happen ("in May", "last week", "on Friday", "two years ago"):
+# the time of an ending, never the thing that ended.
+WHEN_SAID = re.compile(
+    r"\b(?:(?:in|on|since|by|until|till|from)\s+)?(?:january|february|march|april|may|june|"
+    r"july|august|september|october|november|december|monday|tuesday|wednesday|thursday|"
+    r"friday|saturday|sunday)\b"
+    # a season or a part of the day only with its preposition: "my morning runs" ended
+    r"|\b(?:(?:back |early |late )?(?:in|on|since|by|until|till|over)\s+(?:the\s+)?|"
+    r"(?:last|this|next)\s+)(?:weekend|week|month|year|spring|summer|autumn|fall|winter|"
+    r"morning|night|evening)\b"
+    r"|\b(?:yesterday|today|tonight|recently|lately)\b|" + DATED_END.pattern,
+    re.IGNORECASE,
+)
 # How long or how often: what makes an ongoing activity a lasting one. "Since we last
 # spoke" dates a conversation, not a habit.
 HOW_LONG = re.compile(
