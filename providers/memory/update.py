@@ -124,11 +124,12 @@ class _Step(Forgetting):
                 if value_key(fact.value) == key:
                     self.facts.replace(replace(fact, last_seen=self.now))
                     return []
-                if guessed_kind(value) and not SWITCH.search(value):
+                guessed = guessed_kind(value)
+                if guessed and not SWITCH.search(value):
                     # "I'm a smoker" is a job only by its ending: it retires no job unless
                     # it says it is how things are now ("I'm an illustrator now")
                     return [Change("added", self.new_fact(None, value))]
-                if guessed_kind(fact.value) and not guessed_kind(value):
+                if not guessed and guessed_kind(fact.value):
                     # and a job named later does not retire it: it becomes a note
                     self.facts.replace(replace(fact, slot=None))
                     return [Change("added", self.new_fact(slot, value))]
