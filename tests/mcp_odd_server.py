@@ -17,8 +17,33 @@ import os
 import sys
 import time
 
-from mcp.server.mcpserver import MCPServer
-from mcp.types import ToolAnnotations
+
+def answer_badly() -> None:
+    """The modes that answer requests wrongly, before the SDK is imported: that import takes
+    seconds on a loaded machine, longer than the start timeout these modes are tried with,
+    and the wrong answer must reach ctxchat before the timeout ends its wait."""
+    if "--bad-initialize" in sys.argv:  # answers every request (discover, initialize) badly
+        for line in sys.stdin:
+            request = json.loads(line)
+            if "id" in request:
+                reply = {"jsonrpc": "2.0", "id": request["id"], "result": {"protocolVersion": 7}}
+                sys.stdout.write(json.dumps(reply) + "\n")
+                sys.stdout.flush()
+        sys.exit(0)
+    if "--text-initialize" in sys.argv:  # answers every request with a line of text
+        for line in sys.stdin:
+            if "id" in json.loads(line):
+                sys.stdout.write("ready when you are\n")
+                sys.stdout.flush()
+        sys.exit(0)
+
+
+if __name__ == "__main__":
+    answer_badly()
+
+# Imported after the modes above have had their say (see answer_badly).
+from mcp.server.mcpserver import MCPServer  # noqa: E402
+from mcp.types import ToolAnnotations  # noqa: E402
 
 READ_ONLY = ToolAnnotations(read_only_hint=True)
 server = MCPServer("odd")
@@ -69,20 +94,6 @@ if __name__ == "__main__":
         for number in range(2_000):
             sys.stdout.write(f"debug: warming up step {number}\n")
         sys.stdout.flush()
-    if "--bad-initialize" in sys.argv:  # answers every request (discover, initialize) badly
-        for line in sys.stdin:
-            request = json.loads(line)
-            if "id" in request:
-                reply = {"jsonrpc": "2.0", "id": request["id"], "result": {"protocolVersion": 7}}
-                sys.stdout.write(json.dumps(reply) + "\n")
-                sys.stdout.flush()
-        sys.exit(0)
-    if "--text-initialize" in sys.argv:  # answers every request with a line of text
-        for line in sys.stdin:
-            if "id" in json.loads(line):
-                sys.stdout.write("ready when you are\n")
-                sys.stdout.flush()
-        sys.exit(0)
     server.run()
     if "--linger" in sys.argv:  # a server that does not end with its input
         time.sleep(600)

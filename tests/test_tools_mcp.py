@@ -284,7 +284,7 @@ def test_a_malformed_initialize_reply_is_one_line_and_the_chat_goes_on(
     config(
         ctxchat_home,
         odd("shape", "--bad-initialize"),
-        odd("chatty", "--text-initialize", start_timeout=2),
+        odd("chatty", "--text-initialize", start_timeout=5),
     )
     done = ctxchat("run", "hello", env=cli_env)
 
@@ -296,7 +296,7 @@ def test_a_malformed_initialize_reply_is_one_line_and_the_chat_goes_on(
         "malformed (capabilities: Field required; protocolVersion: Input should be a valid "
         "string; serverInfo: Field required)"
     ), shape
-    assert "MCP server 'chatty' did not start within 2s" in chatty
+    assert "MCP server 'chatty' did not start within 5s" in chatty
     quoted = "(first: 'ready when you are')"
     assert f"wrote a line on stdout that is not an MCP message {quoted}" in chatty
     assert chatty.endswith("the chat goes on without its tools")
