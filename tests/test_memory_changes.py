@@ -284,6 +284,26 @@ def test_a_value_said_as_now_does_not_rename_a_pet() -> None:
 
 
 @pytest.mark.parametrize(
+    ("before", "after", "kept"),
+    [
+        ("I'm 34.", "Three months smoke-free now!", "i'm 34"),
+        ("I have 2 cats.", "Two weeks sober today!", "2 cats"),
+        ("I work at Acme Corp.", "Cut out caffeine completely.", "acme corp"),
+    ],
+)
+def test_a_common_word_that_opens_a_short_message_retypes_no_value(
+    before: str, after: str, kept: str
+) -> None:
+    """A capital that opens a message is no name when the word is common English: "Three
+    months smoke-free now!" made "I'm 34" into "I'm three"."""
+    assert kept in remembered(before, after)
+
+
+def test_a_name_that_opens_a_short_message_still_retypes_the_value() -> None:
+    assert_replaced("I live in Manchaster.", "Manchester lol", "manchester", "manchaster")
+
+
+@pytest.mark.parametrize(
     ("before", "after", "new", "old"),
     [
         ("I live in Nagoya.", "nagoya -> kobe, moved in june", "kobe", "nagoya"),

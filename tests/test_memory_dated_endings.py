@@ -15,3 +15,17 @@ def test_the_date_of_an_ending_retires_nothing_of_its_own() -> None:
 
 def test_a_part_of_the_day_that_names_the_thing_is_kept() -> None:
     assert ("retract", None, "morning") in ops_of("Gave up my morning runs.")
+
+
+def test_an_ending_that_names_no_thing_retires_the_newest_fact_of_its_kind() -> None:
+    """ "I got laid off last week" names nothing that ended once its date is out, but its
+    clause is about work: the job goes, not the fact said last."""
+    said = remembered(
+        "I work at Initech as an accountant.", "I love sushi.", "I got laid off last week."
+    )
+    assert "initech" not in said
+    assert "i love sushi" in said
+
+
+def test_a_bare_ending_of_no_kind_still_retires_the_newest_fact() -> None:
+    assert "sushi" not in remembered("I love sushi.", "Not anymore.")

@@ -7,7 +7,7 @@ kid", "at age five") or who treats the user ("my doctor") must not give it anoth
 
 from __future__ import annotations
 
-from tests.memorykit import ops_of, remembered
+from memorykit import ops_of, remembered
 
 
 def test_an_age_of_life_says_when_not_that_a_child_is_about() -> None:

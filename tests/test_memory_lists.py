@@ -4,8 +4,7 @@ value are that one value."""
 from __future__ import annotations
 
 import pytest
-
-from tests.memorykit import remembered
+from memorykit import remembered
 
 
 @pytest.mark.parametrize(

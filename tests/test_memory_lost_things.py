@@ -6,8 +6,7 @@ same shapes still are kept."""
 from __future__ import annotations
 
 import pytest
-
-from tests.memorykit import remembered
+from memorykit import remembered
 
 
 @pytest.mark.parametrize(

@@ -4,8 +4,7 @@ not a standing preference; one about the form of every reply is kept."""
 from __future__ import annotations
 
 import pytest
-
-from tests.memorykit import remembered
+from memorykit import remembered
 
 
 @pytest.mark.parametrize(

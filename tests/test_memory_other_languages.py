@@ -5,8 +5,7 @@ instruction about replies, and spoken German's "ich" may be left out."""
 from __future__ import annotations
 
 import pytest
-
-from tests.memorykit import remembered
+from memorykit import remembered
 
 
 @pytest.mark.parametrize(

@@ -4,8 +4,7 @@ suits the user, a request to write in a form, an aim named with no owner."""
 from __future__ import annotations
 
 import pytest
-
-from tests.memorykit import remembered
+from memorykit import remembered
 
 
 @pytest.mark.parametrize(

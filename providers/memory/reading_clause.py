@@ -196,7 +196,7 @@ class Clauses(ReaderBase):
         if ENDING.search(clause):
             ended = endings(clause)
             for thing in ended.gone:
-                self.retire(thing)
+                self.retire(thing, said_in=clause)
             # "Quit smoking two years ago": the end, dated, is itself what lasts.
             dated = DATED_END.search(clause) is not None
             # "the Civic's gone and there's a Kia in the drive": what is said beside the end

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from .categories import category_of
 from .change_patterns import (
     CORRECTION,
     LETTERS_TOLD,
@@ -33,18 +34,24 @@ from .talk_patterns import (
     VALUE_FIRST,
 )
 from .time_patterns import WHEN_SAID
+from .truecasing import common_word
 
 
 class Corrections(ReaderBase):
     """What was said wrong, or has ended."""
 
-    def retire(self, text: str, *, bare_ok: bool = True) -> None:
+    def retire(self, text: str, *, bare_ok: bool = True, said_in: str = "") -> None:
         # "I left Google in May": Google ended, not whatever else was said of May.
         undated = WHEN_SAID.sub(" ", text)
         words = [w for w in content_words(undated) if not w.isdigit() and not PRONOUN.fullmatch(w)]
         if not words:
             if bare_ok:
-                self.ops.append(Op("retract", NEWEST, "", self.message))
+                # "I got laid off last week" names no thing, but its clause is of a kind (work):
+                # the newest fact of that kind ended, not whatever was said last.
+                kind = category_of(said_in) if said_in else None
+                slot = kind.slot if kind is not None and not kind.guessed else NEWEST
+                value = NEWEST if slot != NEWEST else ""
+                self.ops.append(Op("retract", slot, value, self.message))
             return
         for word in words:
             self.ops.append(Op("retract", None, word, text))
@@ -103,7 +110,7 @@ class Corrections(ReaderBase):
         named = (
             _STARRED.search(text) is not None
             or _NOW_VALUE.fullmatch(text.strip())
-            or any(w[0].isupper() and len(w) > 2 for w in words)
+            or any(w[0].isupper() and len(w) > 2 for w in _named_words(words))
         )
         return (
             named
@@ -154,7 +161,9 @@ class Corrections(ReaderBase):
         now = _NOW_VALUE.fullmatch(text.strip()) if retyped else None
         # A message that only retypes a value has no sentence for a capital to open.
         starred = (
-            _STARRED.search(text) is not None or VALUE_FIRST.match(text) is not None or retyped
+            _STARRED.search(text) is not None
+            or VALUE_FIRST.match(text) is not None
+            or (retyped and bool(_named_words(WORD.findall(text)[:1])))
         )
         words = WORD.findall(text)
         values = [
@@ -192,6 +201,12 @@ class Corrections(ReaderBase):
             elif retyped:
                 respelt = LOOKALIKE
             self.ops.append(Op("update", NEWEST, values[0], self.message, replaces=respelt))
+
+
+def _named_words(words: list[str]) -> list[str]:
+    """The words that may name a value retyped: a common word that opens a message names
+    nothing by its capital ("Three months smoke-free now!", "Cut out caffeine completely")."""
+    return words[1:] if words and common_word(words[0]) else words
 
 
 def _comma_not(m: re.Match[str]) -> str:

@@ -15,12 +15,9 @@ typed told it nothing, so a sentence it can read whole is never cut.
 
 from __future__ import annotations
 
-import gzip
 import re
-from functools import cache
-from importlib.resources import files
 
-from .truecasing import english_words
+from .truecasing import common_word
 
 # Closed classes: articles, possessives, quantifiers, prepositions, conjunctions and
 # auxiliaries, after which a sentence goes on ("some Go at work", "it's all Elixir now"),
@@ -39,22 +36,8 @@ _PRONOUN_I = re.compile(r"I(?:['’]?(?:m|ve|d|ll))?")  # "Id": "I'd" typed with
 _STOPPED = re.compile(r"[.!?;](?:\s|$)")
 
 
-@cache
-def _name_words() -> frozenset[str]:
-    """Common words that are names as well ("grace", "tom", "may")."""
-    data = files(__package__).joinpath("english_name_words.gz").read_bytes()
-    return frozenset(gzip.decompress(data).decode().split())
-
-
 def _starts_sentence(word: str) -> bool:
-    if _PRONOUN_I.fullmatch(word):
-        return False
-    lowered = word.lower().replace("’", "'")
-    if lowered.endswith("n't"):
-        return True  # "Don't", "Can't": no name
-    head = lowered.partition("'")[0]  # "It's", "That's": the word before the apostrophe
-    known = english_words()
-    return (lowered in known or head in known) and head not in _name_words()
+    return not _PRONOUN_I.fullmatch(word) and common_word(word)
 
 
 def split_run_on(message: str) -> str | None:

@@ -70,6 +70,24 @@ def _is_english(word: str) -> bool:
     )
 
 
+@cache
+def _name_words() -> frozenset[str]:
+    """Common words that are names as well ("grace", "tom", "may")."""
+    data = files(__package__).joinpath("english_name_words.gz").read_bytes()
+    return frozenset(gzip.decompress(data).decode().split())
+
+
+def common_word(word: str) -> bool:
+    """Whether a word, or the word before its apostrophe ("It's"), is English written in
+    lower case and no name as well: capitalised, it opens a sentence and names nothing."""
+    lowered = word.lower().replace("’", "'")
+    if lowered.endswith("n't"):
+        return True  # "Don't", "Can't": no name
+    head = lowered.partition("'")[0]
+    known = english_words()
+    return (lowered in known or head in known) and head not in _name_words()
+
+
 def capitalises_names(message: str) -> bool:
     """Whether the writer uses any capital beyond the pronoun "I"."""
     expected = {m.start() for m in _EXPECTED_CAPITAL.finditer(message)}
