@@ -7,7 +7,7 @@ kid", "at age five") or who treats the user ("my doctor") must not give it anoth
 
 from __future__ import annotations
 
-from memorykit import ops_of, remembered
+from memorykit import ops_of, remembered, slots_of
 
 
 def test_an_age_of_life_says_when_not_that_a_child_is_about() -> None:
@@ -63,3 +63,27 @@ def test_a_role_after_a_verb_of_work_and_as_is_work() -> None:
     assert {slot for _, slot, _ in ops_of("As a retiree, what hobbies would you suggest?")} == {
         "work"
     }
+
+
+def test_who_or_what_one_lives_with_leaves_the_home_alone() -> None:
+    """ "I'm living with MS" was filed as home, and superseded where the user lives."""
+    for told in ("I'm living with MS.", "I live with my girlfriend."):
+        said = remembered("I live in Berlin.", told)
+        assert "i live in berlin" in said, told
+    assert "home: i'm living with ms" not in remembered("I'm living with MS.")
+    assert "home: i live with my parents in leeds" in remembered("I live with my parents in Leeds.")
+
+
+def test_work_at_a_place_of_learning_is_work_and_a_class_taught_is_not() -> None:
+    """The school names where the user works; "I teach maths at a high school" was filed as
+    education, beside the user's studies."""
+    for told in (
+        "I teach maths at a high school.",
+        "I work at a university.",
+        "I am a teacher at a school.",
+    ):
+        assert slots_of(told) == {"work"}, told
+    assert slots_of("I work on my thesis at uni.") == {"education"}
+    said = remembered("I'm doing a part-time MBA.", "I lecture at the university.")
+    assert "mba" in said
+    assert "work: i lecture at the university" in said

@@ -91,7 +91,10 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "home",
-        r"\blive\b(?! without)|\blives\b|(?<!for a )\bliving\b|based in|-based|"
+        # Who or what one lives with ("I live with my sister", "living with MS") is no
+        # place: a new one must not supersede where the user lives.
+        r"\blive\b(?! without| with\b)|\blives\b(?! with\b)|(?<!for a )\bliving\b(?! with\b)|"
+        r"\bliv(?:e|es|ing) with\b[^.;!?]{1,40}?\b(?:in|at|near|outside)\b|based in|-based|"
         r"moved to|move to|moving to|moved (?!(?:me|us|them|him|her|it)\b)\w+ to\b|"
         r"relocat|"
         # "my home" is where one lives, not "my home PC" or "my home office".
@@ -127,6 +130,16 @@ CATEGORIES: tuple[Category, ...] = (
         r"(?:want|hope|plan|intend|would love|d love|wish) to (?:(?:open|start|run|launch|own|"
         r"build|found|write|publish) (?:a|an|my own|our own)\b|become|retire|move (?:to|abroad)|"
         r"learn\b|live in|travel (?:the world|around))",
+    ),
+    # Work told by its verb or its post, at a place of learning ("I teach maths at a high
+    # school", "I work at a university"), is the user's work: the school names where.
+    Category(
+        "work",
+        r"\b(?:i|we)\s+(?:\w+\s+)?(?:work|teach|lecture)\b(?! out\b| on (?:my|a|the) "
+        r"(?:degree|thesis|dissertation|course|homework|assignment))[^.;!?]{0,30}?"
+        r"\b(?:at|in|for)\b|\bmy job\b|"
+        r"\b(?:teacher|lecturer|professor|tutor|headteacher|principal|dean|janitor|caretaker|"
+        r"librarian|nurse|secretary) (?:at|in|of) (?:a|an|the|my|our)\b",
     ),
     Category(
         "education",
