@@ -7,6 +7,7 @@ kid", "at age five") or who treats the user ("my doctor") must not give it anoth
 
 from __future__ import annotations
 
+import pytest
 from memorykit import ops_of, remembered, slots_of
 
 
@@ -87,3 +88,24 @@ def test_work_at_a_place_of_learning_is_work_and_a_class_taught_is_not() -> None
     said = remembered("I'm doing a part-time MBA.", "I lecture at the university.")
     assert "mba" in said
     assert "work: i lecture at the university" in said
+
+
+@pytest.mark.parametrize(
+    "told",
+    [
+        "I'm meeting a plumber tomorrow.",
+        "I'm seeing the dentist tomorrow.",
+        "Talked to my accountant.",
+    ],
+)
+def test_a_trade_the_user_meets_or_calls_is_no_job_of_theirs(told: str) -> None:
+    """ "I'm meeting a plumber tomorrow" was kept as the user's work."""
+    assert "work" not in slots_of(told)
+    assert "i'm a nurse" in remembered("I'm a nurse.", told)
+
+
+def test_seeing_a_clinician_is_health_and_dating_is_a_relationship() -> None:
+    assert slots_of("I'm seeing a therapist.") == {"health"}
+    assert slots_of("I'm dating a guy called Tom.") == {"relationship"}
+    assert slots_of("im dating this girl from work") == {"relationship"}
+    assert slots_of("I work with a designer.") == {"work"}

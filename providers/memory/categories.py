@@ -80,12 +80,23 @@ CATEGORIES: tuple[Category, ...] = (
         r"jahre alt|"
         r"\bans\b|\baños\b",
     ),
+    Category(
+        "relationship",
+        r"\b(?:i'm|i am|im)\s+(?:\w+\s+)?(?:single|married|divorced|engaged|widowed|separated)\b|"
+        r"got (?:married|engaged|divorced)|in a relationship|seeing someone|dating someone|"
+        # "I'm dating a guy called Tom", "I've been seeing Priya since May"
+        r"\b(?:i'm|i am|im|i've been|ive been|i have been)\s+(?:\w+\s+)?(?:dating\b(?! app)|"
+        r"seeing (?:(?:a|this) (?:guy|girl|man|woman|lad|boy)\b|somebody\b|(?-i:[A-Z])\w+\b))|"
+        r"\b(?:and i|we) (?:divorced|separated|split up|broke up|got married|got engaged)\b|"
+        r"\b(?:ledig|verheiratet|geschieden|verlobt|geheiratet|célibataire|mariée?|divorcée?|"
+        r"fiancée?|solter[oa]|casad[oa]|divorciad[oa]|prometid[oa]|me casé|nos casamos)\b",
+    ),
     # The user's own clinician ("my doctor put me on…", "my therapist says I have…") is who
     # treats the user: what is said of them is health, not the user's trade, so it comes
     # before home and work.
     Category(
         "health",
-        r"\b(?:my|our)\s+(?:\w+\s+)?(?:doctors?|dr|gp|therapist|psychiatrist|psychologist|"
+        r"\b(?:(?:my|our)\s+(?:\w+\s+)?|(?:seeing|see|sees) (?:a|an)\s+)(?:doctors?|dr|gp|therapist|psychiatrist|psychologist|"
         r"counsell?or|physio\w*|specialist|surgeon|midwife|ob-?gyn|\w+ologist)\b"
         r"(?!'s\s+(?:office|surgery|practice|clinic))",
     ),
@@ -179,14 +190,6 @@ CATEGORIES: tuple[Category, ...] = (
         r"arbeite|arbeit\b|beruf|je travaille|travaille|travail\b|emploi|trabajo|empleo|lavoro|"
         r"\bje bosse\b|\bcurro\b|\bbin (?:jetzt |nun |inzwischen )?bei\b|"
         r"trabalho|werk",
-    ),
-    Category(
-        "relationship",
-        r"\b(?:i'm|i am|im)\s+(?:\w+\s+)?(?:single|married|divorced|engaged|widowed|separated)\b|"
-        r"got (?:married|engaged|divorced)|in a relationship|seeing someone|dating someone|"
-        r"\b(?:and i|we) (?:divorced|separated|split up|broke up|got married|got engaged)\b|"
-        r"\b(?:ledig|verheiratet|geschieden|verlobt|geheiratet|célibataire|mariée?|divorcée?|"
-        r"fiancée?|solter[oa]|casad[oa]|divorciad[oa]|prometid[oa]|me casé|nos casamos)\b",
     ),
     Category(
         "family",
@@ -429,6 +432,20 @@ _WHEN = re.compile(
 )
 
 
+# Someone the user sees, meets or calls is someone else: "seeing the dentist tomorrow",
+# "meeting a plumber", "talked to my accountant" name a trade that is not the user's. The
+# person is left out when work is looked for (the verb stays: "I work with a designer").
+_DEALT_WITH = re.compile(
+    r"\b(?:see|sees|seeing|saw|seen|meet|meets|meeting|met|visit(?:s|ed|ing)?|"
+    r"call(?:s|ed|ing)?|ring|ringing|rang|phon(?:e|es|ed|ing)|text(?:s|ed|ing)?|"
+    r"email(?:s|ed|ing)?|book(?:s|ed|ing)?|wait(?:s|ed|ing)? for|"
+    r"(?:talk|speak)(?:s|ed|ing)? (?:to|with)|spoke (?:to|with)|(?:go|goes|going|went) to|"
+    r"with)\s+(?:(?:one of )?(?:a|an|the|my|our|his|her|their|this|that|some|another)\s+)"
+    r"(?:[\w-]+\s+)?[\w-]+",
+    re.IGNORECASE,
+)
+
+
 # The reader asks of the same clause many times over while it reads one message (its slot,
 # whether it lasts, whether it is a fragment): the answer is the text's alone, so it is kept
 # while that message is read (`extract_rules` clears it for each one).
@@ -437,8 +454,9 @@ def category_of(text: str) -> Category | None:
     """The first category whose words the statement holds, or None (a note)."""
     when_left_out = _WHEN.sub(" ", text)
     for said in (when_left_out, text) if when_left_out != text else (text,):
+        others_left_out = _DEALT_WITH.sub(" ", said)
         for category, pattern in _compiled():
-            if pattern.search(said):
+            if pattern.search(others_left_out if category.slot == "work" else said):
                 return category
     return None
 
