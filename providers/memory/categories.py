@@ -96,7 +96,8 @@ CATEGORIES: tuple[Category, ...] = (
     # before home and work.
     Category(
         "health",
-        r"\b(?:(?:my|our)\s+(?:\w+\s+)?|(?:seeing|see|sees) (?:a|an)\s+)(?:doctors?|dr|gp|therapist|psychiatrist|psychologist|"
+        r"\b(?:(?:my|our)\s+(?:\w+\s+)?|(?:seeing|see|sees) (?:a|an)\s+)"
+        r"(?:doctors?|dr|gp|therapist|psychiatrist|psychologist|"
         r"counsell?or|physio\w*|specialist|surgeon|midwife|ob-?gyn|\w+ologist)\b"
         r"(?!'s\s+(?:office|surgery|practice|clinic))",
     ),

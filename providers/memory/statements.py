@@ -49,6 +49,7 @@ from .clause_patterns import (
 )
 from .lexicon import language_of
 from .ops import FORGET_ALL, NEWEST, Extraction, Op
+from .quantities import recounts
 from .reading import Group, clauses, sentences, trim
 from .reading_clause import Clauses
 from .reading_fixes import Corrections
@@ -446,4 +447,15 @@ def extract_rules(message: str) -> Extraction:
         told = {op.kind for op in found}
         if not found or {op.kind for op in again} - told - {"add"}:
             found = again
-    return screen(found)
+    return screen(_with_recounts(found, message))
+
+
+def _with_recounts(found: list[Op], message: str) -> list[Op]:
+    """The numbers the message gives as how things are now (`quantities`), after what the
+    reader heard, unless the reader heard a correction or an end of its own in them."""
+    if any(op.kind in ("update", "retract", "forget") for op in found):
+        return found
+    return [*found, *(op for sentence in _SENTENCE_END.split(message) for op in recounts(sentence))]
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")

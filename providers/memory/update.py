@@ -31,6 +31,7 @@ from .forgetting import Forgetting
 from .normalize import contains_words, shares_stem, tokens, value_key
 from .ops import BECOME, LOOKALIKE, NEWEST, OTHERWISE_PREFIX, SPELLING, Op
 from .polarity import polarity, topic_stems
+from .quantities import RECOUNT, counts_another_thing, holds_number, recounted
 from .same_thing import frame_words, is_number, things
 from .slots import slot_info
 
@@ -65,7 +66,13 @@ def apply_ops(
             changes.extend(retired)
         elif op.kind == "update" and op.slot == NEWEST:
             least = _RESEMBLANCE.get(op.replaces or "", 0.0)
-            changes.extend(step.correct_newest(op.value, least=least, single=op.replaces == BECOME))
+            changes.extend(
+                step.correct_newest(
+                    op.value, least=least, single=op.replaces == BECOME, evidence=op.evidence
+                )
+            )
+        elif op.kind == "update" and op.replaces == RECOUNT:
+            changes.extend(step.recount(op))
         elif op.kind == "update" and op.replaces:
             changes.extend(step.correct(op))
         elif op.replaces == NEWEST:
@@ -277,8 +284,31 @@ class _Step(Forgetting):
         # A list item corrected: the old item is retired and the new one added.
         return [self.retire(fact), *self.add(fact.slot, _swap(fact.value, old, op.value))]
 
+    def recount(self, op: Op) -> list[Change]:
+        """A number said as how things are now replaces the number of the earlier fact it is
+        about (`quantities`); a fact this message stated with the new number already takes
+        that fact's place."""
+        earlier = sorted(
+            (f for f in self.facts.active() if f.last_seen < self.now and holds_number(f.value)),
+            key=lambda f: (f.last_seen, f.id),
+            reverse=True,
+        )
+        for index, fact in enumerate(earlier):
+            value = recounted(
+                fact.value, op.evidence, op.value, newest=index == 0, age=fact.slot == "age"
+            )
+            if value is None:
+                continue
+            restated = [
+                f
+                for f in self.facts.active()
+                if f.last_seen == self.now and contains_words(f.value, op.value)
+            ]
+            return [self.retire(fact)] if restated else [self.supersede_value(fact, value)]
+        return []
+
     def correct_newest(
-        self, value: str, *, least: float = 0.0, single: bool = False
+        self, value: str, *, least: float = 0.0, single: bool = False, evidence: str = ""
     ) -> list[Change]:
         """A bare correction ("typo, 26"): in the newest fact, the word most like the new
         value (same kind: a number for a number, a name for a name) becomes it."""
@@ -289,6 +319,8 @@ class _Step(Forgetting):
         if single and slot_info(fact.slot).kind != "single":
             return []  # "My dog is Rex", then "Glasgow now.": not what the dog became
         numeric = is_number(value)
+        if numeric and counts_another_thing(fact.value, evidence, value):
+            return []
         words = tokens(fact.value)
         candidates = [
             w

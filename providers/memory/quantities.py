@@ -1,0 +1,183 @@
+"""A number said again as how things are now: "Ava turned seven", "make that four cats",
+"up to 25k a week now", "my doctor upped it to 40mg", "just had my 45th birthday".
+
+No cue names what changed, so the earlier fact is found by what it is about:
+- it names the same one (a name, "Ava"; or a word for a person or pet, "my son");
+- or it counts the same thing: the word or unit after the number ("cats", "mg", "k a week");
+- or the message says "that" or "it" of the thing ("make that three") and the fact is the
+  newest one holding a number;
+- or the message tells the user's own age ("turned 35", "my 45th birthday", "35 now!") and
+  the fact is the user's age, a little younger.
+The number in that fact is replaced, so the rest stays in the user's words ("I'm on 40mg of
+citalopram"); a fact that names another person than the message does is never touched.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .normalize import stem, words
+from .ops import Op
+from .same_thing import is_number
+from .truecasing import common_word
+
+# The op's `replaces`: the value is a number that replaces one in an earlier fact.
+RECOUNT = "*recount*"
+
+# A number as written, with what it counts: "40mg", "25k a week", "45th", "four cats".
+_NUMBER = re.compile(
+    r"(?<![\w.])(?P<number>\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|"
+    r"thirty|forty|fifty|sixty)(?P<ordinal>st|nd|rd|th)?(?P<unit>[a-z]{1,3}\b)?"
+    r"(?:\s+(?P<noun>(?!(?:and|or|but|now|on|in|at|the|a|an|to|so|since|of|with|for|"
+    r"yesterday|today|last|this|next)\b)[a-z][\w'-]*))?",
+    re.IGNORECASE,
+)
+# Says the number is how things are now (not a count in passing).
+_NOW_SAID = re.compile(
+    r"\b(?:turn(?:s|ed|ing)?|now|make (?:that|it)|up to|down to|upped|increased|raised|"
+    r"lowered|reduced|bumped|went up|gone up|birthday|jetzt|inzwischen|maintenant|"
+    r"désormais|ahora|ya)\b",
+    re.IGNORECASE,
+)
+# What the thing counted is called when it is not named again: "make that three", "upped it".
+_ELIDED = re.compile(
+    r"\bmake (?:that|it)\b|\b(?:upped|raised|lowered|reduced|bumped|cut) it\b", re.I
+)
+# A number asked about or imagined is no news.
+_NOT_SO = re.compile(
+    r"\?\s*$|^\W*(?:if|should|would|could|might|maybe|what if)\b|\bif (?:i|we)\b", re.I
+)
+# The user's own age told: a birthday of theirs, or "turned" with no one else named.
+_AGE_SAID = re.compile(
+    r"\bmy (?:\d+(?:st|nd|rd|th) )?birthday\b|\b\d+(?:st|nd|rd|th) birthday\b|"
+    r"\bturn(?:ed|ing)\b|^\W*(?:\w+\W+){0,2}\d+ now\W*$",
+    re.I,
+)
+# Words for a person or an animal of the user's: the fact about them is theirs.
+_ONE_OF_MINE = re.compile(
+    r"\b(?:wife|husband|partner|son|daughter|kid|child|baby|boy|girl|mum|mom|mother|dad|"
+    r"father|brother|sister|niece|nephew|grandson|granddaughter|dog|cat|puppy|kitten|"
+    r"pup|horse|rabbit|parrot|hamster)s?\b",
+    re.I,
+)
+_TIME_UNIT = re.compile(r"(?:day|week|month|year)s?", re.I)
+_SPAN = re.compile(r"(?:sec(?:ond)?|min(?:ute)?|h(?:ou)?r|day|week|month|year)s?|[hms]", re.I)
+_CAPITALISED = re.compile(r"(?<![\w'])(?-i:[A-Z])[\w'-]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    number: str  # as written, without an ordinal's ending ("45", "seven", "40")
+    unit: str  # letters joined to it ("mg", "k"), lower case
+    noun: str  # the word after it ("cats", "a" left out), lower case
+    start: int
+    end: int  # of the number and its unit, in the text it was found in
+
+
+def quantities(text: str) -> list[Quantity]:
+    return [
+        Quantity(
+            m["number"],
+            (m["unit"] or "").casefold(),
+            (m["noun"] or "").casefold(),
+            m.start(),
+            m.end("unit") if m["unit"] else m.end("ordinal") if m["ordinal"] else m.end("number"),
+        )
+        for m in _NUMBER.finditer(text)
+    ]
+
+
+def recounts(sentence: str) -> list[Op]:
+    """The number a sentence gives as how things are now, as an op for the update step."""
+    if not _NOW_SAID.search(sentence) or _NOT_SO.search(sentence):
+        return []
+    found = quantities(sentence)
+    if len(found) != 1:
+        return []  # two numbers: which one changed is not told
+    (new,) = found
+    return [Op("update", None, new.number + new.unit, sentence, replaces=RECOUNT)]
+
+
+def _names(text: str) -> set[str]:
+    return {
+        w.casefold()
+        for w in _CAPITALISED.findall(text)
+        if w != "I" and not w.startswith("I'") and not common_word(w)
+    }
+
+
+def _ones_of_mine(text: str) -> set[str]:
+    return {stem(m.group().casefold().rstrip("s")) for m in _ONE_OF_MINE.finditer(text)}
+
+
+def _same_thing(old: Quantity, new: Quantity) -> bool:
+    if new.unit or old.unit:
+        return new.unit == old.unit
+    return (
+        bool(new.noun) and bool(old.noun) and stem(words(new.noun)[0]) == stem(words(old.noun)[0])
+    )
+
+
+def recounted(value: str, evidence: str, new_value: str, *, newest: bool, age: bool) -> str | None:
+    """The fact's value with its number replaced by the one the evidence gives, or None when
+    the evidence is not about this fact. `newest`: the fact is the newest earlier one holding
+    a number; `age`: it is the user's age."""
+    given = quantities(new_value)
+    if not given:
+        return None
+    new = given[0]
+    new_full = next((q for q in quantities(evidence) if q.number == new.number), new)
+    held = quantities(value)
+    if not held:
+        return None
+    names, theirs = _names(evidence), _ones_of_mine(evidence)
+    about_same = bool(names & _names(value)) or bool(theirs & _ones_of_mine(value))
+    elided = newest and _ELIDED.search(evidence) is not None
+    if (names or theirs) and not about_same and not elided:
+        return None  # "my sister just turned 40": another one than the fact is about
+    counted = [q for q in held if _same_thing(q, new_full)]
+    if counted:
+        old = counted[0]
+    elif (len(held) == 1 and (about_same or (newest and _ELIDED.search(evidence)))) or (
+        len(held) == 1
+        and age
+        and not names
+        and not theirs
+        and _AGE_SAID.search(evidence)
+        and _older(held[0].number, new.number)
+    ):
+        old = held[0]
+    else:
+        return None
+    if old.number.casefold() == new.number.casefold():
+        return None
+    start, end = old.start, old.end
+    rest = value[end:]
+    if not new_full.unit and not new_full.noun and _TIME_UNIT.fullmatch(old.noun):
+        # "Luna is 4 months old", then "Luna just turned one": one year, not one month.
+        end = end + len(rest) - len(re.sub(rf"^\s+{old.noun}(?:\s+old)?", "", rest, flags=re.I))
+    return value[:start] + new.number + (old.unit if not new.unit else new.unit) + value[end:]
+
+
+def counts_another_thing(value: str, evidence: str, number: str) -> bool:
+    """Whether the evidence gives `number` as a span of time while the fact's numbers count
+    things: "running 10 minutes late, sorry" corrects no "2 dogs"."""
+    said = [q for q in quantities(evidence) if q.number.casefold() == number.casefold()]
+    if not said or not _SPAN.fullmatch(said[0].unit or said[0].noun):
+        return False
+    held = quantities(value)
+    return bool(held) and all(
+        (h.unit or h.noun) and not _SPAN.fullmatch(h.unit or h.noun) for h in held
+    )
+
+
+def _older(old: str, new: str) -> bool:
+    if not (old.isdigit() and new.isdigit()):
+        return False
+    return 0 < int(new) - int(old) <= 3
+
+
+def holds_number(value: str) -> bool:
+    return any(is_number(w) or w[:1].isdigit() for w in re.findall(r"[\w'-]+", value))
