@@ -36,14 +36,15 @@ import argparse
 import dataclasses
 import hashlib
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from memory_eval import set_aside
 from memory_learned import PROBES, labelled, sentences_of
 
-from ctxchat.providers.memory.evaluate import Case, EvalResult, evaluate, load_cases
+from ctxchat.providers.memory.evaluate import Case, EvalResult, Extractor, evaluate, load_cases
+from ctxchat.providers.memory.facts import Fact
 from ctxchat.providers.memory.ops import Extraction, Op
 from ctxchat.providers.memory.statements import extract_rules
 
@@ -78,9 +79,9 @@ def train(encode: Encoder, cases: Sequence[Case], c: float) -> Any:
     return LogisticRegression(C=c, max_iter=2000).fit(vectors, [label for _, label in examples])
 
 
-def with_fallback(encode: Encoder, model: Any, threshold: float) -> Callable[[str], Extraction]:
-    def extract(message: str) -> Extraction:
-        found = extract_rules(message)
+def with_fallback(encode: Encoder, model: Any, threshold: float) -> Extractor:
+    def extract(message: str, known: Sequence[Fact] = ()) -> Extraction:
+        found = extract_rules(message, known)
         said = sentences_of(message)
         if found.ops or not said:
             return found

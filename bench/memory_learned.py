@@ -33,10 +33,11 @@ import itertools
 import math
 import random
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from ctxchat.providers.memory.evaluate import Case, EvalResult, evaluate, load_cases
+from ctxchat.providers.memory.evaluate import Case, EvalResult, Extractor, evaluate, load_cases
+from ctxchat.providers.memory.facts import Fact
 from ctxchat.providers.memory.ops import Extraction, Op
 from ctxchat.providers.memory.reading import mask_quotes, sentences
 from ctxchat.providers.memory.statements import extract_rules
@@ -95,9 +96,9 @@ def train(examples: Sequence[tuple[str, int]], epochs: int = 15, rate: float = 0
     return weights
 
 
-def with_fallback(weights: Weights, threshold: float) -> Callable[[str], Extraction]:
-    def extract(message: str) -> Extraction:
-        found = extract_rules(message)
+def with_fallback(weights: Weights, threshold: float) -> Extractor:
+    def extract(message: str, known: Sequence[Fact] = ()) -> Extraction:
+        found = extract_rules(message, known)
         if found.ops:
             return found
         notes = tuple(

@@ -24,7 +24,9 @@ def slots_of(text: str) -> set[str | None]:
 def learn(*turns: str) -> InMemoryFactSet:
     facts = InMemoryFactSet()
     for number, turn in enumerate(turns):
-        apply_ops(facts, extract_rules(turn).ops, now=T0 + timedelta(minutes=number))
+        apply_ops(
+            facts, extract_rules(turn, facts.active()).ops, now=T0 + timedelta(minutes=number)
+        )
     return facts
 
 

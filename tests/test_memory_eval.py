@@ -92,7 +92,7 @@ def test_each_case_starts_from_an_empty_memory(tmp_path: Path) -> None:
 
 
 def test_another_extractor_can_be_evaluated(tmp_path: Path) -> None:
-    def always_blorp(message: str) -> Extraction:
+    def always_blorp(message: str, known: object = ()) -> Extraction:
         return Extraction((Op("add", "likes", "blorp", message),))
 
     # "c" expects nothing remembered at all: the blorp fact fails it, though no absent

@@ -127,6 +127,20 @@ def test_moving_replaces_the_city_and_forgetting_leaves_nothing_in_the_store(
     assert "Berlin" not in recalled(model)
 
 
+def test_a_pronoun_is_read_as_the_person_the_stored_facts_name(
+    sql_url: str, env: ProviderEnv
+) -> None:
+    """Whom "she" stands for comes from the store, across sessions."""
+    model = ScriptedModel()
+    agent = agent_with(memory(env, sql_url), model)
+    turn(agent, Session(), "My sister lives in Paris.")
+    _, events = turn(agent, Session(), "She moved to Berlin.")
+    assert notices(events) == [
+        "no longer remembered: family: My sister lives in Paris.",
+        "remembered: family: My sister moved to Berlin.",
+    ]
+
+
 def test_two_users_in_one_database_never_see_each_other(sql_url: str, env: ProviderEnv) -> None:
     ada, bob = ScriptedModel(), ScriptedModel()
     turn(agent_with(memory(env, sql_url, user="ada"), ada), Session(), "I'm a pilot.")

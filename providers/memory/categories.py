@@ -76,6 +76,7 @@ CATEGORIES: tuple[Category, ...] = (
         r"born (?:on )?(?:the \d+\w* of )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
         r"[a-z]* \d|born (?:on )?\d+(?:st|nd|rd|th)? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
         r"oct|nov|dec)|"
+        r"(?:\bi(?:'ll| will| just| am| have)?\s+|^\W*(?:just\s+|finally\s+)?|\bi'm\s+)"
         r"turn(?:ed|ing)? \d|\bi'?m (?:\w+ )?\d\d\b|\bi am (?:\w+ )?\d\d\b|\bi'll be \d\d\b|"
         r"jahre alt|"
         r"\bans\b|\baños\b",

@@ -11,7 +11,7 @@ below them.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -19,14 +19,15 @@ from typing import Any
 
 from ctxchat.kit import Progress
 
-from .facts import Provenance
+from .facts import Fact, Provenance
 from .factset import InMemoryFactSet
 from .ops import Extraction
 from .recall import fact_lines, render_recall
 from .statements import extract_rules
 from .update import apply_ops
 
-Extractor = Callable[[str], Extraction]
+# A message and the facts learnt before it, to the operations it proposes.
+Extractor = Callable[[str, Sequence[Fact]], Extraction]
 
 _EPOCH = datetime(2025, 1, 1, tzinfo=UTC)
 
@@ -140,7 +141,7 @@ def run_case(case: Case, extract: Extractor = extract_rules) -> CaseResult:
     """One case in a fresh, isolated fact set; each turn a minute after the one before."""
     facts = InMemoryFactSet()
     for number, turn in enumerate(case.turns):
-        extraction = extract(turn)
+        extraction = extract(turn, facts.active())
         apply_ops(
             facts,
             extraction.ops,

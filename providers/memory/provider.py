@@ -169,9 +169,17 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
         """The operations the configured extractor finds in `text`. The model's failure
         never fails the turn: it is a warning, and `both` keeps what the rules found."""
         from . import Extraction, extract_rules, merge
+        from .antecedents import opens_with_pronoun
 
         kind = self.options.extractor
-        found = extract_rules(text) if kind != "llm" else Extraction()
+        found = Extraction()
+        if kind != "llm":
+            # Whom "she" or "his" stands for is in the earlier facts: read only when asked.
+            before: list[Fact] = []
+            if opens_with_pronoun(text):
+                stored, _ = await asyncio.to_thread(memory.facts)
+                before = stored.active()
+            found = extract_rules(text, before)
         if kind == "rules" or context.model is None:
             return found
         try:

@@ -47,7 +47,9 @@ _ELIDED = re.compile(
 )
 # A number asked about or imagined is no news.
 _NOT_SO = re.compile(
-    r"\?\s*$|^\W*(?:if|should|would|could|might|maybe|what if)\b|\bif (?:i|we)\b", re.I
+    r"\?\s*$|^\W*(?:if|should|would|could|might|maybe|what if)\b|"
+    r"\b(?:if|whether|unless) (?:i|we|you|he|she|they|my|our)\b",
+    re.I,
 )
 # The user's own age told: a birthday of theirs, or "turned" with no one else named.
 _AGE_SAID = re.compile(
@@ -60,6 +62,12 @@ _ONE_OF_MINE = re.compile(
     r"\b(?:wife|husband|partner|son|daughter|kid|child|baby|boy|girl|mum|mom|mother|dad|"
     r"father|brother|sister|niece|nephew|grandson|granddaughter|dog|cat|puppy|kitten|"
     r"pup|horse|rabbit|parrot|hamster)s?\b",
+    re.I,
+)
+# Whose someone else is: "my son's friend", "her best friend", "his teacher".
+_WHOSE = re.compile(
+    r"\b(?:(?!it['’]s)\w+['’]s|her|his|their)\s+(?=(?:\w+\s+)?(?:friend|mate|teacher|coach|boss|classmate|"
+    r"girlfriend|boyfriend|partner|wife|husband|son|daughter|kid|baby|dog|cat|puppy)s?\b)",
     re.I,
 )
 _TIME_UNIT = re.compile(r"(?:day|week|month|year)s?", re.I)
@@ -132,23 +140,30 @@ def recounted(value: str, evidence: str, new_value: str, *, newest: bool, age: b
     held = quantities(value)
     if not held:
         return None
+    if _WHOSE.search(evidence):
+        return None  # "my son's friend turned 5", "her dog is 4 now": someone else's
     names, theirs = _names(evidence), _ones_of_mine(evidence)
     about_same = bool(names & _names(value)) or bool(theirs & _ones_of_mine(value))
     elided = newest and _ELIDED.search(evidence) is not None
     if (names or theirs) and not about_same and not elided:
         return None  # "my sister just turned 40": another one than the fact is about
     counted = [q for q in held if _same_thing(q, new_full)]
+    single = held[0] if len(held) == 1 else None
+    # "make that three" of the newest count; or the one named ("Theo turned 5"), when the
+    # number is of it and not of something it has
+    of_the_one = single is not None and (elided or (about_same and _counts_nothing_else(new_full)))
+    # the user's age, told by a birthday or "turned", a little older
+    aged = (
+        single is not None
+        and age
+        and not (names or theirs)
+        and _AGE_SAID.search(evidence) is not None
+        and _older(single.number, new.number)
+    )
     if counted:
         old = counted[0]
-    elif (len(held) == 1 and (about_same or (newest and _ELIDED.search(evidence)))) or (
-        len(held) == 1
-        and age
-        and not names
-        and not theirs
-        and _AGE_SAID.search(evidence)
-        and _older(held[0].number, new.number)
-    ):
-        old = held[0]
+    elif single is not None and (of_the_one or aged):
+        old = single
     else:
         return None
     if old.number.casefold() == new.number.casefold():
@@ -159,6 +174,12 @@ def recounted(value: str, evidence: str, new_value: str, *, newest: bool, age: b
         # "Luna is 4 months old", then "Luna just turned one": one year, not one month.
         end = end + len(rest) - len(re.sub(rf"^\s+{old.noun}(?:\s+old)?", "", rest, flags=re.I))
     return value[:start] + new.number + (old.unit if not new.unit else new.unit) + value[end:]
+
+
+def _counts_nothing_else(new: Quantity) -> bool:
+    """ "Theo turned 5", "Mochi is 3 years old now": a number of the one named, not of
+    something it has ("…wants 3 puppies now")."""
+    return not new.unit and (not new.noun or _TIME_UNIT.fullmatch(new.noun) is not None)
 
 
 def counts_another_thing(value: str, evidence: str, number: str) -> bool:

@@ -43,13 +43,15 @@ _TIME_NOUN = re.compile(
 def frame_words(text: str) -> set[str]:
     """The words of a statement that say what thing it is about."""
     return {
-        singular(word.casefold())
+        singular(_POSSESSIVE.sub("", word.casefold()))
         for m in _ABOUT.finditer(text)
         for word in content_words(m.group(1))
         if not word[:1].isdigit() and not _TIME_NOUN.fullmatch(word)
     }
 
 
+# "my cat's name" is about the cat.
+_POSSESSIVE = re.compile(r"['’]s?$")
 _SUBJECTS = frozenset({"i", "i'm", "im", "i've", "ive", "i'd", "we", "we're", "we've", "you"})
 
 

@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Sequence
 
+from .antecedents import with_antecedents
 from .categories import category_of
 from .change_patterns import (
     CHANGE,
@@ -47,6 +49,7 @@ from .clause_patterns import (
     TEXT_LABEL,
     WORK_ON,
 )
+from .facts import Fact
 from .lexicon import language_of
 from .ops import FORGET_ALL, NEWEST, Extraction, Op
 from .quantities import recounts
@@ -421,10 +424,12 @@ _FACES_AS_STOPS = re.compile(
 MAX_READ = 10_000
 
 
-def extract_rules(message: str) -> Extraction:
-    """The operations one user message proposes, secrets screened out."""
+def extract_rules(message: str, known: Sequence[Fact] = ()) -> Extraction:
+    """The operations one user message proposes, secrets screened out. `known`: the facts
+    learnt before it, which say whom a "she" or "his" stands for (`antecedents`)."""
     if not message.strip():
         return Extraction()
+    message = with_antecedents(message, known)
     if len(message) > MAX_READ:
         head = message[:MAX_READ]
         end = max(head.rfind(mark) for mark in ".!?\n")

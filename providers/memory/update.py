@@ -21,6 +21,7 @@ from difflib import SequenceMatcher
 
 from ctxchat.kit import new_id
 
+from .antecedents import is_one_of_mine
 from .categories import category_of, guessed_kind
 from .change_patterns import SWITCH
 from .changes import Change
@@ -60,7 +61,7 @@ def apply_ops(
                 continue  # "No need to remember Paul. Bin it.": "it" is what went already
             changes.extend(step.forget(op))
         elif op.kind == "retract":
-            retired = step.retract(op.slot, op.value)
+            retired = step.retract(op.slot, op.value, op.evidence)
             if op.slot is None and retired:
                 moved_from[op.value] = retired[0].fact.slot
             changes.extend(retired)
@@ -202,11 +203,19 @@ class _Step(Forgetting):
         if _ADDITIVE.search(value):
             return []
         frame = frame_words(value)
-        return [
-            f
-            for f in in_slot
-            if f.active and f.last_seen < self.now and frame & frame_words(f.value)
-        ]
+        replaced = []
+        for fact in in_slot:
+            shared = frame & frame_words(fact.value) if fact.active else set()
+            if not shared or fact.last_seen >= self.now:
+                continue
+            if all(is_one_of_mine(word) for word in shared):
+                # "My sister lives in Rome", then "My sister is a nurse": both hold. A new
+                # word of a person or pet replaces only what was said of the same kind.
+                changed, held = _kind_beside(value, shared), _kind_beside(fact.value, shared)
+                if changed is not None and held is not None and changed != held:
+                    continue
+            replaced.append(fact)
+        return replaced
 
     def add_instead(self, slot: str | None, value: str) -> list[Change]:
         """A statement that says it changes something: it supersedes its slot's fact as any
@@ -237,7 +246,7 @@ class _Step(Forgetting):
         self.facts.replace(retired)
         return Change("retired", retired, fact.value)
 
-    def retract(self, slot: str | None, value: str) -> list[Change]:
+    def retract(self, slot: str | None, value: str, evidence: str = "") -> list[Change]:
         if slot == NEWEST:
             return [self.retire(f) for f in self.newest_before()]
         if value == NEWEST:  # the newest fact of one slot, from an earlier message
@@ -261,6 +270,15 @@ class _Step(Forgetting):
                 for f in self.facts.in_slot(slot)
                 if f.active and (not value.strip() or _same_or_within(f.value, value))
             ]
+            if evidence and _MINE.match(value):
+                # "My sister moved to Milan" ends what was said of where she lives, not
+                # that she is a nurse: what changed is of the kind the new words are.
+                changed = _kind_beside(evidence, value)
+                targets = [
+                    f
+                    for f in targets
+                    if changed is None or _kind_beside(f.value, value) in (None, changed)
+                ]
         return [self.retire(f) for f in targets]
 
     def correct(self, op: Op) -> list[Change]:
@@ -302,7 +320,9 @@ class _Step(Forgetting):
             restated = [
                 f
                 for f in self.facts.active()
-                if f.last_seen == self.now and contains_words(f.value, op.value)
+                if f.last_seen == self.now
+                and f.slot == fact.slot
+                and contains_words(f.value, op.value)
             ]
             return [self.retire(fact)] if restated else [self.supersede_value(fact, value)]
         return []
@@ -347,6 +367,36 @@ class _Step(Forgetting):
 # How alike a respelt word must be to the word it replaces: a spelling said to be fixed may
 # change half the word; a value merely said again must be the same word, mistyped.
 _RESEMBLANCE = {SPELLING: 0.5, LOOKALIKE: 0.75}
+
+
+_MINE = re.compile(r"(?:my|our)\s", re.IGNORECASE)
+
+
+def _kind_beside(text: str, who: str | set[str]) -> str | None:
+    """The kind of what a text says of someone, the words that name them left out."""
+    names = [who] if isinstance(who, str) else sorted(who)
+    said = text
+    for name in names:
+        if re.search(rf"{_COUNTED.pattern}\s+(?:\w+\s+)?{re.escape(name)}", said, re.I):
+            return "count"  # "I have two kids", then "three kids, forgot the baby"
+    for name in names:
+        said = re.sub(
+            rf"\b(?:(?:my|our)\s+)?{re.escape(name)}s?(?:['’]s)?\b", " ", said, flags=re.I
+        )
+    if _AGE_GIVEN.match(said):
+        return "age"  # "my son is 7", "Luna is 4 months old"
+    kind = category_of(said)
+    return kind.slot if kind is not None else None
+
+
+_COUNTED = re.compile(
+    r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b", re.I
+)
+_AGE_GIVEN = re.compile(
+    r"\W*(?:\w+\s+)?(?:(?:is|'s|turned|turns|just turned)\s+(?:\w+\s+)?\d+\b(?!\s*(?:am|pm|:))|"
+    r"\d+\s+(?:years?|months?)\s+old)",
+    re.IGNORECASE,
+)
 
 
 def _same_or_within(stored: str, said: str) -> bool:
