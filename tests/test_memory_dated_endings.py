@@ -29,3 +29,10 @@ def test_an_ending_that_names_no_thing_retires_the_newest_fact_of_its_kind() -> 
 
 def test_a_bare_ending_of_no_kind_still_retires_the_newest_fact() -> None:
     assert "sushi" not in remembered("I love sushi.", "Not anymore.")
+
+
+def test_a_phrase_said_to_hold_no_more_is_one_thing_not_each_word() -> None:
+    """ "Not a big reader" retired every fact that held "big"."""
+    assert "arsenal" in remembered("I'm a big Arsenal fan.", "Not a big reader.")
+    assert "night owl" not in remembered("I'm a night owl.", "No longer a night owl.")
+    assert "night shifts" in remembered("I work night shifts.", "No longer a night owl.")

@@ -268,6 +268,8 @@ class ReaderBase(ABC):
         """Whether a clause is a verbless self-description (`reading_clause.Clauses`)."""
 
     @abstractmethod
-    def retire(self, text: str, *, bare_ok: bool = True, said_in: str = "") -> None:
-        """Retires what a text, said in the clause `said_in`, says has ended
-        (`reading_fixes.Corrections`)."""
+    def retire(
+        self, text: str, *, bare_ok: bool = True, said_in: str = "", whole: bool = False
+    ) -> None:
+        """Retires what a text, said in the clause `said_in`, says has ended; `whole`: the
+        text names one thing, not a thing a word (`reading_fixes.Corrections`)."""

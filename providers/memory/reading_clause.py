@@ -147,7 +147,7 @@ class Clauses(ReaderBase):
                 self.ops.append(Op("retract", None, " ".join(words), clause))
         negated = list(NO_MORE.finditer(clause))
         for m in negated:
-            self.retire(m["old"], bare_ok=False)  # "not a barista any more", "no more bus"
+            self.retire(m["old"], bare_ok=False, whole=True)  # "not a barista any more"
         if negated and negated[0].start() == 0:
             return None  # the clause only says what no longer holds
         reported = REPORTED.search(clause) and not CARE_SAYS.search(clause)

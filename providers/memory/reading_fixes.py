@@ -40,7 +40,9 @@ from .truecasing import common_word
 class Corrections(ReaderBase):
     """What was said wrong, or has ended."""
 
-    def retire(self, text: str, *, bare_ok: bool = True, said_in: str = "") -> None:
+    def retire(
+        self, text: str, *, bare_ok: bool = True, said_in: str = "", whole: bool = False
+    ) -> None:
         # "I left Google in May": Google ended, not whatever else was said of May.
         undated = WHEN_SAID.sub(" ", text)
         words = [w for w in content_words(undated) if not w.isdigit() and not PRONOUN.fullmatch(w)]
@@ -52,6 +54,10 @@ class Corrections(ReaderBase):
                 slot = kind.slot if kind is not None and not kind.guessed else NEWEST
                 value = NEWEST if slot != NEWEST else ""
                 self.ops.append(Op("retract", slot, value, self.message))
+            return
+        if whole and len(words) > 1:
+            # "not a big reader", "no longer a night owl": one thing, not "big" and "reader"
+            self.ops.append(Op("retract", None, " ".join(words), text))
             return
         for word in words:
             self.ops.append(Op("retract", None, word, text))

@@ -220,7 +220,7 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
                 self.sentence(comma + 1, end)
                 return
         if lapsed is not None and re.match(r"no\b", said, re.IGNORECASE):
-            self.retire(lapsed["old"], bare_ok=False)  # "No longer at Lidl.", "No more meat."
+            self.retire(lapsed["old"], bare_ok=False, whole=True)  # "No longer at Lidl."
         for m in RENAMED.finditer(said):
             # "Rocket is now officially Sprout": the old name becomes the new one.
             self.ops.append(Op("update", None, m["new"], said, replaces=m["old"]))

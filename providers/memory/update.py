@@ -258,6 +258,11 @@ class _Step(Forgetting):
             targets: Sequence[Fact] = [
                 f for f in self.facts.active() if contains_words(f.value, value)
             ] or [f for f in self.facts.active() if shares_stem(f.value, value)]
+            head = value.split()[-1]
+            if not targets and head != value:
+                # "no longer a night owl" of "I stay up late, total owl": the noun that
+                # heads the phrase, last in English
+                targets = [f for f in self.facts.active() if shares_stem(f.value, head)]
             # What the user retires is theirs: "sold the car" speaks of "my car".
             kind = (category_of(value) or category_of(f"my {value}")) if not targets else None
             if kind is not None:
