@@ -61,7 +61,9 @@ def reference_extractor(rev: str) -> Callable[[str], object]:
         tar.extractall(root, filter="data")
     (root / "providers" / "memory").rename(root / "reference_memory")
     sys.path.insert(0, str(root))
-    module = importlib.import_module("reference_memory.rules")
+    # The extractor lived in rules.py up to the pattern grammar, in statements.py since.
+    name = "rules" if (root / "reference_memory" / "rules.py").exists() else "statements"
+    module = importlib.import_module(f"reference_memory.{name}")
     return module.extract_rules  # type: ignore[no-any-return]
 
 
