@@ -472,3 +472,22 @@ def test_a_thing_said_as_it_is_now_retires_the_note_kept_of_it() -> None:
 def test_a_reply_opening_with_what_a_number_really_is_corrects_it() -> None:
     assert_replaced("My nephew is 11.", "Actually he's 12, I keep forgetting", "12", "11")
     assert "4" in remembered("My son is 4.", "Actually he's 12 weeks in this photo, guess?")
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "new", "old"),
+    [
+        ("My favourite band is Blur.", "Wet Leg is my favourite band now.", "wet leg", "blur"),
+        (
+            "My favourite colour is green.",
+            "Purple has overtaken green as my favourite colour.",
+            "purple",
+            "is green",
+        ),
+    ],
+)
+def test_a_favourite_named_after_its_value_is_the_same_favourite(
+    before: str, after: str, new: str, old: str
+) -> None:
+    """ "X is my favourite band" was filed as a favourite "thing", beside the band."""
+    assert_replaced(before, after, new, old)

@@ -127,7 +127,9 @@ STANDING_DISLIKE = re.compile(
 FAVOURITE = re.compile(
     r"\b(?:my\s+)?(?:all-time\s+)?favou?rite\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are|was|:)"
     r"|\b(?:is|are)\s+my\s+(?:all-time\s+)?favou?rite\s+(?P<after>[a-z]+(?:\s+[a-z]+)?)\b"
-    r"|\b(?P<fave>\w+)(?:'s| is) my (?:fave|favou?rite)\b",
+    # "Wet Leg is my favourite band now", "purple has overtaken green as my favourite colour"
+    r"|\b(?:(?P<fave>\w+)(?:'s| is)|as) my (?:all-time\s+)?(?:fave|favou?rite)\b"
+    r"(?:\s+(?!(?:now|these|too|again|by|and|but|so|of)\b)(?P<named>[a-z]+)\b)?",
     re.IGNORECASE,
 )
 # Sarcasm announces itself: praise opening a complaint. Role-play casts the user.

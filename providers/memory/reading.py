@@ -235,7 +235,7 @@ class ReaderBase(ABC):
             return found.slot if found else "family"
         favourite = FAVOURITE.search(value)
         if favourite is not None:
-            thing = favourite.group("thing") or favourite.group("after") or "thing"
+            thing = favourite["thing"] or favourite["after"] or favourite["named"] or "thing"
             return favourite_slot(
                 re.sub(r"\s+(?:now|these days|too|again)$", "", thing, flags=re.I)
             )
