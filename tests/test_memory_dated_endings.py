@@ -36,3 +36,18 @@ def test_a_phrase_said_to_hold_no_more_is_one_thing_not_each_word() -> None:
     assert "arsenal" in remembered("I'm a big Arsenal fan.", "Not a big reader.")
     assert "night owl" not in remembered("I'm a night owl.", "No longer a night owl.")
     assert "night shifts" in remembered("I work night shifts.", "No longer a night owl.")
+
+
+def test_what_holds_no_more_is_the_negated_part_not_the_whole_clause() -> None:
+    """ "I'm not vegan anymore, still love cheese though" retired "I love cheese": every
+    word of the clause was retracted, and the change then took the newest fact for the
+    one it replaced, though the diet it ended was in its own slot."""
+    said = remembered(
+        "I love cheese.", "I'm vegan.", "I'm not vegan anymore, still love cheese though."
+    )
+    assert "i love cheese" in said
+    assert "diet: i'm vegan." not in said
+    retracted = {
+        o[2] for o in ops_of("I don't drive anymore, the bus is fine.") if o[0] == "retract"
+    }
+    assert retracted == {"drive"}

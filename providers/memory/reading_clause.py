@@ -214,7 +214,7 @@ class Clauses(ReaderBase):
             self.retire(m.group("old"), bare_ok=False)
         value = NOT_X.sub("", clause).strip(" ,")
         if NO_LONGER.search(value):
-            self.retire(value, bare_ok=False)
+            self.retire(lapsed_part(value), bare_ok=False, whole=True)
         if not content_words(value):
             return None
         if style and aspect is not None:
@@ -308,3 +308,27 @@ class Clauses(ReaderBase):
             )
             is not None
         )
+
+
+# Where one part of a clause ends and the next begins: "not vegan anymore, still love cheese".
+_PART_END = re.compile(r"[,;:]|\s(?:but|though|although|since|because|and|so|still)\s", re.I)
+_NEGATION = re.compile(
+    r"\b(?:not|never|no|don't|dont|doesn't|didn't|can't|won't|isn't|aren't|n't)\b", re.I
+)
+
+
+def lapsed_part(clause: str) -> str:
+    """What a clause says holds no more: the part around its "anymore" or "no longer",
+    after its negation ("I'm not vegan anymore, still love cheese" -> "vegan")."""
+    marker = NO_LONGER.search(clause)
+    if marker is None:
+        return clause
+    start = max((m.end() for m in _PART_END.finditer(clause, 0, marker.start())), default=0)
+    after = _PART_END.search(clause, marker.end())
+    part = clause[start : after.start() if after else len(clause)]
+    at = marker.start() - start
+    before, rest = part[:at], part[at + len(marker.group()) :]
+    negated = list(_NEGATION.finditer(before))
+    if negated:
+        return before[negated[-1].end() :]  # "don't eat meat anymore"
+    return rest if content_words(rest) else before  # "no longer at Lidl", "meat: no longer"

@@ -221,7 +221,12 @@ class _Step(Forgetting):
         """A statement that says it changes something: it supersedes its slot's fact as any
         statement does; when its slot held nothing before this message, the newest fact
         from an earlier message is what changed, and is retired."""
-        earlier = [f for f in self.facts.in_slot(slot) if f.active and f.last_seen < self.now]
+        earlier = [
+            f
+            for f in self.facts.in_slot(slot)
+            # (or retired by this very message: "I'm not vegan anymore" ended the diet)
+            if (f.active and f.last_seen < self.now) or (f.last_seen == self.now and not f.active)
+        ]
         if slot is not None and earlier:
             return self.add(slot, value)
         # A move changes no name: who the user is stays whatever else changes.
@@ -259,7 +264,7 @@ class _Step(Forgetting):
                 f for f in self.facts.active() if contains_words(f.value, value)
             ] or [f for f in self.facts.active() if shares_stem(f.value, value)]
             head = value.split()[-1]
-            if not targets and head != value:
+            if not targets and 1 < len(value.split()) <= 3:
                 # "no longer a night owl" of "I stay up late, total owl": the noun that
                 # heads the phrase, last in English
                 targets = [f for f in self.facts.active() if shares_stem(f.value, head)]
