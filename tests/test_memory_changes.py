@@ -491,3 +491,33 @@ def test_a_favourite_named_after_its_value_is_the_same_favourite(
 ) -> None:
     """ "X is my favourite band" was filed as a favourite "thing", beside the band."""
     assert_replaced(before, after, new, old)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "kept"),
+    [
+        ("I love sushi.", "I'm learning Spanish now.", "i love sushi"),
+        ("I have a dog.", "I'm into bouldering these days.", "i have a dog"),
+        ("I live in Leeds.", "I work from home now.", "i live in leeds"),
+    ],
+)
+def test_a_word_of_time_alone_replaces_no_fact_of_another_kind(
+    before: str, after: str, kept: str
+) -> None:
+    """ "I'm learning Spanish now" retired "I love sushi": a statement with "now" or "these
+    days" whose slot held nothing took the newest fact for what it changed."""
+    said = remembered(before, after)
+    assert kept in said
+    assert after.casefold().rstrip(".") in said
+
+
+def test_a_word_of_time_still_replaces_a_note_or_the_same_thing() -> None:
+    assert_replaced(
+        "My main language at work is Java.",
+        "We rewrote everything, I'm writing Go full-time now.",
+        "go",
+        "java",
+    )
+    assert_replaced(
+        "I love running.", "I don't really run anymore since my injury.", "injury", "love running"
+    )

@@ -162,7 +162,9 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "work",
-        r"\bwork\b|\bworks\b|for a living|working (?:as|at|for|in)\b|\bjob\b|employ|employer|"
+        # (a work laptop or phone is a device: "my work laptop is a ThinkPad")
+        r"\bwork\b(?!\s+(?:laptop|computer|pc|machine|phone|mobile|desktop|monitor|mac)s?\b)|"
+        r"\bworks\b|for a living|working (?:as|at|for|in)\b|\bjob\b|employ|employer|"
         # Work told in the past tense, or its loss: "worked in retail for years", "got laid
         # off", "made redundant", "out of work" (the job held or not held is the same kind).
         r"worked (?:as|at|for|in)\b|retiree|pensioner|"

@@ -25,6 +25,16 @@ CHANGE = re.compile(
     r"me mudé|trasferit\w*|mudei)\b",
     re.IGNORECASE,
 )
+# A change told by its verb ("switched to", "moved over to", "instead"), not by a word of
+# time alone ("now", "these days"): only such a change may stand for a fact of another kind
+# ("I moved over to marketing" replaces "I'm in sales" though marketing is no known kind;
+# "I'm learning Spanish now" replaces nothing it does not name).
+CHANGED_OUTRIGHT = re.compile(
+    r"\b(?:switched|moved (?:(?:everything|it all|things|it|them) )?(?:over |across )?to|"
+    r"changed|converted|transferred|instead|no longer|upgraded|swapped|replaced|update:|"
+    r"gewechselt|umgezogen|changé|déménagé|cambié|me mudé|trasferit\w*|mudei)\b",
+    re.IGNORECASE,
+)
 # Clauses whose verb ends or reverses something: they retire, they do not add.
 ENDING = re.compile(
     r"(?<!\bmy )(?<!\bthe )(?<!\bour )(?<!\bher )(?<!\bhis )(?<!\byour )"

@@ -90,8 +90,15 @@ def stem(word: str) -> str:
     are "pharmac", "smoke", "smoker" and "smoking" are "smok"."""
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[: -len(suffix)]
+            base = word[: -len(suffix)]
+            if suffix in _DOUBLING and base[-1] == base[-2] and base[-1] not in "aeiouls":
+                return base[:-1]  # "running", "swimmer": "run", "swim"
+            return base
     return word
+
+
+# Endings before which English doubles a final consonant ("run" -> "running", "runner").
+_DOUBLING = frozenset({"ing", "ers", "er", "ed"})
 
 
 def shares_stem(haystack: str, needle: str) -> bool:

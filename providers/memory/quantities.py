@@ -148,6 +148,15 @@ def recounted(value: str, evidence: str, new_value: str, *, newest: bool, age: b
     if (names or theirs) and not about_same and not elided:
         return None  # "my sister just turned 40": another one than the fact is about
     counted = [q for q in held if _same_thing(q, new_full)]
+    # "six years now" counts years of something: of the fact's only when it names the same
+    # thing ("been in Boston six years" of "I've lived in Boston for 5 years")
+    if (
+        counted
+        and _SPAN.fullmatch(new_full.unit or new_full.noun)
+        and not about_same
+        and not _shared_words(value, evidence, counted[0])
+    ):
+        counted = []
     single = held[0] if len(held) == 1 else None
     # "make that three" of the newest count; or the one named ("Theo turned 5"), when the
     # number is of it and not of something it has
@@ -192,6 +201,13 @@ def counts_another_thing(value: str, evidence: str, number: str) -> bool:
     return bool(held) and all(
         (h.unit or h.noun) and not _SPAN.fullmatch(h.unit or h.noun) for h in held
     )
+
+
+def _shared_words(value: str, evidence: str, held: Quantity) -> bool:
+    """Whether the fact and the evidence share a content word besides the number's own."""
+    own = {held.number.casefold(), held.unit, held.noun}
+    mine = {w for w in words(value) if len(w) > 3} - own
+    return bool(mine & {w for w in words(evidence) if len(w) > 3})
 
 
 def _older(old: str, new: str) -> bool:

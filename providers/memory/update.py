@@ -23,13 +23,13 @@ from ctxchat.kit import new_id
 
 from .antecedents import is_one_of_mine
 from .categories import category_of, guessed_kind
-from .change_patterns import SWITCH
+from .change_patterns import CHANGED_OUTRIGHT, SWITCH
 from .changes import Change
 from .clause_patterns import content_words
 from .facts import Fact, PastValue, Provenance
 from .factset import FactSet
 from .forgetting import Forgetting
-from .normalize import contains_words, shares_stem, tokens, value_key
+from .normalize import contains_words, shares_stem, stem, tokens, value_key, words
 from .ops import BECOME, LOOKALIKE, NEWEST, OTHERWISE_PREFIX, SPELLING, Op
 from .polarity import polarity, topic_stems
 from .quantities import RECOUNT, counts_another_thing, holds_number, recounted
@@ -231,6 +231,11 @@ class _Step(Forgetting):
             return self.add(slot, value)
         # A move changes no name: who the user is stays whatever else changes.
         newest = [f for f in self.newest_before() if slot_info(f.slot).category not in _WHO]
+        if slot is not None and not CHANGED_OUTRIGHT.search(value):
+            # Told by a word of time alone ("I'm learning Spanish now"), a change of a known
+            # kind replaces a fact of another kind only when it names the same thing: "I
+            # love sushi" is no language, but "got a Pixel now" may replace the phone.
+            newest = [f for f in newest if f.slot is None or _names_the_same(f.value, value)]
         return [*(self.retire(f) for f in newest), *self.add(slot, value)]
 
     def supersede_value(self, fact: Fact, value: str) -> Change:
@@ -406,6 +411,23 @@ _AGE_GIVEN = re.compile(
     r"\W*(?:\w+\s+)?(?:(?:is|'s|turned|turns|just turned)\s+(?:\w+\s+)?\d+\b(?!\s*(?:am|pm|:))|"
     r"\d+\s+(?:years?|months?)\s+old)",
     re.IGNORECASE,
+)
+
+
+def _names_the_same(stored: str, said: str) -> bool:
+    """Whether two statements share a word (by its stem) that is no function word."""
+    a = {stem(w) for w in words(stored) if len(w) > 2} - _FUNCTION_STEMS
+    b = {stem(w) for w in words(said) if len(w) > 2} - _FUNCTION_STEMS
+    return bool(a & b)
+
+
+_FUNCTION_STEMS = frozenset(
+    stem(w)
+    for w in (
+        *("the", "and", "but", "for", "with", "now", "these", "days", "nowadays", "that"),
+        *("this", "have", "has", "had", "was", "were", "are", "i'm", "i've", "it's"),
+        *("mostly", "really", "just", "more", "much", "very", "all", "too", "also", "only"),
+    )
 )
 
 
