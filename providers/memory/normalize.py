@@ -66,8 +66,11 @@ def tokens(text: str) -> list[str]:
 
 @lru_cache(maxsize=65536)
 def words(text: str) -> tuple[str, ...]:
-    """Lower-case words of a text, plurals made singular; cached (values repeat a lot)."""
-    return tuple(singular(w) for w in _WORD.findall(text.casefold().replace("’", "'")))
+    """Lower-case words of a text, plurals made singular and possessives plain ("my
+    partner's name" holds "partner"); cached (values repeat a lot)."""
+    return tuple(
+        singular(w.removesuffix("'s")) for w in _WORD.findall(text.casefold().replace("’", "'"))
+    )
 
 
 def value_key(value: str) -> str:

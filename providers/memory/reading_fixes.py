@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from .antecedents import is_one_of_mine
 from .categories import category_of
 from .change_patterns import (
     CORRECTION,
@@ -18,6 +19,7 @@ from .change_patterns import (
 )
 from .clause_patterns import FINITE, STOP, WORD, content_words
 from .normalize import shares_stem
+from .normalize import words as word_list
 from .ops import (
     BECOME,
     LOOKALIKE,
@@ -50,11 +52,21 @@ class Corrections(ReaderBase):
             if bare_ok:
                 # "I got laid off last week" names no thing, but its clause is of a kind (work):
                 # the newest fact of that kind ended, not whatever was said last.
+                if any(is_one_of_mine(w) for w in word_list(said_in)):
+                    return  # "my cat died": the cat is named, and retired by its word
                 kind = category_of(said_in) if said_in else None
                 slot = kind.slot if kind is not None and not kind.guessed else NEWEST
                 value = NEWEST if slot != NEWEST else ""
                 self.ops.append(Op("retract", slot, value, self.message))
             return
+        if (
+            len(words) > 1
+            and words[0].casefold().endswith("ing")
+            and not re.search(rf"\b(?:{_DETERMINERS})\s+{re.escape(words[0])}", undated, re.I)
+        ):
+            # "stopped playing tennis", "quit eating meat": the activity's object ended, not
+            # every fact with "play" or "eat" in it
+            words = words[1:]
         if whole and len(words) > 1:
             # "not a big reader", "no longer a night owl": one thing, not "big" and "reader"
             self.ops.append(Op("retract", None, " ".join(words), text))
@@ -207,6 +219,10 @@ class Corrections(ReaderBase):
             elif retyped:
                 respelt = LOOKALIKE
             self.ops.append(Op("update", NEWEST, values[0], self.message, replaces=respelt))
+
+
+# Before an -ing word they make it a noun ("my morning runs"), not a verb ("playing tennis").
+_DETERMINERS = "my|the|a|an|our|his|her|their|this|that|these|those|your"
 
 
 def _named_words(words: list[str]) -> list[str]:

@@ -328,6 +328,8 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
                 and switched
                 and not also
                 and slot_info(group.slot).kind == "list"
+                # "I'm learning Italian now": a thing taken up is one more, not instead
+                and not any(TAKEN_UP.search(v) for v in group.values)
             ):
                 # "Switched to a Mac": the newest statement about the same thing goes (a
                 # single-valued slot supersedes by itself, keeping the old value's history).
@@ -463,4 +465,10 @@ def _with_recounts(found: list[Op], message: str) -> list[Op]:
     return [*found, *(op for sentence in _SENTENCE_END.split(message) for op in recounts(sentence))]
 
 
+# Taking something up adds it to what the user does: "learning Italian", "took up golf".
+TAKEN_UP = re.compile(
+    r"\b(?:learning|started|starting|taking up|took up|getting into|got into|picked up|"
+    r"began|beginning|trying out|also)\b",
+    re.IGNORECASE,
+)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")

@@ -176,7 +176,10 @@ PASSING = re.compile(
 SINCE_CHANGE = re.compile(r"\b(?:instead|these days|nowadays|full[- ]time)\b", re.IGNORECASE)
 # An end with its date ("quit smoking two years ago"): the end itself is what lasts.
 DATED_END = re.compile(
-    r"\b(?:\w+|a|an|\d+) (?:years?|months?|weeks?|decades?) ago\b|\bin (?:19|20)\d\d\b|"
+    # (a count before the unit: "tennis years ago" ended tennis)
+    r"\b(?:a|an|\d+|a few|a couple(?: of)?|several|many|some|one|two|three|four|five|six|"
+    r"seven|eight|nine|ten|twelve|fifteen|twenty|thirty) (?:years?|months?|weeks?|decades?) "
+    r"ago\b|\b(?:years|months|weeks|decades|ages) ago\b|\bin (?:19|20)\d\d\b|"
     r"\bsince (?:19|20)\d\d\b",
     re.IGNORECASE,
 )

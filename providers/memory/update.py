@@ -23,13 +23,13 @@ from ctxchat.kit import new_id
 
 from .antecedents import is_one_of_mine
 from .categories import category_of, guessed_kind
-from .change_patterns import CHANGED_OUTRIGHT, SWITCH
+from .change_patterns import CHANGED_OUTRIGHT, NO_LONGER, SWITCH
 from .changes import Change
 from .clause_patterns import content_words
 from .facts import Fact, PastValue, Provenance
 from .factset import FactSet
 from .forgetting import Forgetting
-from .normalize import contains_words, shares_stem, stem, tokens, value_key, words
+from .normalize import contains_words, shares_stem, singular, stem, tokens, value_key, words
 from .ops import BECOME, LOOKALIKE, NEWEST, OTHERWISE_PREFIX, SPELLING, Op
 from .polarity import polarity, topic_stems
 from .quantities import RECOUNT, counts_another_thing, holds_number, recounted
@@ -231,7 +231,19 @@ class _Step(Forgetting):
             return self.add(slot, value)
         # A move changes no name: who the user is stays whatever else changes.
         newest = [f for f in self.newest_before() if slot_info(f.slot).category not in _WHO]
-        if slot is not None and not CHANGED_OUTRIGHT.search(value):
+        kind_changed = _KIND_CHANGED.search(value)
+        if NO_LONGER.search(value):
+            newest = []  # "I no longer coach the team": what ended is named, and retired
+        elif kind_changed is not None:
+            # "I switched banks": of the bank, not of whatever was said last
+            kind = singular(kind_changed["kind"].casefold())
+            of_kind = category_of(f"my {kind}")
+            newest = [
+                f
+                for f in newest
+                if shares_stem(f.value, kind) or (of_kind is not None and f.slot == of_kind.slot)
+            ]
+        elif slot is not None and not CHANGED_OUTRIGHT.search(value):
             # Told by a word of time alone ("I'm learning Spanish now"), a change of a known
             # kind replaces a fact of another kind only when it names the same thing: "I
             # love sushi" is no language, but "got a Pixel now" may replace the phone.
@@ -275,9 +287,10 @@ class _Step(Forgetting):
                 targets = [f for f in self.facts.active() if shares_stem(f.value, head)]
             # What the user retires is theirs: "sold the car" speaks of "my car".
             kind = (category_of(value) or category_of(f"my {value}")) if not targets else None
-            if kind is not None:
+            if kind is not None and not any(is_one_of_mine(w) for w in words(value)):
                 # "Sold the car" after "I drive a Ford Focus": no word is shared, but the
-                # kind of thing is: the newest earlier fact of that kind goes.
+                # kind of thing is: the newest earlier fact of that kind goes (but "my cat
+                # died" says nothing of the dog: a person or pet is named by its own word).
                 return self.retract(kind.slot, NEWEST)
         else:
             targets = [
@@ -410,6 +423,13 @@ _COUNTED = re.compile(
 _AGE_GIVEN = re.compile(
     r"\W*(?:\w+\s+)?(?:(?:is|'s|turned|turns|just turned)\s+(?:\w+\s+)?\d+\b(?!\s*(?:am|pm|:))|"
     r"\d+\s+(?:years?|months?)\s+old)",
+    re.IGNORECASE,
+)
+
+
+# A change of a kind of thing, named by its plural: "switched banks", "changed jobs".
+_KIND_CHANGED = re.compile(
+    r"\b(?:switched|changed|swapped|moved)\s+(?P<kind>(?!to\b|over\b|from\b)[a-z]{3,}s)\b",
     re.IGNORECASE,
 )
 

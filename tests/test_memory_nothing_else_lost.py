@@ -1,0 +1,40 @@
+"""A message that ends, changes or takes up one thing leaves every other fact alone.
+
+Each pair was a loss once: the second message retired the first fact, which it does not
+speak of."""
+
+from __future__ import annotations
+
+import pytest
+from memorykit import remembered
+
+
+@pytest.mark.parametrize(
+    ("kept", "said"),
+    [
+        ("I play the guitar.", "I stopped playing tennis years ago."),  # "playing" ended
+        ("I drink oat milk.", "I switched banks, I'm with Monzo now."),  # the newest fact
+        ("I speak French.", "I'm learning Italian now."),  # one more language, not instead
+        ("My dog is called Rex.", "My cat died last month."),  # the newest pet
+        ("I'm a teacher.", "I no longer coach the football team."),  # the newest fact
+        ("I love sushi.", "I'm learning Spanish now."),
+        ("I live in Leeds.", "My brother just moved to Manchester."),
+        ("I'm allergic to cats.", "My neighbour's cat keeps visiting."),
+        ("My wife is a doctor.", "She's working nights this week."),
+    ],
+)
+def test_a_message_about_another_thing_leaves_the_fact(kept: str, said: str) -> None:
+    assert kept.casefold().rstrip(".") in remembered(kept, said)
+
+
+@pytest.mark.parametrize(
+    ("old", "said", "gone"),
+    [
+        ("My bank is Barclays.", "I switched banks, I'm with Monzo now.", "barclays"),
+        ("I play tennis.", "I stopped playing tennis years ago.", "i play tennis"),
+        ("My cat is called Mog.", "My cat died last month.", "mog"),
+        ("I coach the football team.", "I no longer coach the football team.", "i coach"),
+    ],
+)
+def test_the_thing_it_does_speak_of_still_goes(old: str, said: str, gone: str) -> None:
+    assert gone not in remembered(old, said)
