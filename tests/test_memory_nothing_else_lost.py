@@ -21,6 +21,9 @@ from memorykit import remembered
         ("I live in Leeds.", "My brother just moved to Manchester."),
         ("I'm allergic to cats.", "My neighbour's cat keeps visiting."),
         ("My wife is a doctor.", "She's working nights this week."),
+        ("I'm vegan.", "My wife isn't vegan anymore."),  # hers, not the user's
+        ("I live in Toronto.", "The meeting moved to 3pm."),  # a time, not a home
+        ("I work at Shopify.", "Left my old laptop at the office."),  # left behind, not left
     ],
 )
 def test_a_message_about_another_thing_leaves_the_fact(kept: str, said: str) -> None:

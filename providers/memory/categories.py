@@ -108,7 +108,10 @@ CATEGORIES: tuple[Category, ...] = (
         # place: a new one must not supersede where the user lives.
         r"\blive\b(?! without| with\b)|\blives\b(?! with\b)|(?<!for a )\bliving\b(?! with\b)|"
         r"\bliv(?:e|es|ing) with\b[^.;!?]{1,40}?\b(?:in|at|near|outside)\b|based in|-based|"
-        r"moved to|move to|moving to|moved (?!(?:me|us|them|him|her|it)\b)\w+ to\b|"
+        # (a meeting moved to 3pm is no home)
+        r"(?:moved|move|moving) to(?!\s+(?:\d|next\b|tomorrow\b|today\b|(?:mon|tues|wednes|thurs|"
+        r"fri|satur|sun)day\b|the (?:morning|afternoon|evening)\b))|"
+        r"moved (?!(?:me|us|them|him|her|it)\b)\w+ to\b|"
         r"relocat|"
         # "my home" is where one lives, not "my home PC" or "my home office".
         r"my home\b(?! ?(?:pc|computer|laptop|office|network|server|setup|desk|gym|page|"

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from .time_patterns import LEFT_BEHIND
+
 # A statement of how things are now, against how they were: it replaces the newest
 # statement about the same thing.
 SWITCH = re.compile(
@@ -39,7 +41,9 @@ CHANGED_OUTRIGHT = re.compile(
 ENDING = re.compile(
     r"(?<!\bmy )(?<!\bthe )(?<!\bour )(?<!\bher )(?<!\bhis )(?<!\byour )"
     r"(?<!\bnever )(?<!\bnot )(?<!n't )"  # "never left": what did not end
-    r"\b(?:left|quit|stopped|gave up|given up|dropped|cancell?ed|sold|died|ended(?! up)|laid off|"
+    # "left my laptop at the office": a thing left behind somewhere, not an ending
+    r"\b(?:(?!" + LEFT_BEHIND + r")left|"
+    r"quit|stopped|gave up|given up|dropped|cancell?ed|sold|died|ended(?! up)|laid off|"
     r"made redundant|let go from|fired from|sacked from|"
     r"finished with|moved (?:away|out|on)(?! (?:to|into)\b)|"  # "moved out to Aix": a move
     r"(?:migrated|moved|switched) (?:off|away from)|"

@@ -29,6 +29,7 @@ from .subject_patterns import (
     DROPPED_I_HAVING,
     DROPPED_MY,
     MINE,
+    MY_PEOPLE,
     NAME_INTRO,
     NAMED_ME,
     ONE_WHO,
@@ -213,7 +214,9 @@ class Clauses(ReaderBase):
         for m in NOT_X.finditer(clause):
             self.retire(m.group("old"), bare_ok=False)
         value = NOT_X.sub("", clause).strip(" ,")
-        if NO_LONGER.search(value):
+        if NO_LONGER.search(value) and not MY_PEOPLE.match(value):
+            # ("My wife isn't vegan anymore" ends nothing of the user's: what was said of
+            # her is retired by her word)
             self.retire(lapsed_part(value), bare_ok=False, whole=True)
         if not content_words(value):
             return None

@@ -99,8 +99,16 @@ PLAN = re.compile(
     r"|^" + WHEN_NEXT + r",?\s+(?:i'm|i am|we're|i'll|i will)\b",
     re.IGNORECASE,
 )
+# A thing left behind somewhere: "left my keys at the office again" (an occasion, not an end).
+LEFT_BEHIND = (
+    r"left\s+(?:my|the|a|an|our|his|her|their)\s+(?:[\w'-]+\s+){0,3}?(?:at|in|on|behind)\s+"
+    r"(?:home|work|school|the (?:office|car|train|bus|station|pub|gym|restaurant|hotel|shop|"
+    r"airport|cafe|café|beach|park)|my desk)\b"
+)
 MOMENT = re.compile(
     r"\b(?:today|tonight|right now|just now|this morning|this afternoon|this evening|rn|"
+    + LEFT_BEHIND
+    + r"|"
     # A stay with its end in sight: "in Lisbon for a conference", "back Thursday".
     r"for the (?:week|weekend|night|day|holidays)|for (?:a|the) "
     r"(?:conference|wedding|funeral|meeting|few days|couple of days)|for christmas|"
