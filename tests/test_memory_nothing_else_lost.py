@@ -24,6 +24,11 @@ from memorykit import remembered
         ("I'm vegan.", "My wife isn't vegan anymore."),  # hers, not the user's
         ("I live in Toronto.", "The meeting moved to 3pm."),  # a time, not a home
         ("I work at Shopify.", "Left my old laptop at the office."),  # left behind, not left
+        ("I have a beagle called Max.", "Max's vet appointment moved to Tuesday."),  # a day
+        ("I live in Austin.", "We're in Denver for a week."),  # a stay with its end in sight
+        ("I'm a PhD student.", "My supervisor left the university."),  # his, not the user's
+        ("I use Linux.", "Switched my phone to dark mode."),  # of the phone, not the newest
+        ("I'm training for a marathon.", "Quit my gym membership, running outside instead."),
     ],
 )
 def test_a_message_about_another_thing_leaves_the_fact(kept: str, said: str) -> None:

@@ -19,7 +19,8 @@ SWITCH = re.compile(
 )
 # A change said outright: what it replaces need not be named.
 CHANGE = re.compile(
-    r"\b(?:switched|moved (?:(?:everything|it all|things|it|them) )?(?:over |across )?to|"
+    r"\b(?:switched|moved (?:(?:everything|it all|things|it|them) )?(?:over |across )?to"
+    r"(?!\s+(?:\d|next\b|tomorrow\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b))|"
     r"changed|converted|transferred|instead|no longer|"
     r"upgraded|swapped|replaced|these days|nowadays|(?:i'm|i am|we're|we are|it's) now|as of|"
     r"(?<=\s)now(?=[.!]?$)|"
@@ -32,7 +33,8 @@ CHANGE = re.compile(
 # ("I moved over to marketing" replaces "I'm in sales" though marketing is no known kind;
 # "I'm learning Spanish now" replaces nothing it does not name).
 CHANGED_OUTRIGHT = re.compile(
-    r"\b(?:switched|moved (?:(?:everything|it all|things|it|them) )?(?:over |across )?to|"
+    r"\b(?:switched|moved (?:(?:everything|it all|things|it|them) )?(?:over |across )?to"
+    r"(?!\s+(?:\d|next\b|tomorrow\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b))|"
     r"changed|converted|transferred|instead|no longer|upgraded|swapped|replaced|update:|"
     r"gewechselt|umgezogen|changé|déménagé|cambié|me mudé|trasferit\w*|mudei)\b",
     re.IGNORECASE,

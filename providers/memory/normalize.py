@@ -92,7 +92,8 @@ def stem(word: str) -> str:
     """A word without its commonest English derivational ending: "pharmacist" and "pharmacy"
     are "pharmac", "smoke", "smoker" and "smoking" are "smok"."""
     for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+        # (a silent "e" goes from a shorter word too: "bake" and "baking" are "bak")
+        if word.endswith(suffix) and len(word) - len(suffix) >= (3 if suffix == "e" else 4):
             base = word[: -len(suffix)]
             if suffix in _DOUBLING and base[-1] == base[-2] and base[-1] not in "aeiouls":
                 return base[:-1]  # "running", "swimmer": "run", "swim"

@@ -3,6 +3,7 @@ filled in about oneself, a brief for a piece of work, and a sentence whose "I" w
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from .categories import Category, categories_in, category_of
@@ -143,6 +144,9 @@ class ShortMessages(ReaderBase):
                 # it names, and only the rest is kept; an end alone ("The band split up")
                 # keeps nothing.
                 ended = endings(bare)
+                if OTHER_PEOPLE.match(bare) or SOMEONE_ELSE.match(bare):
+                    # "My supervisor left the university": theirs ended, nothing of the user's
+                    ended = dataclasses.replace(ended, gone=[])
                 rest = ended.rest
                 if not rest and len(WORD.findall(bare)) <= 10:
                     gone.extend(ended.gone)

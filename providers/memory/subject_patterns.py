@@ -17,7 +17,8 @@ OTHER_PEOPLE = re.compile(
     r"(?:friend|friends|colleague|colleagues|coworker|coworkers|co-worker|boss|manager|"
     r"client|clients|customer|customers|neighbou?r|neighbou?rs|roommate|flatmate|housemate|"
     r"classmate|teammate|guest|guests|students?|patients?|landlord|tenant|ex|mate|buddy|"
-    r"pal|mentor|coach|tutor|barista|doctor|dentist|teacher|therapist|"
+    r"pal|mentor|coach|tutor|barista|doctor|dentist|teacher|therapist|supervisor|advisor|"
+    r"adviser|lecturer|professor|director|principal|headteacher|trainer|instructor|"
     # the same people in the other six languages the reader meets
     r"freund\w*|kolleg\w*|chef\w*|nachbar\w*|kund\w*|lehrer\w*|arzt|ärztin|vermieter\w*|"
     r"mitbewohner\w*|ami|amie|amis|amies|collègues?|patronne|patron|voisin\w*|médecin|"
@@ -35,7 +36,8 @@ SOMEONE_ELSE = re.compile(
     r"(?:guest|guests|barista|waiter|waitress|mentor|coach|tutor|nanny|babysitter|stranger|"
     r"guy|girl|woman|man|lady|person|people|everyone|someone|somebody|friend|friends|"
     r"colleague|coworker|boss|client|customer|neighbou?r|roommate|flatmate|classmate|"
-    r"teammate|landlord|doctor|dentist|teacher|professor|therapist|character|protagonist|"
+    r"teammate|landlord|doctor|dentist|teacher|professor|therapist|supervisor|advisor|"
+    r"adviser|lecturer|director|principal|headteacher|trainer|instructor|character|protagonist|"
     r"author|hero|villain)\b",
     re.IGNORECASE,
 )

@@ -110,7 +110,9 @@ MOMENT = re.compile(
     + LEFT_BEHIND
     + r"|"
     # A stay with its end in sight: "in Lisbon for a conference", "back Thursday".
-    r"for the (?:week|weekend|night|day|holidays)|for (?:a|the) "
+    r"for the (?:week|weekend|night|day|holidays)|"
+    r"for (?:a|one|two) (?:week|weekend|night|day|fortnight|few days|few weeks|couple of weeks)\b|"
+    r"for (?:a|the) "
     r"(?:conference|wedding|funeral|meeting|few days|couple of days)|for christmas|"
     r"(?:until|till|back(?: on)?) (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
     r"on a (?:work |business )?trip|for a (?:work|business) trip|"

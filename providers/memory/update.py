@@ -53,6 +53,11 @@ def apply_ops(
     changes: list[Change] = []
     ops_list = list(ops)
     moved_from: dict[str, str | None] = {}  # a value retired by its words: its fact's slot
+    # "Quit my gym membership, running outside instead": what changed is what the message
+    # ends by name, not the newest fact
+    ended_by_name = any(
+        op.kind == "retract" and op.slot is None and op.value.strip() for op in ops_list
+    )
     for op in ops_list:
         if op.kind == "forget" and (op.slot or "").startswith(OTHERWISE_PREFIX):
             continue
@@ -76,7 +81,7 @@ def apply_ops(
             changes.extend(step.recount(op))
         elif op.kind == "update" and op.replaces:
             changes.extend(step.correct(op))
-        elif op.replaces == NEWEST:
+        elif op.replaces == NEWEST and not ended_by_name:
             changes.extend(step.add_instead(_moved_to(op, moved_from), op.value))
         else:
             changes.extend(step.add(_moved_to(op, moved_from), op.value))
@@ -236,7 +241,7 @@ class _Step(Forgetting):
             newest = []  # "I no longer coach the team": what ended is named, and retired
         elif kind_changed is not None:
             # "I switched banks": of the bank, not of whatever was said last
-            kind = singular(kind_changed["kind"].casefold())
+            kind = singular((kind_changed["kind"] or kind_changed["own"]).casefold())
             of_kind = category_of(f"my {kind}")
             newest = [
                 f
@@ -428,8 +433,11 @@ _AGE_GIVEN = re.compile(
 
 
 # A change of a kind of thing, named by its plural: "switched banks", "changed jobs".
+# A change of a kind of thing, named by its plural or as the user's own: "switched banks",
+# "changed jobs", "switched my phone to dark mode".
 _KIND_CHANGED = re.compile(
-    r"\b(?:switched|changed|swapped|moved)\s+(?P<kind>(?!to\b|over\b|from\b)[a-z]{3,}s)\b",
+    r"\b(?:switched|changed|swapped|moved)\s+(?:(?P<kind>(?!to\b|over\b|from\b)[a-z]{3,}s)\b|"
+    r"(?:my|our|the)\s+(?P<own>[a-z]{3,})\s+(?:to|over|from|into)\b)",
     re.IGNORECASE,
 )
 
