@@ -54,3 +54,13 @@ def test_a_name_given_to_the_object_is_no_subject_of_a_dropped_i_verb() -> None:
     # "someone called Alex": "called" names the one just mentioned; the "I" is left out.
     memory = remembered("seeing someone named alex now")
     assert "alex" in memory
+
+
+def test_a_lapse_typed_without_its_stop_is_a_sentence_of_its_own() -> None:
+    """ "Not so much now A back injury…" read whole retracted every word after "not so
+    much" (back, injury, swimmer) and kept the running."""
+    memory = remembered(
+        "I run 40 miles a week.", "Not so much now A back injury turned me into a swimmer"
+    )
+    assert "swimmer" in memory
+    assert "40 miles" not in memory

@@ -452,7 +452,11 @@ def extract_rules(message: str, known: Sequence[Fact] = ()) -> Extraction:
     if (split := split_run_on(message)) is not None:
         again = _Reader(split).read()
         told = {op.kind for op in found}
-        if not found or {op.kind for op in again} - told - {"add"}:
+        lapsed = any(op.kind == "retract" and op.slot == NEWEST for op in again)
+        bare_lapse = lapsed and not any(op.slot == NEWEST for op in found)
+        # ("Not so much now A back injury…": "not so much" alone is a lapse of its own, and
+        # read whole it ended every word after it)
+        if not found or {op.kind for op in again} - told - {"add"} or bare_lapse:
             found = again
     return screen(_with_recounts(found, message))
 
