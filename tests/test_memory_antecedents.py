@@ -48,6 +48,7 @@ def test_a_pronoun_that_opens_a_clause_is_the_person_said_before(
         "My neighbour Kate is lovely, she moved here in May.",  # the message says who
         "Her dog is huge.",  # someone else's dog, not the sister's
         "He said yes!",  # no man or boy was named before
+        "She's so sweet!",  # a moment's delight, perhaps at someone else's
     ],
 )
 def test_a_pronoun_the_facts_do_not_explain_is_left_alone(said: str) -> None:

@@ -49,6 +49,12 @@ _SOMEONE = re.compile(
     r"customer|manager)s?\b",
     re.IGNORECASE,
 )
+# What is said of one in delight or dismay, for the moment: "he's so cute", "she was such a
+# star today".
+_EXCLAIMED = re.compile(
+    r"(?:['’]s|\s+is|\s+was|\s+looks|\s+looked)\s+(?:so|such|really|too|very|soo+)\b",
+    re.IGNORECASE,
+)
 _SEX = {"she": _FEMALE, "her": _FEMALE, "he": _MALE, "his": _MALE}
 _OTHER_SEX = {"she": _MALE, "her": _MALE, "he": _FEMALE, "his": _FEMALE}
 
@@ -76,6 +82,8 @@ def with_antecedents(message: str, known: Sequence[Fact]) -> str:
 
     def named(m: re.Match[str]) -> str:
         pronoun = m["pronoun"].casefold()
+        if _EXCLAIMED.match(message, m.end("pronoun")):
+            return m.group()  # "He's so cute!": a moment's delight, maybe at another's pet
         if _SOMEONE.search(message[: m.start()]) or _named_before(message[: m.start()]):
             return m.group()  # "My neighbour Kate is lovely, she…": the message says who
         who = _antecedent(newest_first, pronoun)
