@@ -29,6 +29,7 @@ from memorykit import remembered
         ("I'm a PhD student.", "My supervisor left the university."),  # his, not the user's
         ("I use Linux.", "Switched my phone to dark mode."),  # of the phone, not the newest
         ("I'm training for a marathon.", "Quit my gym membership, running outside instead."),
+        ("I'm 52.", "My car is 12 years old now."),  # the car's age, not the user's
     ],
 )
 def test_a_message_about_another_thing_leaves_the_fact(kept: str, said: str) -> None:

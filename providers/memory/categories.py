@@ -72,7 +72,9 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "age",
-        r"years? old|years young|\bage\b|\baged\b|my birthday|born in (?:19|20)\d\d|"
+        # (the age of a thing or of someone else, "my car is 12 years old", is not the user's)
+        r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\x27s )(?<!’s )\b(?:\d+|[a-z]+) years? old\b|"
+        r"years young|\bage\b|\baged\b|my birthday|born in (?:19|20)\d\d|"
         r"born (?:on )?(?:the \d+\w* of )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
         r"[a-z]* \d|born (?:on )?\d+(?:st|nd|rd|th)? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
         r"oct|nov|dec)|"
