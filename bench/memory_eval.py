@@ -10,7 +10,10 @@ it was not tuned on, and is never printed case by case.
 `bench/memory_untuned.jsonl` is written here and was never tuned on: the twins of the probe
 batches (each written beside a batch the reader was changed for, and left alone: 254), and 120
 cases in dev2's mix by an engineer who saw neither the reader nor the data. Its figure is
-the "all" line; tune on it once and it measures nothing.
+the "all" line; tune on it once and it measures nothing. The same holds for the three twins
+of this stop's methods, each written by a helper who saw neither the reader nor the data:
+`memory_untuned_quantities.jsonl` (a number said again), `memory_untuned_pronouns.jsonl`
+(a pronoun) and `memory_untuned_keep.jsonl` (a fact and a message that must not erase it).
 
 `--speed` also measures extraction per message (p50 and p95 over the cases' messages) as a
 ratio to the extractor at git revision `--reference` (default 9ef1a16, the last pattern
