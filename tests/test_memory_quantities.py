@@ -36,6 +36,7 @@ def test_a_number_said_as_now_replaces_the_one_it_is_about(
     ("before", "after", "kept"),
     [
         ("I'm 38.", "My brother just turned 40!", "i'm 38"),
+        ("I'm 38.", "My friend turned 40 yesterday!", "i'm 38"),
         ("My daughter Ava is six.", "Her friend Mia turned seven today.", "ava is six"),
         ("I take 50mg of sertraline.", "Should I raise it to 100mg?", "50mg"),
         ("I have 2 dogs.", "Running 10 minutes late now, sorry", "2 dogs"),

@@ -60,6 +60,8 @@ _OTHER_SEX = {"she": _MALE, "her": _MALE, "he": _FEMALE, "his": _FEMALE}
 
 
 _KIN = re.compile(rf"(?:{_FEMALE}|{_MALE}|{_EITHER})", re.IGNORECASE)
+# The same words in a text, plural too: "my sons", "two cats".
+ONES_OF_MINE = re.compile(rf"\b(?:{_FEMALE}|{_MALE}|{_EITHER})s?\b", re.IGNORECASE)
 
 
 def is_one_of_mine(word: str) -> bool:

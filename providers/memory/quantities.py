@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .antecedents import ONES_OF_MINE
 from .normalize import stem, words
 from .ops import Op
 from .same_thing import is_number
@@ -55,13 +56,6 @@ _NOT_SO = re.compile(
 _AGE_SAID = re.compile(
     r"\bmy (?:\d+(?:st|nd|rd|th) )?birthday\b|\b\d+(?:st|nd|rd|th) birthday\b|"
     r"\bturn(?:ed|ing)\b|^\W*(?:\w+\W+){0,2}\d+ now\W*$",
-    re.I,
-)
-# Words for a person or an animal of the user's: the fact about them is theirs.
-_ONE_OF_MINE = re.compile(
-    r"\b(?:wife|husband|partner|son|daughter|kid|child|baby|boy|girl|mum|mom|mother|dad|"
-    r"father|brother|sister|niece|nephew|grandson|granddaughter|dog|cat|puppy|kitten|"
-    r"pup|horse|rabbit|parrot|hamster)s?\b",
     re.I,
 )
 # Whose someone else is: "my son's friend", "her best friend", "his teacher".
@@ -117,7 +111,7 @@ def _names(text: str) -> set[str]:
 
 
 def _ones_of_mine(text: str) -> set[str]:
-    return {stem(m.group().casefold().rstrip("s")) for m in _ONE_OF_MINE.finditer(text)}
+    return {stem(m.group().casefold().rstrip("s")) for m in ONES_OF_MINE.finditer(text)}
 
 
 def _same_thing(old: Quantity, new: Quantity) -> bool:
