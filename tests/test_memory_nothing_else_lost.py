@@ -47,3 +47,10 @@ def test_a_message_about_another_thing_leaves_the_fact(kept: str, said: str) -> 
 )
 def test_the_thing_it_does_speak_of_still_goes(old: str, said: str, gone: str) -> None:
     assert gone not in remembered(old, said)
+
+
+@pytest.mark.parametrize(
+    "said", ["Ugh, I'm so tired of this rain.", "We're out of milk.", "Ran out of coffee again."]
+)
+def test_a_moment_s_mood_or_a_thing_run_out_of_is_no_fact(said: str) -> None:
+    assert "- " not in remembered(said)

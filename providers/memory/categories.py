@@ -277,7 +277,9 @@ CATEGORIES: tuple[Category, ...] = (
         rf"{LIKING_DENIED}\b|no fan of|{REFUSED}|"
         r"(?:pas|plus|kein\w*|no|nada)\s+(?:\w+\s+){0,2}?(?:fan|fana)\b|"
         r"(?:tired|sick|bored) of (?!this|these|that|it\b|today|the weather)|fed up with|"
-        r"avoid|allergic to fun|bores? me|boring|gross|disgust|ugh|no-go|"
+        r"avoid|allergic to fun|bores? me|boring|gross|disgust|no-go|"
+        # ("ugh, coriander" is a dislike, "ugh, I'm so tired of this rain" a moment's mood)
+        r"ugh(?=,?\s+(?!i\b|we\b|it|this|that))|"
         r"turns my stomach|never eat|don't eat|don't touch|aversion|"
         r"(?:tastes?|smells?) (?:like|awful|gross|bad|terrible|vile)|\bno \w+(?: \w+)? for me\b|"
         r"nicht leiden|hasse|mag kein|je déteste|déteste|n'aime pas|odio|no me gusta",
