@@ -30,6 +30,8 @@ from memorykit import remembered
         ("I use Linux.", "Switched my phone to dark mode."),  # of the phone, not the newest
         ("I'm training for a marathon.", "Quit my gym membership, running outside instead."),
         ("I'm 52.", "My car is 12 years old now."),  # the car's age, not the user's
+        ("I work at Airbus.", "Our team moved to the new building."),  # the team moved
+        ("I play in a band.", "Our drummer quit last week."),  # he quit, not the user
     ],
 )
 def test_a_message_about_another_thing_leaves_the_fact(kept: str, said: str) -> None:

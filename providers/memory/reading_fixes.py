@@ -55,6 +55,8 @@ class Corrections(ReaderBase):
                 if any(is_one_of_mine(w) for w in word_list(said_in)):
                     return  # "my cat died": the cat is named, and retired by its word
                 kind = category_of(said_in) if said_in else None
+                if kind is None and _THEIR_SUBJECT.match(said_in):
+                    return  # "Our drummer quit last week": he ended, nothing of the user's
                 slot = kind.slot if kind is not None and not kind.guessed else NEWEST
                 value = NEWEST if slot != NEWEST else ""
                 self.ops.append(Op("retract", slot, value, self.message))
@@ -221,6 +223,8 @@ class Corrections(ReaderBase):
             self.ops.append(Op("update", NEWEST, values[0], self.message, replaces=respelt))
 
 
+# A clause whose subject is someone or something named, not the user: "our drummer quit".
+_THEIR_SUBJECT = re.compile(r"\W*(?:our|my|the|his|her|their)\s+[\w'-]+", re.IGNORECASE)
 # Before an -ing word they make it a noun ("my morning runs"), not a verb ("playing tennis").
 _DETERMINERS = "my|the|a|an|our|his|her|their|this|that|these|those|your"
 

@@ -237,7 +237,9 @@ class _Step(Forgetting):
         # A move changes no name: who the user is stays whatever else changes.
         newest = [f for f in self.newest_before() if slot_info(f.slot).category not in _WHO]
         kind_changed = _KIND_CHANGED.search(value)
-        if NO_LONGER.search(value):
+        if _THING_MOVED.match(value):
+            newest = []  # "Our team moved to the new building": the team's change, not a fact's
+        elif NO_LONGER.search(value):
             newest = []  # "I no longer coach the team": what ended is named, and retired
         elif kind_changed is not None:
             # "I switched banks": of the bank, not of whatever was said last
@@ -432,7 +434,19 @@ _AGE_GIVEN = re.compile(
 )
 
 
+# A change said of a thing or a group named first, not of the user or their people.
+_THING_MOVED = re.compile(
+    r"\W*(?:our|the|my)\s+(?:team|company|office|firm|department|school|club|band|group|"
+    r"meeting|class|lab|shop|business|gym|church)\b",
+    re.IGNORECASE,
+)
 # A change of a kind of thing, named by its plural: "switched banks", "changed jobs".
+# A change said of a thing or a group named first, not of the user or their people.
+_THING_MOVED = re.compile(
+    r"\W*(?:our|the|my)\s+(?:team|company|office|firm|department|school|club|band|group|"
+    r"meeting|class|lab|shop|business|gym|church)\b",
+    re.IGNORECASE,
+)
 # A change of a kind of thing, named by its plural or as the user's own: "switched banks",
 # "changed jobs", "switched my phone to dark mode".
 _KIND_CHANGED = re.compile(
