@@ -32,6 +32,7 @@ from memorykit import remembered
         ("I'm 52.", "My car is 12 years old now."),  # the car's age, not the user's
         ("I work at Airbus.", "Our team moved to the new building."),  # the team moved
         ("I play in a band.", "Our drummer quit last week."),  # he quit, not the user
+        ("I live in Leeds.", "Working from my parents' place in York for a bit."),  # a stay
     ],
 )
 def test_a_message_about_another_thing_leaves_the_fact(kept: str, said: str) -> None:

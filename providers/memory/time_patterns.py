@@ -118,6 +118,8 @@ MOMENT = re.compile(
     r"on a (?:work |business )?trip|for a (?:work|business) trip|"
     r"headache|hangover|jet ?lag|barely slept|out of my mind|heute|gerade|aujourd'hui|"
     r"out of order|broken down|stopped working|not working|"
+    # a while with its end in sight: "working from my parents' place for a bit"
+    r"for a bit|for a little while|temporarily|for the time being|"
     # a thing run out of at home: "we're out of milk", "ran out of coffee"
     r"(?:(?:we|i)['’]?(?:re|m| are| am)|ran|run|running) out of|"
     r"(?:is|are) (?:so )?(?:tired|sore|aching|itchy|swollen|killing me)|"
