@@ -35,3 +35,9 @@ def test_what_is_for_one_task_or_someone_elses_words_is_no_preference(message: s
 )
 def test_a_standing_request_about_every_reply_is_kept(message: str, kept: str) -> None:
     assert kept in remembered(message)
+
+
+def test_a_task_asked_with_can_u_sets_no_lasting_style() -> None:
+    """ "can u explain quantum computing like im 5" became a standing reply preference: the
+    polite opener typed as "can u" hid the task from the test of one task's instruction."""
+    assert "- " not in remembered("can u explain quantum computing like im 5")

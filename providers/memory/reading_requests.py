@@ -168,7 +168,7 @@ class Requests(ReaderBase):
             self.indirect(start, end)
             return
         polite = re.match(
-            r"(?:(?:please|pls|plz|can you|could you|would you|will you|kindly)\b"
+            r"(?:(?:please|pls|plz|(?:can|could|would|will) (?:you|u|ya)|kindly)\b"
             r"[\s,]*)*",
             said,
             re.I,
