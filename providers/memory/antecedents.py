@@ -55,7 +55,7 @@ _EXCLAIMED = re.compile(
     r"(?:['’]s|\s+is|\s+was|\s+looks|\s+looked)\s+(?:so|such|really|too|very|soo+)\b",
     re.IGNORECASE,
 )
-_SEX = {"she": _FEMALE, "her": _FEMALE, "he": _MALE, "his": _MALE}
+# The words a pronoun cannot stand for: "she" is no brother.
 _OTHER_SEX = {"she": _MALE, "her": _MALE, "he": _FEMALE, "his": _FEMALE}
 
 

@@ -173,18 +173,21 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
 
         kind = self.options.extractor
         found = Extraction()
+        # The facts learnt so far, read once: for whom "she" or "his" stands for (only when
+        # the message has such a pronoun) and for the model's prompt.
+        known: list[Fact] | None = None
         if kind != "llm":
-            # Whom "she" or "his" stands for is in the earlier facts: read only when asked.
-            before: list[Fact] = []
             if opens_with_pronoun(text):
                 stored, _ = await asyncio.to_thread(memory.facts)
-                before = stored.active()
-            found = extract_rules(text, before)
+                known = stored.active()
+            found = extract_rules(text, known or [])
         if kind == "rules" or context.model is None:
             return found
         try:
-            known, _ = await asyncio.to_thread(memory.facts)
-            asked = await self.ask_model(context.model, text, known.active())
+            if known is None:
+                stored, _ = await asyncio.to_thread(memory.facts)
+                known = stored.active()
+            asked = await self.ask_model(context.model, text, known)
         except asyncio.CancelledError:
             raise
         except Exception as exc:

@@ -440,13 +440,6 @@ _THING_MOVED = re.compile(
     r"meeting|class|lab|shop|business|gym|church)\b",
     re.IGNORECASE,
 )
-# A change of a kind of thing, named by its plural: "switched banks", "changed jobs".
-# A change said of a thing or a group named first, not of the user or their people.
-_THING_MOVED = re.compile(
-    r"\W*(?:our|the|my)\s+(?:team|company|office|firm|department|school|club|band|group|"
-    r"meeting|class|lab|shop|business|gym|church)\b",
-    re.IGNORECASE,
-)
 # A change of a kind of thing, named by its plural or as the user's own: "switched banks",
 # "changed jobs", "switched my phone to dark mode".
 _KIND_CHANGED = re.compile(
