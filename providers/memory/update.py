@@ -35,6 +35,7 @@ from .polarity import polarity, topic_stems
 from .quantities import RECOUNT, counts_another_thing, holds_number, recounted
 from .same_thing import frame_words, is_number, things
 from .slots import slot_info
+from .thing_types import replaced_by, told_as_a_change
 
 NO_PROVENANCE = Provenance()
 _WHO = frozenset({"name", "age", "identity", "contact"})
@@ -81,6 +82,9 @@ def apply_ops(
             changes.extend(step.recount(op))
         elif op.kind == "update" and op.replaces:
             changes.extend(step.correct(op))
+        elif op.kind == "add" and (typed := step.replaced_by_type(op.value)):
+            changes.extend(step.retire(f) for f in typed if f.active)
+            changes.extend(step.add(typed[-1].slot, op.value))
         elif op.replaces == NEWEST and not ended_by_name:
             changes.extend(step.add_instead(_moved_to(op, moved_from), op.value))
         else:
@@ -178,6 +182,17 @@ class _Step(Forgetting):
             )
         changes.extend(self.retire(f) for f in self.turned_around(value) if f.active)
         return [*changes, Change("added", self.new_fact(slot, value))]
+
+    def replaced_by_type(self, value: str) -> list[Fact]:
+        """Earlier facts naming another thing of a type the new statement names, when it
+        says it is a change ("These days it's mostly Kotlin" of "I mostly code in Java"):
+        those it replaces, though they share no word. The replaced fact's slot is the new
+        one's, whatever its verb suggests ("I moved to Neovim" is no new home)."""
+        if not told_as_a_change(value):
+            return []
+        return [
+            f for f in self.facts.active() if f.last_seen < self.now and replaced_by(f.value, value)
+        ]
 
     def turned_around(self, value: str) -> list[Fact]:
         """Earlier facts, in any slot, whose feeling about the same thing the new one

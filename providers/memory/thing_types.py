@@ -1,0 +1,301 @@
+"""Of what type a named thing is: a phone, an editor, an airline, a bank.
+
+A person keeps one of many such things at a time (their phone, their main language at work,
+their airline), and says a change by naming the new one alone: "These days it's mostly
+Kotlin for me" after "I mostly code in Java", "I'm with Sainsbury's now" after "I work at
+Tesco". The two statements share no word, so what ties them is what the names are, which no
+grammar tells: it is knowledge of the world, kept here as a short gazetteer of the most
+common names of each type.
+
+The lists are of products, firms and languages, not of phrasings, so a sentence worded in a
+way no one here tried still finds its type. A name that is also a common word ("go",
+"edge", "rust") is listed only capitalised, so that "I go swimming" names no language.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from .antecedents import ONES_OF_MINE
+from .change_patterns import CHANGE
+
+_TYPES: dict[str, tuple[str, ...]] = {
+    "phone": (
+        "iphone",
+        "android",
+        "pixel",
+        "samsung galaxy",
+        "galaxy s",
+        "oneplus",
+        "nokia",
+        "motorola",
+        "xiaomi",
+        "huawei",
+        "blackberry",
+        "fairphone",
+        "nothing phone",
+    ),
+    "computer": (
+        "macbook",
+        "thinkpad",
+        "chromebook",
+        "imac",
+        "mac mini",
+        "mac studio",
+        "surface pro",
+        "surface laptop",
+        "dell xps",
+        "xps",
+        "framework laptop",
+        "zenbook",
+        "razer blade",
+        "ideapad",
+    ),
+    "operating system": (
+        "Windows",
+        "linux",
+        "macos",
+        "ubuntu",
+        "fedora",
+        "debian",
+        "arch linux",
+        "linux mint",
+        "manjaro",
+        "chromeos",
+        "pop!_os",
+        "freebsd",
+    ),
+    "editor": (
+        "vs code",
+        "vscode",
+        "visual studio code",
+        "vim",
+        "neovim",
+        "emacs",
+        "intellij",
+        "pycharm",
+        "webstorm",
+        "sublime",
+        "Atom",
+        "xcode",
+        "android studio",
+        "Zed",
+        "Nano",
+        "notepad++",
+        "Helix",
+        "Eclipse",
+    ),
+    "programming language": (
+        "python",
+        "java",
+        "kotlin",
+        "javascript",
+        "typescript",
+        "golang",
+        "Rust",
+        "c++",
+        "c#",
+        "php",
+        "Swift",
+        "scala",
+        "elixir",
+        "haskell",
+        "clojure",
+        "perl",
+        "Dart",
+        "lua",
+        "ocaml",
+        "erlang",
+        "fortran",
+        "cobol",
+        "objective-c",
+    ),
+    "car": (
+        "ford",
+        "toyota",
+        "prius",
+        "corolla",
+        "honda",
+        "Civic",
+        "tesla",
+        "bmw",
+        "audi",
+        "volkswagen",
+        "vw",
+        "fiat",
+        "kia",
+        "hyundai",
+        "nissan",
+        "volvo",
+        "skoda",
+        "peugeot",
+        "renault",
+        "subaru",
+        "mazda",
+        "jeep",
+        "citroen",
+        "citroën",
+        "porsche",
+        "lexus",
+        "polestar",
+        "rivian",
+        "chevy",
+        "chevrolet",
+    ),
+    "airline": (
+        "easyjet",
+        "ryanair",
+        "british airways",
+        "virgin atlantic",
+        "lufthansa",
+        "klm",
+        "air france",
+        "emirates",
+        "qatar airways",
+        "american airlines",
+        "Southwest",
+        "jetblue",
+        "wizz air",
+        "iberia",
+        "aer lingus",
+        "qantas",
+        "air canada",
+        "westjet",
+        "turkish airlines",
+        "singapore airlines",
+        "alaska airlines",
+        "vueling",
+        "eurowings",
+        "finnair",
+        "SAS",
+        "TAP Air",
+        "Delta",
+        "Virgin",
+    ),
+    "supermarket": (
+        "tesco",
+        "sainsbury",
+        "asda",
+        "aldi",
+        "lidl",
+        "waitrose",
+        "morrisons",
+        "ocado",
+        "whole foods",
+        "trader joe",
+        "walmart",
+        "costco",
+        "kroger",
+        "safeway",
+        "carrefour",
+        "rewe",
+        "edeka",
+        "albert heijn",
+        "mercadona",
+        "loblaws",
+        "Co-op",
+        "M&S",
+    ),
+    "bank": (
+        "monzo",
+        "barclays",
+        "hsbc",
+        "lloyds",
+        "natwest",
+        "santander",
+        "revolut",
+        "starling",
+        "wells fargo",
+        "nationwide",
+        "halifax",
+        "n26",
+        "bank of america",
+        "citibank",
+        "ING",
+    ),
+    "streaming service": (
+        "netflix",
+        "spotify",
+        "apple music",
+        "hulu",
+        "disney+",
+        "prime video",
+        "youtube music",
+        "Tidal",
+        "deezer",
+        "hbo max",
+        "paramount+",
+        "soundcloud",
+        "audible",
+    ),
+    "browser": ("chrome", "firefox", "Safari", "brave", "vivaldi", "Edge"),
+    "mobile network": (
+        "vodafone",
+        "verizon",
+        "at&t",
+        "t-mobile",
+        "giffgaff",
+        "o2",
+        "EE",
+    ),
+    "games console": ("playstation", "ps4", "ps5", "xbox", "steam deck", "nintendo"),
+}
+
+
+@functools.cache
+def _pattern() -> re.Pattern[str]:
+    # One alternation of every name, the longest first so that "linux mint" wins over
+    # "linux"; a name listed capitalised must be typed so.
+    names = sorted((n for ns in _TYPES.values() for n in ns), key=len, reverse=True)
+    parts = [(re.escape(n) if n[:1].isupper() else "(?i:" + re.escape(n) + ")") for n in names]
+    return re.compile(r"(?<![\w+#-])(" + "|".join(parts) + r")(?![\w+#]|-\w)")
+
+
+@functools.cache
+def _type_of() -> dict[str, str]:
+    return {n.casefold(): kind for kind, ns in _TYPES.items() for n in ns}
+
+
+def named_things(text: str) -> dict[str, set[str]]:
+    """The types of the things a text names, each with the names found ("I moved to Neovim":
+    editor: {neovim})."""
+    found: dict[str, set[str]] = {}
+    type_of = _type_of()
+    for match in _pattern().finditer(text):
+        name = match.group(1).casefold()
+        found.setdefault(type_of[name], set()).add(name)
+    return found
+
+
+def replaced_by(stored: str, said: str) -> bool:
+    """Whether a statement names another thing of a type the stored one names, and not the
+    stored thing itself: "I'm with Sainsbury's now" of "I work at Tesco"."""
+    old, new = named_things(stored), named_things(said)
+    return any(kind in old and not (old[kind] & names) for kind, names in new.items())
+
+
+# A change said of a thing one keeps one of: a word of change, or of a new one got (not
+# "lately", which tells more of something: "Also I do a lot of Rust lately").
+_TOLD_AS_CHANGE = re.compile(
+    rf"{CHANGE.pattern}|"
+    r"\b(?:switched|moved|changed|went over|gone over|migrated|upgraded|now|instead|new|"
+    r"finally|got|bought|go-to|treated myself|picked up)\b",
+    re.IGNORECASE,
+)
+# One more of its type, not a replacement: "I'm learning Rust now", "also on Firefox".
+_ONE_MORE = re.compile(
+    r"\b(?:also|too|as well|another|second|both|plus|learn\w*|trying|tried|picking up|"
+    r"dabbl\w*|exploring|side project|for fun|a lot of)\b",
+    re.IGNORECASE,
+)
+
+
+def told_as_a_change(said: str) -> bool:
+    """Whether a statement says the thing it names is the user's new one, not one more of
+    its type nor someone else's ("my wife got an iPhone now")."""
+    return (
+        _TOLD_AS_CHANGE.search(said) is not None
+        and _ONE_MORE.search(said) is None
+        and ONES_OF_MINE.search(said) is None
+    )

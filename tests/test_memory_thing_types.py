@@ -1,0 +1,48 @@
+"""A change named by the new thing alone replaces the old thing of the same type: the two
+statements share no word, but both name a phone, an editor, an employer's shop."""
+
+from __future__ import annotations
+
+import pytest
+from memorykit import remembered
+
+from ctxchat.providers.memory.thing_types import named_things
+
+
+@pytest.mark.parametrize(
+    ("said", "then", "old", "new"),
+    [
+        ("I mostly code in Java.", "These days it's mostly Kotlin for me.", "java", "kotlin"),
+        ("I always fly with easyJet.", "Ryanair is my go-to airline now.", "easyjet", "ryanair"),
+        ("I work at Tesco.", "I'm with Sainsbury's now, better hours.", "tesco", "sainsbury"),
+        ("I have an Android phone.", "I've gone over to the iPhone side.", "android", "iphone"),
+        ("I use VS Code.", "Moved to Neovim and I'm not going back.", "vs code", "neovim"),
+        ("I bank with Barclays.", "I bank with Monzo now, much better app.", "barclays", "monzo"),
+    ],
+)
+def test_a_new_thing_of_the_same_type_replaces_the_old(
+    said: str, then: str, old: str, new: str
+) -> None:
+    block = remembered(said, then)
+    assert new in block
+    assert old not in block
+
+
+@pytest.mark.parametrize(
+    ("said", "then"),
+    [
+        ("I code in Python at work.", "I'm learning Rust now."),  # one more, not instead
+        ("I have an iPhone.", "My wife got a Pixel now."),  # hers
+        ("I use Firefox.", "I also use Chrome now for work."),
+        ("I use VS Code.", "I use Neovim sometimes."),  # no change is said
+        ("I use Linux.", "We finally replaced the windows in the kitchen."),  # not the OS
+    ],
+)
+def test_one_more_or_someone_elses_replaces_nothing(said: str, then: str) -> None:
+    assert said.casefold().rstrip(".") in remembered(said, then)
+
+
+def test_a_name_that_is_also_a_common_word_counts_only_capitalised() -> None:
+    assert named_things("I go swimming and rust never sleeps") == {}
+    assert named_things("Rust and Go") == {"programming language": {"rust"}}
+    assert named_things("javascript, not java") == {"programming language": {"javascript", "java"}}
