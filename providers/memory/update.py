@@ -59,7 +59,23 @@ def apply_ops(
     ended_by_name = any(
         op.kind == "retract" and op.slot is None and op.value.strip() for op in ops_list
     )
+    # what this message denies of a fact told before ("Turns out I'm not allergic to it")
+    denied = [
+        op.value
+        for op in ops_list
+        if op.kind == "retract"
+        and op.slot is None
+        and op.value
+        and any(f.last_seen < now and _holds_all(f.value, op.value) for f in facts.active())
+    ]
+    kept_apart: list[Op] = []  # all denial: added only if it ended nothing
     for op in ops_list:
+        if op.kind == "add" and denied:
+            left = _without_denials(op.value, denied)
+            if not left:
+                kept_apart.append(op)
+                continue
+            op = replace(op, value=left)
         if op.kind == "forget" and (op.slot or "").startswith(OTHERWISE_PREFIX):
             continue
         if op.kind == "forget":
@@ -89,6 +105,10 @@ def apply_ops(
             changes.extend(step.add_instead(_moved_to(op, moved_from), op.value))
         else:
             changes.extend(step.add(_moved_to(op, moved_from), op.value))
+    if not any(c.kind == "retired" for c in changes):
+        # "I'm not allergic to penicillin", with no allergy stored: the denial is the fact
+        for op in kept_apart:
+            changes.extend(step.add(op.slot, op.value))
     named = [op.value for op in ops_list if op.kind == "forget" and op.slot is None and op.value]
     if named and not any(c.kind == "forgotten" for c in changes):
         # "Delete the Taylor Swift stuff" of "Huge Swiftie over here": when no fact holds
@@ -504,3 +524,39 @@ _ADDITIVE = re.compile(
     r"también|anche|também|ook)\b",
     re.IGNORECASE,
 )
+
+
+_CLAUSES = re.compile(r"\s*(?:[,;]|\bbut\b|\.\s)\s*", re.IGNORECASE)
+_DENIAL = re.compile(r"\b(?:not|never|no longer)\b|n't\b", re.IGNORECASE)
+# Words that hedge a denial and say nothing of their own.
+_HEDGES = frozenset(
+    ("turns", "turned", "out", "actually", "really", "after", "all", "anymore", "any", "more")
+)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|mine|we|we're|our|us)\b", re.IGNORECASE)
+
+
+def _holds_all(stored: str, said: str) -> bool:
+    said_words = content_words(said)
+    return bool(said_words) and all(shares_stem(stored, w) for w in said_words)
+
+
+def _without_denials(value: str, denied: Sequence[str]) -> str:
+    """A statement without the clauses that only deny what this message retires: "I don't
+    knit any more, pottery has taken over my weekends" keeps the pottery; "Turns out I'm
+    not allergic to cats, it was the dust" keeps the dust; a denial alone keeps nothing,
+    for the allergy it ended is the news. A denial that says more ("I
+    don't run anymore since my injury") is kept whole."""
+    clauses = [c for c in _CLAUSES.split(value) if c.strip()]
+
+    def only_denies(clause: str) -> bool:
+        if not _DENIAL.search(clause):
+            return False
+        said = {
+            stem(w.casefold()) for w in content_words(clause) if not _FIRST_PERSON.fullmatch(w)
+        } - {stem(h) for h in _HEDGES}
+        ended = {stem(w.casefold()) for d in denied for w in content_words(d)}
+        return bool(said & ended) and said <= ended
+
+    if not any(only_denies(c) for c in clauses):
+        return value
+    return ", ".join(c for c in clauses if not only_denies(c))
