@@ -1,4 +1,5 @@
-"""A clause that only denies what the message retires is not kept beside what it ended."""
+"""A clause that only denies what the message retires is not kept beside what it ended;
+nor does a request about replies read as one to forget."""
 
 from __future__ import annotations
 
@@ -30,3 +31,16 @@ def test_a_denial_that_says_more_is_kept_whole() -> None:
 
 def test_a_contrast_with_nothing_told_before_keeps_both_sides() -> None:
     assert "tea not coffee" in remembered("I get up at six, tea not coffee, then a run.")
+
+
+def test_asking_for_more_detail_from_now_on_is_a_lasting_length_not_a_forgetting() -> None:
+    block = remembered(
+        "I work as a paralegal.",
+        "You can go into more detail from now on, I like thorough answers.",
+    )
+    assert "paralegal" in block
+    assert "thorough answers" in block
+
+
+def test_a_thing_that_can_go_is_still_forgotten() -> None:
+    assert "paralegal" not in remembered("I work as a paralegal.", "The job stuff can go.")

@@ -86,7 +86,9 @@ EN = Language(
     r"rather than|over|done|gone|quit|left|stopped|dropped|gave up|given up|cancel(?:led|ed)?|"
     r"sold|died|ended|finished|graduated|switched|changed|moved|transferred|replaced|ditched",
     forget=r"forget|forgets|unremember|un-remember|delete|erase|remove|wipe|scrub|drop|bin|"
-    r"ditch|scrap|toss|trash|purge|clear|lose|strike|nix|un-?save|un-?learn|can go|discard|"
+    r"ditch|scrap|toss|trash|purge|clear|lose|strike|nix|un-?save|un-?learn|discard|"
+    # "the job stuff can go", not "you can go into more detail": nothing follows the verb
+    r"can go(?=\s*(?:[,.;!]|$|now\b|too\b|as well\b|please\b))|"
     r"(?:take back|retract|withdraw)(?= (?:what|everything|all|anything) i (?:said|told|mentioned)|"
     r" that\b| it\b)|"
     r"get rid of|throw (?:out|away)|let go of|disregard|ignore|"

@@ -18,12 +18,15 @@ STYLE_ASPECTS: tuple[Category, ...] = (
         r"(?:english|german|french|spanish|italian|portuguese|dutch|japanese|chinese|"
         r"polish|swedish|[a-z]+ish)\b|in (?:english|german|french|spanish|italian|portuguese|"
         r"dutch) (?:please|only|from now on)|auf deutsch|en français|en español|"
+        r"(?:english|german|french|spanish|italian|portuguese|dutch) for (?:your |the |my )?"
+        r"(?:answers|replies|responses)\b|"
         r"spelling|spell\b",
     ),
     Category(
         "reply_length",
         r"brief|short\b|shorter|concise|succinct|terse|to the point|one-liner|long-winded|"
         r"detailed|in depth|in-depth|thorough|elaborate|lengthy|verbose|\d+ words|"
+        r"(?:more|less|into|in (?:more|less|full|great|much))\s+(?:detail|depth)\b|"
         r"word limit|sentences? max|tl;?dr|kurz|court\b|breve|corto|"
         r"\d+ (?:wörter\w*|mots|palabras|parole|palavras|woorden)",
     ),
