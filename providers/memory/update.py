@@ -315,6 +315,15 @@ class _Step(Forgetting):
             return [self.retire(f) for f in self.newest_before()]
         if value == NEWEST:  # the newest fact of one slot, from an earlier message
             earlier = [f for f in self.facts.in_slot(slot) if f.active and f.last_seen < self.now]
+            if not earlier and evidence:
+                # "Moved my swim to Thursdays" of "I go swimming every Tuesday", a hobby:
+                # the fact of another slot that names the thing whose time changed
+                said = frame_words(evidence)
+                earlier = [
+                    f
+                    for f in self.facts.active()
+                    if f.last_seen < self.now and any(shares_stem(f.value, w) for w in said)
+                ]
             return [self.retire(max(earlier, key=lambda f: (f.last_seen, f.id)))] if earlier else []
         if slot is None:
             if not value_key(value):
