@@ -36,6 +36,8 @@ def test_a_new_thing_of_the_same_type_replaces_the_old(
         ("I use Firefox.", "I also use Chrome now for work."),
         ("I use VS Code.", "I use Neovim sometimes."),  # no change is said
         ("I use Linux.", "We finally replaced the windows in the kitchen."),  # not the OS
+        ("I use Firefox.", "Chrome has a new update now that broke my extension."),  # it acts
+        ("I fly British Airways.", "Booked a Ryanair flight for the stag do now, ugh."),  # once
     ],
 )
 def test_one_more_or_someone_elses_replaces_nothing(said: str, then: str) -> None:

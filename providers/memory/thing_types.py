@@ -19,6 +19,7 @@ import re
 
 from .antecedents import ONES_OF_MINE
 from .change_patterns import CHANGE
+from .time_patterns import MOMENT
 
 _TYPES: dict[str, tuple[str, ...]] = {
     "phone": (
@@ -291,11 +292,25 @@ _ONE_MORE = re.compile(
 )
 
 
+# A thing that does something is told of, not taken up ("Chrome has a new update now"),
+# unless it is said to be the user's ("Ryanair is my go-to now").
+_THING_ACTS = re.compile(r"\s+(?!(?:is|are|was|now|it|all|only|for|and|or)\b)[a-z]+\b")
+# Once, not for good: "Booked a Ryanair flight for the stag do now".
+_ONCE = re.compile(
+    rf"{MOMENT.pattern}|\b(?:booked|booking|this (?:time|week|weekend|month|trip)|"
+    r"for the (?:trip|stag|hen|holiday|flight)|just for)\b",
+    re.IGNORECASE,
+)
+
+
 def told_as_a_change(said: str) -> bool:
     """Whether a statement says the thing it names is the user's new one, not one more of
-    its type nor someone else's ("my wife got an iPhone now")."""
-    return (
-        _TOLD_AS_CHANGE.search(said) is not None
-        and _ONE_MORE.search(said) is None
-        and ONES_OF_MINE.search(said) is None
-    )
+    its type, nor someone else's ("my wife got an iPhone now"), nor once ("booked a
+    Ryanair flight for the stag do")."""
+    if _ONCE.search(said) or _ONE_MORE.search(said) or ONES_OF_MINE.search(said):
+        return False
+    said = said.lstrip(" \"'“")
+    opening = _pattern().match(said)
+    if opening is not None and _THING_ACTS.match(said, opening.end()):
+        return False
+    return _TOLD_AS_CHANGE.search(said) is not None
