@@ -318,7 +318,9 @@ class _Step(Forgetting):
             if not earlier and evidence:
                 # "Moved my swim to Thursdays" of "I go swimming every Tuesday", a hobby:
                 # the fact of another slot that names the thing whose time changed
-                said = frame_words(evidence)
+                said = frame_words(evidence) | {
+                    w for w in things(evidence) if len(w) > 3 and w not in _GENERIC_NOUNS
+                }
                 earlier = [
                     f
                     for f in self.facts.active()
@@ -448,6 +450,10 @@ class _Step(Forgetting):
 _RESEMBLANCE = {SPELLING: 0.5, LOOKALIKE: 0.75}
 
 
+# Nouns that name no one thing: two statements sharing one speak of different things.
+_GENERIC_NOUNS = frozenset(
+    ("people", "person", "thing", "stuff", "lot", "place", "kind", "life", "world", "part")
+)
 _MINE = re.compile(r"(?:my|our)\s", re.IGNORECASE)
 
 
