@@ -160,3 +160,14 @@ def test_a_fan_said_or_denied_in_other_languages_is_a_taste(message: str, slot: 
 )
 def test_what_things_do_judged_unbeaten_is_a_saying_not_a_taste(message: str) -> None:
     assert remembered(message) == ""
+
+
+def test_a_favourite_of_no_named_kind_replaces_the_favourite_it_names() -> None:
+    said = remembered("My favourite food is pizza.", "Sushi has overtaken pizza as my favourite.")
+    assert "sushi" in said
+    assert "favourite food is pizza" not in said
+
+
+def test_a_favourite_of_no_named_kind_that_names_none_replaces_none() -> None:
+    said = remembered("My favourite food is pizza.", "Honestly Radiohead is my favourite.")
+    assert "favourite food is pizza" in said

@@ -34,7 +34,7 @@ from .ops import BECOME, LOOKALIKE, NEWEST, OTHERWISE_PREFIX, SPELLING, Op
 from .polarity import polarity, topic_stems
 from .quantities import RECOUNT, counts_another_thing, holds_number, recounted
 from .same_thing import frame_words, is_number, things
-from .slots import slot_info
+from .slots import FAVOURITE_PREFIX, slot_info
 from .thing_types import replaced_by, told_as_a_change
 
 NO_PROVENANCE = Provenance()
@@ -148,6 +148,8 @@ class _Step(Forgetting):
 
     def add(self, slot: str | None, value: str) -> list[Change]:
         value = " ".join(value.split())
+        if slot == _SOME_FAVOURITE:
+            slot = self.favourite_named(value) or slot
         key = value_key(value)
         if not key:
             return []
@@ -202,6 +204,20 @@ class _Step(Forgetting):
             )
         changes.extend(self.retire(f) for f in self.turned_around(value) if f.active)
         return [*changes, Change("added", self.new_fact(slot, value))]
+
+    def favourite_named(self, value: str) -> str | None:
+        """The slot of the earlier favourite a favourite of no named kind speaks of: "Sushi
+        has overtaken pizza as my favourite" of "My favourite food is pizza"."""
+        said = [w for w in content_words(value) if not _FAVOURITE_WORD.match(w)]
+        named = [
+            f
+            for f in self.facts.active()
+            if (f.slot or "").startswith(FAVOURITE_PREFIX)
+            and f.slot != _SOME_FAVOURITE
+            and f.last_seen < self.now
+            and any(shares_stem(f.value, w) for w in said)
+        ]
+        return max(named, key=lambda f: (f.last_seen, f.id)).slot if named else None
 
     def replaced_by_type(self, value: str) -> list[Fact]:
         """Earlier facts naming another thing of a type the new statement names, when it
@@ -450,6 +466,8 @@ class _Step(Forgetting):
 _RESEMBLANCE = {SPELLING: 0.5, LOOKALIKE: 0.75}
 
 
+_SOME_FAVOURITE = f"{FAVOURITE_PREFIX}thing"
+_FAVOURITE_WORD = re.compile(r"fav(?:ou?rite|e)s?$", re.IGNORECASE)
 # Nouns that name no one thing: two statements sharing one speak of different things.
 _GENERIC_NOUNS = frozenset(
     ("people", "person", "thing", "stuff", "lot", "place", "kind", "life", "world", "part")
