@@ -103,3 +103,12 @@ def test_a_job_taken_beside_an_end_is_the_new_job() -> None:
     )
     assert "newspaper" in said
     assert "i'm a photographer" not in said
+
+
+def test_a_thing_stolen_is_a_thing_no_longer_had() -> None:
+    block = remembered("I ride a Brompton to work.", "My Brompton got stolen last night.")
+    assert "brompton" not in block
+
+
+def test_aiming_for_something_is_a_goal() -> None:
+    assert "goal: i'm aiming for a half marathon" in remembered("I'm aiming for a half marathon.")

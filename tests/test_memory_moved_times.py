@@ -33,3 +33,9 @@ def test_a_noun_that_names_nothing_in_particular_ties_no_two_facts() -> None:
         "Now I'm passionate about creating a safe place for people to grow.",
     )
     assert "homeless" in block
+
+
+def test_moving_back_home_to_a_place_is_a_new_home() -> None:
+    block = remembered("I live in Sydney.", "Packed up and moved back home to Auckland.")
+    assert "home: packed up and moved back home to auckland" in block
+    assert "sydney" not in block

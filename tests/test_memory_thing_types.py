@@ -17,6 +17,18 @@ from ctxchat.providers.memory.thing_types import named_things
         ("I work at Tesco.", "I'm with Sainsbury's now, better hours.", "tesco", "sainsbury"),
         ("I have an Android phone.", "I've gone over to the iPhone side.", "android", "iphone"),
         ("I use VS Code.", "Moved to Neovim and I'm not going back.", "vs code", "neovim"),
+        (
+            "I'm on a Samsung phone.",
+            "Went back to an iPhone, missed iMessage.",
+            "samsung",
+            "iphone",
+        ),
+        (
+            "We use Slack at work.",
+            "Our company moved everything to Microsoft Teams.",
+            "slack",
+            "teams",
+        ),
         ("I bank with Barclays.", "I bank with Monzo now, much better app.", "barclays", "monzo"),
     ],
 )
@@ -48,3 +60,13 @@ def test_a_name_that_is_also_a_common_word_counts_only_capitalised() -> None:
     assert named_things("I go swimming and rust never sleeps") == {}
     assert named_things("Rust and Go") == {"programming language": {"rust"}}
     assert named_things("javascript, not java") == {"programming language": {"javascript", "java"}}
+
+
+def test_a_return_to_a_thing_is_a_change_and_a_return_to_a_place_a_story() -> None:
+    assert "tech: i went back to an iphone" in remembered("I went back to an iPhone.")
+    assert "hotel" not in remembered("I went back to my hotel after the talk.")
+
+
+def test_what_a_company_moved_to_is_no_home() -> None:
+    block = remembered("I live in Leeds.", "Our company moved everything to Microsoft Teams.")
+    assert "leeds" in block

@@ -113,7 +113,9 @@ CATEGORIES: tuple[Category, ...] = (
         # (a meeting moved to 3pm is no home)
         r"(?:moved|move|moving) to(?!\s+(?:\d|next\b|tomorrow\b|today\b|(?:mon|tues|wednes|thurs|"
         r"fri|satur|sun)day\b|the (?:morning|afternoon|evening)\b))|"
-        r"moved (?!(?:me|us|them|him|her|it)\b)\w+ to\b|"
+        # ("our company moved everything to Teams" is no home)
+        r"moved (?!(?:me|us|them|him|her|it|everything|things|all)\b)\w+ to\b|"
+        r"moved back (?:home )?to\b|"
         r"relocat|"
         # "my home" is where one lives, not "my home PC" or "my home office".
         r"my home\b(?! ?(?:pc|computer|laptop|office|network|server|setup|desk|gym|page|"
@@ -141,7 +143,8 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "goals",
-        r"goal|aim\b|plan is|planning to|want to become|want to be an?\b|aspire|saving up|"
+        r"goal|aim\b|aiming (?:for|to|at)\b|plan is|planning to|want to become|want to be an?\b|"
+        r"aspire|saving up|"
         r"thinking (?:of|about) (?:working|becoming|studying|going into|training|retraining)|"
         r"save up|dream|hope to|trying to|training for|resolution|by the end of|"
         # "I want to open a bookshop", "I'd love to retire in Portugal": a life aim.

@@ -24,7 +24,7 @@ from .time_patterns import MOMENT
 # Names of each type, "|" between them (names hold spaces, "+" and "#").
 _TYPES: dict[str, str] = {
     "phone": (
-        "iphone|android|pixel|samsung galaxy|galaxy s|oneplus|nokia|motorola|xiaomi|huawei|"
+        "iphone|android|pixel|samsung|galaxy s|oneplus|nokia|motorola|xiaomi|huawei|"
         "blackberry|fairphone|nothing phone"
     ),
     "computer": (
@@ -69,6 +69,8 @@ _TYPES: dict[str, str] = {
     ),
     "browser": "chrome|firefox|Safari|brave|vivaldi|Edge",
     "mobile network": "vodafone|verizon|at&t|t-mobile|giffgaff|o2|EE",
+    "chat at work": "slack|microsoft teams|Teams|discord|mattermost|rocket.chat|google chat",
+    "notes app": "evernote|obsidian|notion|onenote|apple notes|logseq|roam research|joplin",
     "games console": "playstation|ps4|ps5|xbox|steam deck|nintendo",
 }
 
@@ -110,7 +112,7 @@ def replaced_by(stored: str, said: str) -> bool:
 _TOLD_AS_CHANGE = re.compile(
     rf"{CHANGE.pattern}|"
     r"\b(?:switched|moved|changed|went over|gone over|migrated|upgraded|now|instead|new|"
-    r"finally|got|bought|go-to|treated myself|picked up)\b",
+    r"finally|got|bought|go-to|treated myself|picked up|back to)\b",
     re.IGNORECASE,
 )
 # One more of its type, not a replacement: "I'm learning Rust now", "also on Firefox".

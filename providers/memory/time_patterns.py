@@ -41,6 +41,8 @@ CHANGE_OF_STATE = re.compile(
     r"got married|got engaged|retrained|trained as|qualified as|promoted|upgraded|swapped|"
     r"replaced|traded|exchanged|turned \d+|completed|founded|(?:my|our) new|as of|"
     r"(?:opened|set up) (?:my|our) own|"
+    # "went back to an iPhone": a return is a change too
+    r"(?:went|gone|switched|moved|changed) back to (?:an?\b|using\b|my old\b|\w+ing\b)|"
     # "went into teaching": a field entered, by its activity's name.
     r"(?:went|got|moved) into \w+ing|"
     # "changed my major to biochemistry", "upped my dose to 40mg": a thing of the user's

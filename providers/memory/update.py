@@ -100,7 +100,10 @@ def apply_ops(
             changes.extend(step.correct(op))
         elif op.kind == "add" and (typed := step.replaced_by_type(op.value)):
             changes.extend(step.retire(f) for f in typed if f.active)
-            changes.extend(step.add(typed[-1].slot, op.value))
+            # the kind of what it replaces, or its own if that was a note; a thing moved
+            # to is no home ("I moved to Neovim")
+            own = op.slot if op.slot != "home" else None
+            changes.extend(step.add(typed[-1].slot or own, op.value))
         elif op.replaces == NEWEST and not ended_by_name:
             changes.extend(step.add_instead(_moved_to(op, moved_from), op.value))
         else:
