@@ -141,6 +141,15 @@ def test_a_pronoun_is_read_as_the_person_the_stored_facts_name(
     ]
 
 
+def test_a_name_said_again_replaces_the_stored_one(sql_url: str, env: ProviderEnv) -> None:
+    """Which name "Actually I prefer Robert" replaces comes from the store, across sessions."""
+    model = ScriptedModel()
+    agent = agent_with(memory(env, sql_url), model)
+    turn(agent, Session(), "Call me Rob.")
+    _, events = turn(agent, Session(), "Actually I prefer Robert, Rob feels too casual.")
+    assert notices(events) == ["remembered: name: Call me Robert. (was Call me Rob.)"]
+
+
 def test_two_users_in_one_database_never_see_each_other(sql_url: str, env: ProviderEnv) -> None:
     ada, bob = ScriptedModel(), ScriptedModel()
     turn(agent_with(memory(env, sql_url, user="ada"), ada), Session(), "I'm a pilot.")

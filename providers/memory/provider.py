@@ -170,14 +170,16 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
         never fails the turn: it is a warning, and `both` keeps what the rules found."""
         from . import Extraction, extract_rules, merge
         from .antecedents import opens_with_pronoun
+        from .names_again import might_rename
 
         kind = self.options.extractor
         found = Extraction()
-        # The facts learnt so far, read once: for whom "she" or "his" stands for (only when
-        # the message has such a pronoun) and for the model's prompt.
+        # The facts learnt so far, read once: for whom "she" or "his" stands for, or which
+        # name a name said again replaces (only when the message may hold such words), and
+        # for the model's prompt.
         known: list[Fact] | None = None
         if kind != "llm":
-            if opens_with_pronoun(text):
+            if opens_with_pronoun(text) or might_rename(text):
                 stored, _ = await asyncio.to_thread(memory.facts)
                 known = stored.active()
             found = extract_rules(text, known or [])

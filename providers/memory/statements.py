@@ -51,6 +51,7 @@ from .clause_patterns import (
 )
 from .facts import Fact
 from .lexicon import language_of
+from .names_again import renamed
 from .ops import FORGET_ALL, NEWEST, Extraction, Op
 from .quantities import recounts
 from .reading import Group, clauses, sentences, trim
@@ -458,6 +459,12 @@ def extract_rules(message: str, known: Sequence[Fact] = ()) -> Extraction:
         # read whole it ended every word after it)
         if not found or {op.kind for op in again} - told - {"add"} or bare_lapse:
             found = again
+    named = any(op.slot == "name" for op in found)
+    if known and not named and (chosen := renamed(message, known)):
+        # "Actually I prefer Robert": the name said again, not a liking of Robert
+        name = chosen[0].value
+        found = [op for op in found if not (op.kind == "add" and name in op.value)]
+        found = [*found, *chosen]
     return screen(_with_recounts(found, message))
 
 

@@ -1,0 +1,39 @@
+"""A name said again as the one to use replaces the stored name, in the stored words."""
+
+from __future__ import annotations
+
+import pytest
+from memorykit import remembered
+
+
+@pytest.mark.parametrize(
+    ("said", "then", "old", "new"),
+    [
+        ("Call me Rob.", "Actually I prefer Robert, Rob feels too casual.", "rob.", "robert"),
+        (
+            "You can call me Liz.",
+            "Elizabeth, please. Liz was my school nickname.",
+            "liz.",
+            "elizabeth",
+        ),
+        ("I'm Kate.", "Actually, Katherine is better.", "kate", "katherine"),
+    ],
+)
+def test_a_form_of_the_name_chosen_replaces_it(said: str, then: str, old: str, new: str) -> None:
+    block = remembered(said, then)
+    assert new in block
+    assert old not in block
+    assert block.count("- ") == 1
+
+
+@pytest.mark.parametrize(
+    "then",
+    [
+        "Please use British spelling.",  # a capital that is no name
+        "My daughter Sophie prefers pasta, please.",  # someone else's
+        "Paris is better for the trip, actually.",  # a place, no form of the name
+        "Is Robert a better name, do you think?",  # a question
+    ],
+)
+def test_another_capital_leaves_the_name(then: str) -> None:
+    assert "call me rob." in remembered("Call me Rob.", then)
