@@ -33,6 +33,8 @@ from memorykit import remembered
         ("I work at Airbus.", "Our team moved to the new building."),  # the team moved
         ("I play in a band.", "Our drummer quit last week."),  # he quit, not the user
         ("I live in Leeds.", "Working from my parents' place in York for a bit."),  # a stay
+        ("I have back problems.", "Not a problem!"),  # a reply, no self of the user's
+        ("I'm a people person.", "Not a morning person."),  # "person" names nothing alone
     ],
 )
 def test_a_message_about_another_thing_leaves_the_fact(kept: str, said: str) -> None:
@@ -57,3 +59,18 @@ def test_the_thing_it_does_speak_of_still_goes(old: str, said: str, gone: str) -
 )
 def test_a_moment_s_mood_or_a_thing_run_out_of_is_no_fact(said: str) -> None:
     assert "- " not in remembered(said)
+
+
+def test_not_being_what_was_told_retires_it() -> None:
+    assert "morning person" not in remembered("I'm a morning person.", "Not a morning person.")
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("Really into bouldering lately.", "bouldering"),  # "I'm" dropped before "into"
+        ("Learning the drums at 40, wish me luck.", "drums"),  # an instrument learnt
+    ],
+)
+def test_a_pastime_told_without_its_i_is_kept(said: str, kept: str) -> None:
+    assert kept in remembered(said)

@@ -316,8 +316,10 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "hobby",
-        r"hobby|hobbies|free time|spare time|weekends|pastime|play(?:s|ing)? (?:the )?"
-        r"(?:guitar|piano|bass|drums|violin|cello|chess|tennis|football|golf)|hiking|"
+        r"hobby|hobbies|free time|spare time|weekends|pastime|"
+        r"(?:play(?:s|ing)?|learn(?:s|ing|t|ed)?|practi[cs](?:e|es|ing)) (?:the )?"
+        r"(?:guitar|piano|bass|drums|violin|cello|ukulele|saxophone|sax|flute|trumpet|harp|"
+        r"clarinet|banjo|mandolin|chess|tennis|football|golf)\b|hiking|"
         r"climbing|bouldering|running|cycling|swimming|knitting|painting|gardening|baking|"
         r"fishing|birdwatch|photograph|woodwork|restor|collect|band\b|choir|gym|yoga|"
         r"marathon|triathlon|volunteer|\bmentor\b|\bmentoring\b|drawing|sketching|member of|"

@@ -148,9 +148,19 @@ class Clauses(ReaderBase):
                 self.ops.append(Op("retract", None, " ".join(words), clause))
         negated = list(NO_MORE.finditer(clause))
         for m in negated:
+            if _NOT_A_THING.fullmatch(m.group()) and category_of(f"I'm a {m['old']}") is None:
+                continue  # "Not a problem!", "Not a chance": a reply, no self of the user's
             self.retire(m["old"], bare_ok=False, whole=True)  # "not a barista any more"
-        if negated and negated[0].start() == 0:
-            return None  # the clause only says what no longer holds
+        described = (
+            bool(negated)
+            and _NOT_A_THING.match(negated[0].group()) is not None
+            and not _NO_LONGER_SAID.search(clause)
+            and category_of(clause) is not None
+        )
+        if negated and negated[0].start() == 0 and not described:
+            # the clause only says what no longer holds (but "Not a morning person" says
+            # what the user is not, for good)
+            return None
         reported = REPORTED.search(clause) and not CARE_SAYS.search(clause)
         if reported or ADVICE.search(clause):
             return None  # someone's words, or advice and mottos ("never give up on your dreams")
@@ -335,3 +345,10 @@ def lapsed_part(clause: str) -> str:
     if negated:
         return before[negated[-1].end() :]  # "don't eat meat anymore"
     return rest if content_words(rest) else before  # "no longer at Lidl", "meat: no longer"
+
+
+# A bare "not a" before one noun, with no word of time after it.
+_NOT_A_THING = re.compile(r"not an? [\w'-]+", re.IGNORECASE)
+_NO_LONGER_SAID = re.compile(
+    r"\b(?:any ?more|no longer|now|these days|since|after all|actually)\b", re.IGNORECASE
+)

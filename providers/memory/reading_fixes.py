@@ -64,6 +64,7 @@ class Corrections(ReaderBase):
         if (
             len(words) > 1
             and words[0].casefold().endswith("ing")
+            and not _ING_NOUN.fullmatch(words[0])  # "not a morning person": a noun
             and not re.search(rf"\b(?:{_DETERMINERS})\s+{re.escape(words[0])}", undated, re.I)
         ):
             # "stopped playing tennis", "quit eating meat": the activity's object ended, not
@@ -303,3 +304,10 @@ def _said_before(text: str) -> str:
         return ""
     value = _VALUE_END.sub("", _VALUE_OPENER.sub("", parts[-1])).strip(" .!")
     return value if 0 < len(value.split()) <= 5 else ""
+
+
+# Words in -ing that are nouns, not an activity's verb.
+_ING_NOUN = re.compile(
+    r"(?:morn|even|wedd|build|ceil|th|k|r|spr|str|w|sibl|darl|pudd)ings?",
+    re.IGNORECASE,
+)

@@ -288,7 +288,8 @@ class ShortMessages(ReaderBase):
             and not re.match(r"been\b", bare, re.I)
             and not DROPPED_I_PAST.match(bare)
         )
-        if not mine and (subject or not DROPPED_I.match(bare)):
+        dropped = DROPPED_I.match(bare) or _INTO.match(bare)  # "Really into bouldering"
+        if not mine and (subject or not dropped):
             # Without an "I", only a sentence whose "I" was dropped before its verb is the
             # user's: "Paris is the capital of France" is about Paris.
             return False
@@ -297,5 +298,7 @@ class ShortMessages(ReaderBase):
         return self.lasting(said)
 
 
+# A liking told with its "I'm" dropped.
+_INTO = re.compile(r"(?:big\s+|so\s+|very\s+)?into\s+(?!the\b|a\b|it\b|that\b)\w", re.I)
 # A name given to what was just named ("a guy called Tom", "a kitten named Pip").
 _NAMING = re.compile(r"\s+(?:called|named|nicknamed)\s+[\w'’-]+", re.IGNORECASE)

@@ -347,13 +347,13 @@ class _Step(Forgetting):
                 ]
             return [self.retire(max(earlier, key=lambda f: (f.last_seen, f.id)))] if earlier else []
         if slot is None:
-            if not value_key(value):
-                return []
+            if not value_key(value) or singular(value.casefold()) in _GENERIC_NOUNS:
+                return []  # "Not a morning person" ends no "people person"
             targets: Sequence[Fact] = [
                 f for f in self.facts.active() if contains_words(f.value, value)
             ] or [f for f in self.facts.active() if shares_stem(f.value, value)]
             head = value.split()[-1]
-            if not targets and 1 < len(value.split()) <= 3:
+            if not targets and 1 < len(value.split()) <= 3 and singular(head) not in _GENERIC_NOUNS:
                 # "no longer a night owl" of "I stay up late, total owl": the noun that
                 # heads the phrase, last in English
                 targets = [f for f in self.facts.active() if shares_stem(f.value, head)]
