@@ -49,6 +49,7 @@ def test_a_new_thing_of_the_same_type_replaces_the_old(
         ("I use VS Code.", "I use Neovim sometimes."),  # no change is said
         ("I use Linux.", "We finally replaced the windows in the kitchen."),  # not the OS
         ("I use Firefox.", "Chrome has a new update now that broke my extension."),  # it acts
+        ("I use Linux at home.", "We moved the office to Windows, I'm stuck with it at work."),
         ("I fly British Airways.", "Booked a Ryanair flight for the stag do now, ugh."),  # once
     ],
 )

@@ -104,7 +104,23 @@ def replaced_by(stored: str, said: str) -> bool:
     """Whether a statement names another thing of a type the stored one names, and not the
     stored thing itself: "I'm with Sainsbury's now" of "I work at Tesco"."""
     old, new = named_things(stored), named_things(said)
+    where_held, where_said = _settings(stored), _settings(said)
+    if where_held and where_said and not where_held & where_said:
+        return False  # "Linux at home", then "Windows at work": both hold
     return any(kind in old and not (old[kind] & names) for kind, names in new.items())
+
+
+# Where a thing is used: one at home and another at work are two things, not a change.
+_SETTING = re.compile(
+    r"\b(?:at|for|from) (home|work|school|uni|the office)\b|"
+    r"\b(work|personal|home) (?:laptop|phone|pc|computer|machine)\b",
+    re.I,
+)
+
+
+def _settings(text: str) -> set[str]:
+    found = {(m[1] or m[2]).casefold() for m in _SETTING.finditer(text)}
+    return {"work" if w == "the office" else w for w in found}
 
 
 # A change said of a thing one keeps one of: a word of change, or of a new one got (not
