@@ -30,3 +30,9 @@ def test_having_told_the_assistant_something_is_no_fact() -> None:
     assert "initech" not in said.casefold()
     assert "told you" not in said.casefold()
     assert "leeds" in remembered("I told you that I live in Leeds.").casefold()
+
+
+def test_the_voice_asked_for_is_a_reply_tone() -> None:
+    assert "reply tone: please talk to me like a friend" in remembered(
+        "Please talk to me like a friend, not a textbook."
+    )

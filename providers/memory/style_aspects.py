@@ -43,7 +43,9 @@ STYLE_ASPECTS: tuple[Category, ...] = (
         # The form of address asked for, not the "du" of any German request.
         r"duz|dutz|siez|(?:per|mit) (?:du|sie)\b|tutoie|vouvoie|tut[eé]a|de usted|de tú|"
         r"pleasantries|small talk|fluff|flattery|preamble|waffle|filler|jargon|plain language|"
-        r"plain english|technical terms",
+        r"plain english|technical terms|"
+        # "talk to me like a friend": the voice asked for
+        r"like (?:a|an|my) (?:friend|mate|buddy|pal|colleague|human|person|teacher|tutor|coach)\b",
     ),
     Category("emoji", r"emoji|emojis|emoticon|smiley"),
     Category(
