@@ -37,3 +37,9 @@ def test_a_form_of_the_name_chosen_replaces_it(said: str, then: str, old: str, n
 )
 def test_another_capital_leaves_the_name(then: str) -> None:
     assert "call me rob." in remembered("Call me Rob.", then)
+
+
+def test_a_name_typed_in_lower_case_is_said_again_too() -> None:
+    block = remembered("call me rob.", "actually i prefer robert, rob feels too casual.")
+    assert "robert" in block
+    assert block.count("- ") == 1

@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from .antecedents import ONES_OF_MINE
+from .clause_patterns import content_words
 from .facts import Fact
 from .normalize import tokens
 from .ops import Op
@@ -26,6 +27,11 @@ _CHOSEN = re.compile(
     re.IGNORECASE,
 )
 _MOST_WORDS = 14
+_NAMING_FRAME = re.compile(
+    r"call|called|name|names|named|nickname|prefer|please|just|fine|here|i'm|im|go|by|you|"
+    r"can|everyone|people|friends|most|usually",
+    re.IGNORECASE,
+)
 # A word that says a name is meant.
 _NAMING = re.compile(r"\b(?:name|names|call|called|calls|go by|nickname|address me)\b", re.I)
 
@@ -49,7 +55,10 @@ def renamed(message: str, known: Sequence[Fact]) -> list[Op]:
     if ONES_OF_MINE.search(message):
         return []  # "my son prefers Ben": his, not the user's
     fact = max(names, key=lambda f: (f.last_seen, f.id))
-    held = _names_in(fact.value)
+    # (a name typed in lower case is the fact's word that no frame of naming holds)
+    held = _names_in(fact.value) or [
+        w for w in content_words(fact.value) if not _NAMING_FRAME.fullmatch(w)
+    ]
     if not held:
         return []
     new = {w for w in _names_in(message) if w not in held} - set(named_things(message))

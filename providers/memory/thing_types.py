@@ -81,7 +81,8 @@ def _pattern() -> re.Pattern[str]:
     # "linux"; a name listed capitalised must be typed so.
     names = sorted((n for ns in _TYPES.values() for n in ns.split("|")), key=len, reverse=True)
     parts = [(re.escape(n) if n[:1].isupper() else "(?i:" + re.escape(n) + ")") for n in names]
-    return re.compile(r"(?<![\w+#-])(" + "|".join(parts) + r")(?![\w+#]|-\w)")
+    # (a possessive, or its "s" typed without the apostrophe: "Sainsburys")
+    return re.compile(r"(?<![\w+#-])(" + "|".join(parts) + r")(?:['’]?s)?(?![\w+#]|-\w)")
 
 
 @functools.cache
