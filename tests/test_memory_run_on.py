@@ -61,3 +61,13 @@ def test_a_request_heard_only_in_the_split_is_obeyed() -> None:
         said = remembered("I work at Initech.", request).casefold()
         assert "initech" not in said
         assert "private" not in said
+
+
+def test_i_after_a_word_that_ends_a_clause_starts_a_sentence() -> None:
+    block = remembered("I work at Google.", "not at google anymore im at meta now")
+    assert "meta" in block
+    assert "google" not in block
+
+
+def test_i_inside_a_sentence_starts_none() -> None:
+    assert split_run_on("the city I love most is Rome") is None

@@ -7,7 +7,8 @@ cannot end a sentence ("I work at Apple", "a huge Arsenal fan").
 
 The pronoun "I" starts no sentence here: after a lower-case word it as often opens a clause
 of the same sentence ("the city I love", "if I were rich I'd…"), and reading that clause
-alone would take a hypothetical or a relative clause for a statement.
+alone would take a hypothetical or a relative clause for a statement; only after a word
+that ends a clause ("anymore", "now", "lol") does it start one.
 
 The statement reader reads a run-on message split at these starts only when the message as
 typed told it nothing, so a sentence it can read whole is never cut.
@@ -36,6 +37,11 @@ _PRONOUN_I = re.compile(r"I(?:['’]?(?:m|ve|d|ll))?")  # "Id": "I'd" typed with
 _STOPPED = re.compile(r"[.!?;](?:\s|$)")
 
 
+# Words that end a clause, after which even "I" opens a new one: "not at Google anymore
+# I'm at Meta now", "I'm vegan now I think it suits me".
+_ENDS_A_CLAUSE = frozenset(("anymore", "now", "instead", "though", "lol", "haha", "tbh", "btw"))
+
+
 def _starts_sentence(word: str) -> bool:
     return not _PRONOUN_I.fullmatch(word) and common_word(word)
 
@@ -56,7 +62,14 @@ def split_run_on(message: str) -> str | None:
         previous = before.group(1)
         if previous[0].isupper() or previous.casefold() in _GOES_ON_AFTER:
             continue
-        if _starts_sentence(after.group()):
+        ends_clause = previous.casefold() in _ENDS_A_CLAUSE
+        if _starts_sentence(after.group()) or (ends_clause and _PRONOUN_I.fullmatch(after.group())):
             pieces.append(message[last : m.start()] + ". ")
             last = m.end()
     return "".join(pieces) + message[last:] if pieces else None
+
+
+def split_before_i(split: str) -> bool:
+    """Whether a split message holds a sentence opened by "I" after a word that ends a
+    clause: a start the capitals did not mark, so the statement before it ran on."""
+    return re.search(rf"\b(?:{'|'.join(_ENDS_A_CLAUSE)})\. I\b", split, re.IGNORECASE) is not None

@@ -61,7 +61,7 @@ from .reading_lasting import Lasting
 from .reading_requests import Requests
 from .reading_short import ShortMessages
 from .retyping import retyped
-from .run_on import split_run_on
+from .run_on import split_before_i, split_run_on
 from .secrets import screen
 from .slots import slot_info
 from .style_aspects import style_aspect_of
@@ -457,7 +457,9 @@ def extract_rules(message: str, known: Sequence[Fact] = ()) -> Extraction:
         bare_lapse = lapsed and not any(op.slot == NEWEST for op in found)
         # ("Not so much now A back injury…": "not so much" alone is a lapse of its own, and
         # read whole it ended every word after it)
-        if not found or {op.kind for op in again} - told - {"add"} or bare_lapse:
+        # ("not at google anymore im at meta now": the split at "I" hears the new place)
+        ran_on = split_before_i(split) and len(again) > len(found)
+        if not found or {op.kind for op in again} - told - {"add"} or bare_lapse or ran_on:
             found = again
     named = any(op.slot == "name" for op in found)
     if known and not named and (chosen := renamed(message, known)):
