@@ -112,3 +112,13 @@ def test_a_thing_stolen_is_a_thing_no_longer_had() -> None:
 
 def test_aiming_for_something_is_a_goal() -> None:
     assert "goal: i'm aiming for a half marathon" in remembered("I'm aiming for a half marathon.")
+
+
+def test_what_took_the_ended_things_place_told_as_it_is_kept() -> None:
+    block = remembered("I code in Java.", "Quit Java, it's all Rust now.")
+    assert "rust" in block
+    assert "java." not in block
+
+
+def test_it_after_an_ending_that_is_no_replacement_is_not_kept() -> None:
+    assert "raining" not in remembered("I drive a Ford.", "Sold the car, it's raining now.")
