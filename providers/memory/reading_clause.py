@@ -213,10 +213,7 @@ class Clauses(ReaderBase):
             # "the Civic's gone and there's a Kia in the drive": what is said beside the end
             # is what holds now.
             beside = any(
-                content_words(p)
-                and not NO_LONGER.search(p)
-                # ("Dropped German, it's Spanish now": "it" is what was dropped)
-                and (not self.opens("third_person", p) or _IT_IS_NOW.match(p) is not None)
+                content_words(p) and not NO_LONGER.search(p) and not self.opens("third_person", p)
                 for p in ended.parts
                 if p not in ended.ending
             )
@@ -354,8 +351,4 @@ def lapsed_part(clause: str) -> str:
 _NOT_A_THING = re.compile(r"not an? [\w'-]+", re.IGNORECASE)
 _NO_LONGER_SAID = re.compile(
     r"\b(?:any ?more|no longer|now|these days|since|after all|actually)\b", re.IGNORECASE
-)
-# What took the ended thing's place, told of as "it": "it's Spanish now", "its all Rust now".
-_IT_IS_NOW = re.compile(
-    r"\s*(?:it['’]?s|it is)\s+.{1,40}?\b(?:now|instead|these days|nowadays)\b", re.IGNORECASE
 )
