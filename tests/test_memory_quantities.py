@@ -68,3 +68,16 @@ def test_a_statement_of_the_new_number_takes_the_old_facts_place() -> None:
 def test_a_recount_is_an_update_op_with_the_new_number() -> None:
     assert ("update", None, "40mg") in ops_of("My doctor upped it to 40mg.")
     assert not ops_of("I ran 5k on Sunday.")
+
+
+def test_a_number_told_before_a_question_is_said_again() -> None:
+    said = remembered(
+        "My son Ben is 9.",
+        "Ben turned 10 on Saturday and wants a science kit, what would you recommend?",
+    )
+    assert "10" in said
+    assert "is 9" not in said
+
+
+def test_a_number_inside_the_question_changes_nothing() -> None:
+    assert "is 9" in remembered("My son Ben is 9.", "If Ben turned 10, what would you get him?")

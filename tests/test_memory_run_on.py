@@ -71,3 +71,7 @@ def test_i_after_a_word_that_ends_a_clause_starts_a_sentence() -> None:
 
 def test_i_inside_a_sentence_starts_none() -> None:
     assert split_run_on("the city I love most is Rome") is None
+
+
+def test_now_that_opens_a_clause_ends_none() -> None:
+    assert split_run_on("and now I write code at a startup") is None

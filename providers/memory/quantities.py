@@ -52,6 +52,12 @@ _NOT_SO = re.compile(
     r"\b(?:if|whether|unless) (?:i|we|you|he|she|they|my|our)\b",
     re.I,
 )
+# A question asked after a lead that tells, at the lead's comma.
+_ASKED_AFTER = re.compile(
+    r"(?<=\w),\s*(?:so\s+|and\s+|but\s+)?(?:what|how|which|any|can|could|would|should|do|does|"
+    r"is|are|where|when|why|who|ideas|tips|thoughts)\b[^,]*\?\s*$",
+    re.IGNORECASE,
+)
 # The user's own age told: a birthday of theirs, or "turned" with no one else named.
 _AGE_SAID = re.compile(
     r"\bmy (?:\d+(?:st|nd|rd|th) )?birthday\b|\b\d+(?:st|nd|rd|th) birthday\b|"
@@ -93,6 +99,9 @@ def quantities(text: str) -> list[Quantity]:
 
 def recounts(sentence: str) -> list[Op]:
     """The number a sentence gives as how things are now, as an op for the update step."""
+    # ("Ben turned 10 on Saturday, what would you recommend?": the lead tells, the
+    # question after it asks)
+    sentence = _ASKED_AFTER.sub("", sentence)
     if not _NOW_SAID.search(sentence) or _NOT_SO.search(sentence):
         return []
     found = quantities(sentence)

@@ -62,7 +62,10 @@ def split_run_on(message: str) -> str | None:
         previous = before.group(1)
         if previous[0].isupper() or previous.casefold() in _GOES_ON_AFTER:
             continue
-        ends_clause = previous.casefold() in _ENDS_A_CLAUSE
+        # ("and now I write Go": "now" that opens a clause ends none)
+        two_back = _WORD_BEFORE.search(message, 0, before.start())
+        opened = two_back is not None and two_back.group(1).casefold() in _GOES_ON_AFTER
+        ends_clause = previous.casefold() in _ENDS_A_CLAUSE and not opened
         if _starts_sentence(after.group()) or (ends_clause and _PRONOUN_I.fullmatch(after.group())):
             pieces.append(message[last : m.start()] + ". ")
             last = m.end()
