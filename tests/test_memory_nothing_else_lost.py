@@ -34,6 +34,7 @@ from memorykit import remembered
         ("I play in a band.", "Our drummer quit last week."),  # he quit, not the user
         ("I live in Leeds.", "Working from my parents' place in York for a bit."),  # a stay
         ("I have back problems.", "Not a problem!"),  # a reply, no self of the user's
+        ("I live in Leeds.", "We sold the Golf."),  # "We" is no one named who went
         ("I'm a people person.", "Not a morning person."),  # "person" names nothing alone
     ],
 )
@@ -74,3 +75,10 @@ def test_not_being_what_was_told_retires_it() -> None:
 )
 def test_a_pastime_told_without_its_i_is_kept(said: str, kept: str) -> None:
     assert kept in remembered(said)
+
+
+def test_what_we_sold_is_what_ends_and_what_we_bought_is_had() -> None:
+    block = remembered("I drive a diesel Golf.", "I'm a nurse.", "We sold the Golf.")
+    assert "golf" not in block
+    assert "nurse" in block
+    assert "possessions: we bought a kia niro" in remembered("We bought a Kia Niro.")

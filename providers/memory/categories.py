@@ -339,8 +339,9 @@ CATEGORIES: tuple[Category, ...] = (
     Category(
         "possessions",
         # "I have an hour to plan" is time, not a thing owned.
-        r"\bi (?:own|have|got|bought|drive)\b(?! (?:an? |no |some |the )?(?:hour|minute|moment|"
-        r"second|day|week|time|chance|question|meeting|call|idea)s?\b)|\bi've got\b|my car|our car|"
+        r"\b(?:i|we) (?:own|have|got|bought|drive)\b(?! (?:an? |no |some |the )?(?:hour|minute|"
+        r"moment|second|day|week|time|chance|question|meeting|call|idea)s?\b)|\bi've got\b|"
+        r"my car|our car|"
         r"\bdriv(?:e|es|ing) (?:a|an|my)\b|daily "
         r"driver|\bbike\b|motorbike|vespa|printer|piano|guitar|"
         # What a person keeps for years, telling of their pursuits (a thesaurus's instruments,

@@ -158,6 +158,9 @@ def endings(clause: str) -> Endings:
     return Endings(parts, ending, gone, exchanged)
 
 
+_WE = re.compile(r"we|i", re.IGNORECASE)  # the user, not someone named
+
+
 def ended_thing(part: str) -> str:
     """What a clause says has ended: the object of its verb ("done with British Airways"),
     else its subject ("the Civic's gone"); what it was left for is no part of it."""
@@ -166,7 +169,7 @@ def ended_thing(part: str) -> str:
         return part
     after, before = part[m.end() :], part[: m.start()]
     # "Priya left the company": someone named is who went, not what they left.
-    named = _NAMED_SUBJECT.fullmatch(before.strip())
+    named = _NAMED_SUBJECT.fullmatch(before.strip()) and not _WE.fullmatch(before.strip())
     target = after if content_words(after) and not named else before
     return LEFT_FOR.split(target, maxsplit=1)[0]
 
