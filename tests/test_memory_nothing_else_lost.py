@@ -81,4 +81,4 @@ def test_what_we_sold_is_what_ends_and_what_we_bought_is_had() -> None:
     block = remembered("I drive a diesel Golf.", "I'm a nurse.", "We sold the Golf.")
     assert "golf" not in block
     assert "nurse" in block
-    assert "possessions: we bought a kia niro" in remembered("We bought a Kia Niro.")
+    assert "has: we bought a kia niro" in remembered("We bought a Kia Niro.")
