@@ -75,3 +75,12 @@ def test_i_inside_a_sentence_starts_none() -> None:
 
 def test_now_that_opens_a_clause_ends_none() -> None:
     assert split_run_on("and now I write code at a startup") is None
+
+
+def test_a_verb_after_what_ended_starts_a_clause() -> None:
+    assert split_run_on("sold the honda got a tesla last week") == (
+        "sold the honda, got a tesla last week"
+    )
+    block = remembered("I play tennis on Sundays.", "gave up tennis doing pilates instead")
+    assert "pilates" in block
+    assert "tennis on sundays" not in block

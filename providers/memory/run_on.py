@@ -42,6 +42,16 @@ _STOPPED = re.compile(r"[.!?;](?:\s|$)")
 _ENDS_A_CLAUSE = frozenset(("anymore", "now", "instead", "though", "lol", "haha", "tbh", "btw"))
 
 
+# An ending and its object (one or two words), then a verb whose "I" was dropped.
+_ENDED_THEN = re.compile(
+    r"(?P<ended>\b(?:sold|gave up|given up|quit|dropped|ditched|left|stopped|cancell?ed)\s+"
+    r"(?:(?:the|my|our|a|an)\s+)?[\w'-]+(?:\s+(?!(?:got|bought|started|switched|moved|doing|"
+    r"playing|using|learning|taking|joined)\b)[\w'-]+)?)"
+    r"\s+(?=(?:got|bought|started|switched|moved|doing|playing|using|learning|taking|joined)\b)",
+    re.IGNORECASE,
+)
+
+
 def _starts_sentence(word: str) -> bool:
     return not _PRONOUN_I.fullmatch(word) and common_word(word)
 
@@ -52,6 +62,10 @@ def split_run_on(message: str) -> str | None:
     body = message.strip().rstrip("?!. ")
     if "\n" in body or _STOPPED.search(body):
         return None
+    # "sold the honda got a tesla": what ended, then what took its place, with no comma
+    marked = _ENDED_THEN.sub(r"\g<ended>, ", message)
+    if marked != message:
+        return marked
     pieces: list[str] = []
     last = 0
     for m in _CAPITALISED.finditer(message):
@@ -76,3 +90,9 @@ def split_before_i(split: str) -> bool:
     """Whether a split message holds a sentence opened by "I" after a word that ends a
     clause: a start the capitals did not mark, so the statement before it ran on."""
     return re.search(rf"\b(?:{'|'.join(_ENDS_A_CLAUSE)})\. I\b", split, re.IGNORECASE) is not None
+
+
+def split_after_an_end(split: str, message: str) -> bool:
+    """Whether the split put a comma after what ended ("sold the honda, got a tesla"): a
+    clause boundary as sure as a stop."""
+    return split.count(",") > message.count(",")

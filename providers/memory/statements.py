@@ -61,7 +61,7 @@ from .reading_lasting import Lasting
 from .reading_requests import Requests
 from .reading_short import ShortMessages
 from .retyping import retyped
-from .run_on import split_before_i, split_run_on
+from .run_on import split_after_an_end, split_before_i, split_run_on
 from .secrets import screen
 from .slots import slot_info
 from .style_aspects import style_aspect_of
@@ -457,8 +457,11 @@ def extract_rules(message: str, known: Sequence[Fact] = ()) -> Extraction:
         bare_lapse = lapsed and not any(op.slot == NEWEST for op in found)
         # ("Not so much now A back injury…": "not so much" alone is a lapse of its own, and
         # read whole it ended every word after it)
-        # ("not at google anymore im at meta now": the split at "I" hears the new place)
-        ran_on = split_before_i(split) and len(again) > len(found)
+        # ("not at google anymore im at meta now", "sold the honda got a tesla": a split
+        # the capitals did not mark hears what took the old one's place)
+        ran_on = (split_before_i(split) and len(again) > len(found)) or (
+            split_after_an_end(split, message) and bool(again)
+        )
         if not found or {op.kind for op in again} - told - {"add"} or bare_lapse or ran_on:
             found = again
     named = any(op.slot == "name" for op in found)
