@@ -339,7 +339,7 @@ CATEGORIES: tuple[Category, ...] = (
     Category(
         "possessions",
         # "I have an hour to plan" is time, not a thing owned.
-        r"\b(?:i|we) (?:own|have|got|bought|drive)\b(?! (?:an? |no |some |the )?(?:hour|minute|"
+        r"\bi (?:own|have|got|bought|drive)\b(?! (?:an? |no |some |the )?(?:hour|minute|"
         r"moment|second|day|week|time|chance|question|meeting|call|idea)s?\b)|\bi've got\b|"
         r"my car|our car|"
         r"\bdriv(?:e|es|ing) (?:a|an|my)\b|daily "

@@ -90,21 +90,30 @@ def _type_of() -> dict[str, str]:
     return {n.casefold(): kind for kind, ns in _TYPES.items() for n in ns.split("|")}
 
 
-def named_things(text: str) -> dict[str, set[str]]:
+def named_things(text: str) -> dict[str, frozenset[str]]:
     """The types of the things a text names, each with the names found ("I moved to Neovim":
     editor: {neovim})."""
+    return dict(_named(text))
+
+
+@functools.lru_cache(maxsize=8192)
+def _named(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    # (cached: every stored fact is read again for each statement told as a change)
     found: dict[str, set[str]] = {}
     type_of = _type_of()
     for match in _pattern().finditer(text):
         name = match.group(1).casefold()
         found.setdefault(type_of[name], set()).add(name)
-    return found
+    return tuple((kind, frozenset(names)) for kind, names in found.items())
 
 
 def replaced_by(stored: str, said: str) -> bool:
     """Whether a statement names another thing of a type the stored one names, and not the
     stored thing itself: "I'm with Sainsbury's now" of "I work at Tesco"."""
-    old, new = named_things(stored), named_things(said)
+    new = named_things(said)
+    if not new:
+        return False
+    old = named_things(stored)
     where_held, where_said = _settings(stored), _settings(said)
     if where_held and where_said and not where_held & where_said:
         return False  # "Linux at home", then "Windows at work": both hold

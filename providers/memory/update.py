@@ -35,7 +35,7 @@ from .polarity import polarity, topic_stems
 from .quantities import RECOUNT, counts_another_thing, holds_number, recounted
 from .same_thing import frame_words, is_number, things
 from .slots import FAVOURITE_PREFIX, slot_info
-from .thing_types import replaced_by, told_as_a_change
+from .thing_types import named_things, replaced_by, told_as_a_change
 
 NO_PROVENANCE = Provenance()
 _WHO = frozenset({"name", "age", "identity", "contact"})
@@ -60,10 +60,12 @@ def apply_ops(
         op.kind == "retract" and op.slot is None and op.value.strip() for op in ops_list
     )
     # what this message denies of a fact told before ("Turns out I'm not allergic to it")
+    adds = any(op.kind == "add" for op in ops_list)
     denied = [
         op.value
         for op in ops_list
-        if op.kind == "retract"
+        if adds
+        and op.kind == "retract"
         and op.slot is None
         and op.value
         and any(f.last_seen < now and _holds_all(f.value, op.value) for f in facts.active())
@@ -227,7 +229,7 @@ class _Step(Forgetting):
         says it is a change ("These days it's mostly Kotlin" of "I mostly code in Java"):
         those it replaces, though they share no word. The replaced fact's slot is the new
         one's, whatever its verb suggests ("I moved to Neovim" is no new home)."""
-        if not told_as_a_change(value):
+        if not told_as_a_change(value) or not named_things(value):
             return []
         return [
             f for f in self.facts.active() if f.last_seen < self.now and replaced_by(f.value, value)
