@@ -59,6 +59,8 @@ def test_one_more_or_someone_elses_replaces_nothing(said: str, then: str) -> Non
 
 def test_a_name_that_is_also_a_common_word_counts_only_capitalised() -> None:
     assert named_things("I go swimming and rust never sleeps") == {}
+    assert named_things("dead pixels, two pythons") == {}  # plurals, no names
+    assert named_things("Sainsburys") == {"supermarket": {"sainsbury"}}
     assert named_things("Rust and Go") == {"programming language": {"rust"}}
     assert named_things("javascript, not java") == {"programming language": {"javascript", "java"}}
 

@@ -102,6 +102,9 @@ def _named(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
     found: dict[str, set[str]] = {}
     type_of = _type_of()
     for match in _pattern().finditer(text):
+        plural = match.group().endswith("s") and not match.group(1).endswith("s")
+        if plural and not match.group(1)[:1].isupper():
+            continue  # "dead pixels": a plural, no name; "Sainsburys" is a name
         name = match.group(1).casefold()
         found.setdefault(type_of[name], set()).add(name)
     return tuple((kind, frozenset(names)) for kind, names in found.items())
