@@ -73,3 +73,23 @@ def test_a_return_to_a_thing_is_a_change_and_a_return_to_a_place_a_story() -> No
 def test_what_a_company_moved_to_is_no_home() -> None:
     block = remembered("I live in Leeds.", "Our company moved everything to Microsoft Teams.")
     assert "leeds" in block
+
+
+def test_a_new_thing_told_before_a_question_replaces_the_old() -> None:
+    block = remembered("I mostly use Firefox.", "I'm on Brave these days, how do I move my tabs?")
+    assert "brave" in block
+    assert "firefox" not in block
+    # a lead that names no new thing of the user's still only sets its question up
+    assert remembered("I have a question about Firefox, is it safe?") == ""
+
+
+def test_a_question_typed_without_its_mark_is_still_a_question() -> None:
+    block = remembered(
+        "I drive a Subaru Outback.",
+        "my neighbour just bought a Ford F-150 and keeps parking it across my driveway, "
+        "how do I bring it up politely",
+    )
+    assert "subaru" in block
+    assert "ford" not in block
+    # a clause that only goes on with the lead is no question
+    assert "crowds" in remembered("Not a fan of crowds, which is why I skip festivals.")

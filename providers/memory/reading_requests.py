@@ -68,6 +68,16 @@ _CONNECTIVE = re.compile(
 _JOINED_QUESTION = re.compile(r"^(?:and so|so|and|but|then|anyway|also|ok|okay)[\s,]+", re.I)
 # Where a lead before a question may end: a comma, a semicolon, a dash.
 _LEAD_END = re.compile(r"[,;]\s*|\s[-–—]+\s*")
+# A question by its opening words alone: a question word or a verb before who is asked,
+# then a clause to the sentence's end ("how do I…", "any tips for…", "is there a way…").
+_UNMARKED_QUESTION = re.compile(
+    # (not "which is why…", "where I live", "when I was…": those open a clause of the lead)
+    r"(?:(?:and |so |but )?(?:(?:how|what|where|when|why)\s+(?:do|does|did|should|can|could|"
+    r"would|will|is|are)|how\s+(?:to|much|many|long|often)|(?:is|are|can|could|should|"
+    r"would|do|does)\s+(?:there|you|i|it|this|that|we))\b|any\s+(?:tips|ideas|advice|"
+    r"suggestions|recommendations|thoughts)\b)[^.!]*[.!]*\s*$",
+    re.IGNORECASE,
+)
 
 
 FOR_ME = re.compile(r"\bfor me\b", re.I)
@@ -109,6 +119,16 @@ class Requests(ReaderBase):
             ):
                 return at
         return None
+
+    def asks_unmarked(self, start: int, end: int) -> bool:
+        """Whether a sentence typed without its question mark ends in a question: "my
+        neighbour parks across my driveway, how do I bring it up politely"."""
+        if self.code != "en" or "?" in self.text[start:end]:
+            return False
+        return any(
+            _UNMARKED_QUESTION.match(self.text, m.end(), end)
+            for m in _LEAD_END.finditer(self.text, start, end)
+        )
 
     def question_lead(self, start: int, end: int) -> int | None:
         """Where the question of a sentence opens after a lead that tells ("on metformin,

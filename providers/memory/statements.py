@@ -74,6 +74,7 @@ from .talk_patterns import (
     TOLD_YOU_OF,
     VERDICT_FRAME,
 )
+from .thing_types import named_things, told_as_a_change
 from .time_patterns import (
     CHANGE_OF_STATE,
 )
@@ -235,7 +236,7 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             self.sentence(start, turn)
             self.sentence(turn, end)
             return
-        question = said.rstrip(" )\"'”»").endswith("?")
+        question = said.rstrip(" )\"'”»").endswith("?") or self.asks_unmarked(start, end)
         conditional = re.match(
             r"(?:when|whenever|if|every time|each time)\s+(?:you|u)\b", said, re.I
         )
@@ -261,11 +262,14 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             lead = self.question_lead(start, end)
             if lead is not None:
                 # A lead of no kind a person has only sets the question up ("I have a
-                # question about taxes, …").
+                # question about taxes, …"), unless it says the user's thing of a type is a
+                # new one ("I'm on Brave these days, how do I import my bookmarks?").
                 before = len(self.ops)
                 self.sentence(start, lead)
                 self.ops[before:] = [
-                    op for op in self.ops[before:] if op.kind != "add" or op.slot is not None
+                    op
+                    for op in self.ops[before:]
+                    if op.kind != "add" or op.slot is not None or _new_thing(op.value)
                 ]
             self.indirect(start, end, causal_only=True, told=lead)
             return
@@ -351,6 +355,10 @@ _STILL_ENDED = re.compile(r"(?:\s*\b(?:any ?more|for me|now|these days)\b)*\s*",
 # A name, of a place or a thing, past a sentence's first word.
 _PROPER = re.compile(r"(?<=[\w,;:]\s)(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)*")
 _POINTING = re.compile(r"(?:that's|that is|it's|it is|there's)\s+(?:where|home|my)\b", re.I)
+
+
+def _new_thing(value: str) -> bool:
+    return bool(named_things(value)) and told_as_a_change(value)
 
 
 def _one_statement_each(ops: list[Op], message: str) -> list[Op]:
