@@ -223,3 +223,22 @@ def test_a_home_named_in_passing_is_heard_in_a_long_turn() -> None:
         "long shifts and by the time I get home to my flat in Croydon I'm wiped. Any workouts?"
     )
     assert "home: my flat in croydon\n" in said
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the new flat in Leeds has a tiny kitchen, any storage tips?",
+        "we just closed on a house in Leeds!! the movers come friday.",
+    ],
+)
+def test_a_new_home_said_in_passing_replaces_the_old(message: str) -> None:
+    block = remembered("I live in York.", message)
+    assert "leeds" in block
+    assert "york" not in block
+
+
+def test_a_second_home_bought_is_not_where_the_user_lives() -> None:
+    block = remembered("I live in York.", "We bought a house in Spain for the holidays.")
+    assert "york" in block
+    assert "spain" not in block

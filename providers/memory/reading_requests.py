@@ -66,6 +66,12 @@ _CONNECTIVE = re.compile(
 )
 # What may join a question to the lead before it: "gluten intolerant, so is this safe?".
 _JOINED_QUESTION = re.compile(r"^(?:and so|so|and|but|then|anyway|also|ok|okay)[\s,]+", re.I)
+# A home that is not where the user lives.
+_NOT_LIVED_IN = re.compile(
+    r"\b(?:holidays?|vacations?|summer|second|weekend|investment|buy-to-let|rental|let it out|"
+    r"airbnb|retire|retirement|one day|someday|dream)\b",
+    re.IGNORECASE,
+)
 # Where a lead before a question may end: a comma, a semicolon, a dash.
 _LEAD_END = re.compile(r"[,;]\s*|\s[-–—]+\s*")
 # A question by its opening words alone: a question word or a verb before who is asked,
@@ -272,6 +278,8 @@ class Requests(ReaderBase):
         works, said in passing."""
         for m in MY_PLACE.finditer(self.text, start, end):
             slot = "home" if m["home"] else "work"
+            if slot == "home" and _NOT_LIVED_IN.search(self.text, start, end):
+                continue  # "we bought a place in Spain for the holidays": a second home
             self.ops.append(Op("add", slot, m.group(), evidence or m.group()))
 
     def indirect(

@@ -176,7 +176,11 @@ WHAT_I_USE = re.compile(
 # Where the user lives or works, said in passing: "my flat in Shoreditch", "my landlord in
 # Bilbao", "my shift at the fire station".
 MY_PLACE = re.compile(
-    r"\b(?:my|our)\s+(?:(?P<home>flat|house|home|apartment|place|landlord|landlady|"
+    # ("the new flat in Leeds", "closed on a house in Halifax": a home got is the user's)
+    r"(?:\b(?:my|our)\s+(?:new\s+)?|\bthe\s+new\s+(?=flat|house|apartment|place)|"
+    r"\b(?:bought|closed on|moved into|renting|rented|signed for)\s+an?\s+(?:new\s+)?"
+    r"(?=flat|house|apartment|place))"
+    r"(?:(?P<home>flat|house|home|apartment|place|landlord|landlady|"
     r"neighbou?rhood|street|building)|(?P<work>office|shifts?|job|workplace|team))\s+"
     # A place's name runs on over capitalised words, not into an "I" ("…in Croydon I'm…").
     r"(?:in|at|near|on)\s+(?:the\s+)?(?:(?-i:[A-Z])[\w'-]+(?:\s+(?!I\b)(?-i:[A-Z])[\w'-]+)*|"
