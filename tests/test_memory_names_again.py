@@ -43,3 +43,23 @@ def test_a_name_typed_in_lower_case_is_said_again_too() -> None:
     block = remembered("call me rob.", "actually i prefer robert, rob feels too casual.")
     assert "robert" in block
     assert block.count("- ") == 1
+
+
+def test_a_name_asked_for_in_a_long_turn_replaces_the_old() -> None:
+    block = remembered(
+        "You can call me Jamie.",
+        "Actually I'd rather you call me James from now on, I'm using you for work emails "
+        "and it feels more professional. Can you draft a polite follow-up to a client?",
+    )
+    assert "james" in block
+    assert "jamie" not in block
+
+
+def test_a_spelling_corrected_before_a_request_corrects_the_name() -> None:
+    block = remembered(
+        "My name is Mohammed.",
+        "typo earlier, it's Muhammad with a u, thats how its spelled on my passport. "
+        "can you help me fill in this visa form?",
+    )
+    assert "muhammad" in block
+    assert "mohammed" not in block

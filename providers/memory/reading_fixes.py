@@ -27,7 +27,7 @@ from .ops import (
     SPELLING,
     Op,
 )
-from .reading import ReaderBase, trim
+from .reading import ReaderBase, sentences, trim
 from .remark_patterns import PRONOUN
 from .slots import slot_info
 from .subject_patterns import DROPPED_I
@@ -154,14 +154,25 @@ class Corrections(ReaderBase):
         """ "Oops, typo: 26", "Correction: it's Ayla": a short message that says something
         was wrong and gives a value corrects the newest fact where it is most alike. `alone`:
         nothing else heard anything in it, so a value said alone may be a retyping."""
+        # (what the message asks after it is another matter: "it's Muhammad with a u, that's
+        # how it's spelled on my passport. can you help me fill in this visa form?")
+        told = (
+            " ".join(
+                self.text[a:b]
+                for a, b in sentences(self.text)
+                if not self.text[a:b].rstrip().endswith("?")
+                and not self.opens("request_openers", self.text[a:b].lstrip())
+            )
+            or self.text
+        )
         retyped = alone and self.retyped()
-        if not (CORRECTION.search(self.text) or retyped) or len(WORD.findall(self.text)) > 16:
+        if not (CORRECTION.search(told) or retyped) or len(WORD.findall(told)) > 16:
             return
         if any(op.kind == "add" and op.slot is not None for op in self.ops):
             # It says something of its own ("Sorry, I'm actually vegan"). A single-valued
             # slot supersedes by itself; in a list, "Correction: it's pecans I'm allergic
             # to" takes the place of the newest item of its own kind.
-            if not RETRACTED_AS_WRONG.search(self.text):
+            if not RETRACTED_AS_WRONG.search(told):
                 return
             corrected: list[Op] = []
             for op in self.ops:
@@ -170,11 +181,11 @@ class Corrections(ReaderBase):
                 corrected.append(op)
             self.ops = corrected
             return
-        wrong = RESPELT.search(self.text) or RETRACTED_AS_WRONG.search(self.text)
+        wrong = RESPELT.search(told) or RETRACTED_AS_WRONG.search(told)
         if any(op.kind == "add" for op in self.ops) and not wrong:
             return
-        named = [m.group("old").strip() for m in NOT_X.finditer(self.text)]
-        text = NOT_X.sub("", self.text)
+        named = [m.group("old").strip() for m in NOT_X.finditer(told)]
+        text = NOT_X.sub("", told)
         # "*Deloitte": the chat habit of starring a fixed word puts the value first, as
         # does "Four, actually".
         # "Glasgow now.", "Jetzt Berlin.": a value alone with a word of the present is what
@@ -215,7 +226,7 @@ class Corrections(ReaderBase):
             # How alike the new value must be to the word it replaces: a spelling said to be
             # fixed, a value retyped, or (said as how things are now) not at all.
             respelt = ""
-            if SPELT.search(self.text):
+            if SPELT.search(told):
                 respelt = SPELLING
             elif now is not None:
                 respelt = BECOME

@@ -78,7 +78,11 @@ class Lasting(ReaderBase):
             return False
         if HARD_THING.match(clause) or PAST_OF_A_THING.match(clause):
             return False  # "Running a business isn't easy", "The energy was motivating"
-        if TO_YOU.search(ASIDES.sub(" ", clause)) and (category is None or self.chatty):
+        # (but what to call the user is said to the listener, in a long turn too)
+        named = category is not None and category.slot == "name"
+        if TO_YOU.search(ASIDES.sub(" ", clause)) and (
+            category is None or (self.chatty and not named)
+        ):
             return False  # speaks to the listener: "your words mean a lot to me"
         slot = self.slot_of(clause)
         if slot is None and THINGS_OF_MINE.match(clause):
