@@ -242,3 +242,20 @@ def test_a_second_home_bought_is_not_where_the_user_lives() -> None:
     block = remembered("I live in York.", "We bought a house in Spain for the holidays.")
     assert "york" in block
     assert "spain" not in block
+
+
+def test_what_took_the_place_of_an_ended_thing_is_kept() -> None:
+    block = remembered(
+        "I play violin in an orchestra.",
+        "Gave up the orchestra, it was eating my time. Been bouldering three times a week instead.",
+    )
+    assert "bouldering" in block
+    assert "orchestra" not in block
+
+
+def test_a_question_after_an_end_is_not_kept() -> None:
+    block = remembered(
+        "I play violin in an orchestra.",
+        "Gave up the orchestra. Been wondering what to do with my evenings?",
+    )
+    assert "wondering" not in block

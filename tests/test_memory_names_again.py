@@ -63,3 +63,19 @@ def test_a_spelling_corrected_before_a_request_corrects_the_name() -> None:
     )
     assert "muhammad" in block
     assert "mohammed" not in block
+
+
+def test_a_name_gone_by_now_replaces_the_old() -> None:
+    block = remembered("Call me Alex.", "I'm going by Sam these days.")
+    assert "sam" in block
+    assert "alex" not in block
+
+
+def test_going_by_a_word_in_lower_case_names_no_one() -> None:
+    assert "alex" in remembered("Call me Alex.", "I'm going by train to work these days.")
+
+
+def test_a_full_name_given_with_work_keeps_both() -> None:
+    block = remembered("I'm Sarah Thompson, I run a small bakery.")
+    assert "sarah thompson" in block
+    assert "bakery" in block

@@ -42,6 +42,7 @@ CATEGORIES: tuple[Category, ...] = (
         # Someone else's name ("his name is Buster", "my daughter's name") is not the user's.
         r"(?<!\bhis )(?<!\bher )(?<!\btheir )(?<!\bits )(?<!\x27s )(?<!’s )name\b|named? me|"
         r"call me|calls me|called me|(?:i'm|i am) called|go by|goes by|address me|"
+        r"(?:going|went) by (?-i:[A-Z])|"
         r"nickname|surname|first name|(?:rather|prefer) you (?:used?|called?)|heiße|"
         r"ich heisse|nenn\w* mich|mich (?:\w+ )?\w+ (?:nenn|ruf)|m'appel|llamarme|knows? me as|"
         r"me (?:llaman|dicen|conocen como)\b|"

@@ -136,6 +136,8 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             and not OF_THE_TALK.search(text)
         ):
             self.unheard()
+        if self.ops and all(op.kind == "retract" for op in self.ops):
+            self.taken_its_place()
         if not self.ops:
             self.correction(alone=True)
         if not any(op.kind in ("retract", "update", "forget") for op in self.ops):
@@ -150,6 +152,23 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
                 for op in self.ops
             ]
         return self.ops
+
+    def taken_its_place(self) -> None:
+        """ "Gave up the orchestra, it was eating my time. Been bouldering three times a week
+        instead.": after an end, a sentence with its "I" dropped says what holds now, in a
+        message that tells nothing else (the test of a message of such sentences alone,
+        `unheard`, was not made: one of them ended something)."""
+        for start, end in sentences(self.text):
+            said = trim(self.text[start:end], self.lang)
+            bare = said.rstrip(" .!)\"'”»")
+            if (
+                self.code == "en"
+                and DROPPED_I.match(bare)
+                and not bare.endswith("?")
+                and not ENDING.search(bare)
+                and self.tells(bare)
+            ):
+                self.ops.append(Op("add", self.slot_of(bare), bare, said))
 
     # -- one sentence ----------------------------------------------------------------------
     def sentence(self, start: int, end: int) -> None:

@@ -164,7 +164,7 @@ NAME_INTRO = re.compile(
     # "It's Tuesday", "I'm Dutch": a day of the calendar or a nationality, not a name.
     r"(?!(?i:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|"
     r"july|august|september|october|november|december|christmas|easter)\b)"
-    rf"(?!{NATIONALITY}\b)[A-Z][\w'-]+"
+    rf"(?!{NATIONALITY}\b)[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?"  # a surname may follow
     r"(?:\s+from\s+[^,.!?]{1,40}?)?(?i:\s+again)?"
     # an aside after the name: "It's Sid btw, short for Siddharth"
     r"(?i:,?\s+(?:btw|by the way))?(?i:,\s*(?:short for|as in|with an?)\s+[^.!?]{1,30})?[.!]?$"
