@@ -259,3 +259,17 @@ def test_a_question_after_an_end_is_not_kept() -> None:
         "Gave up the orchestra. Been wondering what to do with my evenings?",
     )
     assert "wondering" not in block
+
+
+def test_a_lead_before_a_request_for_tips_is_kept() -> None:
+    block = remembered(
+        "I work from the office in the city centre.",
+        "my company went fully remote so i work from home now, desk setup tips for a small flat?",
+    )
+    assert "from home" in block
+    assert "office" not in block
+
+
+def test_a_lead_that_only_sets_up_a_request_for_tips_is_not_kept() -> None:
+    said = "I have a big presentation tomorrow, calming tips for the nerves?"
+    assert "- " not in remembered(said)

@@ -81,3 +81,14 @@ def test_a_number_told_before_a_question_is_said_again() -> None:
 
 def test_a_number_inside_the_question_changes_nothing() -> None:
     assert "is 9" in remembered("My son Ben is 9.", "If Ben turned 10, what would you get him?")
+
+
+def test_the_number_is_the_one_in_the_clause_that_says_now() -> None:
+    block = remembered("I have three cats.", "We gave one to my mum, so it's two cats now.")
+    assert "two cats" in block
+    assert "three" not in block
+
+
+def test_two_numbers_in_the_clause_that_says_now_change_nothing() -> None:
+    block = remembered("I have three cats.", "We gave one away, so two or four cats now.")
+    assert "three cats" in block

@@ -72,6 +72,8 @@ def test_clauses_about_different_things_are_kept_apart() -> None:
         "I went to a pottery class last Tuesday and it was fun.",
         "I'm really grateful for your help.",
         "I'm going to a concert tomorrow.",
+        "I have a big presentation tomorrow.",
+        "We've got friends over next week.",
         # sayings are someone else's words
         "My uncle always said that hard work beats talent.",
         "Never give up on your dreams.",

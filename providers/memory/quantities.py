@@ -70,6 +70,7 @@ _WHOSE = re.compile(
     r"girlfriend|boyfriend|partner|wife|husband|son|daughter|kid|baby|dog|cat|puppy)s?\b)",
     re.I,
 )
+_CLAUSE = re.compile(r",\s*|;\s*|\s+(?:so|but|and then)\s+", re.I)
 _TIME_UNIT = re.compile(r"(?:day|week|month|year)s?", re.I)
 _SPAN = re.compile(r"(?:sec(?:ond)?|min(?:ute)?|h(?:ou)?r|day|week|month|year)s?|[hms]", re.I)
 _CAPITALISED = re.compile(r"(?<![\w'])(?-i:[A-Z])[\w'-]+")
@@ -105,6 +106,15 @@ def recounts(sentence: str) -> list[Op]:
     if not _NOW_SAID.search(sentence) or _NOT_SO.search(sentence):
         return []
     found = quantities(sentence)
+    if len(found) > 1:
+        # "my sister took one of the cats, so it's just two cats here now": the number is
+        # the one in the clause that says "now", when that clause holds only it
+        found = [
+            q
+            for part in _CLAUSE.split(sentence)
+            if _NOW_SAID.search(part)
+            for q in quantities(part)
+        ]
     if len(found) != 1:
         return []  # two numbers: which one changed is not told
     (new,) = found

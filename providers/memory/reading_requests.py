@@ -85,6 +85,12 @@ _UNMARKED_QUESTION = re.compile(
     re.IGNORECASE,
 )
 
+# A question asked as what is wanted, with no verb: "desk setup tips for a small flat?"
+_ASKED_FOR = re.compile(
+    r"^[^,;.!?]*\b(?:tips|ideas|advice|suggestions|recommendations|thoughts|pointers)\b"
+    r"[^,;.!?]*\?\s*$",
+    re.IGNORECASE,
+)
 
 FOR_ME = re.compile(r"\bfor me\b", re.I)
 # The kinds of thing a person has one of their own of: what "mine" and "ours" can stand for.
@@ -150,6 +156,7 @@ class Requests(ReaderBase):
             if len(WORD.findall(self.text, start, m.start())) >= 2 and (
                 spanish_mark
                 or len(WORD.findall(rest)) <= 3  # "…, suggestions?", "…, quick meal ideas?"
+                or _ASKED_FOR.search(rest) is not None  # "…, desk setup tips for a small flat?"
                 or self.opens("question_openers", rest)
                 or self.opens("request_openers", rest)
                 or self.verb_me(rest)

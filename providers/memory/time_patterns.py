@@ -91,13 +91,14 @@ ONGOING = re.compile(
     r"|(?:i'm|im|i am) (?:sure|certain|determined|not gonna|not going to|up for)\b",
     re.IGNORECASE,
 )
-# A plan for one day: "I'm cooking for her on Saturday".
+# A plan for one day: "I'm cooking for her on Saturday", "I have a presentation tomorrow".
 WHEN_NEXT = (
     r"(?:tomorrow|this weekend|next (?:week|month|monday|tuesday|wednesday|thursday|friday|"
     r"saturday|sunday)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))"
 )
 PLAN = re.compile(
-    r"\b(?:i'm|i am|we're|we are|i will|i'll|we'll|going to|gonna)\b.*\b" + WHEN_NEXT + r"\b"
+    r"\b(?:i'm|i am|we're|we are|i will|i'll|we'll|going to|gonna|i have|i've got|we have|"
+    r"we've got)\b.*\b" + WHEN_NEXT + r"\b"
     r"|^" + WHEN_NEXT + r",?\s+(?:i'm|i am|we're|i'll|i will)\b",
     re.IGNORECASE,
 )
