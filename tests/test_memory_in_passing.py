@@ -273,3 +273,17 @@ def test_a_lead_before_a_request_for_tips_is_kept() -> None:
 def test_a_lead_that_only_sets_up_a_request_for_tips_is_not_kept() -> None:
     said = "I have a big presentation tomorrow, calming tips for the nerves?"
     assert "- " not in remembered(said)
+
+
+@pytest.mark.parametrize(
+    "then",
+    [
+        "I'm just eating Mediterranean style now.",
+        "Switched to low-carb a month ago.",
+        "I'm on Atkins these days.",
+    ],
+)
+def test_a_named_way_of_eating_is_the_diet(then: str) -> None:
+    block = remembered("I'm vegan.", then)
+    assert "diet:" in block
+    assert "vegan" not in block

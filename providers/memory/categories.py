@@ -61,6 +61,9 @@ CATEGORIES: tuple[Category, ...] = (
         "diet",
         r"vegan|vegetari|veggie|pescatari|pescetari|flexitari|carnivore|omnivore|kosher|"
         r"halal|keto\b|paleo\b|gluten|lactose|fasting|calorie|teetotal|sober|"
+        # named ways of eating
+        r"mediterranean (?:diet|style)|low[- ]carb\b|high[- ]protein\b|"
+        r"atkins\b|whole30\b|raw food|dash diet|"
         # a food or drink left out for good: "nut-free", "sugar free", "alcohol-free"
         r"(?:dairy|nut|peanut|egg|sugar|meat|alcohol|soy|wheat|caffeine|grain|fish|shellfish|"
         r"sesame|milk|pork|oil|salt)[- ]free\b|"
