@@ -45,3 +45,23 @@ def test_the_contrasted_value_is_corrected_where_it_was_kept(
 def test_a_statement_with_a_contrast_is_a_statement() -> None:
     said = remembered("I use Fahrenheit, not Celsius.")
     assert "fahrenheit" in said
+
+
+@pytest.mark.parametrize(
+    "then",
+    [
+        "it's actually mango I react to.",
+        "the allergy panel came back and it's actually mango I react to, the old rash was a "
+        "coincidence apparently. smoothie ideas?",
+    ],
+)
+def test_an_allergy_said_to_be_another_one_replaces_it(then: str) -> None:
+    block = remembered("I'm allergic to strawberries.", then)
+    assert "mango" in block
+    assert "strawberr" not in block
+
+
+def test_an_allergy_told_beside_another_keeps_both() -> None:
+    block = remembered("I'm allergic to strawberries.", "I react to mango too.")
+    assert "mango" in block
+    assert "strawberr" in block

@@ -165,6 +165,14 @@ class Corrections(ReaderBase):
             )
             or self.text
         )
+        if len(WORD.findall(told)) > 16:
+            # "update: the allergy panel came back and it's actually mango I react to, the
+            # old rash was a coincidence apparently": in a longer message, the clauses that
+            # say what was wrong are the correction
+            told = (
+                " ".join(part for part in _CLAUSE_END.split(told) if CORRECTION.search(part))
+                or told
+            )
         retyped = alone and self.retyped()
         if not (CORRECTION.search(told) or retyped) or len(WORD.findall(told)) > 16:
             return
@@ -235,6 +243,8 @@ class Corrections(ReaderBase):
             self.ops.append(Op("update", NEWEST, values[0], self.message, replaces=respelt))
 
 
+# Where a clause of a message ends: a comma, a semicolon, a sentence's end.
+_CLAUSE_END = re.compile(r"[,;]\s+|(?<=[.!?])\s+")
 # A clause whose subject is someone or something named, not the user: "our drummer quit".
 _THEIR_SUBJECT = re.compile(r"\W*(?:our|my|the|his|her|their)\s+[\w'-]+", re.IGNORECASE)
 # Before an -ing word they make it a noun ("my morning runs"), not a verb ("playing tennis").

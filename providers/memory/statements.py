@@ -136,6 +136,10 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             and not OF_THE_TALK.search(text)
         ):
             self.unheard()
+            if self.ops:
+                # "it's actually mango I react to": told in words of no kind the tests
+                # above heard, a correction's new value retires the one it corrects too
+                self.correction()
         if self.ops and all(op.kind == "retract" for op in self.ops):
             self.taken_its_place()
         if not self.ops:

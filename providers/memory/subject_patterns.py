@@ -49,7 +49,7 @@ REPORTED = re.compile(
     r"\b(?:used to say|always says?|always said|would say|says that|said that|told (?:me|us) "
     r"(?:that|to)|likes to say|as they say|the saying goes|i wonder|i'm wondering|"
     r"i was wondering|not sure (?:if|whether)|curious (?:if|whether)|not sure(?=\W*$)|"
-    r"i (?:read|heard|saw) (?:somewhere |online |once )?that|apparently)\b",
+    r"i (?:read|heard|saw) (?:somewhere |online |once )?that)\b",
     re.IGNORECASE,
 )
 # The user as the subject: "I…", "my X…", or a predicate that is theirs ("the Kinks are my
