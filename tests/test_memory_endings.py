@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from memorykit import remembered
 
+from ctxchat.providers.memory.quantities import quantities
+
 
 @pytest.mark.parametrize(
     ("before", "change", "kept", "gone"),
@@ -122,3 +124,23 @@ def test_what_took_the_ended_things_place_told_as_it_is_kept() -> None:
 
 def test_it_after_an_ending_that_is_no_replacement_is_not_kept() -> None:
     assert "raining" not in remembered("I drive a Ford.", "Sold the car, it's raining now.")
+
+
+@pytest.mark.parametrize(
+    "then",
+    [
+        "My Trek got stolen last week so now I'm taking the bus.",
+        "The Trek was written off in the crash, so I'm walking to work now.",
+    ],
+)
+def test_a_thing_lost_in_the_passive_ends_the_subject_not_what_follows(then: str) -> None:
+    before = remembered("I have a Trek road bike.", "I take the bus on rainy days.")
+    assert "trek" in before
+    block = remembered("I have a Trek road bike.", "I take the bus on rainy days.", then)
+    assert "trek" not in block
+    assert "bus on rainy days" in block
+
+
+@pytest.mark.parametrize("said", ["a Mazda CX-5", "an F-150", "the RTX-4090 I got"])
+def test_a_model_number_is_no_count(said: str) -> None:
+    assert quantities(said) == []

@@ -46,7 +46,7 @@ ENDING = re.compile(
     # "left my laptop at the office": a thing left behind somewhere, not an ending
     r"\b(?:(?!" + LEFT_BEHIND + r")left|"
     r"quit|stopped|gave up|given up|dropped|cancell?ed|sold|died|ended(?! up)|laid off|"
-    r"(?:got|was|been|were) stolen|"
+    r"(?:got|was|been|were) (?:stolen|written off|totall?ed|wrecked|scrapped)|"
     r"made redundant|let go from|fired from|sacked from|"
     r"finished with|moved (?:away|out|on)(?! (?:to|into)\b)|"  # "moved out to Aix": a move
     r"(?:migrated|moved|switched) (?:off|away from)|"

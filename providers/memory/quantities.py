@@ -28,7 +28,7 @@ RECOUNT = "*recount*"
 
 # A number as written, with what it counts: "40mg", "25k a week", "45th", "four cats".
 _NUMBER = re.compile(
-    r"(?<![\w.])(?P<number>\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"(?<![\w.])(?<![^\W\d_]-)(?P<number>\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|"
     r"eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|"
     r"thirty|forty|fifty|sixty)(?P<ordinal>st|nd|rd|th)?(?P<unit>[a-z]{1,3}\b)?"
     r"(?:\s+(?P<noun>(?!(?:and|or|but|now|on|in|at|the|a|an|to|so|since|of|with|for|"

@@ -159,6 +159,7 @@ def endings(clause: str) -> Endings:
 
 
 _WE = re.compile(r"we|i", re.IGNORECASE)  # the user, not someone named
+_PASSIVE = re.compile(r"(?:got|was|were|been|is|are|'s)\s", re.IGNORECASE)
 
 
 def ended_thing(part: str) -> str:
@@ -170,7 +171,10 @@ def ended_thing(part: str) -> str:
     after, before = part[m.end() :], part[: m.start()]
     # "Priya left the company": someone named is who went, not what they left.
     named = _NAMED_SUBJECT.fullmatch(before.strip()) and not _WE.fullmatch(before.strip())
-    target = after if content_words(after) and not named else before
+    # "my bike got stolen last week so now I'm taking the bus": said in the passive, what
+    # ended is the subject, whatever follows
+    passive = _PASSIVE.match(m.group()) is not None and content_words(before)
+    target = after if content_words(after) and not named and not passive else before
     return LEFT_FOR.split(target, maxsplit=1)[0]
 
 
