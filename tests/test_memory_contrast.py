@@ -65,3 +65,40 @@ def test_an_allergy_told_beside_another_keeps_both() -> None:
     block = remembered("I'm allergic to strawberries.", "I react to mango too.")
     assert "mango" in block
     assert "strawberr" in block
+
+
+@pytest.mark.parametrize(
+    ("before", "then", "new", "old"),
+    [
+        (
+            "I'm vegetarian.",
+            "wait actually im vegan not vegetarian, so no eggs either",
+            "vegan",
+            "vegetarian",
+        ),
+        ("I'm 43.", "typo earlier, im 34 not 43 lol", "34", "43"),
+        (
+            "We have a beagle called Rosie.",
+            "I misspoke, Rosie's a basset hound not a beagle.",
+            "basset",
+            "beagle",
+        ),
+    ],
+)
+def test_what_a_correction_keeps_leaves_out_the_wrong_value(
+    before: str, then: str, new: str, old: str
+) -> None:
+    block = remembered(before, then)
+    assert new in block
+    assert old not in block
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("Sorry, I'm not vegetarian, I eat fish.", "not vegetarian"),
+        ("Oops, I do not eat pork.", "not eat pork"),
+    ],
+)
+def test_the_not_of_a_corrected_statement_itself_stays(said: str, kept: str) -> None:
+    assert kept in remembered(said)

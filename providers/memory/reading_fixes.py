@@ -243,6 +243,26 @@ class Corrections(ReaderBase):
             self.ops.append(Op("update", NEWEST, values[0], self.message, replaces=respelt))
 
 
+def without_the_wrong_value(value: str) -> str:
+    """ "wait actually im vegan not vegetarian, so no eggs": what a correction keeps is the
+    right value; the wrong one it names stays out of what is stored, or recall would show
+    it as though it held."""
+    return _CORRECTED_AWAY.sub(_keep_unless_negation, value)
+
+
+def _keep_unless_negation(m: re.Match[str]) -> str:
+    before = m["before"].casefold()
+    # ("I'm not vegetarian", "do not", "don't": the "not" of the statement itself)
+    if before in STOP or before in ("i'm", "im", "still", "really") or before.endswith("n't"):
+        return m.group()
+    return m["before"]
+
+
+# A value and, after it, the one it is not: "vegan not vegetarian", "34, not 43".
+_CORRECTED_AWAY = re.compile(
+    r"(?P<before>[^\W_][\w'-]*),?\s+not\s+(?:an?\s+|the\s+)?[^\W_][\w'-]*(?=[\s,.;:!?]|$)",
+    re.IGNORECASE,
+)
 # Where a clause of a message ends: a comma, a semicolon, a sentence's end.
 _CLAUSE_END = re.compile(r"[,;]\s+|(?<=[.!?])\s+")
 # A clause whose subject is someone or something named, not the user: "our drummer quit".

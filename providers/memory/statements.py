@@ -33,6 +33,7 @@ from .antecedents import with_antecedents
 from .categories import category_of
 from .change_patterns import (
     CHANGE,
+    CORRECTION,
     ENDING,
     LAPSE_SAID,
     LAPSED,
@@ -56,7 +57,7 @@ from .ops import FORGET_ALL, NEWEST, Extraction, Op
 from .quantities import recounts
 from .reading import Group, clauses, sentences, trim
 from .reading_clause import Clauses
-from .reading_fixes import Corrections
+from .reading_fixes import Corrections, without_the_wrong_value
 from .reading_lasting import Lasting
 from .reading_requests import Requests
 from .reading_short import ShortMessages
@@ -152,6 +153,13 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             self.ops = [
                 dataclasses.replace(op, replaces=NEWEST)
                 if op.kind == "add" and op.replaces is None and CHANGE.search(op.value)
+                else op
+                for op in self.ops
+            ]
+        if CORRECTION.search(self.text):
+            self.ops = [
+                dataclasses.replace(op, value=without_the_wrong_value(op.value))
+                if op.kind == "add"
                 else op
                 for op in self.ops
             ]
