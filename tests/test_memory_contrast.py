@@ -102,3 +102,31 @@ def test_what_a_correction_keeps_leaves_out_the_wrong_value(
 )
 def test_the_not_of_a_corrected_statement_itself_stays(said: str, kept: str) -> None:
     assert kept in remembered(said)
+
+
+def test_a_contrast_in_a_short_sentence_of_a_longer_message_corrects() -> None:
+    block = remembered(
+        "My dog is called Biscuit.",
+        "lol my phone autocorrected his name, it's Bisou, not Biscuit. he's walking a bit "
+        "better today btw, the vet said it was just a sprain",
+    )
+    assert "bisou" in block
+    assert "biscuit" not in block
+
+
+def test_a_contrast_in_a_request_of_a_longer_message_corrects_nothing() -> None:
+    block = remembered(
+        "I code in Java at work.",
+        "I'm writing a small tool for our team this week. Write the example in Python, not "
+        "Java. It should read a CSV file and print the totals per month.",
+    )
+    assert "java" in block
+
+
+def test_a_sentence_told_beside_a_correction_is_kept() -> None:
+    block = remembered(
+        "I'm originally from Cork.", "Sorry, from Kerry originally. Cork is where I studied."
+    )
+    assert "kerry" in block
+    assert "cork is where i studied" in block
+    assert "originally from cork" not in block

@@ -327,3 +327,20 @@ def test_what_a_statement_says_no_longer_holds_is_retired(
     block = remembered(earlier, now)
     assert gone not in block
     assert kept in block
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I studied history at Leeds.", True),
+        ("I majored in economics.", True),
+        ("I studied for my exam last night.", False),
+    ],
+)
+def test_what_the_user_studied_is_their_education(said: str, kept: bool) -> None:
+    assert ("education:" in remembered(said)) is kept
+
+
+def test_scratch_my_kind_forgets_it() -> None:
+    block = remembered("I studied law at Edinburgh.", "Scratch my education from memory please.")
+    assert "law" not in block

@@ -168,7 +168,7 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "education",
-        r"student|studying|\bstudy\b|\bstudies\b|degree|university|\buni\b|college|school|"
+        r"student|studying|studied|majored|\bstudy\b|\bstudies\b|degree|university|\buni\b|college|school|"
         r"grade \d|year \d|phd|mba|master'?s|bachelor|sophomore|freshman|graduat|course|"
         r"apprenticeship|traineeship|studiere|étudiant|estudio|estudiante",
     ),

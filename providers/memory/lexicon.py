@@ -87,6 +87,7 @@ EN = Language(
     r"sold|died|ended|finished|graduated|switched|changed|moved|transferred|replaced|ditched",
     forget=r"forget|forgets|unremember|un-remember|delete|erase|remove|wipe|scrub|drop|bin|"
     r"ditch|scrap|toss|trash|purge|clear|lose|strike|nix|un-?save|un-?learn|discard|"
+    r"scratch(?= (?:my|all|everything|the bit|the part)\b)|"  # not "scratch that, it's …"
     # "the job stuff can go", not "you can go into more detail": nothing follows the verb
     r"can go(?=\s*(?:[,.;!]|$|now\b|too\b|as well\b|please\b))|"
     r"(?:take back|retract|withdraw)(?= (?:what|everything|all|anything) i (?:said|told|mentioned)|"

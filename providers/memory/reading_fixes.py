@@ -17,7 +17,7 @@ from .change_patterns import (
     RETRACTED_AS_WRONG,
     SPELT,
 )
-from .clause_patterns import FINITE, STOP, WORD, content_words
+from .clause_patterns import FINITE, STOP, TASK_VERB, WORD, content_words
 from .normalize import shares_stem
 from .normalize import words as word_list
 from .ops import (
@@ -80,10 +80,28 @@ class Corrections(ReaderBase):
     def contrast(self) -> bool:
         """ "XC90, not XC60", "Jack, sorry, not Jake", "Not penicillin, it's amoxicillin": a
         short message that gives a value beside the one it contrasts, and says nothing else
-        of its own, corrects that value wherever it was stored."""
-        if len(WORD.findall(self.text)) > 16:
-            return False
-        text = self.text.strip()
+        of its own, corrects that value wherever it was stored. In a longer message, a short
+        sentence that does so about the user ("oh and it's Porto I live in, not Lisbon, my
+        bad") corrects it too; not a question, a request or what someone else said."""
+        if len(WORD.findall(self.text)) <= 16:
+            return self.contrast_in(self.text, whole=True)
+        cue = CORRECTION.search(self.text) is not None
+        for start, end in sentences(self.text):
+            said = self.text[start:end].strip()
+            if (
+                len(WORD.findall(said)) <= 16
+                and not said.endswith("?")
+                and not self.opens("request_openers", said)
+                and not TASK_VERB.match(said)
+                and (cue or self.first_person(said) or _ITS.match(said))
+                and self.contrast_in(said, whole=False)
+            ):
+                return True
+        return False
+
+    def contrast_in(self, said: str, *, whole: bool) -> bool:
+        """`contrast` of one short text: the message (`whole`), or a sentence of it."""
+        text = said.strip()
         if CORRECTION.search(text) or _MEANT.match(text):
             # "meant radiohead not muse": typed fast, a correction leaves out the comma
             # before its "not"; one after a word that is no verb or function word ("do not",
@@ -111,14 +129,18 @@ class Corrections(ReaderBase):
             return False
         if re.match(r"[^\W\d_]+ing\b", old) and contrasted is not None:
             return False  # "…, no dumbing down": a thing not to do, not a value corrected
+        # (in a longer message, only what this sentence said is the correction's)
+        own = [op for op in self.ops if whole or _within(op.value, text)]
         if any(
             op.kind == "add"
             and (op.slot is not None or self.first_person(op.value))
             and shares_stem(op.value, new)
-            for op in self.ops
+            for op in own
         ):
             return False  # "I use Fahrenheit, not Celsius" is a statement of its own
-        self.ops = [op for op in self.ops if op.kind not in ("add", "retract", "update")]
+        self.ops = [
+            op for op in self.ops if op not in own or op.kind not in ("add", "retract", "update")
+        ]
         self.ops.append(Op("update", None, new, self.message, replaces=old))
         return True
 
@@ -173,6 +195,23 @@ class Corrections(ReaderBase):
                 " ".join(part for part in _CLAUSE_END.split(told) if CORRECTION.search(part))
                 or told
             )
+        # "Sorry, from Kerry originally. Cork is where I studied.": a sentence that tells
+        # something of its own beside the one that corrects is no part of the correction
+        cued = [
+            self.text[a:b] for a, b in sentences(self.text) if CORRECTION.search(self.text[a:b])
+        ]
+        apart = [
+            op
+            for op in self.ops
+            if op.kind == "add" and cued and not any(_within(op.value, c) for c in cued)
+        ]
+        if apart:
+            told = " ".join(cued)
+            self.ops = [op for op in self.ops if op not in apart]
+        self._corrected(told, alone=alone)
+        self.ops.extend(apart)
+
+    def _corrected(self, told: str, *, alone: bool) -> None:
         retyped = alone and self.retyped()
         if not (CORRECTION.search(told) or retyped) or len(WORD.findall(told)) > 16:
             return
@@ -241,6 +280,14 @@ class Corrections(ReaderBase):
             elif retyped:
                 respelt = LOOKALIKE
             self.ops.append(Op("update", NEWEST, values[0], self.message, replaces=respelt))
+
+
+def _within(value: str, text: str) -> bool:
+    return bool(value) and value.casefold().strip(" .!") in text.casefold()
+
+
+# "it's Porto", "it was Sheffield": a value said of what was said before.
+_ITS = re.compile(r"\W*(?:\w+\W+){0,3}?(?:it'?s|it was|it is)\b", re.IGNORECASE)
 
 
 def without_the_wrong_value(value: str) -> str:
