@@ -130,3 +130,9 @@ def test_a_sentence_told_beside_a_correction_is_kept() -> None:
     assert "kerry" in block
     assert "cork is where i studied" in block
     assert "originally from cork" not in block
+
+
+def test_a_full_name_given_for_a_surname_replaces_only_the_surname() -> None:
+    block = remembered("I'm Priya Sharma.", "Sorry, so it's Priya Patel now, not Sharma.")
+    assert "i'm priya patel" in block
+    assert "sharma" not in block

@@ -378,6 +378,10 @@ _VALUE_OPENER = re.compile(
     r"(?:'s|\s+is|\s+are|'re)(?:\s+actually)?|i'm|i\s+am|it\s+was)?\s*(?:(?:the|a|an)\b)?\s*",
     re.IGNORECASE,
 )
+# What joins a clause to the one before: "so I'm Priya Patel now".
+_CONNECTIVE = re.compile(r"^(?:(?:so|and|but|then|oh|well|now)\s+)+", re.IGNORECASE)
+# A value said as how things are now: "Priya Patel now".
+_NOW_AFTER = re.compile(r"\s+(?:now|these days|nowadays)$", re.IGNORECASE)
 # Where a value said stops: a clause of its own begins ("amoxicillin I react to").
 _VALUE_END = re.compile(r"\s+(?:i|i'm|we|you|that|which|who|because|since)\b.*$", re.IGNORECASE)
 
@@ -390,7 +394,8 @@ def _said_before(text: str) -> str:
     parts = [p for p in parts if not CORRECTION.fullmatch(p) and content_words(p)]
     if not parts:
         return ""
-    value = _VALUE_END.sub("", _VALUE_OPENER.sub("", parts[-1])).strip(" .!")
+    said = _CONNECTIVE.sub("", parts[-1])
+    value = _NOW_AFTER.sub("", _VALUE_END.sub("", _VALUE_OPENER.sub("", said))).strip(" .!")
     return value if 0 < len(value.split()) <= 5 else ""
 
 

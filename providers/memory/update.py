@@ -554,7 +554,13 @@ def _swap(stored: str, old: str, new: str) -> str:
     head = new.rsplit(None, 1)[-1]
     if " " in new and re.match(rf"\s+{re.escape(head)}\b", after, re.IGNORECASE):
         after = after.lstrip()[len(head) :]
-    return stored[:index] + new + after
+    before = stored[:index]
+    # "Sharma" -> "Priya Patel" in "I'm Priya Sharma": the word the new value opens with
+    # already comes before the old one, and is said once.
+    first = new.split(None, 1)[0]
+    if " " in new and re.search(rf"\b{re.escape(first)}\s+$", before, re.IGNORECASE):
+        before = before.rstrip()[: -len(first)]
+    return before + new + after
 
 
 _ADDITIVE = re.compile(
