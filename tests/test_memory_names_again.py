@@ -79,3 +79,32 @@ def test_a_full_name_given_with_work_keeps_both() -> None:
     block = remembered("I'm Sarah Thompson, I run a small bakery.")
     assert "sarah thompson" in block
     assert "bakery" in block
+
+
+@pytest.mark.parametrize(
+    ("then", "new"),
+    [
+        ("Please don't call me Mimi anymore, it's a bit too cutesy. Miriam, please.", "miriam"),
+        ("Stop calling me Mimi, it's Miriam.", "miriam"),
+    ],
+)
+def test_a_name_refused_gives_way_to_the_one_chosen(then: str, new: str) -> None:
+    block = remembered("You can call me Mimi.", then)
+    assert new in block
+    assert "mimi" not in block
+
+
+def test_a_name_refused_alone_leaves_no_name() -> None:
+    block = remembered("Call me Mike.", "Don't call me Mike.")
+    assert "mike" not in block
+
+
+def test_refusing_another_name_keeps_the_stored_one() -> None:
+    block = remembered("Call me Mike.", "Please don't call me Mimi anymore.")
+    assert "call me mike" in block
+    assert "mimi" not in block
+
+
+def test_what_is_said_after_a_forgotten_name_goes_with_it() -> None:
+    block = remembered("call me Jazzy, all my mates do", "please forget Jazzy")
+    assert "mates" not in block

@@ -131,11 +131,18 @@ class Forgetting:
         rest = [
             p
             for p in parts[: -1 if named else None]
-            if not contains_words(p, value) and not _NARROWING.match(p)
+            if not contains_words(p, value) and not _NARROWING.match(p) and not _ELLIPTIC.search(p)
         ]
         if rest and len(rest) < len(parts):
             kept = replace(fact, id=self.make_id(), value=", ".join(rest), history=())
             self.facts.add(kept)
+
+
+# A part that ends on its verb's helper says its verb of the part before ("call me Jazzy,
+# all my mates do"): it goes with it.
+_ELLIPTIC = re.compile(
+    r"\b(?:do|does|did|is|are|was|were|have|has|had|can|could|will|would)\W*$", re.I
+)
 
 
 def _kept_aside(kept: str | None) -> Callable[[Fact], bool]:

@@ -23,7 +23,8 @@ from .truecasing import common_word
 # A choice of what to be called, in a short message.
 _CHOSEN = re.compile(
     r"\b(?:please|pls|prefer|preferably|rather|instead|go by|use|call me|actually|"
-    r"(?:is|'s|are) (?:fine|good|better|ok|okay|great|best|perfect)|works|stick (?:to|with))\b",
+    r"(?:is|'s|are) (?:fine|good|better|ok|okay|great|best|perfect)|works|stick (?:to|with)|"
+    r"(?:stop|quit) calling me|(?:don'?t|do not|never) call me)\b",
     re.IGNORECASE,
 )
 _MOST_WORDS = 14
@@ -33,7 +34,20 @@ _NAMING_FRAME = re.compile(
     re.IGNORECASE,
 )
 # A word that says a name is meant.
-_NAMING = re.compile(r"\b(?:name|names|call|called|calls|go by|nickname|address me)\b", re.I)
+_NAMING = re.compile(
+    r"\b(?:name|names|call|called|calls|calling|go by|nickname|address me)\b", re.I
+)
+# A name the user no longer wants: "Please don't call me Mimi anymore", "stop calling me Bob".
+_REFUSED = re.compile(
+    r"\b(?i:don'?t|do not|never|stop|quit)\s+(?i:call(?:ing)?|address(?:ing)?)\s+me\s+"
+    r"(?P<name>[A-Z][\w'-]+)"
+)
+
+
+def refused_name(message: str) -> str | None:
+    """The name a message asks not to be called by, if it does."""
+    m = _REFUSED.search(message)
+    return m["name"] if m is not None else None
 
 
 def might_rename(message: str) -> bool:
@@ -62,6 +76,7 @@ def renamed(message: str, known: Sequence[Fact]) -> list[Op]:
     if not held:
         return []
     new = {w for w in _names_in(message) if w not in held} - set(named_things(message))
+    new.discard(refused_name(message) or "")
     if len(new) != 1 or named_things(message):
         return []
     (name,) = new

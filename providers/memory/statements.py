@@ -52,7 +52,7 @@ from .clause_patterns import (
 )
 from .facts import Fact
 from .lexicon import language_of
-from .names_again import renamed
+from .names_again import refused_name, renamed
 from .ops import FORGET_ALL, NEWEST, Extraction, Op
 from .quantities import recounts
 from .reading import Group, clauses, sentences, trim
@@ -503,12 +503,19 @@ def extract_rules(message: str, known: Sequence[Fact] = ()) -> Extraction:
         )
         if not found or {op.kind for op in again} - told - {"add"} or bare_lapse or ran_on:
             found = again
+    refused = refused_name(message)
+    if refused is not None:
+        # "Please don't call me Mimi anymore": no name to keep, but one to leave
+        found = [op for op in found if not (op.kind == "add" and op.slot == "name")]
     named = any(op.slot == "name" for op in found)
-    if known and not named and (chosen := renamed(message, known)):
+    chosen = renamed(message, known) if known and not named else []
+    if chosen:
         # "Actually I prefer Robert": the name said again, not a liking of Robert
         name = chosen[0].value
         found = [op for op in found if not (op.kind == "add" and name in op.value)]
         found = [*found, *chosen]
+    elif refused is not None:
+        found = [*found, Op("retract", None, refused, message)]
     return screen(_with_recounts(found, message))
 
 
