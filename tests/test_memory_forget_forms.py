@@ -3,6 +3,7 @@ the user forgotten whole, "all of that except …", and "only keep …"."""
 
 from __future__ import annotations
 
+import pytest
 from memorykit import remembered
 
 
@@ -83,3 +84,21 @@ def test_a_phrasal_verb_of_clearing_everything_forgets_everything() -> None:
         remembered("I'm Dana and I live in Hull.", "Please wipe out everything you've got on me.")
         == ""
     )
+
+
+@pytest.mark.parametrize(
+    "then", ["Forget my job, not my city.", "Forget my job but not where I live."]
+)
+def test_what_a_forget_is_not_about_stays(then: str) -> None:
+    block = remembered("I work at Initech.", "I live in Leeds.", then)
+    assert "initech" not in block
+    assert "leeds" in block
+
+
+def test_ignore_that_before_a_contrast_corrects_rather_than_forgets() -> None:
+    block = remembered(
+        "I speak a bit of Portuguese.",
+        "haha no, ignore that, it's Spanish I speak, not Portuguese. mixed them up",
+    )
+    assert "spanish" in block
+    assert "portuguese" not in block

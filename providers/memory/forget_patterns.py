@@ -126,8 +126,10 @@ OTHERS_THING = re.compile(
 )
 # "…; keep the name and the job": what is to stay, after what is to go.
 KEEP_PART = re.compile(
-    r"(?:[;,]\s*)?\b(?:but\s+)?(?:keep|remember|hold on to|leave(?![^;]*\bout\b)|behalte|"
+    r"(?:(?:[;,]\s*)?\b(?:but\s+)?(?:keep|remember|hold on to|leave(?![^;]*\bout\b)|behalte|"
     r"garde|guarda|mantén)\b"
+    # "forget my job, not my city": what the request is not about stays
+    r"|(?:[;,]\s*(?:but\s+)?|\s+but\s+)not\s+(?=(?:my|our|the|where|what|how|about)\b))"
     r"(?P<what>[^;]*);?",
     re.I,
 )

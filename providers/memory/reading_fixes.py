@@ -83,6 +83,8 @@ class Corrections(ReaderBase):
         of its own, corrects that value wherever it was stored. In a longer message, a short
         sentence that does so about the user ("oh and it's Porto I live in, not Lisbon, my
         bad") corrects it too; not a question, a request or what someone else said."""
+        if any(op.kind == "forget" for op in self.ops) and not THAT_UNSAID.search(self.text):
+            return False  # "Forget my job, not my city": what stays, not a value corrected
         if len(WORD.findall(self.text)) <= 16:
             return self.contrast_in(self.text, whole=True)
         cue = CORRECTION.search(self.text) is not None
@@ -308,6 +310,12 @@ def _keep_unless_negation(m: re.Match[str]) -> str:
 # A value and, after it, the one it is not: "vegan not vegetarian", "34, not 43".
 _CORRECTED_AWAY = re.compile(
     r"(?P<before>[^\W_][\w'-]*),?\s+not\s+(?:an?\s+|the\s+)?[^\W_][\w'-]*(?=[\s,.;:!?]|$)",
+    re.IGNORECASE,
+)
+# What was just said, taken back: "ignore that", "disregard what I said".
+THAT_UNSAID = re.compile(
+    r"\b(?:ignore|disregard|forget|scratch|strike)\s+"
+    r"(?:that|this|it|what i (?:said|wrote|typed))\b",
     re.IGNORECASE,
 )
 # Where a clause of a message ends: a comma, a semicolon, a sentence's end.

@@ -57,7 +57,7 @@ from .ops import FORGET_ALL, NEWEST, Extraction, Op
 from .quantities import recounts
 from .reading import Group, clauses, sentences, trim
 from .reading_clause import Clauses
-from .reading_fixes import Corrections, without_the_wrong_value
+from .reading_fixes import THAT_UNSAID, Corrections, without_the_wrong_value
 from .reading_lasting import Lasting
 from .reading_requests import Requests
 from .reading_short import ShortMessages
@@ -127,6 +127,10 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             ]
         if not self.contrast():
             self.correction()
+        elif THAT_UNSAID.search(text):
+            # "haha no, ignore that, it's Spanish I speak, not Portuguese": what was said
+            # is taken back to be corrected, not forgotten
+            self.ops = [op for op in self.ops if op.kind != "forget"]
         if (
             not self.ops
             and not self.chatty
