@@ -136,3 +136,32 @@ def test_a_full_name_given_for_a_surname_replaces_only_the_surname() -> None:
     block = remembered("I'm Priya Sharma.", "Sorry, so it's Priya Patel now, not Sharma.")
     assert "i'm priya patel" in block
     assert "sharma" not in block
+
+
+def test_a_cry_before_a_contrast_is_no_value() -> None:
+    block = remembered(
+        "I'm doing keto at the moment.", "argh, not keto, I meant paleo. my brain today."
+    )
+    assert "paleo" in block
+    assert "argh" not in block
+    assert "keto" not in block
+
+
+@pytest.mark.parametrize(
+    "then",
+    [
+        "the capital of Australia is Canberra, not Sydney.",
+        "Small correction to your answer: the capital of Australia is Canberra, not Sydney.",
+        "No no, you got it wrong, it was Canberra that hosted it, not Sydney.",
+    ],
+)
+def test_a_fact_of_the_world_corrected_leaves_the_users_alone(then: str) -> None:
+    block = remembered("I live in Sydney.", then)
+    assert "i live in sydney" in block
+    assert "canberra" not in block
+
+
+def test_the_user_corrected_beside_the_reply_is_heard() -> None:
+    block = remembered("I'm vegetarian.", "You got it wrong, I'm vegan, not vegetarian.")
+    assert "vegan" in block
+    assert "vegetarian" not in block

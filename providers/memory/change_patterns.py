@@ -135,6 +135,14 @@ CORRECTION = re.compile(
     + LETTERS_TOLD,
     re.IGNORECASE,
 )
+# The assistant's reply said to be wrong: "you got it wrong", "a correction to your answer".
+ANSWER_CORRECTED = re.compile(
+    r"\byou(?:'ve| have)? got (?:it|that|this) wrong\b|\byou(?:'re| are) wrong\b|"
+    r"\b(?:correction|fix) (?:to|for|on) your (?:answer|reply|response|last)\b|"
+    r"\byour (?:answer|reply|response) (?:is|was) (?:wrong|incorrect|off)\b|"
+    r"\bthat(?:'s| is) (?:not right|incorrect)\b",
+    re.IGNORECASE,
+)
 # A named one's life, or life with the user, ended.
 LIFE_ENDED = re.compile(
     r"\b(?P<who>(?-i:[A-Z])[\w'-]+(?<!(?-i:The))(?<!(?-i:My))(?<!(?-i:Our))|(?:the|my|our)\s+[\w'-]+|"

@@ -150,6 +150,10 @@ class Clauses(ReaderBase):
         for m in negated:
             if _NOT_A_THING.fullmatch(m.group()) and category_of(f"I'm a {m['old']}") is None:
                 continue  # "Not a problem!", "Not a chance": a reply, no self of the user's
+            if m.start() > 0 and not (sentence_about_user or self.first_person(clause)):
+                # "the capital of Australia is Canberra, not Sydney": of the world (but
+                # "Not a morning person." leaves out its "I'm")
+                continue
             self.retire(m["old"], bare_ok=False, whole=True)  # "not a barista any more"
         described = (
             bool(negated)

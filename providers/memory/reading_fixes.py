@@ -127,6 +127,12 @@ class Corrections(ReaderBase):
                 return False
             old, new = first["old"], _said_before(first["new"])
         old = _ARTICLE.sub("", old.strip())
+        if _INTERJECTION.fullmatch(new):
+            # "argh, not keto, I meant paleo": the cry is no value; what was meant is
+            meant = _MEANT_VALUE.search(text)
+            new = meant["value"] if meant is not None else ""
+        if FINITE.search(new):
+            return False  # "the capital of Australia is Canberra, not Sydney": a clause
         if not new or not content_words(old) or new.casefold() == old.casefold():
             return False
         if re.match(r"[^\W\d_]+ing\b", old) and contrasted is not None:
@@ -318,6 +324,13 @@ THAT_UNSAID = re.compile(
     r"(?:that|this|it|what i (?:said|wrote|typed))\b",
     re.IGNORECASE,
 )
+# A cry or a filler, said before a contrast: "argh, not keto".
+_INTERJECTION = re.compile(
+    r"(?:a+r+g+h*|u+g+h+|o+h+|a+h+|lol|ha(?:ha)+|hm+|oops|whoops|sorry|no+|nope|wait|hey|"
+    r"ok(?:ay)?|well|um+|e+r+m*|d[oa]h|jeez|god)",
+    re.IGNORECASE,
+)
+_MEANT_VALUE = re.compile(r"\bi meant\s+(?P<value>[^\W\d_][\w'-]*(?: (?-i:[A-Z])[\w'-]*)?)", re.I)
 # Where a clause of a message ends: a comma, a semicolon, a sentence's end.
 _CLAUSE_END = re.compile(r"[,;]\s+|(?<=[.!?])\s+")
 # A clause whose subject is someone or something named, not the user: "our drummer quit".

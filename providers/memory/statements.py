@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from .antecedents import with_antecedents
 from .categories import category_of
 from .change_patterns import (
+    ANSWER_CORRECTED,
     CHANGE,
     CORRECTION,
     ENDING,
@@ -160,6 +161,10 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
                 else op
                 for op in self.ops
             ]
+        if ANSWER_CORRECTED.search(self.text) and not self.first_person(self.text):
+            # "Small correction to your answer: the capital of Australia is Canberra": the
+            # reply was wrong about the world, and nothing of the user's is said
+            self.ops = [op for op in self.ops if op.kind == "forget"]
         if CORRECTION.search(self.text):
             self.ops = [
                 dataclasses.replace(op, value=without_the_wrong_value(op.value))
