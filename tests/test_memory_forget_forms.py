@@ -102,3 +102,21 @@ def test_ignore_that_before_a_contrast_corrects_rather_than_forgets() -> None:
     )
     assert "spanish" in block
     assert "portuguese" not in block
+
+
+def test_an_earlier_statement_disregarded_for_a_new_one_is_replaced_not_forgotten() -> None:
+    block = remembered(
+        "For context, I drive a Volvo XC60.",
+        "Please disregard my earlier statement regarding my vehicle. I drive an Audi Q5, not "
+        "a Volvo. I apologise for any confusion.",
+    )
+    assert "audi q5" in block
+    assert "volvo" not in block
+    assert "apologise" not in block
+
+
+def test_an_earlier_statement_disregarded_alone_is_forgotten() -> None:
+    block = remembered(
+        "I drive a Volvo XC60.", "Please disregard my earlier statement about my car."
+    )
+    assert "volvo" not in block

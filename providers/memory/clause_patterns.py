@@ -85,6 +85,7 @@ REACTION = re.compile(
     r"(?:what |how |that )?(?:you|your)\b"
     r"|^(?:love|loving|adore)\s+(?:that|the|this|these|those|all|your|how|it)\b"
     r"|\bi (?:\S+ )?agree\b|\bi (?:really )?appreciate (?:it|that|this)\b|\bthanks?\b|\bthank you\b"
+    r"|\bi (?:do |must |really )?apologi[sz]e\b"  # "I apologise for any confusion"
     r"|\b(?:love|like|glad|happy|proud|impressed)\s+(?:that\s+)?(?:you|your)\b"
     r"|\b(?:makes?|made) me (?:feel |so |really )*(?:happy|thankful|"
     r"grateful|proud|glad|hopeful|relaxed|smile)|\bbrings? me (?:so much |such )?joy\b"

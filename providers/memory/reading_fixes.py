@@ -321,7 +321,8 @@ _CORRECTED_AWAY = re.compile(
 # What was just said, taken back: "ignore that", "disregard what I said".
 THAT_UNSAID = re.compile(
     r"\b(?:ignore|disregard|forget|scratch|strike)\s+"
-    r"(?:that|this|it|what i (?:said|wrote|typed))\b",
+    r"(?:that|this|it|what i (?:said|wrote|typed)|"
+    r"my (?:earlier|previous|last|first) (?:statement|message|comment|answer|reply))\b",
     re.IGNORECASE,
 )
 # A cry or a filler, said before a contrast: "argh, not keto".

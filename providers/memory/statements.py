@@ -110,6 +110,10 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             end = cut + 1 if cut >= 0 else 0
         for s_start, s_end in sentences(text[:end]):
             self.sentence(s_start, s_end)
+        if THAT_UNSAID.search(text) and any(op.kind == "add" and op.slot for op in self.ops):
+            # "Please disregard my earlier statement regarding my vehicle. I drive an Audi
+            # Q5, not a Volvo.": what was said is taken back for what is said now
+            self.ops = [op for op in self.ops if op.kind != "forget"]
         if any(op.kind == "forget" for op in self.ops):
             # A message about what to forget: its other sentences speak of the memory
             # ("I'd rather that stayed private"), not of the user, unless they say what;
