@@ -344,3 +344,31 @@ def test_what_the_user_studied_is_their_education(said: str, kept: bool) -> None
 def test_scratch_my_kind_forgets_it() -> None:
     block = remembered("I studied law at Edinburgh.", "Scratch my education from memory please.")
     assert "law" not in block
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Quick note: I'm allergic to shellfish.",
+        "Ah, I need to fix something I said: I'm allergic to shellfish.",
+    ],
+)
+def test_a_lead_that_introduces_the_users_own_words_is_no_paste(said: str) -> None:
+    assert "shellfish" in remembered(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["The note says: I'm allergic to shellfish.", "My friend said: I'm allergic to shellfish."],
+)
+def test_a_text_introduced_as_someone_elses_is_still_not_the_users(said: str) -> None:
+    assert "shellfish" not in remembered(said)
+
+
+def test_a_comment_after_not_is_no_value() -> None:
+    block = remembered(
+        "I'm allergic to peanuts.",
+        "Ah, I need to fix something I said: it's shellfish I'm allergic to. Not peanuts, no "
+        "idea why I typed that.",
+    )
+    assert "no idea" not in block

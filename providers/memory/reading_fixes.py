@@ -126,6 +126,8 @@ class Corrections(ReaderBase):
             if first is None:
                 return False
             old, new = first["old"], _said_before(first["new"])
+            if re.match(r"(?:no|not|never|nothing|none|nope)\b", new, re.I):
+                return False  # "Not peanuts, no idea why I typed that": a comment, no value
         old = _ARTICLE.sub("", old.strip())
         if _INTERJECTION.fullmatch(new):
             # "argh, not keto, I meant paleo": the cry is no value; what was meant is

@@ -91,6 +91,9 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
         if self.form():
             return self.ops
         paste = PASTE_INTRO.search(self.message)
+        colon = self.message.find(":", paste.start()) if paste is not None else -1
+        if colon > 0 and _OWN_LEAD.fullmatch(_lead_before(self.message, colon)):
+            paste = None  # "I need to fix something I said: …", "Quick note: …": the user's
         end = len(text)
         for s_start, _ in sentences(text):
             intro = WORK_ON.match(text, s_start)
@@ -200,6 +203,11 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
         before = len(self.ops)
         if self.mine_named(start, end) or self.kin_named(start, end):
             return
+        lead = _TALK_LEAD.match(self.text, start, end)
+        if lead is not None and _OWN_LEAD.fullmatch(lead["lead"].strip()):
+            # "Ah, I need to fix something I said: it's shellfish I'm allergic to": a lead
+            # about the talk sets up what follows its colon, which is what is told
+            start = lead.end()
         self.read_sentence(start, end)
         said = self.text[start:end]
         named = _PROPER.findall(self.text, 0, start)
@@ -540,6 +548,24 @@ def _with_recounts(found: list[Op], message: str) -> list[Op]:
     return [*found, *(op for sentence in _SENTENCE_END.split(message) for op in recounts(sentence))]
 
 
+# A lead before a colon that introduces the user's own words, not a text to work on.
+_OWN_LEAD = re.compile(
+    r"(?:(?:ah|oh|ok|okay|so|sorry|oops),?\s+)?(?:i (?:need|want|have) to|let me|i should|"
+    r"i'd like to)\s+(?:fix|correct|clarify|amend|update)\s+(?:something|what|that|one thing)"
+    r"(?:\s+i\s+(?:said|wrote|told you|mentioned)(?:\s+(?:earlier|before))?)?|"
+    r"(?:quick|side|small|one|just a)?\s*(?:note|fyi)",
+    re.IGNORECASE,
+)
+
+
+def _lead_before(message: str, colon: int) -> str:
+    """The words of the sentence before a colon."""
+    cut = max(message.rfind(mark, 0, colon) for mark in ".!?\n")
+    return message[cut + 1 : colon].strip()
+
+
+# A few words and a colon before what is told.
+_TALK_LEAD = re.compile(r"\s*(?P<lead>[^.!?:\n]{3,60}):\s+(?=\S)")
 # Taking something up adds it to what the user does: "learning Italian", "took up golf".
 TAKEN_UP = re.compile(
     r"\b(?:learning|started|starting|taking up|took up|getting into|got into|picked up|"
