@@ -184,6 +184,23 @@ class ShortMessages(ReaderBase):
         for value in kept:
             self.ops.append(Op("add", self.slot_of(value), value, self.message))
 
+    def taken_its_place(self) -> None:
+        """ "Gave up the orchestra, it was eating my time. Been bouldering three times a week
+        instead.": after an end, a sentence with its "I" dropped says what holds now, in a
+        message that tells nothing else (the test of a message of such sentences alone,
+        `unheard`, was not made: one of them ended something)."""
+        for start, end in sentences(self.text):
+            said = trim(self.text[start:end], self.lang)
+            bare = said.rstrip(" .!)\"'”»")
+            if (
+                self.code == "en"
+                and DROPPED_I.match(bare)
+                and not bare.endswith("?")
+                and not ENDING.search(bare)
+                and self.tells(bare)
+            ):
+                self.ops.append(Op("add", self.slot_of(bare), bare, said))
+
     def aside(self, said: str) -> bool:
         """A few words said beside a statement, with no verb and no one in them ("The smell
         alone.", "Ugh."): neither a question nor a task, so the statement still stands."""

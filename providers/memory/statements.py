@@ -54,7 +54,9 @@ from .clause_patterns import (
 from .facts import Fact
 from .lexicon import language_of
 from .names_again import refused_name, renamed
+from .one_statement import one_statement_each
 from .ops import FORGET_ALL, NEWEST, Extraction, Op
+from .own_leads import OWN_LEAD, TALK_LEAD, lead_before
 from .quantities import recounts
 from .reading import Group, clauses, sentences, trim
 from .reading_clause import Clauses
@@ -92,7 +94,7 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             return self.ops
         paste = PASTE_INTRO.search(self.message)
         colon = self.message.find(":", paste.start()) if paste is not None else -1
-        if colon > 0 and _OWN_LEAD.fullmatch(_lead_before(self.message, colon)):
+        if colon > 0 and OWN_LEAD.fullmatch(lead_before(self.message, colon)):
             paste = None  # "I need to fix something I said: …", "Quick note: …": the user's
         end = len(text)
         for s_start, _ in sentences(text):
@@ -158,7 +160,7 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
         if not self.ops:
             self.correction(alone=True)
         if not any(op.kind in ("retract", "update", "forget") for op in self.ops):
-            self.ops = _one_statement_each(self.ops, self.message)
+            self.ops = one_statement_each(self.ops, self.message)
             # "I changed teams and it's all Elixir now": a change said outright replaces
             # what was said last when nothing of its own kind was said before, whichever
             # test heard it.
@@ -181,30 +183,13 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             ]
         return self.ops
 
-    def taken_its_place(self) -> None:
-        """ "Gave up the orchestra, it was eating my time. Been bouldering three times a week
-        instead.": after an end, a sentence with its "I" dropped says what holds now, in a
-        message that tells nothing else (the test of a message of such sentences alone,
-        `unheard`, was not made: one of them ended something)."""
-        for start, end in sentences(self.text):
-            said = trim(self.text[start:end], self.lang)
-            bare = said.rstrip(" .!)\"'”»")
-            if (
-                self.code == "en"
-                and DROPPED_I.match(bare)
-                and not bare.endswith("?")
-                and not ENDING.search(bare)
-                and self.tells(bare)
-            ):
-                self.ops.append(Op("add", self.slot_of(bare), bare, said))
-
     # -- one sentence ----------------------------------------------------------------------
     def sentence(self, start: int, end: int) -> None:
         before = len(self.ops)
         if self.mine_named(start, end) or self.kin_named(start, end):
             return
-        lead = _TALK_LEAD.match(self.text, start, end)
-        if lead is not None and _OWN_LEAD.fullmatch(lead["lead"].strip()):
+        lead = TALK_LEAD.match(self.text, start, end)
+        if lead is not None and OWN_LEAD.fullmatch(lead["lead"].strip()):
             # "Ah, I need to fix something I said: it's shellfish I'm allergic to": a lead
             # about the talk sets up what follows its colon, which is what is told
             start = lead.end()
@@ -413,65 +398,6 @@ def _new_thing(value: str) -> bool:
     return bool(named_things(value)) and told_as_a_change(value)
 
 
-def _one_statement_each(ops: list[Op], message: str) -> list[Op]:
-    """ "Nurse. 12-hour shifts, mostly ICU.": what one message says of a thing that holds one
-    value is one statement, not a first one that the next replaces; a change said outright
-    ("…, moved to Leeds") still replaces."""
-    merged: list[Op] = []
-    for op in ops:
-        same = next(
-            (
-                i
-                for i, m in enumerate(merged)
-                if op.kind == m.kind == "add"
-                and op.slot is not None
-                and m.slot == op.slot
-                and slot_info(op.slot).kind == "single"
-                and op.replaces is None is m.replaces
-                and not CHANGE.search(op.value)
-            ),
-            None,
-        )
-        if same is None:
-            merged.append(op)
-            continue
-        first = merged[same]
-        merged[same] = dataclasses.replace(first, value=_joined(message, first.value, op.value))
-    # "My sister lives in Rome, worth visiting?": "my sister" named again inside the request
-    # says nothing the statement did not.
-    adds = [op for op in merged if op.kind == "add" and op.replaces is None]
-    kept: list[Op] = []
-    for op in merged:
-        said = op.value.casefold()
-        within = op in adds and any(
-            other.slot == op.slot
-            and said in other.value.casefold()
-            and (len(other.value) > len(op.value) or other in kept)
-            for other in adds
-            if other is not op
-        )
-        if not within:
-            kept.append(op)
-    return kept
-
-
-def _joined(message: str, first: str, second: str) -> str:
-    """Two statements as one, as written when only punctuation or "and" stands between them
-    ("dairy-free, nut-free")."""
-    if second in first:
-        return first
-    if first in second:
-        return second
-    at = message.find(first)
-    then = message.find(second, at + len(first)) if at >= 0 else -1
-    if then >= 0 and _JUST_JOINED.fullmatch(message, at + len(first), then):
-        return message[at : then + len(second)]
-    return f"{first.rstrip()} {second}"
-
-
-_JUST_JOINED = re.compile(r"[\s,;.!&]*(?:and\s*)?")
-
-
 # "mittens passed away 😢 got a kitten": in chat a face between two words ends the sentence
 # before it, as a full stop would; a face is no word of either sentence. (Other pictures can
 # stand for a word: "i ❤️ pizza".)
@@ -548,24 +474,6 @@ def _with_recounts(found: list[Op], message: str) -> list[Op]:
     return [*found, *(op for sentence in _SENTENCE_END.split(message) for op in recounts(sentence))]
 
 
-# A lead before a colon that introduces the user's own words, not a text to work on.
-_OWN_LEAD = re.compile(
-    r"(?:(?:ah|oh|ok|okay|so|sorry|oops),?\s+)?(?:i (?:need|want|have) to|let me|i should|"
-    r"i'd like to)\s+(?:fix|correct|clarify|amend|update)\s+(?:something|what|that|one thing)"
-    r"(?:\s+i\s+(?:said|wrote|told you|mentioned)(?:\s+(?:earlier|before))?)?|"
-    r"(?:quick|side|small|one|just a)?\s*(?:note|fyi)",
-    re.IGNORECASE,
-)
-
-
-def _lead_before(message: str, colon: int) -> str:
-    """The words of the sentence before a colon."""
-    cut = max(message.rfind(mark, 0, colon) for mark in ".!?\n")
-    return message[cut + 1 : colon].strip()
-
-
-# A few words and a colon before what is told.
-_TALK_LEAD = re.compile(r"\s*(?P<lead>[^.!?:\n]{3,60}):\s+(?=\S)")
 # Taking something up adds it to what the user does: "learning Italian", "took up golf".
 TAKEN_UP = re.compile(
     r"\b(?:learning|started|starting|taking up|took up|getting into|got into|picked up|"
