@@ -165,3 +165,13 @@ def test_the_user_corrected_beside_the_reply_is_heard() -> None:
     block = remembered("I'm vegetarian.", "You got it wrong, I'm vegan, not vegetarian.")
     assert "vegan" in block
     assert "vegetarian" not in block
+
+
+def test_a_contrast_before_a_long_aside_in_a_long_message_corrects() -> None:
+    block = remembered(
+        "I live in Lisbon and want to find weekend hikes nearby.",
+        "Looking for beginner trails within an hour of the city, nothing too steep. oh and "
+        "it's Porto I live in, not Lisbon, my bad, no idea why I wrote that.",
+    )
+    assert "porto" in block
+    assert "lisbon" not in block

@@ -372,3 +372,15 @@ def test_a_comment_after_not_is_no_value() -> None:
         "idea why I typed that.",
     )
     assert "no idea" not in block
+
+
+@pytest.mark.parametrize(
+    ("said", "slot"),
+    [
+        ("I live in Lisbon and want to find weekend hikes nearby.", "home:"),
+        ("I want to move to Austin.", "goal"),
+        ("Planning to move to Austin.", "goal"),
+    ],
+)
+def test_a_wish_after_a_home_told_leaves_it_a_home(said: str, slot: str) -> None:
+    assert slot in remembered(said)

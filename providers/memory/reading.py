@@ -229,8 +229,13 @@ class ReaderBase(ABC):
                 return named.slot
             if kind is None or kind.slot == "name":
                 return "name"
-        if kind is not None and kind.slot in _STATES and INTENT.search(value):
-            return "goals"  # "Planning to move to Austin": not where the user lives yet
+        intent = INTENT.search(value) if kind is not None and kind.slot in _STATES else None
+        if intent is not None and kind is not None:
+            told_first = category_of(value[: intent.start()])
+            # "Planning to move to Austin": not where the user lives yet (but "I live in
+            # Lisbon and want to find hikes nearby" lives there)
+            if told_first is None or told_first.slot != kind.slot:
+                return "goals"
         if IN_PLACE.search(value):
             return "home"
         # "Ezra, my seven-year-old, is…": a name in apposition comes first.

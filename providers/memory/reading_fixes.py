@@ -90,6 +90,8 @@ class Corrections(ReaderBase):
         cue = CORRECTION.search(self.text) is not None
         for start, end in sentences(self.text):
             said = self.text[start:end].strip()
+            if len(WORD.findall(said)) > 16 and (contrasted := NOT_X.search(said)):
+                said = said[: contrasted.end()]  # "…, not Lisbon, my bad, no idea why I…"
             if (
                 len(WORD.findall(said)) <= 16
                 and not said.endswith("?")
