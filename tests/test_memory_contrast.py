@@ -175,3 +175,13 @@ def test_a_contrast_before_a_long_aside_in_a_long_message_corrects() -> None:
     )
     assert "porto" in block
     assert "lisbon" not in block
+
+
+def test_a_contrast_said_for_the_memory_in_a_longer_message_corrects() -> None:
+    block = remembered(
+        "I work at Deloitte.",
+        "Quick fix for your notes: the firm's KPMG, not Deloitte. Must've been half asleep "
+        "when I wrote that, long week.",
+    )
+    assert "kpmg" in block
+    assert "deloitte" not in block

@@ -17,7 +17,7 @@ from .change_patterns import (
     RETRACTED_AS_WRONG,
     SPELT,
 )
-from .clause_patterns import FINITE, STOP, TASK_VERB, WORD, content_words
+from .clause_patterns import FINITE, OF_THE_TALK, STOP, TASK_VERB, WORD, content_words
 from .normalize import shares_stem
 from .normalize import words as word_list
 from .ops import (
@@ -97,7 +97,8 @@ class Corrections(ReaderBase):
                 and not said.endswith("?")
                 and not self.opens("request_openers", said)
                 and not TASK_VERB.match(said)
-                and (cue or self.first_person(said) or _ITS.match(said))
+                # (about the user, or said to the memory: "Quick fix for your notes: …")
+                and (cue or self.first_person(said) or _ITS.match(said) or OF_THE_TALK.search(said))
                 and self.contrast_in(said, whole=False)
             ):
                 return True
