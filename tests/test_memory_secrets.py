@@ -77,3 +77,12 @@ def test_screen_keeps_forget_ops() -> None:
     result = screen([Op("forget", None, "password", "forget my password")])
     assert len(result.ops) == 1
     assert not result.secret_dropped
+
+
+def test_the_users_own_maiden_name_is_their_name_not_a_security_answer() -> None:
+    block = remembered(
+        "Hi, I'm Megan Doyle.",
+        "fyi I've gone back to my maiden name after the divorce, so it's Megan Kowalski now.",
+    )
+    assert "kowalski" in block
+    assert "doyle" not in block
