@@ -108,3 +108,12 @@ def test_refusing_another_name_keeps_the_stored_one() -> None:
 def test_what_is_said_after_a_forgotten_name_goes_with_it() -> None:
     block = remembered("call me Jazzy, all my mates do", "please forget Jazzy")
     assert "mates" not in block
+
+
+@pytest.mark.parametrize(
+    "then", ["I'd rather you call me Alex than Sasha.", "Call me Alex instead of Sasha, please."]
+)
+def test_a_name_set_aside_for_another_is_not_kept(then: str) -> None:
+    block = remembered("Friends call me Sasha.", then)
+    assert "alex" in block
+    assert "sasha" not in block

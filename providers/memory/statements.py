@@ -174,6 +174,13 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             # "Small correction to your answer: the capital of Australia is Canberra": the
             # reply was wrong about the world, and nothing of the user's is said
             self.ops = [op for op in self.ops if op.kind == "forget"]
+        # "I'd rather you call me Alex than Sasha": the name set aside is no name of theirs
+        self.ops = [
+            dataclasses.replace(op, value=_SET_ASIDE.sub("", op.value))
+            if op.kind == "add" and op.slot == "name"
+            else op
+            for op in self.ops
+        ]
         if CORRECTION.search(self.text):
             self.ops = [
                 dataclasses.replace(op, value=without_the_wrong_value(op.value))
@@ -474,6 +481,10 @@ def _with_recounts(found: list[Op], message: str) -> list[Op]:
     return [*found, *(op for sentence in _SENTENCE_END.split(message) for op in recounts(sentence))]
 
 
+# A name set aside after the one chosen: "… than Sasha", "… instead of Sasha".
+_SET_ASIDE = re.compile(
+    r",?\s+(?:rather than|instead of|than|over)\s+(?-i:[A-Z])[\w'’-]+(?=\s*[,.;!]|\s*$)"
+)
 # Taking something up adds it to what the user does: "learning Italian", "took up golf".
 TAKEN_UP = re.compile(
     r"\b(?:learning|started|starting|taking up|took up|getting into|got into|picked up|"
