@@ -120,3 +120,13 @@ def test_an_earlier_statement_disregarded_alone_is_forgotten() -> None:
         "I drive a Volvo XC60.", "Please disregard my earlier statement about my car."
     )
     assert "volvo" not in block
+
+
+def test_losing_track_of_things_forgets_nothing() -> None:
+    block = remembered(
+        "I plan my week on Sundays.",
+        "I was diagnosed with ADHD last year and I'm still figuring out how to plan my week "
+        "without losing track of everything.",
+    )
+    assert "adhd" in block
+    assert "sundays" in block

@@ -90,7 +90,7 @@ WHAT_I_SAID = re.compile(
 _KEEPING_WORD = (
     r"sav(?:e|es|ed|ing)|stor(?:e|es|ed|ing|age)|keep(?:s|ing)?|kept|record(?:s|ed|ing)?|"
     r"unrecorded|notes?|noted|fil(?:e|ed)|memory|memori[sz]e|remember(?:ed|ing)?|"
-    r"log(?:ged|ging)?|track(?:ed|ing)?|knowing"
+    r"log(?:ged|ging)?|track(?:ed|ing)?(?! of\b)|knowing"  # (not "losing track of")
 )
 # "keep going", "keep up", "keep busy": keeping on, not keeping a record.
 KEEPING = re.compile(
