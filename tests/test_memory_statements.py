@@ -384,3 +384,17 @@ def test_a_comment_after_not_is_no_value() -> None:
 )
 def test_a_wish_after_a_home_told_leaves_it_a_home(said: str, slot: str) -> None:
     assert slot in remembered(said)
+
+
+@pytest.mark.parametrize(
+    "then", ["I'm fluent in German.", "I'm interested in Buddhism.", "I'm involved in Scouts."]
+)
+def test_what_the_user_is_in_is_no_home(then: str) -> None:
+    assert "i live in leeds" in remembered("I live in Leeds.", then)
+
+
+@pytest.mark.parametrize(
+    "then", ["I'm currently in Berlin.", "I'm back in Cork.", "I'm living in Oslo."]
+)
+def test_where_the_user_is_now_is_their_home(then: str) -> None:
+    assert "leeds" not in remembered("I live in Leeds.", then)

@@ -173,7 +173,11 @@ NAME_INTRO = re.compile(
 )
 # Where the user is, said with a place's name: "I'm in Toronto", "now in Accra".
 IN_PLACE = re.compile(
-    r"\b(?i:i'm|i am|im|we're|we are|now|currently|still|based)\s+(?i:\w+\s+)?(?i:in|near|"
+    # (a word between says where or when the user is, not what: "I'm interested in
+    # Buddhism", "I'm fluent in German" are no home)
+    r"\b(?i:i'm|i am|im|we're|we are|now|currently|still|based)\s+"
+    r"(?i:(?:\w+ly|now|still|based|living|staying|settled|located|stationed|posted|back|"
+    r"here|over|out|up|down|right|just|finally|also|away|home|mostly|somewhere)\s+)?(?i:in|near|"
     r"outside|out of)\s+(?:the\s+)?[A-Z][\w'’-]+"
     # "Been in Swansea since the spring": a stay with its start or length told is a home.
     r"|\b(?i:been)\s+(?i:living\s+)?(?i:in)\s+[A-Z][\w'’-]+(?=[^.!?]*\b(?i:since|for (?:\w+ )?"
