@@ -398,3 +398,11 @@ def test_what_the_user_is_in_is_no_home(then: str) -> None:
 )
 def test_where_the_user_is_now_is_their_home(then: str) -> None:
     assert "leeds" not in remembered("I live in Leeds.", then)
+
+
+def test_a_comparison_with_we_can_is_no_plan() -> None:
+    said = (
+        "We have a border collie called Biscuit who needs way more exercise than we can give him."
+    )
+    assert "biscuit" in remembered(said)
+    assert "- " not in remembered("We can go to the zoo on Saturday.")

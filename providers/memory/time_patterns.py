@@ -81,7 +81,8 @@ PLAN_AHEAD = re.compile(
     r"designing|creating|reading|fixing|throwing|hosting) (?:a|an|this|some)\b|"
     r"off to|heading|ready to|looking forward)\b|\b(?:i'll|i will|we'll|i'd love to|can't wait|"
     r"i (?:\w+ )?(?:want|hope|wish|plan) to|i wanna|i might|i bet|i believe|"
-    r"i can picture|i find it|we can|we should|we need to|let's|we all)\b",
+    r"i can picture|i find it|(?<!than )(?<!as much as )we can|we should|we need to|let's|"
+    r"we all)\b",
     re.IGNORECASE,
 )
 # What the user is doing these days, said of no kind of thing: "I'm staying positive",
