@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from memorykit import remembered
 
 
@@ -64,3 +65,17 @@ def test_a_lapse_typed_without_its_stop_is_a_sentence_of_its_own() -> None:
     )
     assert "swimmer" in memory
     assert "40 miles" not in memory
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("sushi is my jam 🍣 any tips for finding a decent place when I travel?", "sushi"),
+        ("Shellfish allergy here 🦐🚫 so what should I order at a tapas bar?", "shellfish"),
+        ("I love 🍕 and pasta.", "pasta"),
+    ],
+)
+def test_a_pictograph_before_a_question_ends_the_statement(said: str, kept: str) -> None:
+    block = remembered(said)
+    assert kept in block
+    assert "?" not in block

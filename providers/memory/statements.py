@@ -414,6 +414,13 @@ _FACES_AS_STOPS = re.compile(
     r"[ \t](?=[^\W\d_])"
 )
 
+# Any other pictograph ends a sentence only before a question: "sushi is my jam 🍣 any tips
+# for…?" (but "I love 🍕 and pasta": a pictograph may stand for a word).
+_THINGS_BEFORE_A_QUESTION = re.compile(
+    r"(?<=[\w)])[ \t]*[\U0001F300-\U0001FAFF\u2600-\u27BF][\U0001F300-\U0001FAFF\u2600-\u27BF"
+    r"\U0001F3FB-\U0001F3FF\uFE0F\u200D\s]*[ \t](?=(?i:so\s+)?(?i:any|how|what|which|where|"
+    r"when|why|who|can|could|should|would|is|are|do|does|tips|ideas|recommendations)\b)"
+)
 
 # What a person tells to be kept fits in a few sentences; past this a message is a document
 # (a megabyte piped in), and reading all of it would hold the prompt for seconds.
@@ -437,7 +444,8 @@ def extract_rules(message: str, known: Sequence[Fact] = ()) -> Extraction:
     language = language_of(message)
     if language != "en":
         return screen(_Reader(retyped(message, language)).read())
-    message = retyped(truecased(_FACES_AS_STOPS.sub(". ", message)), language)
+    message = _THINGS_BEFORE_A_QUESTION.sub(". ", _FACES_AS_STOPS.sub(". ", message))
+    message = retyped(truecased(message), language)
     found = _Reader(message).read()
     # The split is read only when the whole told nothing, or the split heard a request the
     # whole did not ("…where I work Please forget it"). Split always, or whenever the split
