@@ -406,3 +406,22 @@ def test_a_comparison_with_we_can_is_no_plan() -> None:
     )
     assert "biscuit" in remembered(said)
     assert "- " not in remembered("We can go to the zoo on Saturday.")
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I want to pay off my student loans by 30.", True),
+        ("I hope to run a marathon by the time I'm 50.", True),
+        ("I want to finish this email by 5.", False),
+    ],
+)
+def test_an_aim_with_a_deadline_in_years_is_a_goal(said: str, kept: bool) -> None:
+    assert ("goal:" in remembered(said)) is kept
+
+
+@pytest.mark.parametrize(
+    "then", ["I hope to run a marathon by the time I'm 50.", "When I'm 60 I want to live in Spain."]
+)
+def test_an_age_ahead_is_not_the_users_age(then: str) -> None:
+    assert "i'm 34" in remembered("I'm 34.", then)

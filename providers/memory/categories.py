@@ -83,7 +83,9 @@ CATEGORIES: tuple[Category, ...] = (
         r"[a-z]* \d|born (?:on )?\d+(?:st|nd|rd|th)? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
         r"oct|nov|dec)|"
         r"(?:\bi(?:'ll| will| just| am| have)?\s+|^\W*(?:just\s+|finally\s+)?|\bi'm\s+)"
-        r"turn(?:ed|ing)? \d|\bi'?m (?:\w+ )?\d\d\b|\bi am (?:\w+ )?\d\d\b|\bi'll be \d\d\b|"
+        # (not an age ahead: "by the time I'm 50", "when I'm 60")
+        r"turn(?:ed|ing)? \d|(?<!time )(?<!when )(?<!until )(?<!till )(?<!before )(?<!once )"
+        r"\bi'?m (?:\w+ )?\d\d\b|\bi am (?:\w+ )?\d\d\b|\bi'll be \d\d\b|"
         r"jahre alt|"
         r"\bans\b|\baños\b",
     ),
@@ -154,7 +156,10 @@ CATEGORIES: tuple[Category, ...] = (
         # "I want to open a bookshop", "I'd love to retire in Portugal": a life aim.
         r"(?:want|hope|plan|intend|would love|d love|wish) to (?:(?:open|start|run|launch|own|"
         r"build|found|write|publish) (?:a|an|my own|our own)\b|become|retire|move (?:to|abroad)|"
-        r"learn\b|live in|travel (?:the world|around))",
+        r"learn\b|live in|travel (?:the world|around))|"
+        # an aim with its deadline: "I want to pay off my student loans by 30"
+        r"(?:want|hope|plan|intend) to\b[^.!?]{3,60}\bby (?:(?:age )?[2-9]\d\b|the time i|"
+        r"next year|my \d\d(?:st|nd|rd|th)? birthday)",
     ),
     # Work told by its verb or its post, at a place of learning ("I teach maths at a high
     # school", "I work at a university"), is the user's work: the school names where.
