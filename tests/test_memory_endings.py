@@ -144,3 +144,16 @@ def test_a_thing_lost_in_the_passive_ends_the_subject_not_what_follows(then: str
 @pytest.mark.parametrize("said", ["a Mazda CX-5", "an F-150", "the RTX-4090 I got"])
 def test_a_model_number_is_no_count(said: str) -> None:
     assert quantities(said) == []
+
+
+def test_a_named_one_lost_is_retired() -> None:
+    block = remembered(
+        "My cat Whiskers is 14 and still going strong.",
+        "We lost Whiskers in the spring and have just adopted a greyhound called Pepper.",
+    )
+    assert "still going strong" not in block
+    assert "pepper" in block
+
+
+def test_a_thing_lost_is_not_a_death() -> None:
+    assert "keys" not in remembered("I lost my keys again.")

@@ -270,8 +270,9 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
         for m in RENAMED.finditer(said):
             # "Rocket is now officially Sprout": the old name becomes the new one.
             self.ops.append(Op("update", None, m["new"], said, replaces=m["old"]))
-        for m in LIFE_ENDED.finditer(said):
-            # "Sadly Oreo died", "Sam and I split up": what was said of them holds no more.
+        for m in [*LIFE_ENDED.finditer(said), *_LOST_ONE.finditer(said)]:
+            # "Sadly Oreo died", "Sam and I split up", "We lost Whiskers in the spring":
+            # what was said of them holds no more.
             self.ops.append(Op("retract", None, m["who"], said))
         turn = self.later_request(start, end)
         if turn is not None and not self.opens("request_openers", said):
@@ -489,6 +490,11 @@ def _with_recounts(found: list[Op], message: str) -> list[Op]:
     return [*found, *(op for sentence in _SENTENCE_END.split(message) for op in recounts(sentence))]
 
 
+# A named one lost, as people say of a death: "We lost Whiskers in the spring".
+_LOST_ONE = re.compile(
+    r"\b(?i:we|i)\s+(?i:sadly\s+|just\s+|recently\s+)?(?i:lost)\s+(?P<who>[A-Z][\w'-]+)"
+    r"(?=\s+(?i:in|last|this|on|to|after|before|recently|earlier|a|two|three|over)\b|\s*[,.;!]|$)"
+)
 # A name set aside after the one chosen: "… than Sasha", "… instead of Sasha".
 _SET_ASIDE = re.compile(
     r",?\s+(?:rather than|instead of|than|over)\s+(?-i:[A-Z])[\w'’-]+(?=\s*[,.;!]|\s*$)"
