@@ -79,3 +79,19 @@ def test_a_pictograph_before_a_question_ends_the_statement(said: str, kept: str)
     block = remembered(said)
     assert kept in block
     assert "?" not in block
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("Doing a part-time MBA on weekends at the moment.", "mba"),
+        (
+            "currently doing an apprenticeship in electrical engineering alongside college.",
+            "apprentice",
+        ),
+        ("Currently sitting in an airport lounge in Doha.", None),
+    ],
+)
+def test_a_sentence_with_its_i_left_out_after_a_word_of_time(said: str, kept: str | None) -> None:
+    block = remembered(said)
+    assert (kept in block) if kept else "- " not in block

@@ -218,7 +218,7 @@ BARE_IMPERATIVE = re.compile(
 OF_THE_TALK = re.compile(
     r"\b(?:remember\w*|memor\w*|forg[eo]t\w*|stor(?:e|ed|ing)|sav(?:e|ed|ing)|keep\w*|kept|"
     r"notes?|on file|records?|recorded|know|knowing|mention\w*|said|told|earlier|before|"
-    r"anymore|any more|part|bit|stuff|thing)\b",
+    r"anymore|any more|part(?!-)|bit(?!-)|stuff|thing)\b",  # (not "part-time")
     re.IGNORECASE,
 )
 

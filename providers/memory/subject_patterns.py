@@ -307,7 +307,11 @@ PAST = (
     r"\w+ed|went|became|began|bought|sold|quit|left|took|gave|made|found|grew|built|kept|"
     r"lost|met|paid|spent|won|wrote|had|born"
 )
-DROPPED_I = re.compile(r"(?:been|\w+ing|" + PAST + r")\b", re.IGNORECASE)
+# (after a word of time: "currently doing an apprenticeship")
+DROPPED_I = re.compile(
+    r"(?:(?:currently|still|now|lately|recently|also|just)\s+)?(?:been|\w+ing|" + PAST + r")\b",
+    re.IGNORECASE,
+)
 DROPPED_I_PAST = re.compile(r"(?:" + PAST + r")\b", re.IGNORECASE)
 # A possessive pronoun as a sentence's subject ("mine's 16", "ours is called Pippin"): it
 # stands for the user's own one of a thing named before it ("mine too" agrees, and tells

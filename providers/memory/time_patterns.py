@@ -172,7 +172,8 @@ def momentary(clause: str) -> bool:
 
 PASSING = re.compile(
     r"\b(?:i'm|im|i am) at (?:a|an|the|my|our)\b|"
-    r"^(?:(?:ugh|argh|urgh|oh|man|god|sigh|great)[,!.]*\s+)?(?:stuck|waiting|queu(?:e)?ing|sitting|standing|soaked|drenched|freezing|boiling|"
+    r"^(?:(?:ugh|argh|urgh|oh|man|god|sigh|great)[,!.]*\s+)?(?:(?:currently|still|just|now)\s+)?"
+    r"(?:stuck|waiting|queu(?:e)?ing|sitting|standing|soaked|drenched|freezing|boiling|"
     r"starving|running on|running late|home sick|off sick|off work|laid up|snowed under|"
     r"swamped)\b|\b(?:hanging in there|trying to stay|staying positive|holding up|getting by|"
     r"keeping (?:my )?head up|coping)\b|"
