@@ -92,3 +92,13 @@ def test_the_number_is_the_one_in_the_clause_that_says_now() -> None:
 def test_two_numbers_in_the_clause_that_says_now_change_nothing() -> None:
     block = remembered("I have three cats.", "We gave one away, so two or four cats now.")
     assert "three cats" in block
+
+
+@pytest.mark.parametrize("before", [(), ("I'm 38.",)])
+def test_an_age_told_before_a_question_is_kept(before: tuple[str, ...]) -> None:
+    block = remembered(
+        *before,
+        "Turning 40 next month and weirdly fine about it. What health checks should I book?",
+    )
+    assert "turning 40" in block
+    assert "38" not in block

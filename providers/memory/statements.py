@@ -487,7 +487,16 @@ def _with_recounts(found: list[Op], message: str) -> list[Op]:
     reader heard, unless the reader heard a correction or an end of its own in them."""
     if any(op.kind in ("update", "retract", "forget") for op in found):
         return found
-    return [*found, *(op for sentence in _SENTENCE_END.split(message) for op in recounts(sentence))]
+    ops = [*found]
+    for sentence in _SENTENCE_END.split(message):
+        counted = recounts(sentence)
+        ops.extend(counted)
+        kind = category_of(counted[0].evidence) if counted else None
+        if kind is not None and kind.slot == "age" and not any(op.kind == "add" for op in found):
+            # "Turning 40 next month and weirdly fine about it. What health checks…?": the
+            # user's age told before a question is kept as told, whether or not one was before
+            ops.append(Op("add", "age", counted[0].evidence, sentence))
+    return ops
 
 
 # A named one lost, as people say of a death: "We lost Whiskers in the spring".
