@@ -102,3 +102,15 @@ def test_an_age_told_before_a_question_is_kept(before: tuple[str, ...]) -> None:
     )
     assert "turning 40" in block
     assert "38" not in block
+
+
+@pytest.mark.parametrize(
+    ("said", "slot"),
+    [
+        ("As a 34-year-old, is it too late to learn piano?", "age:"),
+        ("as a 19 y/o with zero credit history, how do i build some?", "age:"),
+        ("My 7-year-old loves Lego, gift ideas?", "family:"),
+    ],
+)
+def test_the_user_described_by_their_age_gives_it(said: str, slot: str) -> None:
+    assert slot in remembered(said)

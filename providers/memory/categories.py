@@ -79,6 +79,8 @@ CATEGORIES: tuple[Category, ...] = (
         # (the age of a thing or of someone else, "my car is 12 years old", is not the user's)
         r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\x27s )(?<!’s )\b(?:\d+|[a-z]+) years? old\b|"
         r"years young|\bage\b|\baged\b|my birthday|born in (?:19|20)\d\d|"
+        # "as a 34-year-old", "as a 19 y/o": the user described by their age
+        r"\bas an? \d+(?:-| )?(?:year-old|years? old|y/?o|yr old)\b|"
         r"born (?:on )?(?:the \d+\w* of )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
         r"[a-z]* \d|born (?:on )?\d+(?:st|nd|rd|th)? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
         r"oct|nov|dec)|"
