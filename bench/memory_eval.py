@@ -15,6 +15,13 @@ of this stop's methods, each written by a helper who saw neither the reader nor 
 `memory_untuned_quantities.jsonl` (a number said again), `memory_untuned_pronouns.jsonl`
 (a pronoun) and `memory_untuned_keep.jsonl` (a fact and a message that must not erase it).
 
+Five more batteries, each by a helper who saw neither the reader nor the data, came with
+this stop. Three were tuned on: `memory_tuned_updates.jsonl` (60 changes said in passing),
+`memory_tuned_corrections.jsonl` (60 corrections and name changes) and
+`memory_tuned_facts.jsonl` (90 simple facts and negatives). Two were not, and are read for
+their counts only: `memory_untuned_updates2.jsonl` (50, the updates battery's twin) and
+`memory_untuned_mixed.jsonl` (80 in the mix of `dev.jsonl`). Pass one as CASES.
+
 `--speed` also measures extraction per message (p50 and p95 over the cases' messages) as a
 ratio to the extractor at git revision `--reference` (default 9ef1a16, the last pattern
 grammar), loaded from `git archive` into a temporary package and timed in the same run; and
