@@ -157,13 +157,25 @@ LIFE_ENDED = re.compile(
     r"ist (?:\w+\s+){0,3}gestorben|est (?:\w+\s+){0,2}morte?|murió|se murió|ha muerto)\b",
     re.IGNORECASE,
 )
-# Of those, the ones that can only mean an earlier statement was wrong ("sorry" and "wrong"
-# also apologise, or judge something else).
+# A named one lost, as people say of a death: "We lost Whiskers in the spring".
+LOST_ONE = re.compile(
+    r"\b(?i:we|i)\s+(?i:sadly\s+|just\s+|recently\s+)?(?i:lost)\s+(?P<who>[A-Z][\w'-]+)"
+    r"(?=\s+(?i:in|last|this|on|to|after|before|recently|earlier|a|two|three|over)\b|\s*[,.;!]|$)"
+)
+# Of the cues of `CORRECTION`, those that can only mean an earlier statement was wrong ("sorry"
+# and "wrong" also apologise, or judge something else).
 RETRACTED_AS_WRONG = re.compile(
     r"\b(?:typo|misspo?ke|mistake|mistyped|correction|i meant|scratch that|tippfehler|"
     r"correct (?:that|myself|this)|"
     r"it'?s actually|actually,? it'?s|(?<=^)[\w'-]+(?: [\w'-]+)?,? (?:actually|technically)\b|"
     r"korrektur|erreur|me equivoqué|foutje)\b",
+    re.IGNORECASE,
+)
+# What was just said, taken back: "ignore that", "disregard what I said".
+THAT_UNSAID = re.compile(
+    r"\b(?:ignore|disregard|forget|scratch|strike)\s+"
+    r"(?:that|this|it|what i (?:said|wrote|typed)|"
+    r"my (?:earlier|previous|last|first) (?:statement|message|comment|answer|reply))\b",
     re.IGNORECASE,
 )
 # What a clause says no longer holds: "not a barista any more", "no more bus for me".

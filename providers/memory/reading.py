@@ -229,8 +229,7 @@ class ReaderBase(ABC):
                 return named.slot
             if kind is None or kind.slot == "name":
                 return "name"
-        intent = INTENT.search(value) if kind is not None and kind.slot in _STATES else None
-        if intent is not None and kind is not None:
+        if kind is not None and kind.slot in _STATES and (intent := INTENT.search(value)):
             told_first = category_of(value[: intent.start()])
             # "Planning to move to Austin": not where the user lives yet (but "I live in
             # Lisbon and want to find hikes nearby" lives there)

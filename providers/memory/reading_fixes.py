@@ -16,6 +16,7 @@ from .change_patterns import (
     RESPELT,
     RETRACTED_AS_WRONG,
     SPELT,
+    THAT_UNSAID,
 )
 from .clause_patterns import FINITE, OF_THE_TALK, STOP, TASK_VERB, WORD, content_words
 from .normalize import shares_stem
@@ -191,12 +192,12 @@ class Corrections(ReaderBase):
         nothing else heard anything in it, so a value said alone may be a retyping."""
         # (what the message asks after it is another matter: "it's Muhammad with a u, that's
         # how it's spelled on my passport. can you help me fill in this visa form?")
+        said = [self.text[a:b] for a, b in sentences(self.text)]
         told = (
             " ".join(
-                self.text[a:b]
-                for a, b in sentences(self.text)
-                if not self.text[a:b].rstrip().endswith("?")
-                and not self.opens("request_openers", self.text[a:b].lstrip())
+                s
+                for s in said
+                if not s.rstrip().endswith("?") and not self.opens("request_openers", s.lstrip())
             )
             or self.text
         )
@@ -210,9 +211,7 @@ class Corrections(ReaderBase):
             )
         # "Sorry, from Kerry originally. Cork is where I studied.": a sentence that tells
         # something of its own beside the one that corrects is no part of the correction
-        cued = [
-            self.text[a:b] for a, b in sentences(self.text) if CORRECTION.search(self.text[a:b])
-        ]
+        cued = [s for s in said if CORRECTION.search(s)]
         apart = [
             op
             for op in self.ops
@@ -321,13 +320,6 @@ def _keep_unless_negation(m: re.Match[str]) -> str:
 # A value and, after it, the one it is not: "vegan not vegetarian", "34, not 43".
 _CORRECTED_AWAY = re.compile(
     r"(?P<before>[^\W_][\w'-]*),?\s+not\s+(?:an?\s+|the\s+)?[^\W_][\w'-]*(?=[\s,.;:!?]|$)",
-    re.IGNORECASE,
-)
-# What was just said, taken back: "ignore that", "disregard what I said".
-THAT_UNSAID = re.compile(
-    r"\b(?:ignore|disregard|forget|scratch|strike)\s+"
-    r"(?:that|this|it|what i (?:said|wrote|typed)|"
-    r"my (?:earlier|previous|last|first) (?:statement|message|comment|answer|reply))\b",
     re.IGNORECASE,
 )
 # A cry or a filler, said before a contrast: "argh, not keto".

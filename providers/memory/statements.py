@@ -39,8 +39,10 @@ from .change_patterns import (
     LAPSE_SAID,
     LAPSED,
     LIFE_ENDED,
+    LOST_ONE,
     NO_MORE,
     SWITCH,
+    THAT_UNSAID,
 )
 from .clause_patterns import (
     NOT_MEANT,
@@ -60,7 +62,7 @@ from .own_leads import OWN_LEAD, TALK_LEAD, lead_before
 from .quantities import recounts
 from .reading import Group, clauses, sentences, trim
 from .reading_clause import Clauses
-from .reading_fixes import THAT_UNSAID, Corrections, without_the_wrong_value
+from .reading_fixes import Corrections, without_the_wrong_value
 from .reading_lasting import Lasting
 from .reading_requests import Requests
 from .reading_short import ShortMessages
@@ -270,7 +272,7 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
         for m in RENAMED.finditer(said):
             # "Rocket is now officially Sprout": the old name becomes the new one.
             self.ops.append(Op("update", None, m["new"], said, replaces=m["old"]))
-        for m in [*LIFE_ENDED.finditer(said), *_LOST_ONE.finditer(said)]:
+        for m in [*LIFE_ENDED.finditer(said), *LOST_ONE.finditer(said)]:
             # "Sadly Oreo died", "Sam and I split up", "We lost Whiskers in the spring":
             # what was said of them holds no more.
             self.ops.append(Op("retract", None, m["who"], said))
@@ -488,22 +490,18 @@ def _with_recounts(found: list[Op], message: str) -> list[Op]:
     if any(op.kind in ("update", "retract", "forget") for op in found):
         return found
     ops = [*found]
+    heard = any(op.kind == "add" for op in found)
     for sentence in _SENTENCE_END.split(message):
         counted = recounts(sentence)
         ops.extend(counted)
-        kind = category_of(counted[0].evidence) if counted else None
-        if kind is not None and kind.slot == "age" and not any(op.kind == "add" for op in found):
+        kind = category_of(counted[0].evidence) if counted and not heard else None
+        if kind is not None and kind.slot == "age":
             # "Turning 40 next month and weirdly fine about it. What health checks…?": the
             # user's age told before a question is kept as told, whether or not one was before
             ops.append(Op("add", "age", counted[0].evidence, sentence))
     return ops
 
 
-# A named one lost, as people say of a death: "We lost Whiskers in the spring".
-_LOST_ONE = re.compile(
-    r"\b(?i:we|i)\s+(?i:sadly\s+|just\s+|recently\s+)?(?i:lost)\s+(?P<who>[A-Z][\w'-]+)"
-    r"(?=\s+(?i:in|last|this|on|to|after|before|recently|earlier|a|two|three|over)\b|\s*[,.;!]|$)"
-)
 # A name set aside after the one chosen: "… than Sasha", "… instead of Sasha".
 _SET_ASIDE = re.compile(
     r",?\s+(?:rather than|instead of|than|over)\s+(?-i:[A-Z])[\w'’-]+(?=\s*[,.;!]|\s*$)"
