@@ -70,7 +70,7 @@ EN = Language(
     r"was|were|do|does|did|can|could|should|would|will|shall|may|might|have|has|any|anyone",
     hypothetical=r"if|suppose|supposing|imagine|imagining|pretend|pretending|hypothetically|"
     r"what if|let's say|say|assuming|assume|were i|in a world|roleplay|role-play|role play|"
-    r"as if",
+    r"as if|i wish i|i wish i'd|if only i",
     request_openers=r"can you|could you|would you|will you|please|pls|plz|help|tell me|"
     r"kindly|use|keep|cap|limit|put|avoid|stop|don't|do not|never|be|answer|reply|respond|talk|"
     r"speak|call|address|cite|include|add|skip|format|stick to|go easy|no more|"
@@ -140,7 +140,7 @@ DE = Language(
     # A verb before its "du" or "ihr" asks: "Kennst du…?", "Habt ihr…?".
     r"\w+st du|\w+t ihr",
     hypothetical=r"wenn|falls|angenommen|stell dir vor|stellen sie sich vor|würde|würdest|"
-    r"wäre|hätte|als ob|vielleicht",
+    r"wäre|hätte|als ob|vielleicht|ich wünschte|wenn ich nur",
     request_openers=r"kannst du|können sie|könntest du|bitte|hilf|schreib|schreibe|erkläre|"
     r"antworte|antworten sie|sei|seien sie|halte|nutze|verwende|sprich|benutze|"
     r"erklär|übersetze|fasse|gib|zeig|zeige|mach|mache|nenne|liste|finde|vergleiche",
@@ -161,7 +161,7 @@ FR = Language(
     question_openers=r"qu'est-ce|quel|quelle|quels|quelles|qui|quand|où|pourquoi|comment|"
     r"combien|est-ce|peux-tu|pouvez-vous|as-tu|y a-t-il",
     hypothetical=r"si|supposons|imagine|imaginez|imaginons|au cas où|serait|aurais|aurait|"
-    r"serais|ferais|comme si|peut-être",
+    r"serais|ferais|comme si|peut-être|si seulement|j'aimerais tant|j'aimerais tellement",
     request_openers=r"peux-tu|pouvez-vous|pourrais-tu|pourriez-vous|tu peux|tu pourrais|"
     r"vous pouvez|vous pourriez|s'il te plaît|"
     r"réponds|répondez|sois|soyez|utilise|utilisez|parle-moi|parlez-moi|"
@@ -194,7 +194,7 @@ ES = Language(
     question_openers=r"qué|quién|quiénes|cuál|cuáles|cuándo|dónde|por qué|cómo|cuánto|"
     r"cuántos|puedes|podrías|hay",
     hypothetical=r"si|supongamos|imagina|imagínate|imaginemos|en caso de|sería|tendría|"
-    r"haría|como si|quizás|quizá|tal vez",
+    r"haría|como si|quizás|quizá|tal vez|ojalá|ojala",
     request_openers=r"puedes|podrías|por favor|porfa|ayúdame|ayuda|escribe|explica|explícame|"
     r"responde|respóndeme|contesta|contéstame|usa|habla|háblame|"
     r"traduce|resume|dame|muéstrame|haz|busca|encuentra|lista|compara|dime",
@@ -224,7 +224,7 @@ IT = Language(
     r"mangio|bevo|uso|gioco|suono|insegno|mi chiamo|mi piace|mi piacciono",
     third_person=r"lui|lei|loro|suo|sua|questo|quello",
     question_openers=r"che|cosa|chi|quale|quali|quando|dove|perché|come|quanto|puoi|potresti",
-    hypothetical=r"se|supponiamo|immagina|sarebbe|avrei|farei|come se|forse",
+    hypothetical=r"se|supponiamo|immagina|sarebbe|avrei|farei|come se|forse|magari",
     request_openers=r"puoi|potresti|per favore|aiutami|scrivi|spiega|traduci|riassumi|dammi|"
     r"mostrami|fai|trova",
     negation=r"non|mai|più|nessun|nessuna|invece|sbagliato",
@@ -242,7 +242,8 @@ PT = Language(
     third_person=r"ele|ela|eles|elas|seu|sua|isto|isso",
     question_openers=r"que|quem|qual|quais|quando|onde|por que|porque|como|quanto|pode|"
     r"poderia",
-    hypothetical=r"se|suponha|imagine|imagina|seria|teria|faria|como se|talvez",
+    hypothetical=r"se|suponha|imagine|imagina|seria|teria|faria|como se|talvez|quem me dera|"
+    r"tomara",
     request_openers=r"pode|poderia|por favor|me ajude|ajude|escreva|explique|traduza|resuma|"
     r"me dê|mostre|faça|encontre",
     negation=r"não|nunca|jamais|nenhum|nenhuma|mais|errado",
@@ -257,7 +258,7 @@ NL = Language(
     first_person=r"ik|mij|me|mijn|wij|we|ons|onze",
     third_person=r"hij|zij|ze|hun|zijn|haar|dit|dat",
     question_openers=r"wat|wie|welke|wanneer|waar|waarom|hoe|hoeveel|kun|kunt|kan|is|zijn|heb",
-    hypothetical=r"als|stel|stel je voor|zou|zouden|alsof|misschien",
+    hypothetical=r"als|stel|stel je voor|zou|zouden|alsof|misschien|ik wou dat|ik wilde dat",
     request_openers=r"kun je|kunt u|kan je|alsjeblieft|alstublieft|help|schrijf|leg uit|"
     r"vertaal|vat|geef|toon|maak|zoek",
     negation=r"niet|geen|nooit|niet meer|fout|foutje|maar|in plaats van",
