@@ -13,6 +13,8 @@ from .clause_patterns import (
     ADVICE,
     ASIDE,
     FINITE,
+    FREQUENT_VERB,
+    GENERAL_TRUTH,
     REACTION,
     STYLE_SAID,
     TIME_NAMED,
@@ -168,6 +170,8 @@ class Clauses(ReaderBase):
         reported = REPORTED.search(clause) and not CARE_SAYS.search(clause)
         if reported or ADVICE.search(clause):
             return None  # someone's words, or advice and mottos ("never give up on your dreams")
+        if GENERAL_TRUTH.match(clause) and not self.first_person(clause):
+            return None  # "Honesty is the best policy": of the world, not of the user
         if PLAN.search(clause) and self.slot_of(clause) not in LASTING_DESPITE_PLANS:
             return None  # "I'm going to a concert tomorrow" (but "I'm vegan and visiting…")
         if (
@@ -278,8 +282,8 @@ class Clauses(ReaderBase):
         # "Huge cricket fan.", "Lifelong birdwatcher": a person named by what they do or love
         # is who the user is, of whatever kind.
         one_who = ONE_WHO.match(clause.rstrip(" .!")) is not None
-        if _of_a_trade(clause):
-            return False
+        if _of_a_trade(clause) or FREQUENT_VERB.search(clause):
+            return False  # ("Hard work always pays off": a verb, so no fragment)
         if one_who and not FINITE.search(clause) and message_words <= 14:
             return not someone_named
         return (
