@@ -273,8 +273,11 @@ class ShortMessages(ReaderBase):
         if PAST_OF_A_THING.match(said):
             return False  # "Lunch was a sad sandwich at my desk": how something went
         mine = self.first_person(said)
+        # ("My friend and I run a shop" is the user's; "my coworker just had twins, what do i
+        # put in the card" is the coworker's, the "i" of a later clause notwithstanding)
+        head = said.partition(",")[0]
         if (SOMEONE_ELSE.match(said) or OTHER_PEOPLE.match(said)) and not SELF_AS_PERSON.search(
-            said
+            head
         ):
             return False
         if self.opens("third_person", said) and not mine:

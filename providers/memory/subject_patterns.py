@@ -195,9 +195,12 @@ NAMED_ME = re.compile(
     r"\b(?:llam|decir|apod)\w*me\s+(?-i:[A-Z])|\bmich\s+(?:\w+\s+)?(?-i:[A-Z])[\w'-]+\s+(?:nenn|ruf)",
     re.IGNORECASE,
 )
+# The user among a clause's subjects ("My friend and I run a shop"); "me" after a preposition
+# is the user as a place or a goal, not a subject ("the guy in the flat above me", "kind to me").
 SELF_AS_PERSON = re.compile(
     r"\b(?:i|i'm|im|i've|i'd|(?<!telling )(?<!told )(?<!tells )(?<!tell )(?<!asked )(?<!asks )"
-    r"(?<!asking )me|myself|ich|mich|mir|je|moi|yo)\b",
+    r"(?<!asking )(?<!above )(?<!below )(?<!beside )(?<!behind )(?<!near )(?<!next to )"
+    r"(?<!to )(?<!for )(?<!with )(?<!from )(?<!of )(?<!at )me|myself|ich|mich|mir|je|moi|yo)\b",
     re.I,
 )
 # The user as the one someone set to a task: "they've got me teaching biology", "work has
