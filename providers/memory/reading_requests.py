@@ -36,6 +36,7 @@ from .subject_patterns import (
     MY_PEOPLE,
     NAMED_ME,
     NAMED_MINE,
+    OTHER_PEOPLE,
     OWN_RELATIVE,
     THATS_ME,
     THEY_FIRST,
@@ -92,6 +93,13 @@ _ASKED_FOR = re.compile(
     re.IGNORECASE,
 )
 
+# Words of the conversation itself: an instruction about replies names the user, the
+# assistant or what it gives.
+_OF_THE_EXCHANGE = re.compile(
+    r"\b(?:me|my|i|you|u|your|answers?|repl(?:y|ies)|responses?|examples?|explanations?|"
+    r"code|suggestions?|recommendations?|sources?|words?|phrases?|emojis?|emoticons?)\b",
+    re.IGNORECASE,
+)
 FOR_ME = re.compile(r"\bfor me\b", re.I)
 # The kinds of thing a person has one of their own of: what "mine" and "ours" can stand for.
 KEPT_KINDS = frozenset({"pets", "possessions", "vehicle", "family", "tech"})
@@ -178,6 +186,32 @@ class Requests(ReaderBase):
         self.ops.extend(ops)
         return True
 
+    def said_to_last(self, said: str, *, standing: bool) -> bool:
+        """An instruction with no task or text of its own that says, in words of lasting
+        other than "for me", that it holds from now on."""
+        if (
+            said.rstrip(" .!)").endswith("?")
+            or self.introduces_task
+            or TASK_AFTER_COLON.search(said)
+        ):
+            return False
+        opener = self.lang.opens["request_openers"]
+        rest = said
+        while opener is not None and (m := opener.match(rest)) and m.end() > 0:
+            rest = rest[m.end() :].lstrip(" ,")
+        whole = next(
+            (self.text[a:b] for a, b in sentences(self.text) if said in self.text[a:b]), said
+        )
+        standing = standing or re.search(r"\bwhen(?:ever)? (?:you|u)\b", said, re.I) is not None
+        on_a_text = re.search(
+            r"\b(?:this|these|that|those|the following|attached|below)\b", rest, re.I
+        )
+        if MY_PEOPLE.search(rest) or OTHER_PEOPLE.search(rest):
+            return False  # "Tell my son to always wear a helmet": advice for someone else
+        if self.code == "en" and not _OF_THE_EXCHANGE.search(rest):
+            return False  # "always check the forecast before hiking": advice, not of replies
+        return on_a_text is None and (standing or self.has("lasting", FOR_ME.sub("", whole)))
+
     def directive(self, said: str, start: int, end: int, *, standing: bool) -> None:
         """A request: a standing instruction about replies, or a task (nothing kept)."""
         if not (standing or self.has("lasting", said)) and (
@@ -198,6 +232,11 @@ class Requests(ReaderBase):
         if (aspect is None or self.code not in STYLE_READ_IN) and not NAMED_ME.search(said):
             # The aspects' words are those of the four languages read in full: in another
             # one they are other words ("brief" is a letter in Dutch).
+            if self.said_to_last(said, standing=standing):
+                # "Going forward, give me sources when you state facts": an instruction that
+                # says it lasts is the user's way of being answered, of whatever aspect.
+                self.ops.append(Op("add", "reply_style", said, said))
+                return
             self.indirect(start, end)
             return
         polite = re.match(

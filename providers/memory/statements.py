@@ -277,7 +277,13 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             # what was said of them holds no more.
             self.ops.append(Op("retract", None, m["who"], said))
         turn = self.later_request(start, end)
-        if turn is not None and not self.opens("request_openers", said):
+        lasting = self.lang.opens["lasting"]
+        if (
+            turn is not None
+            and not self.opens("request_openers", said)
+            # ("Going forward, give me sources": what lasts is said of the request)
+            and not (lasting is not None and lasting.fullmatch(self.text[start:turn].strip(" ,")))
+        ):
             # "Changed my mind, give me detailed answers": a request after a remark is a
             # request of its own.
             self.sentence(start, turn)
@@ -287,8 +293,14 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
         conditional = re.match(
             r"(?:when|whenever|if|every time|each time)\s+(?:you|u)\b", said, re.I
         )
-        lasting_start = re.match(
-            r"(?:always|never|from now on|going forward|in future)[,\s]+", said, re.I
+        # "From now on, …", "As a rule …", "A partir de ahora …": a word of lasting opens a
+        # standing instruction ("For me, tea beats coffee" is a taste).
+        opener = self.lang.opens["lasting"]
+        opened = opener.match(said) if opener is not None else None
+        lasting_start = (
+            _AFTER_A_WORD.match(said, opened.end())
+            if opened is not None and opened.group().strip().casefold() != "for me"
+            else None
         )
         bare = said[lasting_start.end() :] if lasting_start else said
         request = (
@@ -512,4 +524,5 @@ TAKEN_UP = re.compile(
     r"began|beginning|trying out|also)\b",
     re.IGNORECASE,
 )
+_AFTER_A_WORD = re.compile(r"[,\s]+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
