@@ -48,6 +48,12 @@ AIM_WAS = re.compile(r"\b(?:aim|goal|plan|idea|intention|point)\s+was\s+to\b", r
 OURS_TO_US = re.compile(r"our\s+(?:[\w'-]+\s+){1,2}(?:\w+\s+)?us\b", re.I)
 
 
+# The user described, then someone or something the description names, described in turn.
+_I_AM_WHO = re.compile(
+    r"(?P<main>(?:i'm|i am|im)\s+(?:a|an)\s+[^,;]+?),?\s+(?:who|whose|which)\b", re.IGNORECASE
+)
+
+
 class Lasting(ReaderBase):
     """Whether what is said lasts."""
 
@@ -115,8 +121,11 @@ class Lasting(ReaderBase):
                 # In a long turn of a conversation, a remark of no kind a person has (no
                 # category) is talk, not something told to be kept.
                 return False
-        # One occasion, with its "I" or without ("Finished the report at last").
-        episode = self.episode(clause)
+        # One occasion, with its "I" or without ("Finished the report at last"); but who the
+        # user is stays so whatever happened to the one a relative clause names ("I'm a carer
+        # for my dad, who had a stroke two years ago").
+        described = _I_AM_WHO.match(clause)
+        episode = self.episode(described["main"] if described else clause)
         # An occasion that changed something a person has for good ("got diagnosed with
         # diabetes", "opened my own bakery") is told for what it left behind.
         left_state = category is not None and category.slot in STATE_SLOTS

@@ -430,10 +430,12 @@ _FACES_AS_STOPS = re.compile(
 )
 
 # Any other pictograph ends a sentence only before a question: "sushi is my jam 🍣 any tips
-# for…?" (but "I love 🍕 and pasta": a pictograph may stand for a word).
+# for…?" (but "I love 🍕 and pasta": a pictograph may stand for a word), and so does a dash ("I'm
+# a Sikh and I wear a turban — any tips for helmets that fit?").
 _THINGS_BEFORE_A_QUESTION = re.compile(
-    r"(?<=[\w)])[ \t]*[\U0001F300-\U0001FAFF\u2600-\u27BF][\U0001F300-\U0001FAFF\u2600-\u27BF"
-    r"\U0001F3FB-\U0001F3FF\uFE0F\u200D\s]*[ \t](?=(?i:so\s+)?(?i:any|how|what|which|where|"
+    r"(?<=[\w)])(?:[ \t]*[\U0001F300-\U0001FAFF\u2600-\u27BF][\U0001F300-\U0001FAFF\u2600-\u27BF"
+    r"\U0001F3FB-\U0001F3FF\uFE0F\u200D\s]*[ \t]|[ \t]*[—–][ \t]*|[ \t]+-[ \t]+)"
+    r"(?=(?i:so\s+)?(?i:any|how|what|which|where|"
     r"when|why|who|can|could|should|would|is|are|do|does|tips|ideas|recommendations)\b)"
 )
 
