@@ -49,6 +49,7 @@ from .talk_patterns import (
     ONE_THING,
     OWN_KINDS,
     TASK_AFTER_COLON,
+    THIS_TIME,
     VERB_ME,
     WHAT_I_USE,
 )
@@ -100,6 +101,13 @@ _OF_THE_EXCHANGE = re.compile(
     r"code|suggestions?|recommendations?|sources?|words?|phrases?|emojis?|emoticons?)\b",
     re.IGNORECASE,
 )
+# The user as an imperative's object, joined to its verb: "-moi" in French, "-me" after a
+# stressed syllable written with its accent in Spanish, "-me" after a hyphen in Portuguese.
+_CLITIC_ME = {
+    "fr": re.compile(r"[^\W\d_]+-moi\b", re.IGNORECASE),
+    "es": re.compile(r"[^\W\d_]*[áéíóú][^\W\d_]*me\b", re.IGNORECASE),
+    "pt": re.compile(r"[^\W\d_]+-me\b", re.IGNORECASE),
+}
 FOR_ME = re.compile(r"\bfor me\b", re.I)
 # The kinds of thing a person has one of their own of: what "mine" and "ours" can stand for.
 KEPT_KINDS = frozenset({"pets", "possessions", "vehicle", "family", "tech"})
@@ -113,9 +121,13 @@ class Requests(ReaderBase):
     """Requests: what is kept of a directive, a task or a request to forget."""
 
     def verb_me(self, said: str) -> bool:
-        """An English imperative of any verb with the user as its object ("No me gusta…" is
-        Spanish for a dislike)."""
-        return self.code == "en" and VERB_ME.match(said) is not None
+        """An imperative of any verb with the user as its object: "Pitch me three ideas", and
+        the pronoun joined to the verb in French, Spanish and Portuguese ("Tutoie-moi",
+        "Trátame de tú", "responde-me"). ("No me gusta…" is Spanish for a dislike.)"""
+        if self.code == "en":
+            return VERB_ME.match(said) is not None
+        clitic = _CLITIC_ME.get(self.code)
+        return clitic is not None and clitic.match(said) is not None
 
     def later_request(self, start: int, end: int) -> int | None:
         """Where a request opens after a comma or dash inside the sentence, if one does."""
@@ -221,7 +233,7 @@ class Requests(ReaderBase):
             return
         # "Use a table to compare these laptops for me", "this reply only": pointed at one
         # piece of work, it is for that one ("for me" says whose it is, not for how long).
-        one_thing = ONE_THING.search(said) is not None
+        one_thing = ONE_THING.search(said) is not None or THIS_TIME.search(said) is not None
         if one_thing and not (standing or self.has("lasting", FOR_ME.sub("", said))):
             self.indirect(start, end)
             return

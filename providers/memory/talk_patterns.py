@@ -20,6 +20,12 @@ VERB_ME = re.compile(
 # "No emojis, ever": a reply's feature refused outright.
 NO_THING = re.compile(r"no\s+(?!one\b|longer\b|more\b|idea\b|way\b|need\b|problem\b)\w", re.I)
 # The one piece of work at hand, pointed at.
+# "This time" in the reader's languages: an instruction for the reply at hand.
+THIS_TIME = re.compile(
+    r"\b(?:this time|just this once|cette fois|pour cette fois|esta vez|por esta vez|diesmal|"
+    r"dieses mal|questa volta|per questa volta|desta vez|dessa vez|deze keer|voor deze keer)\b",
+    re.IGNORECASE,
+)
 ONE_THING = re.compile(
     r"^[^,;]*?(?:\b(?:this|these|that|those)\s+(?!(?:days|time|way|kind|sort|on|in|at|to|for|"
     r"with|of|is|are|was|were)\b)[\w-]+|\bthis one\b)",
