@@ -108,6 +108,9 @@ _CLITIC_ME = {
     "es": re.compile(r"[^\W\d_]*[áéíóú][^\W\d_]*me\b", re.IGNORECASE),
     "pt": re.compile(r"[^\W\d_]+-me\b", re.IGNORECASE),
 }
+# A question put to the listener by its subject alone, as people type it: "…, you know any
+# good ones?", "…, tu as une recette ?", "…, du hast Tipps?", "…, você tem alguma receita?".
+_YOU_ASKED = re.compile(r"(?:you|u|tu|t'as|vous|du|ihr|tú|usted|você|voce)\s+\w", re.IGNORECASE)
 FOR_ME = re.compile(r"\bfor me\b", re.I)
 # The kinds of thing a person has one of their own of: what "mine" and "ours" can stand for.
 KEPT_KINDS = frozenset({"pets", "possessions", "vehicle", "family", "tech"})
@@ -180,6 +183,7 @@ class Requests(ReaderBase):
                 or self.opens("question_openers", rest)
                 or self.opens("request_openers", rest)
                 or self.verb_me(rest)
+                or _YOU_ASKED.match(rest) is not None
             ):
                 return m.end()
         return None
