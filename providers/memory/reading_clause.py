@@ -75,6 +75,29 @@ def _of_a_trade(clause: str) -> bool:
     return found is not None and found.slot == "work"
 
 
+def of_a_role(clause: str) -> bool:
+    """ "My supplier just raised prices", "The recruiter told me…": the subject is someone
+    the user knows by their trade (a name of a trade, by its endings, after "my", "our" or
+    "the", doing what only a person does), not the user, nor the user's family."""
+    head = _ROLE_HOLDER.match(clause)
+    if head is None or MY_PEOPLE.match(clause) or not _AGENT.search(head["role"]):
+        return False
+    found = category_of(f"I'm a {head['role']}")
+    return found is not None and found.slot == "work"
+
+
+# A person's title, then a verb only a person does: wanting, saying, asking, sending.
+_ROLE_HOLDER = re.compile(
+    r"(?:one of )?(?:my|our|the)\s+(?P<role>[\w-]+(?:\s+[\w-]+)??)"
+    r"(?:\s+(?:at|on|from|of|in)\s+(?:the|my|our|a)\s+[\w-]+)?\s+(?:just\s+|always\s+)?"
+    r"(?:wants?|wanted|insists?|insisted|told|tells|says|said|asked|asks|thinks|thought|"
+    r"expects|needs|sent|emailed|called|texted|messaged|raised|keeps|hates|loves)\b",
+    re.IGNORECASE,
+)
+# The endings of the names of people by what they do ("editor", "supplier", "recruiter").
+_AGENT = re.compile(r"(?:er|or|ist|ian|ant|ent|ee|ic|man|woman)s?$", re.IGNORECASE)
+
+
 class Clauses(ReaderBase):
     """One clause: whose it is and what it adds."""
 
@@ -180,7 +203,7 @@ class Clauses(ReaderBase):
             and style_aspect_of(clause) is None  # "no emojis in your replies" is about replies
         ):
             return None  # "tell me about your trip to Crete": the listener's, not the user's
-        someone_else = SOMEONE_ELSE.match(clause) or OTHER_PEOPLE.match(clause)
+        someone_else = SOMEONE_ELSE.match(clause) or OTHER_PEOPLE.match(clause) or of_a_role(clause)
         if someone_else and not (SELF_AS_PERSON.search(clause) or NAMED_ME.search(clause)):
             return None
         intro = any(p.search(clause) for p in (SELF_INTRO, NAME_INTRO, SET_TO, NAMED_ME))

@@ -28,6 +28,7 @@ from .reading import (
     sentences,
     trim,
 )
+from .reading_clause import of_a_role
 from .remark_patterns import SPOKEN_LABEL
 from .subject_patterns import (
     DROPPED_I,
@@ -276,9 +277,9 @@ class ShortMessages(ReaderBase):
         # ("My friend and I run a shop" is the user's; "my coworker just had twins, what do i
         # put in the card" is the coworker's, the "i" of a later clause notwithstanding)
         head = said.partition(",")[0]
-        if (SOMEONE_ELSE.match(said) or OTHER_PEOPLE.match(said)) and not SELF_AS_PERSON.search(
-            head
-        ):
+        if (
+            SOMEONE_ELSE.match(said) or OTHER_PEOPLE.match(said) or of_a_role(said)
+        ) and not SELF_AS_PERSON.search(head):
             return False
         if self.opens("third_person", said) and not mine:
             return False  # "It's pouring here", "They're closed on Sundays"
