@@ -202,6 +202,17 @@ class Requests(ReaderBase):
         self.ops.extend(ops)
         return True
 
+    def beside_a_task(self, start: int, end: int) -> bool:
+        """Whether another sentence of the message asks a question or sets a task."""
+        for a, b in sentences(self.text):
+            if b <= start or a >= end:
+                other = self.text[a:b].strip()
+                if style_aspect_of(other) is not None:
+                    continue  # "Could you stop with the bullet points?" asks for a way, too
+                if other.rstrip(" )\"'”»").endswith("?") or TASK_VERB.match(other):
+                    return True
+        return False
+
     def said_to_last(self, said: str, *, standing: bool) -> bool:
         """An instruction with no task or text of its own that says, in words of lasting
         other than "for me", that it holds from now on."""
@@ -238,6 +249,9 @@ class Requests(ReaderBase):
         # "Use a table to compare these laptops for me", "this reply only": pointed at one
         # piece of work, it is for that one ("for me" says whose it is, not for how long).
         one_thing = ONE_THING.search(said) is not None or THIS_TIME.search(said) is not None
+        # "What's the difference between a process and a thread? Keep it short.": beside a
+        # question or a task of the same message, an instruction is for that one answer.
+        one_thing = one_thing or self.beside_a_task(start, end)
         if one_thing and not (standing or self.has("lasting", FOR_ME.sub("", said))):
             self.indirect(start, end)
             return
