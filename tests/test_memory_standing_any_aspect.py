@@ -30,6 +30,7 @@ def test_a_standing_instruction_of_any_aspect_is_kept(message: str, word: str) -
         ("Tell my son to always wear a helmet, he never listens to me.", "helmet"),
         ("always check the forecast before hiking, the mountains dont care", "forecast"),
         ("Going forward, is it worth learning Rust?", "rust"),
+        ("Show me when you can!", "show"),
     ],
 )
 def test_advice_or_a_question_is_not_an_instruction_about_replies(message: str, word: str) -> None:

@@ -111,6 +111,11 @@ _CLITIC_ME = {
 # A question put to the listener by its subject alone, as people type it: "…, you know any
 # good ones?", "…, tu as une recette ?", "…, du hast Tipps?", "…, você tem alguma receita?".
 _YOU_ASKED = re.compile(r"(?:you|u|tu|t'as|vous|du|ihr|tú|usted|você|voce)\s+\w", re.IGNORECASE)
+# A condition on what the assistant does: "when you state facts", "whenever you write
+# code" (but "show me when you can!" asks for one thing, at the listener's leisure).
+_WHEN_YOU_ANSWER = re.compile(
+    r"\bwhen(?:ever)? (?:you|u) (?!can\b|get\b|have\b|are\b|'re\b)\w+", re.IGNORECASE
+)
 FOR_ME = re.compile(r"\bfor me\b", re.I)
 # The kinds of thing a person has one of their own of: what "mine" and "ours" can stand for.
 KEPT_KINDS = frozenset({"pets", "possessions", "vehicle", "family", "tech"})
@@ -229,7 +234,7 @@ class Requests(ReaderBase):
         whole = next(
             (self.text[a:b] for a, b in sentences(self.text) if said in self.text[a:b]), said
         )
-        standing = standing or re.search(r"\bwhen(?:ever)? (?:you|u)\b", said, re.I) is not None
+        standing = standing or _WHEN_YOU_ANSWER.search(said) is not None
         on_a_text = re.search(
             r"\b(?:this|these|that|those|the following|attached|below)\b", rest, re.I
         )
