@@ -159,11 +159,22 @@ _MOVED_OR_BEGAN = re.compile(
 )
 
 
+# A state said to hold this week, in the present: "I'm on call this week", "I'm in Rome this
+# weekend".
+_STATE_THIS_WEEK = re.compile(
+    r"\b(?:i'm|im|i am)\s+(?:[\w'-]+\s+){0,4}?this (?:week|weekend)\b|"
+    r"\bthis (?:week|weekend),?\s+(?:i'm|im|i am)\b",
+    re.IGNORECASE,
+)
+
+
 def momentary(clause: str) -> bool:
     """Whether a clause says how things are only for the moment ("headache today", "stuck
     in traffic rn"); "right now" said of a standing state does not."""
     if _PAST_OCCASION.search(clause) and not _MOVED_OR_BEGAN.search(clause):
         return True
+    if _STATE_THIS_WEEK.search(clause):
+        return True  # "I'm on call this week" (but "I started a new job this week" lasts)
     said = [m.group() for m in MOMENT.finditer(clause)]
     if not said:
         return False
