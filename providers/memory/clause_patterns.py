@@ -198,8 +198,6 @@ STOP = frozenset(
     einen une una unos""".split()  # noqa: SIM905
 )
 FIELD = re.compile(r"(?P<label>[^:?!]{1,30}):\s*(?P<value>[^:?!]+)$")
-# Advice and mottos speak to a "you" ("surround yourself with…", "never give up on your
-# dreams", "that's what I always tell myself"): they tell nothing of the user's life.
 # A truth of the world, a motto: a bare abstract noun (told by its ending) or life, time or
 # practice as the subject, then a verb of the present ("Honesty is the best policy", "Kindness
 # costs nothing", "Life is short"). Nobody's taste or fact: it names no thing of anyone's.
@@ -213,6 +211,8 @@ GENERAL_TRUTH = re.compile(
 FREQUENT_VERB = re.compile(
     r"\b(?:always|never|often|usually|rarely|seldom)\s+\w+[^\Wsu]s\b", re.IGNORECASE
 )
+# Advice and mottos speak to a "you" ("surround yourself with…", "never give up on your
+# dreams", "that's what I always tell myself"): they tell nothing of the user's life.
 ADVICE = re.compile(
     r"\b(?:yourself|yourselves)\b|\byou (?:just |really |sometimes )?(?:need|have|got|gotta|"
     r"should|must|can't|cannot)\b|^(?:never|always|just|don't|do)\s+\w+(?:\s+\w+)?\s+"

@@ -17,6 +17,7 @@ from .clause_patterns import (
     CLAUSE_BREAK,
     FAVOURITE,
     FINITE,
+    GENERAL_TRUTH,
     HEDGE,
     QUOTE,
     SENTENCE,
@@ -257,6 +258,11 @@ class ReaderBase(ABC):
     # -- one clause ------------------------------------------------------------------------
     def first_person(self, clause: str) -> bool:
         return self.has("first_person", clause) or self.has("first_person_verbs", clause)
+
+    def of_the_world(self, said: str) -> bool:
+        """A truth of the world or a motto, with no first person ("Honesty is the best
+        policy"): nobody's fact or taste."""
+        return GENERAL_TRUTH.match(said) is not None and not self.first_person(said)
 
     def imagined(self, said: str) -> bool:
         """Pretend, role-play or fiction: nothing in it is the user's."""

@@ -14,7 +14,6 @@ from .clause_patterns import (
     ASIDE,
     FINITE,
     FREQUENT_VERB,
-    GENERAL_TRUTH,
     REACTION,
     STYLE_SAID,
     TIME_NAMED,
@@ -193,7 +192,7 @@ class Clauses(ReaderBase):
         reported = REPORTED.search(clause) and not CARE_SAYS.search(clause)
         if reported or ADVICE.search(clause):
             return None  # someone's words, or advice and mottos ("never give up on your dreams")
-        if GENERAL_TRUTH.match(clause) and not self.first_person(clause):
+        if self.of_the_world(clause):
             return None  # "Honesty is the best policy": of the world, not of the user
         if PLAN.search(clause) and self.slot_of(clause) not in LASTING_DESPITE_PLANS:
             return None  # "I'm going to a concert tomorrow" (but "I'm vegan and visiting…")

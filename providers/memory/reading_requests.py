@@ -116,6 +116,8 @@ _YOU_ASKED = re.compile(r"(?:you|u|tu|t'as|vous|du|ihr|tú|usted|você|voce)\s+\
 _WHEN_YOU_ANSWER = re.compile(
     r"\bwhen(?:ever)? (?:you|u) (?!can\b|get\b|have\b|are\b|'re\b)\w+", re.IGNORECASE
 )
+# What points at a text to work on: an instruction about it is a task.
+_ON_A_TEXT = re.compile(r"\b(?:this|these|that|those|the following|attached|below)\b", re.I)
 FOR_ME = re.compile(r"\bfor me\b", re.I)
 # The kinds of thing a person has one of their own of: what "mine" and "ours" can stand for.
 KEPT_KINDS = frozenset({"pets", "possessions", "vehicle", "family", "tech"})
@@ -218,7 +220,19 @@ class Requests(ReaderBase):
                     return True
         return False
 
-    def said_to_last(self, said: str, *, standing: bool) -> bool:
+    def past_openers(self, said: str) -> str:
+        """What a request asks, past its openers ("Could you please use…" -> "use…")."""
+        opener = self.lang.opens["request_openers"]
+        rest = said
+        while opener is not None and (m := opener.match(rest)) and m.end() > 0:
+            rest = rest[m.end() :].lstrip(" ,")
+        return rest
+
+    def sentence_at(self, start: int, end: int) -> tuple[int, int]:
+        """The whole sentence a part of it (from `start`) belongs to."""
+        return next(((a, b) for a, b in sentences(self.text) if a <= start < b), (start, end))
+
+    def said_to_last(self, said: str, start: int, end: int, *, standing: bool) -> bool:
         """An instruction with no task or text of its own that says, in words of lasting
         other than "for me", that it holds from now on."""
         if (
@@ -227,22 +241,17 @@ class Requests(ReaderBase):
             or TASK_AFTER_COLON.search(said)
         ):
             return False
-        opener = self.lang.opens["request_openers"]
-        rest = said
-        while opener is not None and (m := opener.match(rest)) and m.end() > 0:
-            rest = rest[m.end() :].lstrip(" ,")
-        whole = next(
-            (self.text[a:b] for a, b in sentences(self.text) if said in self.text[a:b]), said
-        )
-        standing = standing or _WHEN_YOU_ANSWER.search(said) is not None
-        on_a_text = re.search(
-            r"\b(?:this|these|that|those|the following|attached|below)\b", rest, re.I
-        )
+        rest = self.past_openers(said)
+        if _ON_A_TEXT.search(rest):
+            return False  # "Always summarise the following": a task on a text
         if MY_PEOPLE.search(rest) or OTHER_PEOPLE.search(rest):
             return False  # "Tell my son to always wear a helmet": advice for someone else
         if self.code == "en" and not _OF_THE_EXCHANGE.search(rest):
             return False  # "always check the forecast before hiking": advice, not of replies
-        return on_a_text is None and (standing or self.has("lasting", FOR_ME.sub("", whole)))
+        if standing or _WHEN_YOU_ANSWER.search(said):
+            return True
+        a, b = self.sentence_at(start, end)
+        return self.has("lasting", FOR_ME.sub("", self.text[a:b]))
 
     def directive(self, said: str, start: int, end: int, *, standing: bool) -> None:
         """A request: a standing instruction about replies, or a task (nothing kept)."""
@@ -267,7 +276,7 @@ class Requests(ReaderBase):
         if (aspect is None or self.code not in STYLE_READ_IN) and not NAMED_ME.search(said):
             # The aspects' words are those of the four languages read in full: in another
             # one they are other words ("brief" is a letter in Dutch).
-            if self.said_to_last(said, standing=standing):
+            if self.said_to_last(said, start, end, standing=standing):
                 # "Going forward, give me sources when you state facts": an instruction that
                 # says it lasts is the user's way of being answered, of whatever aspect.
                 self.ops.append(Op("add", "reply_style", said, said))
@@ -288,10 +297,7 @@ class Requests(ReaderBase):
         if TASK_VERB.match(verb) and not (standing or of_replies or self.has("lasting", said)):
             self.indirect(start, end)  # "explain the key points step by step": this task's
             return
-        opener = self.lang.opens["request_openers"]
-        rest = said
-        while opener is not None and (m := opener.match(rest)) and m.end() > 0:
-            rest = rest[m.end() :].lstrip(" ,")
+        rest = self.past_openers(said)
         named = category_of(said)
         if named is not None and named.slot == "name":
             # "please call me Bex", "Puedes llamarme Nacho": being named, in any language
@@ -373,7 +379,7 @@ class Requests(ReaderBase):
             value = apposed.group("what").strip()
             self.ops.append(Op("add", self.slot_of(value), value, apposed.group()))
         # (in the whole sentence: a request after it, "…, I need breaks", is read apart)
-        whole = next(((a, b) for a, b in sentences(self.text) if a <= start < b), (start, end))
+        whole = self.sentence_at(start, end)
         for m in AS_A_WITHIN.finditer(self.text, *whole):
             value = m.group("what").strip()
             if self.slot_of(value) is not None:  # (not "…, as a result, I…")

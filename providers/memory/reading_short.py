@@ -14,7 +14,6 @@ from .clause_patterns import (
     BRIEF_LABEL,
     FIELD,
     FINITE,
-    GENERAL_TRUTH,
     REACTION,
     TASK_VERB,
     TIME_NAMED,
@@ -266,7 +265,7 @@ class ShortMessages(ReaderBase):
             or ADVICE.search(said)  # "…, so make sure you take care of yourself"
             or TOGETHER.search(said)  # "It's great we both face the same challenges"
             or GENERIC_US.match(said)  # "animals bring us peace"
-            or (GENERAL_TRUTH.match(said) and not self.first_person(said))
+            or self.of_the_world(said)
         ):
             return False
         if YOURS.search(said) and not OWN_SUBJECT.match(said):
