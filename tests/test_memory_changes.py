@@ -65,6 +65,23 @@ def test_a_value_said_again_alone_fixes_how_it_was_spelt(
 
 
 @pytest.mark.parametrize(
+    ("before", "retyped", "new", "old"),
+    [
+        ("I live in Leeds.", "*York not Leeds", "york", "leeds"),
+        ("I'm vegetarian.", "*vegan not vegetarian", "vegan", "vegetarian"),
+        ("My cat is Tom.", "*Tim not Tom", "tim", "tom"),
+    ],
+)
+def test_a_starred_value_names_the_one_it_fixes_without_a_comma(
+    before: str, retyped: str, new: str, old: str
+) -> None:
+    said = remembered(before, retyped)
+    assert new in said
+    assert old not in said
+    assert "*" not in said
+
+
+@pytest.mark.parametrize(
     ("before", "after", "kept"),
     [
         ("I'm Marie.", "Thanks, Maria!", "marie"),

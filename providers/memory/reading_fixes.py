@@ -165,7 +165,7 @@ class Corrections(ReaderBase):
         text = self.text
         words = WORD.findall(text)
         named = (
-            _STARRED.search(text) is not None
+            STARRED.search(text) is not None
             or _NOW_VALUE.fullmatch(text.strip())
             or any(w[0].isupper() and len(w) > 2 for w in _named_words(words))
         )
@@ -245,6 +245,10 @@ class Corrections(ReaderBase):
             return
         named = [m.group("old").strip() for m in NOT_X.finditer(told)]
         text = NOT_X.sub("", told)
+        if not named and retyped:
+            # "*Lyon not Lille": a retyping names what it fixes with or without a comma
+            named = [m["old"] for m in _CORRECTED_AWAY.finditer(told) if _not_a_negation(m)]
+            text = _CORRECTED_AWAY.sub(lambda m: m["before"], told) if named else text
         # "*Deloitte": the chat habit of starring a fixed word puts the value first, as
         # does "Four, actually".
         # "Glasgow now.", "Jetzt Berlin.": a value alone with a word of the present is what
@@ -252,7 +256,7 @@ class Corrections(ReaderBase):
         now = _NOW_VALUE.fullmatch(text.strip()) if retyped else None
         # A message that only retypes a value has no sentence for a capital to open.
         starred = (
-            _STARRED.search(text) is not None
+            STARRED.search(text) is not None
             or VALUE_FIRST.match(text) is not None
             or (retyped and bool(_named_words(WORD.findall(text)[:1])))
         )
@@ -310,16 +314,21 @@ def without_the_wrong_value(value: str) -> str:
 
 
 def _keep_unless_negation(m: re.Match[str]) -> str:
+    return m["before"] if _not_a_negation(m) else m.group()
+
+
+def _not_a_negation(m: re.Match[str]) -> bool:
     before = m["before"].casefold()
     # ("I'm not vegetarian", "do not", "don't": the "not" of the statement itself)
-    if before in STOP or before in ("i'm", "im", "still", "really") or before.endswith("n't"):
-        return m.group()
-    return m["before"]
+    return not (
+        before in STOP or before in ("i'm", "im", "still", "really") or before.endswith("n't")
+    )
 
 
 # A value and, after it, the one it is not: "vegan not vegetarian", "34, not 43".
 _CORRECTED_AWAY = re.compile(
-    r"(?P<before>[^\W_][\w'-]*),?\s+not\s+(?:an?\s+|the\s+)?[^\W_][\w'-]*(?=[\s,.;:!?]|$)",
+    r"(?P<before>[^\W_][\w'-]*),?\s+not\s+(?:an?\s+|the\s+)?(?P<old>[^\W_][\w'-]*)"
+    r"(?=[\s,.;:!?]|$)",
     re.IGNORECASE,
 )
 # A cry or a filler, said before a contrast: "argh, not keto".
@@ -386,7 +395,7 @@ _NOW_VALUE = re.compile(
 )
 _LETTERED = re.compile(r"(?P<word>[^\W\d_][\w'-]*)[\s,]+" + LETTERS_TOLD, re.IGNORECASE)
 # The chat habit of starring a word retyped to fix it, before or after it ("*Deloitte").
-_STARRED = re.compile(r"^\s*\*|\*\s*$")
+STARRED = re.compile(r"^\s*\*|\*\s*$")
 _ARTICLE = re.compile(r"^(?:the|a|an|my)\s+", re.IGNORECASE)
 # What opens the words of a value without being part of it: "he's a", "it's", "I meant".
 _VALUE_OPENER = re.compile(

@@ -62,7 +62,7 @@ from .own_leads import OWN_LEAD, TALK_LEAD, lead_before
 from .quantities import recounts
 from .reading import Group, clauses, sentences, trim
 from .reading_clause import Clauses
-from .reading_fixes import Corrections, without_the_wrong_value
+from .reading_fixes import STARRED, Corrections, without_the_wrong_value
 from .reading_lasting import Lasting
 from .reading_requests import Requests
 from .reading_short import ShortMessages
@@ -183,9 +183,10 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             else op
             for op in self.ops
         ]
-        if CORRECTION.search(self.text):
+        if CORRECTION.search(self.text) or STARRED.search(self.text):
+            # ("*vegan not vegetarian": the star marks a word fixed, and is no part of it)
             self.ops = [
-                dataclasses.replace(op, value=without_the_wrong_value(op.value))
+                dataclasses.replace(op, value=without_the_wrong_value(op.value.strip("* ")))
                 if op.kind == "add"
                 else op
                 for op in self.ops
