@@ -50,6 +50,13 @@ CATEGORIES: tuple[Category, ...] = (
         r"appelle-moi|appelez-moi|me llamo|llámame|mi nombre|mon nom|mein name",
     ),
     Category(
+        "pronouns",
+        # ("she/her", "they/them": the pair is how pronouns are written)
+        r"(?:my|use|go by|with)\s+(?:\w+/)*\w+\s+pronouns?\b|(?:my\s+)?pronouns? (?:is|are)\b|"
+        r"(?:she|he|they|xe|ze)/(?:her|hers|him|his|them|theirs|xem|zir)\b|"
+        r"mes pronoms|mis pronombres|meine pronomen",
+    ),
+    Category(
         "allergy",
         # German puts the allergy at the end of a compound: "Nussallergie".
         r"\w*all?erg|\w*intoleran|anaphyla|epipen|epi-pen|hives|react(?:s|ion)? to|"
