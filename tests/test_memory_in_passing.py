@@ -5,7 +5,7 @@ someone else's."""
 from __future__ import annotations
 
 import pytest
-from memorykit import remembered
+from memorykit import remembered, slots_of
 
 
 @pytest.mark.parametrize(
@@ -287,3 +287,20 @@ def test_a_named_way_of_eating_is_the_diet(then: str) -> None:
     block = remembered("I'm vegan.", then)
     assert "diet:" in block
     assert "vegan" not in block
+
+
+@pytest.mark.parametrize(
+    ("message", "place"),
+    [
+        ("Any tips for Tromsø in winter? I moved here in March.", "tromsø"),
+        ("What's worth seeing in Ghent? Moved here last year and still exploring.", "ghent"),
+    ],
+)
+def test_moving_here_after_a_place_named_is_a_home_there(message: str, place: str) -> None:
+    said = remembered(message)
+    assert "- home:" in said
+    assert place in said
+
+
+def test_a_word_of_the_language_before_here_is_no_name() -> None:
+    assert "name" not in slots_of("Moved here in March.")

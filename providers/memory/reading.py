@@ -38,6 +38,7 @@ from .slots import favourite_slot
 from .subject_patterns import ADDRESSED, DROPPED_MY, IN_PLACE, MY_PEOPLE, NAME_INTRO, NATIONALITY
 from .talk_patterns import CHOICE, TITLE
 from .time_patterns import INTENT
+from .truecasing import common_word
 
 # The kinds of standing state an intention has not changed yet.
 _STATES = frozenset({"home", "work", "diet"})
@@ -50,6 +51,7 @@ _NAMED_FIRST = re.compile(
     re.IGNORECASE,
 )
 # A self-introduction that gives the name after its opener ("I'm …", "call me …").
+_HERE = re.compile(r"(?P<word>[\w'-]+)\s+here\b")
 _NAMED_AFTER = re.compile(
     r"(?:(?:hi|hey|hello)[,!]?\s+)?(?:i'm|i am|im|it's|this is|call me)\s+(?-i:[A-Z])", re.I
 )
@@ -221,7 +223,9 @@ class ReaderBase(ABC):
             return "likes"  # "Tea over coffee": what is chosen is liked, whatever it is
         if ADDRESSED.search(value):
             return "name"  # "Frau Berger passt": a title is no kind the user is
-        if NAME_INTRO.search(value):
+        here = _HERE.match(value)
+        # ("Moved here in March": a word of the language before "here" is no one's name)
+        if NAME_INTRO.search(value) and not (here and common_word(here["word"])):
             if _NAMED_AFTER.match(value):
                 return "name"  # "I'm Kat, short for Katarzyna": the word after is a name
             # "Paramedic here" names a trade, "Priya here" a person.

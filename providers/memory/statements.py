@@ -81,9 +81,7 @@ from .talk_patterns import (
     VERDICT_FRAME,
 )
 from .thing_types import named_things, told_as_a_change
-from .time_patterns import (
-    CHANGE_OF_STATE,
-)
+from .time_patterns import CHANGE_OF_STATE, WHEN_SAID
 from .truecasing import truecased
 
 
@@ -210,8 +208,14 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             # "Any winter tips for Tampere? That's where I live.": "that" is what was last
             # named, and is kept with it.
             pointing = op.kind == "add" and op.slot and _POINTING.match(op.value)
-            if pointing and named and not _PROPER.search(op.value, 1):
-                self.ops[index] = dataclasses.replace(op, value=f"{named[-1]}: {op.value}")
+            # ("What's Calgary like in winter? Moved here in March.": "here" is the place)
+            home_here = op.kind == "add" and op.slot is None and _HOME_HERE.search(op.value)
+            # (a month named is no place: "I moved here in March")
+            placed = _PROPER.search(WHEN_SAID.sub(" ", op.value), 1)
+            if (pointing or home_here) and named and not placed:
+                self.ops[index] = dataclasses.replace(
+                    op, slot=op.slot or "home", value=f"{named[-1]}: {op.value}"
+                )
         made = self.ops[before:]
         if not made:
             # "My landlord in Bilbao won't fix the heating": a remark about someone else
@@ -415,6 +419,11 @@ _STILL_ENDED = re.compile(r"(?:\s*\b(?:any ?more|for me|now|these days)\b)*\s*",
 # A name, of a place or a thing, past a sentence's first word.
 _PROPER = re.compile(r"(?<=[\w,;:]\s)(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)*")
 _POINTING = re.compile(r"(?:that's|that is|it's|it is|there's)\s+(?:where|home|my)\b", re.I)
+_HOME_HERE = re.compile(
+    r"^(?:i\s+|i've\s+|we\s+|we've\s+)?(?:just\s+)?(?:moved|live|living|lived|been living|settled)"
+    r"\s+(?:over\s+|out\s+)?here\b",
+    re.I,
+)
 
 
 def _new_thing(value: str) -> bool:
