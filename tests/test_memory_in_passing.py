@@ -304,3 +304,18 @@ def test_moving_here_after_a_place_named_is_a_home_there(message: str, place: st
 
 def test_a_word_of_the_language_before_here_is_no_name() -> None:
     assert "name" not in slots_of("Moved here in March.")
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "new", "old"),
+    [
+        ("I live in Leeds.", "now that I'm in Hull, where can I go running?", "hull", "leeds"),
+        ("I'm based in Cork.", "Now that I've settled in Sligo, any surf spots?", "sligo", "cork"),
+    ],
+)
+def test_a_home_said_as_the_reason_for_a_question_replaces_the_old_one(
+    before: str, after: str, new: str, old: str
+) -> None:
+    said = remembered(before, after)
+    assert new in said
+    assert old not in said

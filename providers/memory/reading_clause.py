@@ -43,7 +43,7 @@ from .subject_patterns import (
     USER_SUBJECT,
     YOURS,
 )
-from .talk_patterns import AT_HAND, NOT_SO, ONE_THING, VERDICT_FRAME, WHEN_FIRST
+from .talk_patterns import AT_HAND, BECAUSE_FIRST, NOT_SO, ONE_THING, VERDICT_FRAME, WHEN_FIRST
 from .time_patterns import DATED_END, PASSING, PLAN, momentary
 
 _CLEFT = re.compile(r"(?:what|where|who)\s+(?:i|we)\s+[^,?]*?\s(?:is|was|are)\s+\w", re.I)
@@ -102,6 +102,7 @@ class Clauses(ReaderBase):
 
     def about_user(self, clause: str) -> bool:
         clause = WHEN_FIRST.sub("", clause)  # "Last weekend I joined a mentorship program"
+        clause = BECAUSE_FIRST.sub("", clause)
         if _of_a_trade(clause):
             return False
         if any(p.search(clause) for p in (SELF_INTRO, NAME_INTRO, SET_TO, NAMED_ME)):

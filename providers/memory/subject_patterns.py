@@ -179,6 +179,9 @@ IN_PLACE = re.compile(
     r"(?i:(?:\w+ly|now|still|based|living|staying|settled|located|stationed|posted|back|"
     r"here|over|out|up|down|right|just|finally|also|away|home|mostly|somewhere)\s+)?(?i:in|near|"
     r"outside|out of)\s+(?:the\s+)?[A-Z][\w'’-]+"
+    # "I've settled in Perth": settled is where one lives now
+    r"|\b(?i:i've|ive|we've|i have|we have|i|we)\s+(?i:(?:finally|just|now)\s+)?(?i:settled)\s+"
+    r"(?i:(?:down\s+)?in)\s+[A-Z][\w'’-]+"
     # "Been in Swansea since the spring": a stay with its start or length told is a home.
     r"|\b(?i:been)\s+(?i:living\s+)?(?i:in)\s+[A-Z][\w'’-]+(?=[^.!?]*\b(?i:since|for (?:\w+ )?"
     r"(?:years|months)))",

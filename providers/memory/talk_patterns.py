@@ -85,6 +85,13 @@ WHEN_FIRST = re.compile(
     r"ago|in (?:19|20)\d\d|back then|these days|nowadays)\s*,?\s*",
     re.IGNORECASE,
 )
+# A reason or a time the user's own clause is said as ("now that I'm in Denver, …", "since
+# I'm vegan, …"): the clause after it is still a statement of the user's.
+BECAUSE_FIRST = re.compile(
+    r"^(?:now that|now|since|ever since|because|cause|cuz|as|given that|seeing as)\s+"
+    r"(?=(?:i|i'm|im|i've|ive|we|we're|we've)\b)",
+    re.IGNORECASE,
+)
 # A note whose subject points back at something said before: "They're my biggest support".
 POINTS_BACK = re.compile(
     r"(?:it|it's|its|they|they're|they've|that|that's|this|these|those|there)\b"
