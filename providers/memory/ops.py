@@ -27,6 +27,9 @@ LOOKALIKE = "*lookalike*"
 # A value said alone as how things are now ("Glasgow now."): the newest fact's value, where
 # it holds one value only, becomes it, however unlike.
 BECOME = "*become*"
+# An add of a new thing of a type the user keeps one of (`type_changes`): it replaces the
+# stored thing of its type, however it was told.
+OF_ITS_TYPE = "*of-its-type*"
 CATEGORY_PREFIX = "category:"
 # A forget of a slot's kind applied only when nothing else the message asked to forget went:
 # "forget that I don't eat meat" names a statement by its words, and its kind if none holds them.

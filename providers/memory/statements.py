@@ -83,6 +83,7 @@ from .talk_patterns import (
 from .thing_types import named_things, told_as_a_change
 from .time_patterns import CHANGE_OF_STATE, WHEN_SAID
 from .truecasing import truecased
+from .type_changes import new_of_a_type
 
 
 class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
@@ -505,6 +506,8 @@ def extract_rules(message: str, known: Sequence[Fact] = ()) -> Extraction:
         found = [*found, *chosen]
     elif refused is not None:
         found = [*found, Op("retract", None, refused, message)]
+    if known:
+        found = [*found, *new_of_a_type(message, known, found)]
     return screen(_with_recounts(found, message))
 
 

@@ -30,7 +30,7 @@ from .facts import Fact, PastValue, Provenance
 from .factset import FactSet
 from .forgetting import Forgetting
 from .normalize import contains_words, shares_stem, singular, stem, tokens, value_key, words
-from .ops import BECOME, LOOKALIKE, NEWEST, OTHERWISE_PREFIX, SPELLING, Op
+from .ops import BECOME, LOOKALIKE, NEWEST, OF_ITS_TYPE, OTHERWISE_PREFIX, SPELLING, Op
 from .polarity import polarity, topic_stems
 from .quantities import RECOUNT, counts_another_thing, holds_number, recounted
 from .same_thing import frame_words, is_number, things
@@ -100,7 +100,9 @@ def apply_ops(
             changes.extend(step.recount(op))
         elif op.kind == "update" and op.replaces:
             changes.extend(step.correct(op))
-        elif op.kind == "add" and (typed := step.replaced_by_type(op.value)):
+        elif op.kind == "add" and (
+            typed := step.replaced_by_type(op.value, told=op.replaces == OF_ITS_TYPE)
+        ):
             changes.extend(step.retire(f) for f in typed if f.active)
             # the kind of what it replaces, or its own if that was a note; a thing moved
             # to is no home ("I moved to Neovim")
@@ -224,12 +226,13 @@ class _Step(Forgetting):
         ]
         return max(named, key=lambda f: (f.last_seen, f.id)).slot if named else None
 
-    def replaced_by_type(self, value: str) -> list[Fact]:
+    def replaced_by_type(self, value: str, *, told: bool = False) -> list[Fact]:
         """Earlier facts naming another thing of a type the new statement names, when it
         says it is a change ("These days it's mostly Kotlin" of "I mostly code in Java"):
         those it replaces, though they share no word. The replaced fact's slot is the new
         one's, whatever its verb suggests ("I moved to Neovim" is no new home)."""
-        if not told_as_a_change(value) or not named_things(value):
+        # (`told`: the reader found it told as the user's new one, whatever its words)
+        if not (told or told_as_a_change(value)) or not named_things(value):
             return []
         return [
             f for f in self.facts.active() if f.last_seen < self.now and replaced_by(f.value, value)
