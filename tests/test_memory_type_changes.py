@@ -29,6 +29,18 @@ from memorykit import remembered
             "macbook",
             "xps",
         ),
+        (
+            "We host everything on AWS.",
+            "Moved us over to Hetzner last week, how do I set up backups there?",
+            "hetzner",
+            "aws",
+        ),
+        (
+            "I keep my logins in Bitwarden.",
+            "switched to Dashlane after the price change, can it import CSV?",
+            "dashlane",
+            "bitwarden",
+        ),
     ],
 )
 def test_a_new_thing_of_a_held_type_told_in_passing_replaces_the_old_one(

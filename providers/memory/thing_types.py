@@ -32,7 +32,7 @@ _TYPES: dict[str, str] = {
         "dell xps|xps|framework laptop|zenbook|razer blade|ideapad"
     ),
     "operating system": (
-        "Windows|linux|macos|ubuntu|fedora|debian|arch linux|linux mint|manjaro|chromeos|"
+        "Windows|linux|macos|ubuntu|fedora|debian|arch linux|Arch|linux mint|manjaro|chromeos|"
         "pop!_os|freebsd"
     ),
     "editor": (
@@ -72,6 +72,17 @@ _TYPES: dict[str, str] = {
     "chat at work": "slack|microsoft teams|Teams|discord|mattermost|rocket.chat|google chat",
     "notes app": "evernote|obsidian|notion|onenote|apple notes|logseq|roam research|joplin",
     "games console": "playstation|ps4|ps5|xbox|steam deck|nintendo",
+    "cloud": (
+        "aws|amazon web services|azure|gcp|google cloud|digitalocean|heroku|vercel|netlify|"
+        "cloudflare|linode|hetzner|oracle cloud|fly.io"
+    ),
+    "password manager": "lastpass|1password|bitwarden|dashlane|keepass|keepassxc|proton pass",
+    "keyboard layout": "qwerty|azerty|qwertz|dvorak|colemak|workman layout",
+    "email": "gmail|outlook|proton mail|protonmail|fastmail|icloud mail|yahoo mail",
+    "cloud storage": "dropbox|google drive|onedrive|icloud drive|pcloud|sync.com",
+    "e-reader": "kindle|kobo|nook|remarkable|boox|pocketbook",
+    "smartwatch": "apple watch|garmin|fitbit|galaxy watch|pixel watch|whoop|oura ring",
+    "motorbike": "vespa|yamaha|kawasaki|ducati|harley|harley-davidson|Triumph|ktm|royal enfield",
 }
 
 

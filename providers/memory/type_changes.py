@@ -84,8 +84,14 @@ def _told_as_mine(
     sentence: str, message: str, old: frozenset[str], new: frozenset[str]
 ) -> str | None:
     """What the sentence says of the new thing, when it says it is the user's new one."""
-    part = next((p for p in _PART_END.split(sentence) if set(_names(p)) & new), "").strip()
-    if not part or IMAGINED.search(part) or _NOT_YET.search(part) or _ONE_MORE.search(part):
+    parts = _PART_END.split(sentence)
+    at = next((i for i, p in enumerate(parts) if set(_names(p)) & new), None)
+    if at is None:
+        return None
+    part = parts[at].strip()
+    # ("Finished moving us to Hetzner, how do I set up backups?": the lead tells, the rest asks)
+    asked = sentence.rstrip(" )\"'”»").endswith("?") and at == len(parts) - 1
+    if IMAGINED.search(part) or _NOT_YET.search(part) or _ONE_MORE.search(part):
         return None
     if TASK_VERB.match(part) or _ASKING.match(part):
         return None  # "Write the example in Python, not Java": a task's words
@@ -95,7 +101,7 @@ def _told_as_mine(
     mine_new = _MY_NEW.search(part) is not None
     if not (mine_new or old_goes or told_as_a_change(part)):
         return None
-    if sentence.rstrip(" )\"'”»").endswith("?"):
+    if asked:
         if not mine_new:
             return None  # "is a Pixel any good?": asked of, not had
         name = sorted(new)[0]
