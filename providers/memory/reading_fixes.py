@@ -193,6 +193,8 @@ class Corrections(ReaderBase):
         # (what the message asks after it is another matter: "it's Muhammad with a u, that's
         # how it's spelled on my passport. can you help me fill in this visa form?")
         said = [self.text[a:b] for a, b in sentences(self.text)]
+        if self.value_first(said):
+            return
         told = (
             " ".join(
                 s
@@ -222,6 +224,48 @@ class Corrections(ReaderBase):
             self.ops = [op for op in self.ops if op not in apart]
         self._corrected(told, alone=alone)
         self.ops.extend(apart)
+
+    def value_first(self, said: list[str]) -> bool:
+        """ "Apollo. Sorry, Greek gods, I mix them up", "Cebuano, my mistake.": a value said
+        bare, and beside it words of a mistake, correct the newest fact, whatever else the
+        message says of the mistake (that is talk about it, not about the user)."""
+        if not said or "?" in said[0] or self.code != "en":
+            return False  # (what is a name is told by the words of English)
+        head, _, after = said[0].partition(",")
+        cue = " ".join([after, *said[1:]])
+        its = _ITS_VALUE.fullmatch(after)
+        opening = True  # the value opens its sentence, where a capital says nothing
+        if CORRECTION.fullmatch(head.strip(" .!")) and its is not None:
+            # "My bad, it's Paprika.": the words of the mistake first, then the value
+            head, cue, opening = its["value"], head, False
+        star = _STARRED_WORD.search(said[0])
+        if star is not None:
+            head = star["before"] or star["after"]  # "lol paleo* 🙃 …": the word starred
+        value = _LEADING_FILLER.sub("", head.strip(" .!…")).strip("* ")
+        words = WORD.findall(value)
+        if not (1 <= len(words) <= 3) or CORRECTION.search(value):
+            return False
+        if not (CORRECTION.search(cue) or star is not None):
+            return False
+        if FINITE.search(value) or self.first_person(value) or _INTERJECTION.fullmatch(value):
+            return False
+        # A name (no word of the language) or a word of a kind a person has ("paleo"):
+        # what a sentence's opening capital or a filler ("Great", "Right") never is.
+        # (a word that opens its sentence alone and is no reply word, "Clippers.", names)
+        alone = opening and head.strip(" .!…*") == value and not _REPLY_WORD.fullmatch(value)
+        named = all(w[:1].isupper() or w.isdigit() for w in words) and not (
+            opening and not alone and all(common_word(w) for w in words)
+        )
+        if not (named or category_of(value) is not None):
+            return False
+        # ("Knicks. I'm a Knicks fan.": the value said again stays, not the apology)
+        self.ops = [
+            op
+            for op in self.ops
+            if op.kind == "add" and shares_stem(op.value, value) and not CORRECTION.search(op.value)
+        ]
+        self.ops.append(Op("update", NEWEST, value, self.message))
+        return True
 
     def _corrected(self, told: str, *, alone: bool) -> None:
         retyped = alone and self.retyped()
@@ -331,6 +375,24 @@ _CORRECTED_AWAY = re.compile(
     r"(?=[\s,.;:!?]|$)",
     re.IGNORECASE,
 )
+# A value said again after what it corrects was given: "it's Paprika", "I meant Accord".
+_ITS_VALUE = re.compile(
+    r"\s*(?:it'?s|it is|it was|i meant|meant)\s+(?P<value>[^\s,.;!?]+(?:\s+[^\s,.;!?]+){0,2})"
+    r"\s*[.!]*\s*",
+    re.IGNORECASE,
+)
+# The words a reply is made of, said alone before an apology: "Great, sorry…", "Right.".
+_REPLY_WORD = re.compile(
+    r"(?:great|right|sure|fine|yes|yeah|yep|no|nope|ok|okay|cool|perfect|exactly|true|good|"
+    r"nice|awesome|thanks|whatever|anyway|alright|gotcha|understood|noted|indeed|agreed|"
+    r"correct|wow|damn|dang|honestly|seriously|well|also|so|hmm|huh|ha|hah|heh|lol|lmao)",
+    re.IGNORECASE,
+)
+# A word starred to say it is the fixed one: "*Durham", "paleo*".
+_STARRED_WORD = re.compile(
+    r"(?:^|\s)\*(?P<after>[\w'-]+(?:\s+[\w'-]+)?)|(?P<before>[\w'-]+)\*(?!\w)"
+)
+_LEADING_FILLER = re.compile(r"^(?:(?:lol|haha|ha|oh|ah|ugh|um|erm|ok|okay|no|nah)\s+)+", re.I)
 # A cry or a filler, said before a contrast: "argh, not keto".
 _INTERJECTION = re.compile(
     r"(?:a+r+g+h*|u+g+h+|o+h+|a+h+|lol|ha(?:ha)+|hm+|oops|whoops|sorry|no+|nope|wait|hey|"

@@ -36,6 +36,7 @@ from .quantities import RECOUNT, counts_another_thing, holds_number, recounted
 from .same_thing import frame_words, is_number, things
 from .slots import FAVOURITE_PREFIX, slot_info
 from .thing_types import named_things, replaced_by, told_as_a_change
+from .truecasing import common_word
 
 NO_PROVENANCE = Provenance()
 _WHO = frozenset({"name", "age", "identity", "contact"})
@@ -447,13 +448,26 @@ class _Step(Forgetting):
         if numeric and counts_another_thing(fact.value, evidence, value):
             return []
         words = tokens(fact.value)
+        # A capital that opens it is no name unless it is no word of the language ("Zeus,
+        # my husky, …"); a number that opens it is a number.
+        kind = None if numeric else category_of(value)
+
+        def same_kind(word: str) -> bool:
+            # ("keto life", then "paleo*"): a word of the kind the value is of
+            return kind is not None and getattr(category_of(word), "slot", None) == kind.slot
+
         candidates = [
             w
-            # A capital that opens it is no name; a number that opens it is a number.
-            for w in (words if numeric else words[1:])
+            for i, w in enumerate(words)
             if is_number(w) == numeric
             and w.casefold() != value.casefold()
-            and (numeric or w[:1].isupper())
+            and (
+                numeric
+                or same_kind(w)
+                # a capital that opens the fact is no name unless it is no word of the
+                # language ("Zeus, my husky, …")
+                or (w[:1].isupper() and (i > 0 or not common_word(w)))
+            )
         ]
         if not candidates:
             return []

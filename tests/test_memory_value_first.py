@@ -1,0 +1,48 @@
+"""A value said bare beside words of a mistake corrects the newest fact, however unlike the
+old value it is; the talk about the mistake is not kept, and a filler said with an apology
+corrects nothing."""
+
+from __future__ import annotations
+
+import pytest
+from memorykit import remembered
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "new", "old"),
+    [
+        (
+            "Thor, my beagle, barks at the postman.",
+            "Loki. Sorry. Norse gods, I mix them up.",
+            "loki",
+            "thor",
+        ),
+        (
+            "My cat Basil sleeps all day.",
+            "My bad, it's Sage. Herb names, easy to swap.",
+            "sage",
+            "basil",
+        ),
+        ("My second language is Hindi.", "Marathi, my mistake.", "marathi", "hindi"),
+        ("I'm a vegetarian these days.", "ugh vegan* 🙃 typing too fast", "vegan", "vegetarian"),
+        (
+            "Big Lakers fan here.",
+            "Clippers. Typed the wrong team, embarrassing.",
+            "clippers",
+            "lakers",
+        ),
+    ],
+)
+def test_a_bare_value_beside_a_mistake_replaces_the_value_it_corrects(
+    before: str, after: str, new: str, old: str
+) -> None:
+    said = remembered(before, after)
+    assert new in said
+    assert old not in said
+    for apology in ("sorry", "mistake", "wrong"):
+        assert apology not in said
+
+
+@pytest.mark.parametrize("after", ["Great, sorry about the long question.", "Right. Sorry!"])
+def test_a_filler_said_with_an_apology_corrects_nothing(after: str) -> None:
+    assert "i live in leeds." in remembered("I live in Leeds.", after)
