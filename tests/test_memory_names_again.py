@@ -117,3 +117,16 @@ def test_a_name_set_aside_for_another_is_not_kept(then: str) -> None:
     block = remembered("Friends call me Sasha.", then)
     assert "alex" in block
     assert "sasha" not in block
+
+
+def test_a_name_chosen_after_a_change_of_mind_replaces_the_old_one() -> None:
+    said = remembered(
+        "I'm Margaret, but you can call me Maggie.", "Changed my mind, go with Greta."
+    )
+    assert "greta" in said
+    assert "maggie" not in said
+
+
+def test_what_to_call_the_user_is_kept_beside_a_task() -> None:
+    said = remembered("Please address me as Dr. Adeyemi. I'd like a summary of statins.")
+    assert "adeyemi" in said

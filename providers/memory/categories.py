@@ -46,6 +46,7 @@ CATEGORIES: tuple[Category, ...] = (
         r"nickname|surname|first name|(?:rather|prefer) you (?:used?|called?)|heiße|"
         r"ich heisse|nenn\w* mich|mich (?:\w+ )?\w+ (?:nenn|ruf)|m'appel|llamarme|knows? me as|"
         r"me (?:llaman|dicen|conocen como)\b|"
+        r"refer to me as|refer to me by|"
         r"meinen namen|mon prénom|"
         r"appelle-moi|appelez-moi|me llamo|llámame|mi nombre|mon nom|mein name",
     ),

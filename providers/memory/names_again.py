@@ -17,12 +17,13 @@ from .clause_patterns import content_words
 from .facts import Fact
 from .normalize import tokens
 from .ops import Op
+from .talk_patterns import MIND_CHANGED
 from .thing_types import named_things
 from .truecasing import common_word
 
 # A choice of what to be called, in a short message.
 _CHOSEN = re.compile(
-    r"\b(?:please|pls|prefer|preferably|rather|instead|go by|use|call me|actually|"
+    r"\b(?:please|pls|prefer|preferably|rather|instead|go by|go with|use|call me|actually|"
     r"(?:is|'s|are) (?:fine|good|better|ok|okay|great|best|perfect)|works|stick (?:to|with)|"
     r"(?:stop|quit) calling me|(?:don'?t|do not|never) call me)\b",
     re.IGNORECASE,
@@ -81,7 +82,8 @@ def renamed(message: str, known: Sequence[Fact]) -> list[Op]:
         return []
     (name,) = new
     old = _likest(name, held)
-    if old is None and not (_NAMING.search(message) or set(held) & set(_names_in(message))):
+    said_anew = _NAMING.search(message) or MIND_CHANGED.search(message)
+    if old is None and not (said_anew or set(held) & set(_names_in(message))):
         # "Please use British spelling": a capital that neither looks like the name held
         # nor is said to be a name is some other word
         return []

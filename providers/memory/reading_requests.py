@@ -260,12 +260,15 @@ class Requests(ReaderBase):
         ):
             self.indirect(start, end)  # "Answer in one word: is Pluto a planet?"
             return
+        named = category_of(said)
+        being_named = named is not None and named.slot == "name" and "?" not in said
         # "Use a table to compare these laptops for me", "this reply only": pointed at one
         # piece of work, it is for that one ("for me" says whose it is, not for how long).
         one_thing = ONE_THING.search(said) is not None or THIS_TIME.search(said) is not None
         # "What's the difference between a process and a thread? Keep it short.": beside a
         # question or a task of the same message, an instruction is for that one answer.
-        one_thing = one_thing or self.beside_a_task(start, end)
+        # (but what to call the user is for good, whatever is asked beside it)
+        one_thing = one_thing or (not being_named and self.beside_a_task(start, end))
         if one_thing and not (standing or self.has("lasting", FOR_ME.sub("", said))):
             self.indirect(start, end)
             return
@@ -298,8 +301,7 @@ class Requests(ReaderBase):
             self.indirect(start, end)  # "explain the key points step by step": this task's
             return
         rest = self.past_openers(said)
-        named = category_of(said)
-        if named is not None and named.slot == "name":
+        if being_named:
             # "please call me Bex", "Puedes llamarme Nacho": being named, in any language
             self.ops.append(Op("add", "name", said, said))
             return
