@@ -46,3 +46,38 @@ def test_a_bare_value_beside_a_mistake_replaces_the_value_it_corrects(
 @pytest.mark.parametrize("after", ["Great, sorry about the long question.", "Right. Sorry!"])
 def test_a_filler_said_with_an_apology_corrects_nothing(after: str) -> None:
     assert "i live in leeds." in remembered("I live in Leeds.", after)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "new", "old"),
+    [
+        ("I'm studying at Durham.", "hold on, it's York.", "york", "durham"),
+        (
+            "I'm a nurse at Leeds General.",
+            "It's St. James's I work at, not Leeds General.",
+            "st. james's",
+            "general",
+        ),
+    ],
+)
+def test_a_value_said_after_stopping_or_after_a_title_corrects_the_fact(
+    before: str, after: str, new: str, old: str
+) -> None:
+    said = remembered(before, after)
+    assert new in said
+    assert old not in said
+
+
+@pytest.mark.parametrize("after", ["wait, it's Monday.", "oh wait, it's Christmas!"])
+def test_a_day_said_after_stopping_corrects_nothing(after: str) -> None:
+    assert "i live in leeds." in remembered("I live in Leeds.", after)
+
+
+def test_a_job_guessed_by_its_ending_at_the_same_place_replaces_the_job() -> None:
+    said = remembered("I'm a software engineer at an insurer.", "I'm a QA tester at the insurer.")
+    assert "qa tester" in said
+    assert "software engineer" not in said
+
+
+def test_a_job_guessed_by_its_ending_elsewhere_leaves_the_job() -> None:
+    assert "i work at a bank." in remembered("I work at a bank.", "I'm a smoker.")

@@ -18,7 +18,7 @@ from .change_patterns import (
     SPELT,
     THAT_UNSAID,
 )
-from .clause_patterns import FINITE, OF_THE_TALK, STOP, TASK_VERB, WORD, content_words
+from .clause_patterns import FINITE, OF_THE_TALK, SENTENCE, STOP, TASK_VERB, WORD, content_words
 from .normalize import shares_stem
 from .normalize import words as word_list
 from .ops import (
@@ -235,8 +235,11 @@ class Corrections(ReaderBase):
         cue = " ".join([after, *said[1:]])
         its = _ITS_VALUE.fullmatch(after)
         opening = True  # the value opens its sentence, where a capital says nothing
-        if CORRECTION.fullmatch(head.strip(" .!")) and its is not None:
-            # "My bad, it's Paprika.": the words of the mistake first, then the value
+        stop = head.strip(" .!")
+        interrupted = _HOLD_ON.fullmatch(stop) is not None
+        if (CORRECTION.fullmatch(stop) or interrupted) and its is not None:
+            # "My bad, it's Paprika.", "hold on, it's St Andrews.": the words of the
+            # mistake, or of stopping to fix it, first, then the value
             head, cue, opening = its["value"], head, False
         star = _STARRED_WORD.search(said[0])
         if star is not None:
@@ -245,10 +248,12 @@ class Corrections(ReaderBase):
         words = WORD.findall(value)
         if not (1 <= len(words) <= 3) or CORRECTION.search(value):
             return False
-        if not (CORRECTION.search(cue) or star is not None):
+        if not (CORRECTION.search(cue) or star is not None or (interrupted and not opening)):
             return False
         if FINITE.search(value) or self.first_person(value) or _INTERJECTION.fullmatch(value):
             return False
+        if WHEN_SAID.search(value) or _FEAST.fullmatch(value):
+            return False  # "wait, it's Monday": a day is no value of the user's
         # A name (no word of the language) or a word of a kind a person has ("paleo"):
         # what a sentence's opening capital or a filler ("Great", "Right") never is.
         # (a word that opens its sentence alone and is no reply word, "Clippers.", names)
@@ -388,6 +393,13 @@ _REPLY_WORD = re.compile(
     r"correct|wow|damn|dang|honestly|seriously|well|also|so|hmm|huh|ha|hah|heh|lol|lmao)",
     re.IGNORECASE,
 )
+_FEAST = re.compile(
+    r"(?:christmas|xmas|easter|halloween|thanksgiving|new year'?s?(?: eve| day)?|"
+    r"hanukkah|diwali|eid|ramadan|passover|valentine'?s(?: day)?)",
+    re.IGNORECASE,
+)
+# Stopping to fix what was said: "hold on, it's St Andrews".
+_HOLD_ON = re.compile(r"(?:oh\s+)?(?:wait|hold on|hang on|no wait|wait no)", re.IGNORECASE)
 # A word starred to say it is the fixed one: "*Durham", "paleo*".
 _STARRED_WORD = re.compile(
     r"(?:^|\s)\*(?P<after>[\w'-]+(?:\s+[\w'-]+)?)|(?P<before>[\w'-]+)\*(?!\w)"
@@ -479,7 +491,9 @@ _VALUE_END = re.compile(r"\s+(?:i|i'm|we|you|that|which|who|because|since)\b.*$"
 def _said_before(text: str) -> str:
     """The value a correction gives in the words before (or after) its contrast: the last
     part of its last sentence that is not a cue ("Jack, sorry" gives "Jack")."""
-    sentence = re.split(r"[.!?]\s+", text.strip())[-1]
+    # (the sentences as the reader cuts them: "St. Vincent's" is one name)
+    cut = [m.group() for m in SENTENCE.finditer(text.strip()) if m.group().strip()]
+    sentence = cut[-1] if cut else ""
     parts = [p.strip() for p in re.split(r"[,:;]\s*", sentence) if p.strip()]
     parts = [p for p in parts if not CORRECTION.fullmatch(p) and content_words(p)]
     if not parts:

@@ -172,9 +172,10 @@ class _Step(Forgetting):
                     self.facts.replace(replace(fact, last_seen=self.now))
                     return []
                 guessed = guessed_kind(value)
-                if guessed and not SWITCH.search(value):
+                if guessed and not (SWITCH.search(value) or _same_place(fact.value, value)):
                     # "I'm a smoker" is a job only by its ending: it retires no job unless
-                    # it says it is how things are now ("I'm an illustrator now")
+                    # it says it is how things are now ("I'm an illustrator now"), or is
+                    # said of the same place ("I'm a QA tester at the bank", of "… at a bank")
                     return [Change("added", self.new_fact(None, value))]
                 if not guessed and guessed_kind(fact.value):
                     # and a job named later does not retire it: it becomes a note
@@ -489,6 +490,18 @@ _RESEMBLANCE = {SPELLING: 0.5, LOOKALIKE: 0.75}
 
 
 _SOME_FAVOURITE = f"{FAVOURITE_PREFIX}thing"
+# Where a job is done: "at a bank", "for Shopify", "in a hospital".
+_WORKPLACE = re.compile(
+    r"\b(?:at|for|with|in)\s+(?:(?:a|an|the|my|our)\s+)?(?P<place>[\w'&-]+)", re.I
+)
+
+
+def _same_place(stored: str, said: str) -> bool:
+    """Whether two statements name the same place of work."""
+    places = {stem(m["place"]) for m in _WORKPLACE.finditer(stored)}
+    return bool(places & {stem(m["place"]) for m in _WORKPLACE.finditer(said)})
+
+
 _FAVOURITE_WORD = re.compile(r"fav(?:ou?rite|e)s?$", re.IGNORECASE)
 # Nouns that name no one thing: two statements sharing one speak of different things.
 _GENERIC_NOUNS = frozenset(
