@@ -319,3 +319,21 @@ def test_a_home_said_as_the_reason_for_a_question_replaces_the_old_one(
     said = remembered(before, after)
     assert new in said
     assert old not in said
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'm from Chile originally and miss the food, any easy empanada recipes?",
+        "Born and raised in Cork, so go easy on the rain jokes.",
+        "a gift from my grandma in my home country, Sweden.",
+    ],
+)
+def test_where_the_user_comes_from_is_an_origin_not_a_home(said: str) -> None:
+    assert slots_of(said) == {"origin"}
+
+
+def test_a_home_told_after_an_origin_is_still_the_home() -> None:
+    said = remembered("I live in Lyon.", "I'm originally from Dakar.")
+    assert "lyon" in said
+    assert "dakar" in said

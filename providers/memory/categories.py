@@ -135,7 +135,7 @@ CATEGORIES: tuple[Category, ...] = (
         r"relocat|"
         # "my home" is where one lives, not "my home PC" or "my home office".
         r"my home\b(?! ?(?:pc|computer|laptop|office|network|server|setup|desk|gym|page|"
-        r"screen|router|wi-?fi|printer|made|cooking|brew))|home for me|home is|"
+        r"screen|router|wi-?fi|printer|made|cooking|brew|country))|home for me|home is|"
         r"\b(?:flat|house|apartment|condo|place|room|bungalow|cottage) in\b|"
         r"hometown|my (?:city|town)\b|my flat|my apartment|my house|our house|"
         r"our flat|our place|my place|our own place|neighbou?rhood|village|suburb|"
@@ -144,6 +144,16 @@ CATEGORIES: tuple[Category, ...] = (
         r"\bje vis\b|\bvis (?:à|en|au)\b|vivons|déménag|\bmud(?:é|ado|ada|amos)\b|verhuisd|"
         r"\binstallée?s? (?:à|en|au)\b|"
         r"\blocation\b|where i live|\bresident\b|\blocal here\b",
+    ),
+    Category(
+        "origin",
+        # Where the user comes from, which a new home does not change ("I'm from Chile
+        # originally", "born and raised in Cork"); a capital says it is a place.
+        r"\b(?:i'm|i am|im|we're|we are)\s+(?:originally\s+|actually\s+)?from\s+(?-i:[A-Z])|"
+        r"\boriginally from\b|\bborn and raised in\b|\bborn in (?-i:[A-Z])|"
+        r"\bgrew up in (?-i:[A-Z])|\bmy home country\b|\bi come from (?-i:[A-Z])|"
+        r"\bich komme (?:ursprünglich )?aus\b|\bje viens d[e']|\bje suis originaire\b|"
+        r"\bsoy (?:originari[oa] )?de (?-i:[A-Z])|\bnací en\b",
     ),
     Category(
         "timezone",

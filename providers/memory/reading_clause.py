@@ -326,6 +326,7 @@ class Clauses(ReaderBase):
                     "pets",
                     "family",
                     "home",
+                    "origin",
                     "age",
                     "education",
                     "language",
