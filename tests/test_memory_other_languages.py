@@ -5,7 +5,7 @@ instruction about replies, and spoken German's "ich" may be left out."""
 from __future__ import annotations
 
 import pytest
-from memorykit import remembered
+from memorykit import learn, remembered, slots_of
 
 
 @pytest.mark.parametrize(
@@ -51,3 +51,30 @@ def test_what_german_says_without_its_ich_or_of_address_is_kept(message: str, ke
 def test_portuguese_ja_nao_retires_what_it_ends() -> None:
     block = remembered("Adoro jogar ténis.", "Já não jogo ténis.")
     assert "adoro" not in block
+
+
+@pytest.mark.parametrize(
+    ("said", "pet", "other"),
+    [
+        ("J'ai un lapin nommé Caramel et je travaille chez Michelin.", "caramel", "michelin"),
+        ("Trabajo en Iberia y tengo un loro que se llama Kiko.", "kiko", "iberia"),
+    ],
+)
+def test_a_pet_named_in_another_language_is_a_statement_of_its_own(
+    said: str, pet: str, other: str
+) -> None:
+    facts = [f.value.casefold() for f in learn(said).active()]
+    assert len(facts) == 2
+    assert any(pet in f and other not in f for f in facts)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Mi suegra es vegetariana y viene a cenar el sábado.",
+        "Ma belle-mère est végétarienne.",
+        "Meine Schwiegermutter ist Vegetarierin.",
+    ],
+)
+def test_kin_by_marriage_in_another_language_are_not_the_user(said: str) -> None:
+    assert slots_of(said) == {"family"}

@@ -255,7 +255,13 @@ CATEGORIES: tuple[Category, ...] = (
         r"schnauzer|shepherd|whippet|lurcher|pointer|setter|boxer\b|bulldog|chihuahua|"
         r"maine coon|siamese|tabby|ragdoll|moggy|cockatiel|canary|axolotl|"
         r"hund\b|hunde\b|katze|chien|(?:mon|un|le|mes) chats?\b|perro|"
-        r"gatos?\b|kat\b",
+        r"gatos?\b|kat\b|"
+        # the animals kept in the README's other languages, and in Italian, Portuguese, Dutch
+        r"kaninchen|meerschweinchen|papagei|wellensittich|schildkröte|pferde?\b|kater\b|"
+        r"welpe|hündin|lapins?\b|chaton|chiot|perroquet|perruche|cochon d'inde|tortue|"
+        r"chienne|poisson rouge|perr[oa]s?\b|perrit[oa]|gatit[oa]|gatas?\b|conejo|loro\b|"
+        r"periquito|tortuga|caballo|cachorro|cobaya|gatt[oa]\b|coniglio|pappagallo|coelho|"
+        r"papagaio|\bhond\b|konijn|papegaai|paard\b",
     ),
     Category(
         "health",

@@ -226,7 +226,13 @@ _THEIR_KIN = (
     r"prima|t[íi]o|t[íi]a|sobrin[oa]|perro|gato|fratello|sorella|genitori|figli[oa]|moglie|"
     r"ragazz[oa]|cugin[oa]|zio|zia|nipote|cane|gatto|irmão|irmã|mãe|pai|pais|filh[oa]s?|"
     r"namorad[oa]|cão|cachorro|broer|zus|moeder|vader|ouders|zoon|dochter|vrouw|man|"
-    r"vriendin|vriend|oom|neef|hond|kat)"
+    r"vriendin|vriend|oom|neef|hond|kat|"
+    # kin by marriage, and grandparents, in each language
+    r"schwieger\w+|schwager(?:in)?|gro(?:ß|ss)(?:mutter|vater|eltern)|enkel(?:in)?|"
+    r"belle-\w+|beau-\w+|grand-(?:mère|père)|grands-parents|petite?-(?:fils|fille)|"
+    r"suegr[oa]s?|cuñad[oa]s?|abuel[oa]s?|niet[oa]s?|yerno|nuera|"
+    r"suocer[oa]|cognat[oa]|nonn[oa]|sogr[oa]|cunhad[oa]|av[óô]|"
+    r"schoon\w+|zwager|opa|oma)"
 )
 # In a request or a question the user may still say who is in their life: "a gift for my
 # wife Yuki", "my daughter's first sleepover".
