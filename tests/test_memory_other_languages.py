@@ -78,3 +78,8 @@ def test_a_pet_named_in_another_language_is_a_statement_of_its_own(
 )
 def test_kin_by_marriage_in_another_language_are_not_the_user(said: str) -> None:
     assert slots_of(said) == {"family"}
+
+
+def test_every_morning_in_german_is_a_habit_and_tomorrow_is_not() -> None:
+    assert "schwimmen" in remembered("Ich gehe jeden Morgen schwimmen.")
+    assert "rom" not in remembered("Morgen fliege ich nach Rom.")
