@@ -83,3 +83,28 @@ def test_kin_by_marriage_in_another_language_are_not_the_user(said: str) -> None
 def test_every_morning_in_german_is_a_habit_and_tomorrow_is_not() -> None:
     assert "schwimmen" in remembered("Ich gehe jeden Morgen schwimmen.")
     assert "rom" not in remembered("Morgen fliege ich nach Rom.")
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "new", "old"),
+    [
+        (
+            "Mein Kater heißt Moritz.",
+            "Ups, die Autokorrektur – er heißt natürlich Mauritz!",
+            "mauritz",
+            "moritz",
+        ),
+        (
+            "Mi hermano se llama Pablo.",
+            "Disculpa, me equivoqué: mi hermano se llama Pedro.",
+            "pedro",
+            "pablo",
+        ),
+    ],
+)
+def test_a_correction_owned_in_another_language_replaces_the_value(
+    before: str, after: str, new: str, old: str
+) -> None:
+    said = remembered(before, after)
+    assert new in said
+    assert old not in said

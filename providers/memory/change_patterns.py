@@ -130,7 +130,10 @@ CORRECTION = re.compile(
     r"(?<=^)actually,? (?:he|she|it|they)(?:'s| is)(?= \d[^?]*$)|"
     r"(?:let me |to )?correct (?:that|myself|this)|"
     r"(?<=^)[\w'-]+(?: [\w'-]+)?,? (?:actually|technically)\b|"
-    r"tippfehler|korrektur|erreur|pardon|perdón|error(?!\s*:)|sbagliato|errado|foutje)\b|"
+    r"tippfehler|korrektur|erreur|pardon|perdón|error(?!\s*:)|sbagliato|errado|foutje|"
+    # the README's other languages: the autocorrect, a mistake owned, an apology
+    r"autokorrektur|autocorrector|correcteur|vertippt|vertan|verschrieben|"
+    r"me equivoqu[ée]|me confund[íi]|je me suis tromp[ée]e?|perdona|disculpa|disculpe)\b|"
     + r"\b"
     + LETTERS_TOLD,
     re.IGNORECASE,
@@ -168,7 +171,8 @@ RETRACTED_AS_WRONG = re.compile(
     r"\b(?:typo|misspo?ke|mistake|mistyped|correction|i meant|scratch that|tippfehler|"
     r"correct (?:that|myself|this)|"
     r"it'?s actually|actually,? it'?s|(?<=^)[\w'-]+(?: [\w'-]+)?,? (?:actually|technically)\b|"
-    r"korrektur|erreur|me equivoqué|foutje)\b",
+    r"korrektur|erreur|me equivoqué|foutje|autokorrektur|autocorrector|correcteur|vertippt|"
+    r"vertan|verschrieben|je me suis tromp[ée]e?|me confund[íi])\b",
     re.IGNORECASE,
 )
 # What was just said, taken back: "ignore that", "disregard what I said".

@@ -131,7 +131,8 @@ MOMENT = re.compile(
     r"ce soir|hoy|esta noche|oggi|stasera|hoje|vandaag|"
     # The next day, this week and a holiday, in the other languages: one occasion.
     # ("jeden Morgen" is every morning)
-    r"(?<!jeden )morgen|im urlaub|am wochenende|diese woche|demain|en vacances|ce week-end|cette semaine|"
+    r"(?<!jeden )morgen|im urlaub|am wochenende|diese woche|demain|en vacances|ce week-end|"
+    r"cette semaine|"
     r"mañana|de vacaciones|este fin de semana|esta semana|domani|questa settimana|amanhã|"
     r"deze week)\b",
     re.IGNORECASE,
