@@ -108,3 +108,8 @@ def test_a_correction_owned_in_another_language_replaces_the_value(
     said = remembered(before, after)
     assert new in said
     assert old not in said
+
+
+def test_a_task_asked_in_brazilian_portuguese_keeps_nothing() -> None:
+    said = "Escreve uma mensagem de aniversário pro meu chefe, o Ricardo, que é doente pelo Vasco."
+    assert "vasco" not in remembered(said)

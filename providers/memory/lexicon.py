@@ -244,8 +244,10 @@ PT = Language(
     r"poderia",
     hypothetical=r"se|suponha|imagine|imagina|seria|teria|faria|como se|talvez|quem me dera|"
     r"tomara",
+    # (the imperative of "você" and, as Brazil speaks it, of "tu")
     request_openers=r"pode|poderia|por favor|me ajude|ajude|escreva|explique|traduza|resuma|"
-    r"me dê|mostre|faça|encontre",
+    r"me dê|mostre|faça|encontre|me ajuda|escreve|explica|traduz|resume|me dá|mostra|faz|"
+    r"encontra|cria|crie|manda|mande",
     negation=r"não|nunca|jamais|nenhum|nenhuma|mais|errado",
     forget=r"esqueça|esquece|apague|apaga|remova|remove|tire",
     lasting=r"sempre|de agora em diante|a partir de agora|toda vez|em geral",
@@ -305,6 +307,9 @@ def _words(fragment: str) -> str:
 # Chat's abbreviations close a clause without a comma ("Kit btw", "never again lol"), and
 # are typed the same in every language.
 PARTICLES = r"btw|tbh|ngl|lol|lmao|haha|hahaha|imo|fwiw|tho"
+# The languages the reader reads in full (the README's four); in the others it keeps only
+# what it is sure of, and stores nothing wrong.
+READ_IN_FULL = frozenset({"en", "de", "fr", "es"})
 
 
 @functools.cache

@@ -20,6 +20,7 @@ from .clause_patterns import (
     content_words,
 )
 from .forget_request import forget_ops
+from .lexicon import READ_IN_FULL
 from .ops import NEWEST, Op
 from .reading import (
     ReaderBase,
@@ -124,7 +125,6 @@ KEPT_KINDS = frozenset({"pets", "possessions", "vehicle", "family", "tech"})
 # What a person likes or does is theirs: another's tastes are not the user's.
 THEIR_TASTES = frozenset({"likes", "dislikes", "hobby", "traits", "values"})
 _WORDS = re.compile(r"[^\W\d_][\w'-]*")
-STYLE_READ_IN = frozenset({"en", "de", "fr", "es"})
 
 
 class Requests(ReaderBase):
@@ -276,7 +276,7 @@ class Requests(ReaderBase):
             self.ops.append(Op("add", "dislikes", said, said))  # "avoid recommending X"
             return
         aspect = style_aspect_of(said)
-        if (aspect is None or self.code not in STYLE_READ_IN) and not NAMED_ME.search(said):
+        if (aspect is None or self.code not in READ_IN_FULL) and not NAMED_ME.search(said):
             # The aspects' words are those of the four languages read in full: in another
             # one they are other words ("brief" is a letter in Dutch).
             if self.said_to_last(said, start, end, standing=standing):
