@@ -124,7 +124,10 @@ CATEGORIES: tuple[Category, ...] = (
         "home",
         # Who or what one lives with ("I live with my sister", "living with MS") is no
         # place: a new one must not supersede where the user lives.
-        r"\blive\b(?! without| with\b)|\blives\b(?! with\b)|(?<!for a )\bliving\b(?! with\b)|"
+        # ("living my dream", "living the life": an idiom, no home)
+        r"\blive\b(?! without| with\b)|\blives\b(?! with\b)|"
+        r"(?<!for a )\bliving\b(?! with\b| (?:my|the|a|our|his|her|their|your) (?:\w+ )?(?:dream|"
+        r"life|lie|legend|moment|best|self|truth))|"
         r"\bliv(?:e|es|ing) with\b[^.;!?]{1,40}?\b(?:in|at|near|outside)\b|based in|-based|"
         # (a meeting moved to 3pm is no home)
         r"(?:moved|move|moving) to(?!\s+(?:\d|next\b|tomorrow\b|today\b|(?:mon|tues|wednes|thurs|"
@@ -406,7 +409,10 @@ CATEGORIES: tuple[Category, ...] = (
         "language",
         r"native|speaker|fluent|bilingual|mother tongue|first language|second language|"
         r"learning (?:spanish|french|german|italian|japanese|chinese|mandarin|korean|"
-        r"portuguese|arabic|russian|dutch|welsh)|speak\b|speaks\b|spricht|parle|hablo",
+        r"portuguese|arabic|russian|dutch|welsh)|"
+        # ("speak up for", "speak out", "speak to my boss": no language)
+        r"speaks?\b(?!\s+(?:up|out|to|with|for|about|on|of|highly|softly|loudly)\b)|"
+        r"spricht|parle|hablo",
     ),
     Category(
         "travel",

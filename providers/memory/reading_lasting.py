@@ -14,6 +14,7 @@ from .remark_patterns import (
     DREAM_TALK,
     HARD_THING,
     JUST_DONE,
+    MAYBE_DONE,
     RESOLVE,
     STATE_SLOTS,
     SUBORDINATE,
@@ -70,8 +71,8 @@ class Lasting(ReaderBase):
             return False
         if category is None and RESOLVE.search(clause) and not DISPOSITION.search(clause):
             return False  # "I won't quit", "I'm gonna make it": resolve, not fact
-        if INQUIRY.search(clause):
-            return False
+        if INQUIRY.search(clause) or MAYBE_DONE.search(clause):
+            return False  # (and "I may have found a job": not yet so)
         if category is not None and category.slot == "goals" and DREAM_TALK.search(clause):
             return False  # "keep chasing those dreams": a motto, no goal named
         if AIM_WAS.search(clause):

@@ -44,6 +44,14 @@ THINGS_OF_MINE = re.compile(
 RESOLVE = re.compile(
     r"\b(?:won't|will|gonna|i'll|we'll|(?:i'm|i am|we're|we are) going to)\b", re.IGNORECASE
 )
+# A thing that may have happened, not one that did: "I may have found a job".
+MAYBE_DONE = re.compile(
+    # ("I may have mentioned I'm vegan" tells what was said)
+    r"\b(?:may|might|could)(?:\s+(?:well|just|finally|actually))?\s+have\s+"
+    r"(?!(?:mentioned|said|told|written|noted)\b)\w+(?:ed|en|nd|t|ne|ot|ost|"
+    r"ought|und|ung|ade)\b",
+    re.IGNORECASE,
+)
 # Where a clause's subordinate part begins: what follows qualifies the main clause.
 SUBORDINATE = re.compile(
     # ("since" and "until" say how long the main clause holds: they are part of it.)
