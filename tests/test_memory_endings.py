@@ -75,9 +75,7 @@ def test_a_name_then_and_i_is_still_two_statements() -> None:
 
 
 def test_ended_up_with_ends_nothing() -> None:
-    said = remembered(
-        "I found a job at a tech company.", "We ended up with some awesome sponsors."
-    )
+    said = remembered("I work at a tech company.", "We ended up with some awesome sponsors.")
     assert "tech company" in said
 
 
