@@ -37,7 +37,7 @@ from .remark_patterns import (
 from .slots import favourite_slot
 from .subject_patterns import ADDRESSED, DROPPED_MY, IN_PLACE, MY_PEOPLE, NAME_INTRO, NATIONALITY
 from .talk_patterns import CHOICE, TITLE
-from .time_patterns import INTENT
+from .time_patterns import INTENT, SINCE_A_CHANGE
 from .truecasing import common_word
 
 # The kinds of standing state an intention has not changed yet.
@@ -85,7 +85,7 @@ def clauses(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
         # follows it describes the one named.
         yield start, named.end()
         at = named.end() + 1
-    for m in CLAUSE_BREAK.finditer(text, start, end):
+    for m in _breaks(text, start, end):
         if len(WORD.findall(text, at, m.start())) <= 1:
             continue  # "Jonas, my son, …": a name before an apposition opens no clause
         before = text[at : m.start()].strip()
@@ -100,6 +100,29 @@ def clauses(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
         at = m.end()
     if at < end:
         yield at, end
+
+
+def _breaks(text: str, start: int, end: int) -> list[re.Match[str]]:
+    """Where clauses break: `CLAUSE_BREAK`, and, with no comma to mark it, where the main
+    clause's subject comes after a fronted change ("Since I got diagnosed with celiac back
+    in college I've mostly gotten used to it") or after a time ("… for six years now and
+    tonight I finally threw a bowl")."""
+    found = list(CLAUSE_BREAK.finditer(text, start, end))
+    fronted = SINCE_A_CHANGE.match(text, start, end)
+    if fronted is not None and not any(m.start() > fronted.end() for m in found):
+        main = _MAIN_SUBJECT.search(text, fronted.end(), end)
+        if main is not None:
+            found.append(main)
+    found.extend(_AND_THEN_I.finditer(text, start, end))
+    return sorted(found, key=lambda m: m.start())
+
+
+# The subject of a main clause after a fronted one: "… back in college I've mostly…".
+_MAIN_SUBJECT = re.compile(r"\s+(?=(?:i|i've|i'm|we|we've|we're)\s)", re.IGNORECASE)
+_AND_THEN_I = re.compile(
+    r"\s+and\s+(?=(?:tonight|today|yesterday|this morning|last night|then)\s+(?:i|we)\b)",
+    re.IGNORECASE,
+)
 
 
 def trim(text: str, lang: Compiled) -> str:

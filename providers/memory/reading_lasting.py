@@ -23,6 +23,7 @@ from .remark_patterns import (
 )
 from .subject_patterns import ASIDES, DROPPED_I_PAST, TO_YOU, USER_SUBJECT
 from .talk_patterns import (
+    BECAUSE_FIRST,
     HOW_IT_IS,
     LOST_REFERENT,
     NOT_DONE_YET,
@@ -34,12 +35,14 @@ from .talk_patterns import (
 )
 from .time_patterns import (
     CHANGE_OF_STATE,
+    DATED,
     EPISODE,
     FEELING,
     HOW_LONG,
     INQUIRY,
     ONGOING,
     PLAN_AHEAD,
+    SINCE_A_CHANGE,
     SINCE_CHANGE,
 )
 
@@ -118,9 +121,14 @@ class Lasting(ReaderBase):
                 # "Yeah", "Been a long road", "I'm staying positive" (but "been learning
                 # the cello since May" says how long: it lasts)
                 return False
-            if self.chatty and not (HOW_LONG.search(clause) and USER_SUBJECT.match(clause)):
+            subject = BECAUSE_FIRST.sub("", clause)  # ("Ever since we moved here from…")
+            began = SINCE_A_CHANGE.match(clause) is not None and bool(DATED.search(clause))
+            if self.chatty and not (
+                began or (HOW_LONG.search(clause) and USER_SUBJECT.match(subject))
+            ):
                 # In a long turn of a conversation, a remark of no kind a person has (no
-                # category) is talk, not something told to be kept.
+                # category) is talk, not something told to be kept; but a state said to
+                # have held for so long, or since a change of a date told, lasts.
                 return False
         # One occasion, with its "I" or without ("Finished the report at last"); but who the
         # user is stays so whatever happened to the one a relative clause names ("I'm a carer

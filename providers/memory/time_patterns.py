@@ -207,6 +207,21 @@ PASSING = re.compile(
 )
 # What holds since a change ("I'm doing nursing instead"): no passing activity.
 SINCE_CHANGE = re.compile(r"\b(?:instead|these days|nowadays|full[- ]time)\b", re.IGNORECASE)
+# A change the user's state began with, fronted: "Ever since we moved here from Tucson…",
+# "Since I came out as nonbinary…", "After I adopted Biscuit…".
+SINCE_A_CHANGE = re.compile(
+    r"(?:ever since|since|after|when)\s+(?:i|we)\s+(?:\w+\s+)?"
+    rf"(?:came out|(?:got|was) diagnosed|lost|left|{CHANGE_OF_STATE.pattern})",
+    re.IGNORECASE,
+)
+# A change dated: "four years back", "a couple of years ago", "in 2019", "back in college".
+DATED = re.compile(
+    r"\b(?:a|an|\d+|a few|a couple(?: of)?|several|many|some|one|two|three|four|five|six|"
+    r"seven|eight|nine|ten|twelve|fifteen|twenty|thirty) (?:years?|months?|decades?) "
+    r"(?:ago|back)\b|\bin (?:19|20)\d\d\b|\bback in (?:college|school|uni|high school|\d{4})\b|"
+    r"\b(?:as a (?:kid|child|teen)|when i was (?:a kid|little|young|\d+))\b",
+    re.IGNORECASE,
+)
 # An end with its date ("quit smoking two years ago"): the end itself is what lasts.
 DATED_END = re.compile(
     # (a count before the unit: "tennis years ago" ended tennis)
@@ -232,7 +247,9 @@ WHEN_SAID = re.compile(
 # How long or how often: what makes an ongoing activity a lasting one. "Since we last
 # spoke" dates a conversation, not a habit.
 HOW_LONG = re.compile(
-    r"\b(?:since(?!\s+(?:we|you)\b|\s+\w+\s+last\b)|for (?:\w+ )?(?:years|months|decades|weeks)|"
+    r"\b(?:since(?!\s+(?:we|you)\b|\s+\w+\s+last\b)|"
+    r"for (?:\w+ ){0,2}(?:years|months|decades|weeks)|"
+    r"(?:\w+ )(?:years|decades) (?:as an?|in the)\b|"
     r"every|always|usually|most days|each (?:week|day|month|year))\b",
     re.IGNORECASE,
 )
