@@ -33,3 +33,8 @@ def test_a_thing_that_may_have_happened_is_not_kept() -> None:
 
 def test_what_may_have_been_said_before_is_still_told() -> None:
     assert "vegan" in remembered("I may have mentioned I'm vegan.")
+
+
+def test_what_is_pointed_at_the_end_of_a_clause_is_named_elsewhere() -> None:
+    assert remembered("I want my kids to learn that too.") == ""
+    assert "patience" in remembered("I want my kids to learn patience too.")

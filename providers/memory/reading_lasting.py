@@ -30,6 +30,7 @@ from .talk_patterns import (
     OPINION,
     PAST_OF_A_THING,
     POINTED_AT,
+    POINTED_AT_THE_END,
     POINTS_BACK,
     WE_SAID,
 )
@@ -104,7 +105,11 @@ class Lasting(ReaderBase):
             return False  # "I love how uncomplicated it is", "I haven't done pottery yet"
         if OPINION.match(clause):
             return False
-        if LOST_REFERENT.search(clause) or POINTED_AT.match(clause):
+        if (
+            LOST_REFERENT.search(clause)
+            or POINTED_AT.match(clause)
+            or POINTED_AT_THE_END.search(clause)
+        ):
             return False  # "I adore it", "songs like this…": the thing is elsewhere
         if slot is None and (
             WE_SAID.match(clause) or POINTS_BACK.match(clause) or OURS_TO_US.match(clause)

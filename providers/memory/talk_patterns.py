@@ -106,6 +106,9 @@ POINTED_AT = re.compile(
     r"semester|season|morning|evening|summer|spring|autumn|fall|winter|is|was|'s)\b)\w+",
     re.I,
 )
+# What a clause is about, pointed at at its end and named elsewhere: "I want my kids to
+# learn that too".
+POINTED_AT_THE_END = re.compile(r"\b(?:that|this|it)\s+(?:too|as well|also)\W*$", re.I)
 # A view held of how things are ("I think that schools should start later", "I believe
 # how we vote matters"): an opinion about the world, not a fact about the user. ("I know
 # how to knit" would be a skill: "to" follows, not a clause.)
