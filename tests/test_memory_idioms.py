@@ -38,3 +38,29 @@ def test_what_may_have_been_said_before_is_still_told() -> None:
 def test_what_is_pointed_at_the_end_of_a_clause_is_named_elsewhere() -> None:
     assert remembered("I want my kids to learn that too.") == ""
     assert "patience" in remembered("I want my kids to learn patience too.")
+
+
+@pytest.mark.parametrize(
+    ("said", "kind"),
+    [
+        ("I feel like a proper grown-up now.", "likes"),
+        ("I'm still dreaming about that lasagne.", "goals"),
+        ("I'm running on three hours of sleep.", "hobby"),
+        ("I got a photo of the baby this morning.", "possessions"),
+    ],
+)
+def test_a_word_of_a_kind_in_another_sense_is_not_that_kind(said: str, kind: str) -> None:
+    assert kind not in slots_of(said)
+
+
+@pytest.mark.parametrize(
+    ("said", "kind"),
+    [
+        ("I like hiking in the Peak District.", "likes"),
+        ("My dream is to open a bakery.", "goals"),
+        ("I go running every morning.", "hobby"),
+        ("I got a Brompton last year.", "possessions"),
+    ],
+)
+def test_the_same_word_in_its_own_sense_still_says_the_kind(said: str, kind: str) -> None:
+    assert kind in slots_of(said)

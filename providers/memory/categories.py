@@ -175,7 +175,9 @@ CATEGORIES: tuple[Category, ...] = (
         r"goal|aim\b|aiming (?:for|to|at)\b|plan is|planning to|want to become|want to be an?\b|"
         r"aspire|saving up|"
         r"thinking (?:of|about) (?:working|becoming|studying|going into|training|retraining)|"
-        r"save up|dream|hope to|trying to|training for|resolution|by the end of|"
+        # ("still dreaming about the broth", "dreamt of it": a night's dream, no aim)
+        r"save up|dream(?!ing about|t\b|ed\b)|hope to|trying to|training for|resolution|"
+        r"by the end of|"
         # "I want to open a bookshop", "I'd love to retire in Portugal": a life aim.
         r"(?:want|hope|plan|intend|would love|d love|wish) to (?:(?:open|start|run|launch|own|"
         r"build|found|write|publish) (?:a|an|my own|our own)\b|become|retire|move (?:to|abroad)|"
@@ -336,7 +338,9 @@ CATEGORIES: tuple[Category, ...] = (
     ),
     Category(
         "likes",
-        r"\b(?:i|we)\s+(?:\w+\s+)?(?:love|like|adore|enjoy|prefer|loved|liked|adored|enjoyed)\b|"
+        # ("I feel like an adult", "I look like my dad": a likeness, no liking)
+        r"\b(?:i|we)\s+(?!(?:feel|felt|look|looked|sound|seem|seemed)\s+like\b)(?:\w+\s+)?"
+        r"(?:love|like|adore|enjoy|prefer|loved|liked|adored|enjoyed)\b|"
         r"\blove (?:of|for)\b|"
         r"fan of|big fan|fan (?:de|des|du|del|von|vom)\b|"
         r"favou?rite|fave\b|obsessed|sucker for|(?:i'm|im|i am) (?:\w+ )?into\b|"
@@ -358,7 +362,8 @@ CATEGORIES: tuple[Category, ...] = (
         r"(?:play(?:s|ing)?|learn(?:s|ing|t|ed)?|practi[cs](?:e|es|ing)) (?:the )?"
         r"(?:guitar|piano|bass|drums|violin|cello|ukulele|saxophone|sax|flute|trumpet|harp|"
         r"clarinet|banjo|mandolin|chess|tennis|football|golf)\b|hiking|"
-        r"climbing|bouldering|running|cycling|swimming|knitting|painting|gardening|baking|"
+        r"climbing|bouldering|running(?! (?:on|late|out|low|behind|errands|around|a|an|my|the)\b)|"
+        r"cycling|swimming|knitting|painting|gardening|baking|"
         r"fishing|birdwatch|photograph|woodwork|restor|collect|band\b|choir|gym|yoga|"
         r"marathon|triathlon|volunteer|\bmentor\b|\bmentoring\b|drawing|sketching|member of|"
         r"(?:our|my) (?:group|club|society|choir|crew)\b|belong to|part of (?:a|the|our) "
@@ -378,7 +383,8 @@ CATEGORIES: tuple[Category, ...] = (
         "possessions",
         # "I have an hour to plan" is time, not a thing owned.
         r"\bi (?:own|have|got|bought|drive)\b(?! (?:an? |no |some |the )?(?:hour|minute|"
-        r"moment|second|day|week|time|chance|question|meeting|call|idea)s?\b)|\bi've got\b|"
+        r"moment|second|day|week|time|chance|question|meeting|call|idea|photo|picture|pic|text|"
+        r"message|email|letter|reply|notification|compliment|haircut)s?\b)|\bi've got\b|"
         r"my car|our car|"
         r"\bdriv(?:e|es|ing) (?:a|an|my)\b|daily "
         r"driver|\bbike\b|motorbike|vespa|printer|piano|guitar|"
