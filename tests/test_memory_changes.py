@@ -538,3 +538,23 @@ def test_a_word_of_time_still_replaces_a_note_or_the_same_thing() -> None:
     assert_replaced(
         "I love running.", "I don't really run anymore since my injury.", "injury", "love running"
     )
+
+
+def test_a_partners_new_diet_leaves_the_users_diet() -> None:
+    said = remembered("I'm vegan.", "my girlfriend went keto last month, what can i cook for us?")
+    assert "i'm vegan." in said
+    assert "- diet: my girlfriend" not in said
+
+
+@pytest.mark.parametrize(
+    "stay",
+    [
+        "Staying at my parents' place in Bergen over the holidays until the 2nd. Rainy day ideas?",
+        "I'm in Leeds over Christmas, any good walks?",
+    ],
+)
+def test_a_stay_over_the_holidays_leaves_the_home(stay: str) -> None:
+    said = remembered("I live in Oslo.", stay)
+    assert "oslo" in said
+    assert "- home: staying" not in said
+    assert "leeds" not in said

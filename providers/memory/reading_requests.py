@@ -402,8 +402,12 @@ class Requests(ReaderBase):
         for m in MY_ATTRIBUTE.finditer(self.text, start, end):
             # "…a workout I can do with my bad back": what the user has, named in passing,
             # is kept when it is of a kind a body, a diet or a home has (a condition, a pet).
-            if _SOMEONES.match(m.group()) or any(a <= m.start() < b for a, b in named_spans):
-                continue  # "my neighbour's dog": the neighbour's, not the user's
+            if _SOMEONES.match(m.group()) or any(
+                a <= m.start() < b for a, b in [*named_spans, *people]
+            ):
+                # "my neighbour's dog": the neighbour's, not the user's; "my girlfriend went
+                # keto": hers
+                continue
             named = named_as(m.group())
             if named is not None and named[0].slot in OWN_KINDS:
                 thing = named[1]

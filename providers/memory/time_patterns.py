@@ -116,6 +116,8 @@ MOMENT = re.compile(
     + r"|"
     # A stay with its end in sight: "in Lisbon for a conference", "back Thursday".
     r"for the (?:week|weekend|night|day|holidays)|"
+    r"over (?:the )?(?:holidays|christmas|easter|summer break|half[- ]term|the break)|"
+    r"until the \d{1,2}(?:st|nd|rd|th)?\b|"
     r"for (?:a|one|two) (?:week|weekend|night|day|fortnight|few days|few weeks|couple of weeks)\b|"
     r"for (?:a|the) "
     r"(?:conference|wedding|funeral|meeting|few days|couple of days)|for christmas|"
