@@ -106,7 +106,10 @@ JUDGED_ACTIVITY = re.compile(
 )
 # A statement is about the replies when it names them or the user's wish for them.
 STYLE_SAID = re.compile(
-    r"\b(?:you|your|u|ur|please|pls|only|for me|from now on|instead|i'd rather|i prefer|"
+    # (a word that says it lasts says it is of the replies: "I'd like detailed explanations
+    # with examples from here on")
+    r"\b(?:you|your|u|ur|please|pls|only|for me|from now on|from here on|going forward|"
+    r"moving forward|in future|in the future|for future|henceforth|instead|i'd rather|i prefer|"
     r"i'd take|works best|work best|i (?:like|want|need)(?! to\b)|suits? me|works? for me|"
     r"(?:your|the|my) (?:answers?(?!\s+(?:is|was|to)\b)|repl\w*|responses?|explanations?|"
     r"messages?|code|output)|"

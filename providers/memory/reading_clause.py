@@ -166,6 +166,9 @@ class Clauses(ReaderBase):
         """The (slot, words) a clause adds, or None; retirements it implies are queued."""
         if self.asks(clause) or PASSING.search(clause) or momentary(clause):
             return None
+        lasting = self.lang.opens["lasting"]
+        if lasting is not None and lasting.fullmatch(clause.strip(" ,.!")):
+            return None  # "Going forward, I'll be…": a word of lasting alone says nothing
         for m in NOT_SO.finditer(clause):
             # "Turns out I'm not allergic to cats after all": what was said so goes.
             words = [w for w in content_words(m["old"]) if not PRONOUN.fullmatch(w)]
