@@ -337,3 +337,12 @@ def test_a_home_told_after_an_origin_is_still_the_home() -> None:
     said = remembered("I live in Lyon.", "I'm originally from Dakar.")
     assert "lyon" in said
     assert "dakar" in said
+
+
+def test_a_first_house_named_in_passing_is_the_new_home() -> None:
+    said = remembered(
+        "We rent a small flat in Exeter.",
+        "Keys to our first house in Truro!! 🏡 what should we sort out first as homeowners?",
+    )
+    assert "truro" in said
+    assert "exeter" not in said

@@ -193,7 +193,8 @@ WHAT_I_USE = re.compile(
 # Bilbao", "my shift at the fire station".
 MY_PLACE = re.compile(
     # ("the new flat in Leeds", "closed on a house in Halifax": a home got is the user's)
-    r"(?:\b(?:my|our)\s+(?:new\s+)?|\bthe\s+new\s+(?=flat|house|apartment|place)|"
+    # ("our first house in Bath": a first or own home is one too)
+    r"(?:\b(?:my|our)\s+(?:(?:new|first|own)\s+)?|\bthe\s+new\s+(?=flat|house|apartment|place)|"
     r"\b(?:bought|closed on|moved into|renting|rented|signed for)\s+an?\s+(?:new\s+)?"
     r"(?=flat|house|apartment|place))"
     r"(?:(?P<home>flat|house|home|apartment|place|landlord|landlady|"
