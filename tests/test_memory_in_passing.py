@@ -346,3 +346,11 @@ def test_a_first_house_named_in_passing_is_the_new_home() -> None:
     )
     assert "truro" in said
     assert "exeter" not in said
+
+
+def test_a_pet_brought_home_is_the_users_and_a_meal_is_not() -> None:
+    said = remembered(
+        "We just brought home a rescue whippet called Dash, any tips for the first week?"
+    )
+    assert "dash" in said
+    assert remembered("We just brought home a takeaway curry.") == ""

@@ -37,7 +37,7 @@ EPISODE = re.compile(
 CHANGE_OF_STATE = re.compile(
     r"\b(?:moved|relocated|married|divorced|adopted|born|grew up|raised|started|joined|"
     r"switched|quit|retired|graduated|studied(?! for\b)|majored|hired|became|converted|"
-    r"transferred|got an?|bought|"
+    r"transferred|got an?|bought|brought home an?|took in an?|"
     r"took (?:a|an|up a|on a) (?:[\w-]+ )?(?:job|position|role|post)|"
     r"got married|got engaged|retrained|trained as|qualified as|promoted|upgraded|swapped|"
     r"replaced|traded|exchanged|turned \d+|completed|founded|(?:my|our) new|as of|"
