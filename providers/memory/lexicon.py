@@ -70,7 +70,8 @@ EN = Language(
     r"was|were|do|does|did|can|could|should|would|will|shall|may|might|have|has|any|anyone",
     hypothetical=r"if|suppose|supposing|imagine|imagining|pretend|pretending|hypothetically|"
     r"what if|let's say|say|assuming|assume|were i|in a world|roleplay|role-play|role play|"
-    r"as if|i wish i|i wish i'd|if only i",
+    # ("I wish you'd stop using emojis" wishes a way of being answered, for good)
+    r"as if|i wish(?! you)|if only i|you're my|you are my",
     request_openers=r"can you|could you|would you|will you|please|pls|plz|help|tell me|"
     r"kindly|use|keep|cap|limit|put|avoid|stop|don't|do not|never|be|answer|reply|respond|talk|"
     r"speak|call|address|cite|include|add|skip|format|stick to|go easy|no more|"
@@ -80,6 +81,8 @@ EN = Language(
     r"check|review|plan|suggest|recommend|calculate|convert|rewrite|edit|proofread|outline|"
     r"teach|remind|brainstorm|analy[sz]e|name|pick|choose|rank|estimate|interview|quiz|"
     r"i need (?:a|an|some|help|you|ideas)|i want (?:a|an|you|ideas)|i'd like (?:a|an|you)|"
+    r"i'd like (?:some )?(?:ideas|tips|help|advice|suggestions|recommendations)|"
+    r"play (?:my|a|an|the)|"
     r"i'm looking for|looking for",
     negation=r"not|no|never|n't|don't|dont|doesn't|didn't|isn't|aren't|wasn't|no longer|"
     r"anymore|any more|nope|neither|nor|wrong|misspoke|mistake|typo|instead|scratch|"
