@@ -38,3 +38,15 @@ def test_a_moment_a_wish_or_a_role_keeps_nothing(said: str) -> None:
 )
 def test_what_lasts_beside_such_words_is_kept(said: str, kept: str) -> None:
     assert kept in remembered(said)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"), [("I'm learning Perl.", "perl"), ("I'm studying law at King's.", "law")]
+)
+def test_a_pursuit_carried_on_is_kept(said: str, kept: str) -> None:
+    assert kept in remembered(said)
+
+
+@pytest.mark.parametrize("said", ["I'm learning a ton.", "I'm learning about tax today."])
+def test_learning_of_no_pursuit_named_keeps_nothing(said: str) -> None:
+    assert remembered(said) == ""

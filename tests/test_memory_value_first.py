@@ -81,3 +81,57 @@ def test_a_job_guessed_by_its_ending_at_the_same_place_replaces_the_job() -> Non
 
 def test_a_job_guessed_by_its_ending_elsewhere_leaves_the_job() -> None:
     assert "i work at a bank." in remembered("I work at a bank.", "I'm a smoker.")
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "new", "old"),
+    [
+        (
+            "I drive a Renault Clio.",
+            "Renault? no, Dacia. Same group, I mix them up.",
+            "dacia",
+            "renault",
+        ),
+        (
+            "My hometown team is Leeds United.",
+            "did I say Leeds? I meant Hull. Hull City.",
+            "hull",
+            "leeds",
+        ),
+        ("I'm learning Perl at night.", "Python, I meant. Not Perl. Much nicer.", "python", "perl"),
+        ("I'm 31.", "ok I lied, I'm 35 not 31. vanity.", "35", "31"),
+    ],
+)
+def test_the_value_corrected_is_named_back_or_after_not(
+    before: str, after: str, new: str, old: str
+) -> None:
+    said = remembered(before, after)
+    assert new in said
+    assert old not in said
+
+
+def test_a_question_and_a_reply_word_correct_nothing() -> None:
+    said = remembered("I live in Leeds.", "Really? I'm vegan too!")
+    assert "leeds" in said
+    assert "vegan" in said
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "kept"),
+    [
+        (
+            "I rent a flat in Braga.",
+            "We might move to Faro next year if the job comes through.",
+            "braga",
+        ),
+        (
+            "I drive a Honda Jazz.",
+            "Got a Ford Ranger rental for the camping trip, any tips?",
+            "jazz",
+        ),
+    ],
+)
+def test_a_move_that_may_happen_or_a_rental_leaves_what_holds(
+    before: str, after: str, kept: str
+) -> None:
+    assert kept in remembered(before, after)

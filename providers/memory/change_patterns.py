@@ -125,7 +125,7 @@ LAPSE_SAID = re.compile(
 CORRECTION = re.compile(
     r"\b(?:typo|misspo?ke|mistake|mistyped|misspelled|misspelt|spelled that wrong|"
     r"spelt that wrong|correction|i meant|sorry|autocorrect|wrong|scratch that|oops|whoops|"
-    r"my bad|it'?s actually|actually,? it'?s|"
+    r"my bad|it'?s actually|actually,? it'?s|i lied|i fibbed|"
     # "Actually she's 8, …": a reply that opens by saying what a number really is
     r"(?<=^)actually,? (?:he|she|it|they)(?:'s| is)(?= \d[^?]*$)|"
     r"(?:let me |to )?correct (?:that|myself|this)|"

@@ -229,8 +229,18 @@ class Corrections(ReaderBase):
         """ "Apollo. Sorry, Greek gods, I mix them up", "Cebuano, my mistake.": a value said
         bare, and beside it words of a mistake, correct the newest fact, whatever else the
         message says of the mistake (that is talk about it, not about the user)."""
-        if not said or "?" in said[0] or self.code != "en":
+        if not said or self.code != "en":
             return False  # (what is a name is told by the words of English)
+        echoed = _ECHOED.fullmatch(said[0].strip())
+        then = _NO_THEN.match(said[1].strip()) if echoed is not None and len(said) > 1 else None
+        if echoed is not None and then is not None:
+            # "Volkswagen? no, Skoda.", "did I say Civic? I meant Accord.": the value said
+            # back as a question is the one corrected
+            self.ops = []
+            self.ops.append(Op("update", None, then["new"], self.message, replaces=echoed["old"]))
+            return True
+        if "?" in said[0]:
+            return False
         head, _, after = said[0].partition(",")
         cue = " ".join([after, *said[1:]])
         its = _ITS_VALUE.fullmatch(after)
@@ -269,7 +279,12 @@ class Corrections(ReaderBase):
             for op in self.ops
             if op.kind == "add" and shares_stem(op.value, value) and not CORRECTION.search(op.value)
         ]
-        self.ops.append(Op("update", NEWEST, value, self.message))
+        named_old = _NOT_NAMED.search(cue)
+        if named_old is not None:
+            # "Rust, I meant. Not Ruby.": the value it replaces is named
+            self.ops.append(Op("update", None, value, self.message, replaces=named_old["old"]))
+        else:
+            self.ops.append(Op("update", NEWEST, value, self.message))
         return True
 
     def _corrected(self, told: str, *, alone: bool) -> None:
@@ -398,6 +413,19 @@ _FEAST = re.compile(
     r"hanukkah|diwali|eid|ramadan|passover|valentine'?s(?: day)?)",
     re.IGNORECASE,
 )
+# A value said back as a question, and what comes after it: "Volkswagen? no, Skoda.",
+# "did I say Civic? I meant Accord."
+_ECHOED = re.compile(
+    r"(?:(?:wait,?\s+)?did i (?:say|write|type|put)\s+)?(?P<old>[\w'-]+(?:\s+[\w'-]+)?)\?+",
+    re.IGNORECASE,
+)
+_NO_THEN = re.compile(
+    r"(?:(?:oops|whoops|sorry|ugh)[,!.]?\s+)*(?:(?:no|nope|nah)[,!.]?\s+(?:i meant\s+|it'?s\s+)?|"
+    r"i meant\s+|meant\s+)"
+    r"(?P<new>(?-i:[A-Z0-9])[\w'-]*(?:\s+(?-i:[A-Z0-9])[\w'-]*)?)(?=[\s.,!]|$)",
+    re.IGNORECASE,
+)
+_NOT_NAMED = re.compile(r"(?:^|[.!,]\s*)not\s+(?P<old>[\w'-]+)\b", re.IGNORECASE)
 # Stopping to fix what was said: "hold on, it's St Andrews".
 _HOLD_ON = re.compile(r"(?:oh\s+)?(?:wait|hold on|hang on|no wait|wait no)", re.IGNORECASE)
 # A word starred to say it is the fixed one: "*Durham", "paleo*".

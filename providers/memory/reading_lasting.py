@@ -43,6 +43,7 @@ from .time_patterns import (
     INQUIRY,
     ONGOING,
     PLAN_AHEAD,
+    PURSUIT,
     SINCE_A_CHANGE,
     SINCE_CHANGE,
 )
@@ -119,8 +120,9 @@ class Lasting(ReaderBase):
             return False
         if slot is None:
             # "I'm doing nursing instead" is what holds since a change, not an activity.
+            # (but what one is learning or studying is a pursuit: "I'm learning Perl")
             ongoing = ONGOING.match(clause) and not (
-                HOW_LONG.search(clause) or SINCE_CHANGE.search(clause)
+                HOW_LONG.search(clause) or SINCE_CHANGE.search(clause) or PURSUIT.match(clause)
             )
             if len(content_words(clause)) < 2 or ongoing:
                 # "Yeah", "Been a long road", "I'm staying positive" (but "been learning

@@ -44,8 +44,11 @@ THINGS_OF_MINE = re.compile(
 RESOLVE = re.compile(
     r"\b(?:won't|will|gonna|i'll|we'll|(?:i'm|i am|we're|we are) going to)\b", re.IGNORECASE
 )
-# A thing that may have happened, not one that did: "I may have found a job".
+# A thing that may have happened, or may happen, not one that did: "I may have found a
+# job", "We might move to Porto next year if…".
 MAYBE_DONE = re.compile(
+    r"\b(?:i|we)\s+(?:might|may)(?:\s+(?:well|just|actually|even|also))?\s+"
+    r"(?!have\b|not\b)[a-z]+\b|"
     # ("I may have mentioned I'm vegan" tells what was said)
     r"\b(?:may|might|could)(?:\s+(?:well|just|finally|actually))?\s+have\s+"
     r"(?!(?:mentioned|said|told|written|noted)\b)\w+(?:ed|en|nd|t|ne|ot|ost|"

@@ -169,7 +169,9 @@ _THING_ACTS = re.compile(r"\s+(?!(?:is|are|was|now|it|all|only|for|and|or)\b)[a-
 # Once, not for good: "Booked a Ryanair flight for the stag do now".
 _ONCE = re.compile(
     rf"{MOMENT.pattern}|\b(?:booked|booking|this (?:time|week|weekend|month|trip)|"
-    r"for the (?:trip|stag|hen|holiday|flight)|just for)\b",
+    r"for the (?:\w+ )?(?:trip|stag|hen|holiday|flight)|just for|"
+    # a thing had for a while, not owned: "a Jeep rental for the Moab trip"
+    r"rental|rented|hire car|loaner|borrowed|borrowing|on loan)\b",
     re.IGNORECASE,
 )
 

@@ -93,6 +93,15 @@ ONGOING = re.compile(
     r"|(?:i'm|im|i am) (?:sure|certain|determined|not gonna|not going to|up for)\b",
     re.IGNORECASE,
 )
+# A pursuit carried on, not the moment's doing: "I'm learning Perl", "I'm studying law".
+PURSUIT = re.compile(
+    r"(?:(?:now|still|currently|also)[,\s]+)*(?:i'm|im|i am|we're)\s+(?:\w+ly\s+|still\s+|now\s+|"
+    r"also\s+)*(?:learning|studying|teaching|practi[cs]ing|volunteering|homeschooling|fostering)"
+    # ("I'm learning a ton", "learning so much": of no pursuit named)
+    r"\s+(?!(?:to|how|about|that|this|what|the ropes|a (?:ton|lot|bunch)|so much|loads|lots|"
+    r"tons|heaps|something|things|stuff|new|more|every)\b)\w",
+    re.IGNORECASE,
+)
 # A plan for one day: "I'm cooking for her on Saturday", "I have a presentation tomorrow".
 WHEN_NEXT = (
     r"(?:tomorrow|this weekend|next (?:week|month|monday|tuesday|wednesday|thursday|friday|"
