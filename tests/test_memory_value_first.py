@@ -135,3 +135,21 @@ def test_a_move_that_may_happen_or_a_rental_leaves_what_holds(
     before: str, after: str, kept: str
 ) -> None:
     assert kept in remembered(before, after)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "new", "old"),
+    [
+        ("My son is 7.", "9, not 7.", "9", "7"),
+        (
+            "I weigh 90 kg and want to lose 10 by summer.",
+            "ugh 80, not 90. scale math at 6am.",
+            "80",
+            "90",
+        ),
+    ],
+)
+def test_a_number_for_a_number_corrects_it(before: str, after: str, new: str, old: str) -> None:
+    said = remembered(before, after)
+    assert new in said
+    assert f" {old} " not in said.replace(".", " ")

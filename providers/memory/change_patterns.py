@@ -88,7 +88,7 @@ NOT_X = re.compile(
     r"(?:,\s*(?:and\s+|but\s+)?(?:not|nicht|pas|no|non|não|niet)|\s+(?:rather than|instead of|"
     r"statt|au lieu de|en vez de|en lugar de))\s+(?:in\s+|at\s+|the\s+|en\s+|à\s+|a\s+|"
     r"in\s+)?(?P<old>(?!(?:a|an|really|so|sure|very|too|that|yet|only|just|bad|quite|much|"
-    r"fan|into|keen)\b)[^,.;:!?\s]{2,}(?:\s+[^,.;:!?\s]+){0,3})\s*(?=[,.;:!?]|$)",
+    r"fan|into|keen)\b)(?:[^,.;:!?\s]{2,}|\d)(?:\s+[^,.;:!?\s]+){0,3})\s*(?=[,.;:!?]|$)",
     re.IGNORECASE,
 )
 # The same contrast said first ("Not penicillin, it's amoxicillin I react to"), or in a

@@ -99,7 +99,15 @@ class Corrections(ReaderBase):
                 and not self.opens("request_openers", said)
                 and not TASK_VERB.match(said)
                 # (about the user, or said to the memory: "Quick fix for your notes: …")
-                and (cue or self.first_person(said) or _ITS.match(said) or OF_THE_TALK.search(said))
+                # (about the user, or said to the memory: "Quick fix for your notes: …"; or
+                # a number for a number: "ugh 85, not 95")
+                and (
+                    cue
+                    or self.first_person(said)
+                    or _ITS.match(said)
+                    or OF_THE_TALK.search(said)
+                    or _NUMBER_FOR_A_NUMBER.search(said)
+                )
                 and self.contrast_in(said, whole=False)
             ):
                 return True
@@ -139,7 +147,8 @@ class Corrections(ReaderBase):
             new = meant["value"] if meant is not None else ""
         if FINITE.search(new):
             return False  # "the capital of Australia is Canberra, not Sydney": a clause
-        if not new or not content_words(old) or new.casefold() == old.casefold():
+        new = _LEADING_FILLER.sub("", new)  # ("ugh 85, not 95": the cry is no value)
+        if not new or not (content_words(old) or old.isdigit()) or new.casefold() == old.casefold():
             return False
         if re.match(r"[^\W\d_]+ing\b", old) and contrasted is not None:
             return False  # "…, no dumbing down": a thing not to do, not a value corrected
@@ -328,7 +337,7 @@ class Corrections(ReaderBase):
         values = [
             w for i, w in enumerate(words)
             if (w[0].isupper() and (i > 0 or starred) and (len(w) > 2 or w[1:2].islower())
-                and w.casefold() not in STOP)
+                and w.casefold() not in STOP and not _I_FORM.fullmatch(w))
             or w.isdigit()
         ]  # fmt: skip
         # "it's actually Blade Runner": a name of several capitalised words is one value.
@@ -426,6 +435,9 @@ _NO_THEN = re.compile(
     re.IGNORECASE,
 )
 _NOT_NAMED = re.compile(r"(?:^|[.!,]\s*)not\s+(?P<old>[\w'-]+)\b", re.IGNORECASE)
+_NUMBER_FOR_A_NUMBER = re.compile(r"\b\d+(?:[.,]\d+)?\s*[a-z]{0,3},?\s+not\s+\d", re.IGNORECASE)
+_DIGIT = re.compile(r"\d")
+_I_FORM = re.compile(r"I(?:['’](?:m|ve|d|ll))?")
 # Stopping to fix what was said: "hold on, it's St Andrews".
 _HOLD_ON = re.compile(r"(?:oh\s+)?(?:wait|hold on|hang on|no wait|wait no)", re.IGNORECASE)
 # A word starred to say it is the fixed one: "*Durham", "paleo*".
@@ -523,7 +535,9 @@ def _said_before(text: str) -> str:
     cut = [m.group() for m in SENTENCE.finditer(text.strip()) if m.group().strip()]
     sentence = cut[-1] if cut else ""
     parts = [p.strip() for p in re.split(r"[,:;]\s*", sentence) if p.strip()]
-    parts = [p for p in parts if not CORRECTION.fullmatch(p) and content_words(p)]
+    parts = [
+        p for p in parts if not CORRECTION.fullmatch(p) and (content_words(p) or _DIGIT.search(p))
+    ]
     if not parts:
         return ""
     said = _CONNECTIVE.sub("", parts[-1])
