@@ -354,3 +354,9 @@ def test_a_pet_brought_home_is_the_users_and_a_meal_is_not() -> None:
     )
     assert "dash" in said
     assert remembered("We just brought home a takeaway curry.") == ""
+
+
+def test_a_favourite_person_is_the_users_taste_initials_and_all() -> None:
+    said = remembered("My favourite author is Iain M. Banks, can you recommend similar books?")
+    assert "iain m. banks" in said
+    assert remembered("My friend's favourite author is Zadie Smith.") == ""

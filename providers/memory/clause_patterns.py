@@ -16,7 +16,9 @@ QUOTE = re.compile(
 )
 # A sentence ends at . ! ? … or a line break, but not after a title or a common abbreviation.
 SENTENCE = re.compile(
-    r"(?:(?:\b(?:dr|mr|mrs|ms|mx|prof|st|sr|jr|vs|etc|e\.g|i\.e|approx|no|mt|ft)\.)|[.!?…](?=\S)|[^.!?…\n])+"
+    # (an initial before a name is no end: "Ursula K. Le Guin")
+    r"(?:(?:\b(?:dr|mr|mrs|ms|mx|prof|st|sr|jr|vs|etc|e\.g|i\.e|approx|no|mt|ft)\.)|"
+    r"(?-i:\b(?!I\b)[A-Z]\.(?=\s+[A-Z][a-z]))|[.!?…](?=\S)|[^.!?…\n])+"
     r"(?:[.!?…]+(?=\s|$)|$)|[.!?…]+",
     re.IGNORECASE,
 )

@@ -12,6 +12,7 @@ from .change_patterns import ENDING, NO_LONGER, NO_MORE, NOT_X
 from .clause_patterns import (
     ADVICE,
     ASIDE,
+    FAVOURITE,
     FINITE,
     FREQUENT_VERB,
     REACTION,
@@ -206,7 +207,10 @@ class Clauses(ReaderBase):
             and style_aspect_of(clause) is None  # "no emojis in your replies" is about replies
         ):
             return None  # "tell me about your trip to Crete": the listener's, not the user's
-        someone_else = SOMEONE_ELSE.match(clause) or OTHER_PEOPLE.match(clause) or of_a_role(clause)
+        # ("My favorite author is Ursula Le Guin": a favourite person is a taste of the user's)
+        someone_else = (
+            SOMEONE_ELSE.match(clause) or OTHER_PEOPLE.match(clause) or of_a_role(clause)
+        ) and not FAVOURITE.match(clause)
         if someone_else and not (SELF_AS_PERSON.search(clause) or NAMED_ME.search(clause)):
             return None
         intro = any(p.search(clause) for p in (SELF_INTRO, NAME_INTRO, SET_TO, NAMED_ME))
