@@ -153,3 +153,28 @@ def test_a_number_for_a_number_corrects_it(before: str, after: str, new: str, ol
     said = remembered(before, after)
     assert new in said
     assert f" {old} " not in said.replace(".", " ")
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "new", "old"),
+    [
+        (
+            "My wife Clara's birthday is next week, gift ideas?",
+            "omg Claire. her name is Claire.",
+            "claire's",
+            "clara",
+        ),
+        (
+            "My toddler Hugo won't nap, help",
+            "Hector. his name is Hector. so tired",
+            "hector",
+            "hugo",
+        ),
+    ],
+)
+def test_a_name_said_bare_then_said_again_as_the_name_corrects_it(
+    before: str, after: str, new: str, old: str
+) -> None:
+    said = remembered(before, after)
+    assert new in said
+    assert old not in said

@@ -267,7 +267,11 @@ class Corrections(ReaderBase):
         words = WORD.findall(value)
         if not (1 <= len(words) <= 3) or CORRECTION.search(value):
             return False
-        if not (CORRECTION.search(cue) or star is not None or (interrupted and not opening)):
+        # ("Owen. his name is Owen.": a name said bare, then said again as the name)
+        renamed = re.search(rf"\bname(?:'s| is)\s+{re.escape(value)}\b", cue, re.I) is not None
+        if not (
+            CORRECTION.search(cue) or star is not None or (interrupted and not opening) or renamed
+        ):
             return False
         if FINITE.search(value) or self.first_person(value) or _INTERJECTION.fullmatch(value):
             return False
@@ -444,7 +448,9 @@ _HOLD_ON = re.compile(r"(?:oh\s+)?(?:wait|hold on|hang on|no wait|wait no)", re.
 _STARRED_WORD = re.compile(
     r"(?:^|\s)\*(?P<after>[\w'-]+(?:\s+[\w'-]+)?)|(?P<before>[\w'-]+)\*(?!\w)"
 )
-_LEADING_FILLER = re.compile(r"^(?:(?:lol|haha|ha|oh|ah|ugh|um|erm|ok|okay|no|nah)\s+)+", re.I)
+_LEADING_FILLER = re.compile(
+    r"^(?:(?:lol|haha|ha|oh|ah|ugh|um|erm|ok|okay|no|nah|omg|gosh|jeez|oops|whoops)\s+)+", re.I
+)
 # A cry or a filler, said before a contrast: "argh, not keto".
 _INTERJECTION = re.compile(
     r"(?:a+r+g+h*|u+g+h+|o+h+|a+h+|lol|ha(?:ha)+|hm+|oops|whoops|sorry|no+|nope|wait|hey|"

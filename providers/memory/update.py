@@ -481,6 +481,9 @@ class _Step(Forgetting):
             value = value.casefold()  # "Four, actually": the number as the fact spells one
         if not numeric and alike(old) < least:
             return []  # nothing it could be a spelling of: not this fact's correction
+        possessive = re.search(r"['’]s$", old)
+        if possessive and not re.search(r"['’]s$", value):
+            value += possessive.group()  # "Derek's birthday", corrected: "Darren's birthday"
         return [self.supersede_value(fact, re.sub(rf"\b{re.escape(old)}\b", value, fact.value))]
 
 
