@@ -23,6 +23,12 @@ _CHAT = " Anyway, the bus was late again and I got soaked waiting for it. How wa
             "lupus",
         ),
         (
+            "Went to the new bakery and they had nothing gluten-free. Since I got diagnosed "
+            "with coeliac back in school I've mostly gotten used to it, but it still stings a "
+            "bit when everyone's eating cake in front of you lol." + _CHAT,
+            "coeliac",
+        ),
+        (
             "I've been doing judo every Tuesday night for about eight years now and tonight I "
             "finally got my brown belt!" + _CHAT,
             "judo",

@@ -144,7 +144,7 @@ CATEGORIES: tuple[Category, ...] = (
         r"our flat|our place|my place|our own place|neighbou?rhood|village|suburb|"
         r"wohne|lebe in|gezogen|j'habite|habite|\bvivo\b|vivimos|abito|moro\b|woon|address|"
         r"street|"
-        r"\bje vis\b|\bvis (?:à|en|au)\b|vivons|déménag|\bmud(?:é|ado|ada|amos)\b|verhuisd|"
+        r"\bje vis\b|\bvis (?:à|en|au)\b|vivons|déménag|emménag|\bmud(?:é|ado|ada|amos)\b|verhuisd|"
         r"\binstallée?s? (?:à|en|au)\b|"
         r"\blocation\b|where i live|\bresident\b|\blocal here\b",
     ),

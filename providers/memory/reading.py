@@ -108,7 +108,8 @@ def _breaks(text: str, start: int, end: int) -> list[re.Match[str]]:
     in college I've mostly gotten used to it") or after a time ("… for six years now and
     tonight I finally threw a bowl")."""
     found = list(CLAUSE_BREAK.finditer(text, start, end))
-    fronted = SINCE_A_CHANGE.match(text, start, end)
+    opening = start + len(text[start:end]) - len(text[start:end].lstrip())
+    fronted = SINCE_A_CHANGE.match(text, opening, end)
     if fronted is not None and not any(m.start() > fronted.end() for m in found):
         main = _MAIN_SUBJECT.search(text, fronted.end(), end)
         if main is not None:
