@@ -150,6 +150,19 @@ def test_a_name_said_again_replaces_the_stored_one(sql_url: str, env: ProviderEn
     assert notices(events) == ["remembered: name: Call me Robert. (was Call me Rob.)"]
 
 
+def test_a_new_thing_of_a_stored_type_replaces_it_across_sessions(
+    sql_url: str, env: ProviderEnv
+) -> None:
+    """Which car a new one named in passing replaces comes from the store."""
+    model = ScriptedModel()
+    agent = agent_with(memory(env, sql_url), model)
+    turn(agent, Session(), "I drive a Toyota Corolla.")
+    turn(agent, Session(), "Collected a Kia Niro on Friday!! The garage took the Corolla.")
+    turn(agent, Session(), "Any tips for a road trip?")
+    assert "Niro" in recalled(model)
+    assert "Corolla" not in recalled(model)
+
+
 def test_two_users_in_one_database_never_see_each_other(sql_url: str, env: ProviderEnv) -> None:
     ada, bob = ScriptedModel(), ScriptedModel()
     turn(agent_with(memory(env, sql_url, user="ada"), ada), Session(), "I'm a pilot.")

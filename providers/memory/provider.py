@@ -171,15 +171,16 @@ class UserMemoryProvider(SqlBacked[UserMemoryOptions], ContextProvider[UserMemor
         from . import Extraction, extract_rules, merge
         from .antecedents import opens_with_pronoun
         from .names_again import might_rename
+        from .thing_types import named_things
 
         kind = self.options.extractor
         found = Extraction()
-        # The facts learnt so far, read once: for whom "she" or "his" stands for, or which
-        # name a name said again replaces (only when the message may hold such words), and
-        # for the model's prompt.
+        # The facts learnt so far, read once: for whom "she" or "his" stands for, which
+        # name a name said again replaces, or which thing of a type a new one replaces
+        # (only when the message may hold such words), and for the model's prompt.
         known: list[Fact] | None = None
         if kind != "llm":
-            if opens_with_pronoun(text) or might_rename(text):
+            if opens_with_pronoun(text) or might_rename(text) or named_things(text):
                 stored, _ = await asyncio.to_thread(memory.facts)
                 known = stored.active()
             found = extract_rules(text, known or [])

@@ -107,9 +107,10 @@ def named_things(text: str) -> dict[str, frozenset[str]]:
     return dict(_named(text))
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=65536)
 def _named(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
-    # (cached: every stored fact is read again for each statement told as a change)
+    # (cached: every stored fact is read again for each message that names such a thing,
+    # and a store of tens of thousands of facts must not be read by the pattern each time)
     found: dict[str, set[str]] = {}
     type_of = _type_of()
     for match in _pattern().finditer(text):

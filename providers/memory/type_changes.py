@@ -51,6 +51,8 @@ _PHRASE = r"(?:(?:my|a|an|the|our)\s+(?:(?:shiny|brand[ -]new|new|used)\s+)*)?{n
 def new_of_a_type(message: str, known: Sequence[Fact], found: Sequence[Op]) -> list[Op]:
     """The adds for things of a held type that `message` names as the user's new one and
     that the reader's own ops (`found`) do not name already."""
+    if not named_things(message):
+        return []  # (most messages name no such thing: the stored facts are not read)
     held: dict[str, frozenset[str]] = {}
     for fact in known:
         for kind, names in named_things(fact.value).items():
