@@ -28,7 +28,8 @@ from .ops import (
     SPELLING,
     Op,
 )
-from .reading import ReaderBase, sentences, trim
+from .reading import sentences, trim
+from .reading_bare import INTERJECTION, LEADING_FILLER, BareValues
 from .remark_patterns import PRONOUN
 from .slots import slot_info
 from .subject_patterns import DROPPED_I
@@ -40,7 +41,7 @@ from .time_patterns import WHEN_SAID
 from .truecasing import common_word
 
 
-class Corrections(ReaderBase):
+class Corrections(BareValues):
     """What was said wrong, or has ended."""
 
     def retire(
@@ -141,13 +142,13 @@ class Corrections(ReaderBase):
             if re.match(r"(?:no|not|never|nothing|none|nope)\b", new, re.I):
                 return False  # "Not peanuts, no idea why I typed that": a comment, no value
         old = _ARTICLE.sub("", old.strip())
-        if _INTERJECTION.fullmatch(new):
+        if INTERJECTION.fullmatch(new):
             # "argh, not keto, I meant paleo": the cry is no value; what was meant is
             meant = _MEANT_VALUE.search(text)
             new = meant["value"] if meant is not None else ""
         if FINITE.search(new):
             return False  # "the capital of Australia is Canberra, not Sydney": a clause
-        new = _LEADING_FILLER.sub("", new)  # ("ugh 85, not 95": the cry is no value)
+        new = LEADING_FILLER.sub("", new)  # ("ugh 85, not 95": the cry is no value)
         if not new or not (content_words(old) or old.isdigit()) or new.casefold() == old.casefold():
             return False
         if re.match(r"[^\W\d_]+ing\b", old) and contrasted is not None:
@@ -233,72 +234,6 @@ class Corrections(ReaderBase):
             self.ops = [op for op in self.ops if op not in apart]
         self._corrected(told, alone=alone)
         self.ops.extend(apart)
-
-    def value_first(self, said: list[str]) -> bool:
-        """ "Apollo. Sorry, Greek gods, I mix them up", "Cebuano, my mistake.": a value said
-        bare, and beside it words of a mistake, correct the newest fact, whatever else the
-        message says of the mistake (that is talk about it, not about the user)."""
-        if not said or self.code != "en":
-            return False  # (what is a name is told by the words of English)
-        echoed = _ECHOED.fullmatch(said[0].strip())
-        then = _NO_THEN.match(said[1].strip()) if echoed is not None and len(said) > 1 else None
-        if echoed is not None and then is not None:
-            # "Volkswagen? no, Skoda.", "did I say Civic? I meant Accord.": the value said
-            # back as a question is the one corrected
-            self.ops = []
-            self.ops.append(Op("update", None, then["new"], self.message, replaces=echoed["old"]))
-            return True
-        if "?" in said[0]:
-            return False
-        head, _, after = said[0].partition(",")
-        cue = " ".join([after, *said[1:]])
-        its = _ITS_VALUE.fullmatch(after)
-        opening = True  # the value opens its sentence, where a capital says nothing
-        stop = head.strip(" .!")
-        interrupted = _HOLD_ON.fullmatch(stop) is not None
-        if (CORRECTION.fullmatch(stop) or interrupted) and its is not None:
-            # "My bad, it's Paprika.", "hold on, it's St Andrews.": the words of the
-            # mistake, or of stopping to fix it, first, then the value
-            head, cue, opening = its["value"], head, False
-        star = _STARRED_WORD.search(said[0])
-        if star is not None:
-            head = star["before"] or star["after"]  # "lol paleo* 🙃 …": the word starred
-        value = _LEADING_FILLER.sub("", head.strip(" .!…")).strip("* ")
-        words = WORD.findall(value)
-        if not (1 <= len(words) <= 3) or CORRECTION.search(value):
-            return False
-        # ("Owen. his name is Owen.": a name said bare, then said again as the name)
-        renamed = re.search(rf"\bname(?:'s| is)\s+{re.escape(value)}\b", cue, re.I) is not None
-        if not (
-            CORRECTION.search(cue) or star is not None or (interrupted and not opening) or renamed
-        ):
-            return False
-        if FINITE.search(value) or self.first_person(value) or _INTERJECTION.fullmatch(value):
-            return False
-        if WHEN_SAID.search(value) or _FEAST.fullmatch(value):
-            return False  # "wait, it's Monday": a day is no value of the user's
-        # A name (no word of the language) or a word of a kind a person has ("paleo"):
-        # what a sentence's opening capital or a filler ("Great", "Right") never is.
-        # (a word that opens its sentence alone and is no reply word, "Clippers.", names)
-        alone = opening and head.strip(" .!…*") == value and not _REPLY_WORD.fullmatch(value)
-        named = all(w[:1].isupper() or w.isdigit() for w in words) and not (
-            opening and not alone and all(common_word(w) for w in words)
-        )
-        if not (named or category_of(value) is not None):
-            return False
-        # ("Knicks. I'm a Knicks fan.": the value said again stays, not the apology)
-        self.ops = [
-            op
-            for op in self.ops
-            if op.kind == "add" and shares_stem(op.value, value) and not CORRECTION.search(op.value)
-        ]
-        named_old = _NOT_NAMED.search(cue)
-        if named_old is not None:
-            # "Rust, I meant. Not Ruby.": the value it replaces is named
-            self.ops.append(Op("update", None, value, self.message, replaces=named_old["old"]))
-        else:
-            self.ops.append(Op("update", NEWEST, value, self.message))
-        return True
 
     def _corrected(self, told: str, *, alone: bool) -> None:
         retyped = alone and self.retyped()
@@ -408,55 +343,11 @@ _CORRECTED_AWAY = re.compile(
     r"(?=[\s,.;:!?]|$)",
     re.IGNORECASE,
 )
-# A value said again after what it corrects was given: "it's Paprika", "I meant Accord".
-_ITS_VALUE = re.compile(
-    r"\s*(?:it'?s|it is|it was|i meant|meant)\s+(?P<value>[^\s,.;!?]+(?:\s+[^\s,.;!?]+){0,2})"
-    r"\s*[.!]*\s*",
-    re.IGNORECASE,
-)
-# The words a reply is made of, said alone before an apology: "Great, sorry…", "Right.".
-_REPLY_WORD = re.compile(
-    r"(?:great|right|sure|fine|yes|yeah|yep|no|nope|ok|okay|cool|perfect|exactly|true|good|"
-    r"nice|awesome|thanks|whatever|anyway|alright|gotcha|understood|noted|indeed|agreed|"
-    r"correct|wow|damn|dang|honestly|seriously|well|also|so|hmm|huh|ha|hah|heh|lol|lmao)",
-    re.IGNORECASE,
-)
-_FEAST = re.compile(
-    r"(?:christmas|xmas|easter|halloween|thanksgiving|new year'?s?(?: eve| day)?|"
-    r"hanukkah|diwali|eid|ramadan|passover|valentine'?s(?: day)?)",
-    re.IGNORECASE,
-)
-# A value said back as a question, and what comes after it: "Volkswagen? no, Skoda.",
-# "did I say Civic? I meant Accord."
-_ECHOED = re.compile(
-    r"(?:(?:wait,?\s+)?did i (?:say|write|type|put)\s+)?(?P<old>[\w'-]+(?:\s+[\w'-]+)?)\?+",
-    re.IGNORECASE,
-)
-_NO_THEN = re.compile(
-    r"(?:(?:oops|whoops|sorry|ugh)[,!.]?\s+)*(?:(?:no|nope|nah)[,!.]?\s+(?:i meant\s+|it'?s\s+)?|"
-    r"i meant\s+|meant\s+)"
-    r"(?P<new>(?-i:[A-Z0-9])[\w'-]*(?:\s+(?-i:[A-Z0-9])[\w'-]*)?)(?=[\s.,!]|$)",
-    re.IGNORECASE,
-)
-_NOT_NAMED = re.compile(r"(?:^|[.!,]\s*)not\s+(?P<old>[\w'-]+)\b", re.IGNORECASE)
+# A number said for a number: "ugh 85, not 95" corrects, whatever else the sentence says.
 _NUMBER_FOR_A_NUMBER = re.compile(r"\b\d+(?:[.,]\d+)?\s*[a-z]{0,3},?\s+not\s+\d", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
+# The pronoun "I", capitalised in every sentence, is no value a correction gives.
 _I_FORM = re.compile(r"I(?:['’](?:m|ve|d|ll))?")
-# Stopping to fix what was said: "hold on, it's St Andrews".
-_HOLD_ON = re.compile(r"(?:oh\s+)?(?:wait|hold on|hang on|no wait|wait no)", re.IGNORECASE)
-# A word starred to say it is the fixed one: "*Durham", "paleo*".
-_STARRED_WORD = re.compile(
-    r"(?:^|\s)\*(?P<after>[\w'-]+(?:\s+[\w'-]+)?)|(?P<before>[\w'-]+)\*(?!\w)"
-)
-_LEADING_FILLER = re.compile(
-    r"^(?:(?:lol|haha|ha|oh|ah|ugh|um|erm|ok|okay|no|nah|omg|gosh|jeez|oops|whoops)\s+)+", re.I
-)
-# A cry or a filler, said before a contrast: "argh, not keto".
-_INTERJECTION = re.compile(
-    r"(?:a+r+g+h*|u+g+h+|o+h+|a+h+|lol|ha(?:ha)+|hm+|oops|whoops|sorry|no+|nope|wait|hey|"
-    r"ok(?:ay)?|well|um+|e+r+m*|d[oa]h|jeez|god)",
-    re.IGNORECASE,
-)
 _MEANT_VALUE = re.compile(r"\bi meant\s+(?P<value>[^\W\d_][\w'-]*(?: (?-i:[A-Z])[\w'-]*)?)", re.I)
 # Where a clause of a message ends: a comma, a semicolon, a sentence's end.
 _CLAUSE_END = re.compile(r"[,;]\s+|(?<=[.!?])\s+")
