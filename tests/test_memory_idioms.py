@@ -64,3 +64,14 @@ def test_a_word_of_a_kind_in_another_sense_is_not_that_kind(said: str, kind: str
 )
 def test_the_same_word_in_its_own_sense_still_says_the_kind(said: str, kind: str) -> None:
     assert kind in slots_of(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I speak up for disabled people whenever I can.",
+        "I always stand up for my coworkers.",
+    ],
+)
+def test_a_cause_the_user_stands_for_is_a_value(said: str) -> None:
+    assert slots_of(said) == {"values"}

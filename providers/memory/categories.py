@@ -430,6 +430,9 @@ CATEGORIES: tuple[Category, ...] = (
         r"religio|catholic|christian|muslim|jewish|hindu|buddhist|atheist|faith|church|"
         r"mosque|synagogue|temple|pray|mass\b|vote|politic|welfare|ethic|environment|"
         r"sustainab|climate|"
+        # a cause the user stands for: "I speak up for the LGBTQ+ community"
+        r"speak(?:ing)? (?:up|out) (?:for|against|about)\b|stand(?:ing)? up for\b|"
+        r"advocat(?:e|ing) for\b|campaign(?:ing)? for\b|"
         # what counts most to the user: "what I value most", "honesty matters most to me"
         r"(?:i|we) value\b|values? most|matters? (?:most|more than|above)|(?:is|are) everything to "
         r"me|comes? first\b|am wichtigsten|plus que tout|lo más importante",
