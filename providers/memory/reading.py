@@ -50,8 +50,9 @@ _NAMED_FIRST = re.compile(
     r"(?P<name>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)(?=\s*,\s*\S)",
     re.IGNORECASE,
 )
-# A self-introduction that gives the name after its opener ("I'm …", "call me …").
+# The word before "here", which in "Priya here" is a name and in "Moved here" a verb.
 _HERE = re.compile(r"(?P<word>[\w'-]+)\s+here\b")
+# A self-introduction that gives the name after its opener ("I'm …", "call me …").
 _NAMED_AFTER = re.compile(
     r"(?:(?:hi|hey|hello)[,!]?\s+)?(?:i'm|i am|im|it's|this is|call me)\s+(?-i:[A-Z])", re.I
 )

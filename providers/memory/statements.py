@@ -211,9 +211,12 @@ class _Reader(Requests, ShortMessages, Corrections, Clauses, Lasting):
             pointing = op.kind == "add" and op.slot and _POINTING.match(op.value)
             # ("What's Calgary like in winter? Moved here in March.": "here" is the place)
             home_here = op.kind == "add" and op.slot is None and _HOME_HERE.search(op.value)
-            # (a month named is no place: "I moved here in March")
-            placed = _PROPER.search(WHEN_SAID.sub(" ", op.value), 1)
-            if (pointing or home_here) and named and not placed:
+            if (
+                (pointing or home_here)
+                and named
+                # (a month named is no place: "I moved here in March")
+                and not _PROPER.search(WHEN_SAID.sub(" ", op.value), 1)
+            ):
                 self.ops[index] = dataclasses.replace(
                     op, slot=op.slot or "home", value=f"{named[-1]}: {op.value}"
                 )

@@ -449,8 +449,6 @@ class _Step(Forgetting):
         if numeric and counts_another_thing(fact.value, evidence, value):
             return []
         words = tokens(fact.value)
-        # A capital that opens it is no name unless it is no word of the language ("Zeus,
-        # my husky, …"); a number that opens it is a number.
         kind = None if numeric else category_of(value)
 
         def same_kind(word: str) -> bool:
@@ -466,7 +464,7 @@ class _Step(Forgetting):
                 numeric
                 or same_kind(w)
                 # a capital that opens the fact is no name unless it is no word of the
-                # language ("Zeus, my husky, …")
+                # language ("Zeus, my husky, …"); a number that opens it is a number
                 or (w[:1].isupper() and (i > 0 or not common_word(w)))
             )
         ]
